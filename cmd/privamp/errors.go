@@ -1,0 +1,108 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Exit statuses. verify adds its own (0 valid, 1 invalid, 3 unsupported).
+const (
+	exitOK       = 0
+	exitFailure  = 1
+	exitBadInput = 2
+)
+
+// inputError is bad input: a flag, argument or file line outside its allowed
+// range. It exits with status 2 and a one-line message.
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return e.msg }
+
+func badInput(format string, args ...any) error {
+	return &inputError{msg: fmt.Sprintf(format, args...)}
+}
+
+// exitError carries a specific exit status with a message (may be empty).
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func exitCode(err error) int {
+	var ie *inputError
+	var ee *exitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ie):
+		return exitBadInput
+	case errors.As(err, &ee):
+		return ee.code
+	}
+	return exitFailure
+}
+
+// finite reports a non-finite flag value as bad input.
+func finite(flag string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return badInput("--%s must be a finite number, got %v", flag, v)
+	}
+	return nil
+}
+
+// openUnit checks v ∈ (0, 1).
+func openUnit(flag string, v float64) error {
+	if err := finite(flag, v); err != nil {
+		return err
+	}
+	if !(v > 0 && v < 1) {
+		return badInput("--%s must be in (0, 1), got %v", flag, v)
+	}
+	return nil
+}
+
+// positive checks v > 0 and finite.
+func positive(flag string, v float64) error {
+	if err := finite(flag, v); err != nil {
+		return err
+	}
+	if !(v > 0) {
+		return badInput("--%s must be > 0, got %v", flag, v)
+	}
+	return nil
+}
+
+// nonNegative checks v ≥ 0 and finite.
+func nonNegative(flag string, v float64) error {
+	if err := finite(flag, v); err != nil {
+		return err
+	}
+	if !(v >= 0) {
+		return badInput("--%s must be ≥ 0, got %v", flag, v)
+	}
+	return nil
+}
+
+// inRange checks lo ≤ v ≤ hi.
+func inRange(flag string, v, lo, hi float64) error {
+	if err := finite(flag, v); err != nil {
+		return err
+	}
+	if !(v >= lo && v <= hi) {
+		return badInput("--%s must be in [%v, %v], got %v", flag, lo, hi, v)
+	}
+	return nil
+}
+
+// firstErr returns the first non-nil error.
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}

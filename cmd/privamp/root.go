@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// app is the state one invocation shares between commands.
+type app struct {
+	out, errw io.Writer
+	mode      outputMode
+	quiet     bool
+}
+
+// registry holds the constructors of the subcommands; each command file adds
+// itself in an init function, so command files stay independent.
+var registry []func(*app) *cobra.Command
+
+func register(f func(*app) *cobra.Command) { registry = append(registry, f) }
+
+// defaultRun is what "privamp" with no arguments runs: privamp's main job with
+// embedded defaults. Set by the overview command's file.
+var defaultRun func(a *app, cmd *cobra.Command) error
+
+func newRoot(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "privamp",
+		Short: "Differential-privacy accounting and amplification by iteration",
+		Long: `privamp computes differential-privacy guarantees and says where each number comes from.
+
+Accounting: Gaussian, Laplace, DP-SGD (Poisson-subsampled Gaussian), composition, conversions
+between RDP, zCDP and (ε, δ), and calibration of noise for a target.
+Amplification by iteration (Feldman–Mironov–Talwar–Thakurta 2018): per-person privacy for
+noisy SGD that hides its intermediate iterates.
+
+Run with no arguments for a worked example on embedded defaults.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if defaultRun == nil {
+				return cmd.Help()
+			}
+			return defaultRun(a, cmd)
+		},
+	}
+	root.SetOut(a.out)
+	root.SetErr(a.errw)
+	root.PersistentFlags().BoolVar(&a.mode.json, "json", false, "print one JSON object (snake_case keys) on stdout")
+	root.PersistentFlags().BoolVar(&a.mode.csv, "csv", false, "print tabular output as CSV")
+	root.PersistentFlags().BoolVar(&a.quiet, "quiet", false, "no progress bars")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		return a.mode.validate()
+	}
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return badInput("%s (see 'privamp %s --help')", cleanFlagError(err), cmd.Name())
+	})
+	for _, f := range registry {
+		root.AddCommand(f(a))
+	}
+	return root
+}
+
+// cleanFlagError shortens pflag's parse errors to one line that names the flag.
+func cleanFlagError(err error) string {
+	msg := err.Error()
+	// invalid argument "x" for "--delta" flag: strconv.ParseFloat: parsing "x": invalid syntax
+	if i := strings.Index(msg, ": strconv."); i > 0 {
+		msg = msg[:i] + ": not a number"
+	}
+	return strings.ReplaceAll(msg, "\n", " ")
+}
+
+// run executes privamp with args and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "privamp: internal error: %v (please report this)\n", r)
+			code = exitFailure
+		}
+	}()
+	a := &app{out: stdout, errw: stderr}
+	root := newRoot(a)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) && ee.msg == "" {
+		return ee.code
+	}
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	fmt.Fprintf(stderr, "privamp: %s\n", msg)
+	code = exitCode(err)
+	if code == exitFailure && isUsageError(msg) {
+		code = exitBadInput
+	}
+	return code
+}
+
+// isUsageError recognises cobra's own argument errors (unknown command,
+// wrong number of arguments), which are bad input.
+func isUsageError(msg string) bool {
+	for _, s := range []string{"unknown command", "accepts ", "requires at least", "unknown flag", "unknown shorthand", "invalid argument", "flag needs an argument", "required flag"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}

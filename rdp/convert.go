@@ -1,0 +1,213 @@
+package rdp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/privamp/privamp/internal/numeric"
+)
+
+// Conversion names a theorem that turns an RDP point (α, ε(α)) into (ε, δ)-DP.
+type Conversion int
+
+const (
+	// Improved is the conversion of Canonne, Kamath, Steinke 2020, Prop. 12
+	// (equivalently Asoodeh et al. 2020): ε = ε(α) + ln(1 − 1/α) − (ln δ + ln α)/(α − 1).
+	// It is never worse than Classic and is privamp's default.
+	Improved Conversion = iota
+	// Classic is Mironov 2017, Prop. 3: ε = ε(α) + ln(1/δ)/(α − 1).
+	Classic
+)
+
+// String returns a short name.
+func (c Conversion) String() string {
+	if c == Classic {
+		return "classic"
+	}
+	return "improved"
+}
+
+// Source returns the citation for the conversion.
+func (c Conversion) Source() string {
+	if c == Classic {
+		return "Mironov 2017, Prop. 3"
+	}
+	return "Canonne–Kamath–Steinke 2020, Prop. 12 (Asoodeh et al. 2020)"
+}
+
+// ParseConversion accepts "improved" or "classic".
+func ParseConversion(s string) (Conversion, error) {
+	switch s {
+	case "improved", "":
+		return Improved, nil
+	case "classic":
+		return Classic, nil
+	}
+	return 0, fmt.Errorf("unknown conversion %q (allowed: improved, classic)", s)
+}
+
+// PointEpsilon returns the ε of the (ε, δ)-DP guarantee implied by
+// (α, rdpEps)-RDP, clamped at 0. At α = +Inf it returns rdpEps (pure DP,
+// any δ ≥ 0). It returns +Inf when rdpEps is +Inf.
+func PointEpsilon(alpha, rdpEps, delta float64, conv Conversion) float64 {
+	if math.IsInf(alpha, 1) || math.IsInf(rdpEps, 1) {
+		return rdpEps
+	}
+	var e float64
+	if conv == Classic {
+		e = rdpEps - math.Log(delta)/(alpha-1)
+	} else {
+		e = rdpEps + math.Log1p(-1/alpha) - (math.Log(delta)+math.Log(alpha))/(alpha-1)
+	}
+	return math.Max(e, 0)
+}
+
+// PointLogDelta returns ln δ of the (eps, δ)-DP guarantee implied by
+// (α, rdpEps)-RDP, capped at 0 (δ ≤ 1 always holds). For the improved
+// conversion it also uses δ ≤ √(1 − e^{−ε(α)}), from total variation ≤
+// √(1 − e^{−KL}) (Bretagnolle–Huber) and KL ≤ D_α, which helps at small α.
+func PointLogDelta(alpha, rdpEps, eps float64, conv Conversion) float64 {
+	if math.IsInf(rdpEps, 1) {
+		return 0
+	}
+	if math.IsInf(alpha, 1) {
+		if rdpEps <= eps {
+			return math.Inf(-1)
+		}
+		return 0
+	}
+	var ld float64
+	if conv == Classic {
+		ld = (alpha - 1) * (rdpEps - eps)
+	} else {
+		ld = (alpha-1)*(rdpEps-eps+math.Log1p(-1/alpha)) - math.Log(alpha)
+		if rdpEps > 0 {
+			ld = math.Min(ld, 0.5*numeric.Log1mExp(-rdpEps))
+		} else {
+			ld = math.Inf(-1)
+		}
+	}
+	return math.Min(ld, 0)
+}
+
+// DP is an (ε, δ)-DP guarantee derived from an RDP curve at one order.
+type DP struct {
+	Epsilon    float64 // +Inf: no finite guarantee
+	Delta      float64
+	Order      float64 // the order α at which the bound was attained; +Inf for pure DP
+	Conversion Conversion
+}
+
+// ErrDelta is returned for δ outside (0, 1).
+var ErrDelta = errors.New("delta must be in (0, 1)")
+
+// EpsilonFor returns the smallest ε such that c implies (ε, δ)-DP under conv,
+// optimised over α. For analytic curves it scans DefaultOrders (and α = ∞),
+// then refines by golden-section search on ln α between the neighbours of the
+// best grid order, so the optimum is over continuous α. Gridded curves are
+// optimised over their own orders. Every candidate is a valid bound.
+func EpsilonFor(c Curve, delta float64, conv Conversion) (DP, error) {
+	if !(delta > 0 && delta < 1) {
+		return DP{}, ErrDelta
+	}
+	if l, ok := c.(Linear); ok {
+		e, a := LinearEpsilon(float64(l), delta, conv)
+		return DP{Epsilon: e, Delta: delta, Order: a, Conversion: conv}, nil
+	}
+	f := func(a float64) float64 { return PointEpsilon(a, c.Epsilon(a), delta, conv) }
+	a, e := optimizeOrder(c, f)
+	return DP{Epsilon: e, Delta: delta, Order: a, Conversion: conv}, nil
+}
+
+// DeltaFor returns the smallest δ such that c implies (eps, δ)-DP under conv,
+// optimised over α as in EpsilonFor. eps must be ≥ 0.
+func DeltaFor(c Curve, eps float64, conv Conversion) (DP, error) {
+	if !(eps >= 0) || math.IsInf(eps, 1) {
+		return DP{}, errors.New("epsilon must be finite and ≥ 0")
+	}
+	f := func(a float64) float64 { return PointLogDelta(a, c.Epsilon(a), eps, conv) }
+	a, ld := optimizeOrder(c, f)
+	return DP{Epsilon: eps, Delta: math.Exp(ld), Order: a, Conversion: conv}, nil
+}
+
+// optimizeOrder minimises f over the curve's orders (and α = ∞), refining
+// continuously for analytic curves. It returns (+Inf, +Inf) if f is +Inf
+// everywhere.
+func optimizeOrder(c Curve, f func(float64) float64) (bestA, bestF float64) {
+	g, gridded := c.(Gridded)
+	var orders []float64
+	if gridded {
+		orders = g.Orders()
+	} else {
+		orders = DefaultOrders()
+	}
+	bestA, bestF = math.Inf(1), f(math.Inf(1))
+	bi := -1
+	for i, a := range orders {
+		v := f(a)
+		if v < bestF || (math.IsNaN(bestF) && !math.IsNaN(v)) {
+			bestA, bestF, bi = a, v, i
+		}
+	}
+	if gridded || bi < 0 {
+		return bestA, bestF
+	}
+	lo := orders[max(bi-1, 0)]
+	if bi == 0 {
+		lo = 1 + (orders[0]-1)/16
+	}
+	hi := 2 * orders[bi]
+	if bi+1 < len(orders) {
+		hi = orders[bi+1]
+	}
+	la, v := numeric.MinimizeUnimodal(func(x float64) float64 { return f(math.Exp(x)) }, math.Log(lo), math.Log(hi), 40)
+	if v < bestF {
+		bestA, bestF = math.Exp(la), v
+	}
+	return bestA, bestF
+}
+
+// LinearEpsilon returns the ε of (ε, δ)-DP implied by ρ-zCDP (the curve ρα),
+// optimised over continuous α, and the optimal α. For Classic it is the
+// closed form ρ + 2√(ρ ln(1/δ)) at α = 1 + √(ln(1/δ)/ρ) (Bun–Steinke 2016,
+// Prop. 1.3). For Improved the optimal α solves ρ(α−1)² = ln(1/(δα)), found
+// by safeguarded Newton iteration: the derivative of the bound in α is
+// ρ + (ln δ + ln α)/(α−1)², negative below the root and positive above it.
+// The cost depends on ρ and δ alone, so per-person curves convert in O(1).
+func LinearEpsilon(rho, delta float64, conv Conversion) (eps, order float64) {
+	switch {
+	case rho == 0:
+		return 0, math.Inf(1)
+	case math.IsInf(rho, 1) || math.IsNaN(rho):
+		return math.Inf(1), math.NaN()
+	}
+	L := -math.Log(delta)
+	if conv == Classic {
+		return rho + 2*math.Sqrt(rho*L), 1 + math.Sqrt(L/rho)
+	}
+	// h(α) = ρ(α−1)² + ln α − L is increasing on (1, ∞), h(1) = −L < 0,
+	// h(1 + √(L/ρ)) = ln α > 0: bracket [lo, hi].
+	lo, hi := 0.0, math.Sqrt(L/rho) // bracket on x = α − 1
+	x := hi
+	for i := 0; i < 100; i++ {
+		h := rho*x*x + math.Log1p(x) - L
+		if h > 0 {
+			hi = x
+		} else {
+			lo = x
+		}
+		dh := 2*rho*x + 1/(1+x)
+		nx := x - h/dh
+		if !(nx > lo && nx < hi) {
+			nx = 0.5 * (lo + hi)
+		}
+		if math.Abs(nx-x) <= 1e-12*x {
+			x = nx
+			break
+		}
+		x = nx
+	}
+	a := 1 + x
+	return PointEpsilon(a, rho*a, delta, Improved), a
+}
