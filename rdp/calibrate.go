@@ -7,7 +7,7 @@ import (
 	"github.com/privamp/privamp/internal/numeric"
 )
 
-// ErrUnreachable is returned when no noise level in the search range meets the
+// ErrUnreachable is returned when no noise level in [1e-3, 1e6] meets the
 // target.
 var ErrUnreachable = errors.New("target not reachable for noise in [1e-3, 1e6]")
 
@@ -27,7 +27,23 @@ func Calibrate(curveFor func(noise float64) Curve, targetEps, delta float64, con
 		dp, err := EpsilonFor(curveFor(noise), delta, conv)
 		return err == nil && dp.Epsilon <= targetEps
 	}
-	noise, err := numeric.Bisect(ok, 1e-3, 1e6, 1e-6, true)
+	// Bracket outward from noise 1 (where practical noise levels live), so
+	// the search never visits extreme noise it does not need: tiny noise
+	// makes the subsampled Gaussian's fractional series slow.
+	lo, hi := 0.5, 2.0
+	for !ok(hi) {
+		if hi >= 1e6 {
+			return 0, DP{}, ErrUnreachable
+		}
+		lo, hi = hi, math.Min(hi*4, 1e6)
+	}
+	for lo > 1e-3 && ok(lo) {
+		hi, lo = lo, math.Max(lo/4, 1e-3)
+	}
+	if ok(lo) { // even the smallest noise meets the target
+		hi = lo
+	}
+	noise, err := numeric.Bisect(ok, lo, hi, 1e-6, true)
 	if err != nil {
 		return 0, DP{}, ErrUnreachable
 	}

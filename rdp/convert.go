@@ -77,18 +77,43 @@ func PointLogDelta(alpha, rdpEps, eps float64, conv Conversion) float64 {
 		}
 		return 0
 	}
+	ld := pointLogDeltaRaw(alpha, rdpEps, eps, conv)
+	if conv == Improved {
+		ld = math.Min(ld, logDeltaKL(rdpEps))
+	}
+	return math.Min(ld, 0)
+}
+
+// logDeltaKL is ln √(1 − e^{−ε(α)}): total variation is at most
+// √(1 − e^{−KL}) (Bretagnolle–Huber) and KL ≤ D_α, so every (ε ≥ 0, δ)
+// guarantee holds with this δ. It is smallest at the smallest order.
+func logDeltaKL(rdpEps float64) float64 {
+	if rdpEps <= 0 {
+		return math.Inf(-1)
+	}
+	return 0.5 * numeric.Log1mExp(-rdpEps)
+}
+
+// pointLogDeltaRaw is the conversion alone, without the cap at δ = 1 and the
+// KL bound, both of which are flat in α and would hide the optimum from a
+// search over α.
+func pointLogDeltaRaw(alpha, rdpEps, eps float64, conv Conversion) float64 {
+	if math.IsInf(rdpEps, 1) {
+		return math.Inf(1)
+	}
+	if math.IsInf(alpha, 1) {
+		if rdpEps <= eps {
+			return math.Inf(-1)
+		}
+		return 0
+	}
 	var ld float64
 	if conv == Classic {
 		ld = (alpha - 1) * (rdpEps - eps)
 	} else {
 		ld = (alpha-1)*(rdpEps-eps+math.Log1p(-1/alpha)) - math.Log(alpha)
-		if rdpEps > 0 {
-			ld = math.Min(ld, 0.5*numeric.Log1mExp(-rdpEps))
-		} else {
-			ld = math.Inf(-1)
-		}
 	}
-	return math.Min(ld, 0)
+	return ld
 }
 
 // DP is an (ε, δ)-DP guarantee derived from an RDP curve at one order.
@@ -126,9 +151,19 @@ func DeltaFor(c Curve, eps float64, conv Conversion) (DP, error) {
 	if !(eps >= 0) || math.IsInf(eps, 1) {
 		return DP{}, errors.New("epsilon must be finite and ≥ 0")
 	}
-	f := func(a float64) float64 { return PointLogDelta(a, c.Epsilon(a), eps, conv) }
+	f := func(a float64) float64 { return pointLogDeltaRaw(a, c.Epsilon(a), eps, conv) }
 	a, ld := optimizeOrder(c, f)
-	return DP{Epsilon: eps, Delta: math.Exp(ld), Order: a, Conversion: conv}, nil
+	if conv == Improved {
+		// The KL bound is best at the smallest order available.
+		low := 1.0001
+		if g, ok := c.(Gridded); ok {
+			low = g.Orders()[0]
+		}
+		if kl := logDeltaKL(c.Epsilon(low)); kl < ld {
+			a, ld = low, kl
+		}
+	}
+	return DP{Epsilon: eps, Delta: math.Exp(math.Min(ld, 0)), Order: a, Conversion: conv}, nil
 }
 
 // optimizeOrder minimises f over the curve's orders (and α = ∞), refining
@@ -153,17 +188,32 @@ func optimizeOrder(c Curve, f func(float64) float64) (bestA, bestF float64) {
 	if gridded || bi < 0 {
 		return bestA, bestF
 	}
-	lo := orders[max(bi-1, 0)]
+	// Refine on x = ln(α − 1), which resolves orders near 1 as well as large
+	// ones, between the neighbours of the best grid order.
+	lo := orders[max(bi-1, 0)] - 1
 	if bi == 0 {
-		lo = 1 + (orders[0]-1)/16
+		lo = 1e-9
 	}
-	hi := 2 * orders[bi]
+	var hi float64
 	if bi+1 < len(orders) {
-		hi = orders[bi+1]
+		hi = orders[bi+1] - 1
+	} else {
+		// The optimum lies beyond the grid (tiny ε(α), as for a single
+		// weak Gaussian): double the order while the bound improves.
+		a := orders[bi]
+		for k := 0; k < 80; k++ {
+			v := f(2 * a)
+			if !(v < bestF) {
+				break
+			}
+			lo, bestA, bestF = a-1, 2*a, v
+			a *= 2
+		}
+		hi = 2*a - 1
 	}
-	la, v := numeric.MinimizeUnimodal(func(x float64) float64 { return f(math.Exp(x)) }, math.Log(lo), math.Log(hi), 40)
+	x, v := numeric.MinimizeUnimodal(func(x float64) float64 { return f(1 + math.Exp(x)) }, math.Log(lo), math.Log(hi), 60)
 	if v < bestF {
-		bestA, bestF = math.Exp(la), v
+		bestA, bestF = 1+math.Exp(x), v
 	}
 	return bestA, bestF
 }

@@ -38,7 +38,11 @@ func (s SampledGaussian) Epsilon(alpha float64) float64 {
 	if alpha == math.Trunc(alpha) && alpha < 1e9 {
 		logA = logAInt(q, z, int(alpha))
 	} else {
-		logA = logAFrac(q, z, alpha)
+		var ok bool
+		logA, ok = logAFrac(q, z, alpha)
+		if !ok {
+			logA = logAFallback(q, z, alpha)
+		}
 	}
 	e := logA / (alpha - 1)
 	if e < 0 || math.IsNaN(e) { // rounding below 0 at tiny q; NaN never escapes
@@ -55,9 +59,12 @@ func logAInt(q, z float64, alpha int) float64 {
 	la := math.Inf(-1)
 	lq, l1q := math.Log(q), math.Log1p(-q)
 	a := float64(alpha)
+	lb := 0.0 // ln C(α, k), updated incrementally
 	for k := 0; k <= alpha; k++ {
-		lb, _ := numeric.LogBinom(a, k)
 		kf := float64(k)
+		if k > 0 {
+			lb += math.Log((a - kf + 1) / kf)
+		}
 		t := lb + kf*lq + (a-kf)*l1q + (kf*kf-kf)/(2*z*z)
 		la = numeric.LogAdd(la, t)
 	}
@@ -69,36 +76,81 @@ func logAInt(q, z float64, alpha int) float64 {
 //	A₀ = Σ_i C(α,i) q^i (1−q)^{α−i} e^{(i²−i)/(2z²)} · ½ erfc((i − z₀)/(√2 z))
 //	A₁ = Σ_i C(α,i) q^{α−i} (1−q)^i e^{((α−i)²−(α−i))/(2z²)} · ½ erfc((z₀ − (α−i))/(√2 z))
 //
-// whose terms have alternating signs once i > α. The loop stops when both
-// terms are below 2^{−60} of the running sums, past i > α.
-func logAFrac(q, z, alpha float64) float64 {
+// whose terms alternate in sign once i > α and then decay like i^{−(α+2)}
+// for every z (the Gaussian factors cancel against erfc's tail), so low
+// orders need thousands of terms. The loop stops, past i > α, at the first
+// pair of terms below fracTol of the running sum; the omitted alternating
+// tail is at most that pair, which is added to the positive sums so the
+// result stays an upper bound. After maxFracTerms terms past α it gives up
+// and reports ok = false.
+func logAFrac(q, z, alpha float64) (logA float64, ok bool) {
 	pos0, neg0 := math.Inf(-1), math.Inf(-1)
 	pos1, neg1 := math.Inf(-1), math.Inf(-1)
 	lq, l1q := math.Log(q), math.Log1p(-q)
 	z0 := z*z*math.Log(1/q-1) + 0.5
 	s2 := math.Sqrt2 * z
-	const stop = -60 * math.Ln2
-	for i := 0; i < 1<<20; i++ {
-		lb, sign := numeric.LogBinom(alpha, i)
+	inv2z2 := 1 / (2 * z * z)
+	logTol := math.Log(fracTol)
+	lb, sign := 0.0, 1 // ln |C(α, i)| and its sign, updated incrementally
+	limit := int(alpha) + maxFracTerms
+	for i := 0; i <= limit; i++ {
 		fi := float64(i)
+		if i > 0 {
+			r := (alpha - fi + 1) / fi
+			if r < 0 {
+				sign = -sign
+			}
+			lb += math.Log(math.Abs(r))
+		}
 		j := alpha - fi
-		t0 := lb + fi*lq + j*l1q + (fi*fi-fi)/(2*z*z) + math.Log(0.5) + numeric.LogErfc((fi-z0)/s2)
-		t1 := lb + j*lq + fi*l1q + (j*j-j)/(2*z*z) + math.Log(0.5) + numeric.LogErfc((z0-j)/s2)
+		t0 := lb + fi*lq + j*l1q + (fi*fi-fi)*inv2z2 - math.Ln2 + numeric.LogErfc((fi-z0)/s2)
+		t1 := lb + j*lq + fi*l1q + (j*j-j)*inv2z2 - math.Ln2 + numeric.LogErfc((z0-j)/s2)
+		if fi > alpha && math.Max(t0, t1) < numeric.LogAdd(pos0, pos1)+logTol {
+			// Bound the omitted alternating tail by this term.
+			pos0, pos1 = numeric.LogAdd(pos0, t0), numeric.LogAdd(pos1, t1)
+			if neg0 > pos0 || neg1 > pos1 {
+				return math.NaN(), false
+			}
+			return numeric.LogAdd(numeric.LogSub(pos0, neg0), numeric.LogSub(pos1, neg1)), true
+		}
 		if sign > 0 {
 			pos0, pos1 = numeric.LogAdd(pos0, t0), numeric.LogAdd(pos1, t1)
 		} else {
 			neg0, neg1 = numeric.LogAdd(neg0, t0), numeric.LogAdd(neg1, t1)
 		}
-		if fi > alpha {
-			total := numeric.LogAdd(pos0, pos1)
-			if math.Max(t0, t1) < total+stop {
-				break
-			}
-		}
 	}
-	a0 := numeric.LogSub(pos0, math.Min(neg0, pos0))
-	a1 := numeric.LogSub(pos1, math.Min(neg1, pos1))
-	return numeric.LogAdd(a0, a1)
+	return math.NaN(), false
+}
+
+const (
+	// fracTol is the relative size of the term at which the fractional
+	// series stops (its omitted tail is added back as a bound).
+	fracTol = 1e-11
+	// maxFracTerms bounds the work of the fractional series past i = α.
+	maxFracTerms = 8000
+)
+
+// logAFallback bounds ln A_α at a fractional order where the series did not
+// converge within its budget, by the smallest of three sound bounds:
+//   - the chord between the neighbouring integer orders: α ↦ ln A_α =
+//     (α−1)·D_α is convex (a cumulant generating function of the privacy
+//     loss), so the chord lies above it (below α = 2 the left end is ln A_1 = 0);
+//   - (α−1)·ε(⌈α⌉), since D_α is non-decreasing in α;
+//   - (α−1)·α/(2z²), the unsampled Gaussian, since subsampling never hurts
+//     (joint convexity of e^{(α−1)D_α}).
+func logAFallback(q, z, alpha float64) float64 {
+	lo := math.Floor(alpha)
+	hi := lo + 1
+	la := 0.0
+	if lo >= 2 {
+		la = logAInt(q, z, int(lo))
+	}
+	lb := logAInt(q, z, int(hi))
+	w := alpha - lo
+	chord := (1-w)*la + w*lb
+	mono := (alpha - 1) * lb / (hi - 1)
+	gauss := (alpha - 1) * alpha / (2 * z * z)
+	return math.Min(chord, math.Min(mono, gauss))
 }
 
 // SampledGaussianReplaceOne bounds the Poisson-subsampled Gaussian under
