@@ -33,7 +33,7 @@ func (c Conversion) Source() string {
 	if c == Classic {
 		return "Mironov 2017, Prop. 3"
 	}
-	return "Canonne–Kamath–Steinke 2020, Prop. 12 (Asoodeh et al. 2020)"
+	return "Canonne–Kamath–Steinke 2020, Prop. 12"
 }
 
 // ParseConversion accepts "improved" or "classic".

@@ -15,7 +15,7 @@ func Example_dpsgd() {
 	curve := rdp.Repeat(rdp.SampledGaussian{Q: q, Z: 1.1}, steps)
 	dp, _ := rdp.EpsilonFor(curve, 1e-5, rdp.Improved)
 	fmt.Printf("ε = %.3f at order %.2f (%s)\n", dp.Epsilon, dp.Order, dp.Conversion.Source())
-	// Output: ε = 2.597 at order 8.12 (Canonne–Kamath–Steinke 2020, Prop. 12 (Asoodeh et al. 2020))
+	// Output: ε = 2.597 at order 8.12 (Canonne–Kamath–Steinke 2020, Prop. 12)
 }
 
 // The Gaussian mechanism composed 100 times is ρ-zCDP with ρ = 100·Δ²/(2σ²).

@@ -94,8 +94,9 @@ func RhoFor(eps, delta float64, m Method) (float64, error) {
 		return math.NaN(), errors.New("epsilon must be finite and ≥ 0")
 	}
 	L := math.Log(1 / delta)
-	bs := math.Sqrt(L+eps) - math.Sqrt(L)
-	bs *= bs
+	// (√(L+ε) − √L)² = ε²/(√(L+ε) + √L)², stable for small ε.
+	den := math.Sqrt(L+eps) + math.Sqrt(L)
+	bs := eps * eps / (den * den)
 	if m == BunSteinke {
 		return bs, nil
 	}

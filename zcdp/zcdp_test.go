@@ -115,3 +115,19 @@ func TestRhoForPublished(t *testing.T) {
 		t.Errorf("ρ*(1, 1e-6) = %.10g, want %.10g", r, want)
 	}
 }
+
+// Seed 004 notes §6: ρ*(ε, δ) by the classic inverse, and ε(ρ) vectors.
+func TestSeed004Vectors(t *testing.T) {
+	for _, c := range []struct{ eps, delta, rho float64 }{
+		{1, 1e-5, 0.020820}, {2, 1e-6, 0.067574}, {8, 1e-5, 1.049136},
+	} {
+		if r, _ := RhoFor(c.eps, c.delta, BunSteinke); math.Abs(r-c.rho) > 2e-5*c.rho+1e-6 {
+			t.Errorf("ρ*(%v, %v) = %v, want %v", c.eps, c.delta, r, c.rho)
+		}
+	}
+	for _, c := range []struct{ rho, delta, eps float64 }{{0.5, 1e-5, 5.298526}, {0.1, 1e-6, 2.450788}, {1, 1e-5, 7.786140}} {
+		if e, _ := Epsilon(c.rho, c.delta, BunSteinke); math.Abs(e-c.eps) > 1e-6 {
+			t.Errorf("ε(ρ=%v, δ=%v) = %v, want %v", c.rho, c.delta, e, c.eps)
+		}
+	}
+}

@@ -20,8 +20,8 @@ const noFinite = "no finite guarantee"
 // report is what a command computes, ready to render as a table, JSON or CSV.
 type report struct {
 	Title       string
-	Rows        []row   // headline quantities with units and sources
-	Table       *table  // optional tabular data; --csv prints it
+	Rows        []row  // headline quantities with units and sources
+	Table       *table // optional tabular data; --csv prints it
 	Assumptions []string
 	Notes       []string
 	// JSON is the --json object (snake_case keys). render adds "assumptions"
@@ -60,6 +60,7 @@ func render(w io.Writer, m outputMode, r *report) error {
 		if _, ok := obj["notes"]; !ok && len(r.Notes) > 0 {
 			obj["notes"] = r.Notes
 		}
+		sanitize(obj)
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(obj)
@@ -131,12 +132,33 @@ func num(x float64) any {
 	return x
 }
 
-// fmtEps formats an ε: "no finite guarantee" when infinite.
+// fmtEps formats an ε, rounded up to 6 significant digits so that the
+// printed value is never below the proven one; "no finite guarantee" when
+// infinite. Use it for every privacy loss (ε, δ, ρ) shown to a person.
 func fmtEps(x float64) string {
 	if math.IsInf(x, 1) || math.IsNaN(x) {
 		return noFinite
 	}
-	return fmtNum(x)
+	return fmtUp(x)
+}
+
+// fmtUp formats x ≥ 0 with 6 significant digits, rounding up.
+func fmtUp(x float64) string {
+	if math.IsInf(x, 0) || math.IsNaN(x) || x <= 0 {
+		return fmtNum(x)
+	}
+	s := strconv.FormatFloat(x, 'e', 5, 64) // d.ddddde±xx
+	if v, _ := strconv.ParseFloat(s, 64); v >= x {
+		return strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	mant, exp, _ := strings.Cut(s, "e")
+	m, _ := strconv.Atoi(strings.Replace(mant, ".", "", 1))
+	e, _ := strconv.Atoi(exp)
+	if m++; m == 1_000_000 {
+		m, e = 100_000, e+1
+	}
+	v, _ := strconv.ParseFloat(strconv.Itoa(m)+"e"+strconv.Itoa(e-5), 64)
+	return strconv.FormatFloat(v, 'g', 6, 64)
 }
 
 // fmtNum formats a number with 6 significant digits; ∞ for +Inf.
@@ -199,4 +221,65 @@ func joinNonEmpty(sep string, ss ...string) string {
 		}
 	}
 	return strings.Join(out, sep)
+}
+
+// sanitize replaces every non-finite float in a JSON object (recursively) by
+// null and labels it with a sibling "<key>_reason", so that no NaN or Inf
+// reaches output unlabelled and encoding never fails.
+func sanitize(obj map[string]any) {
+	for k, v := range obj {
+		switch x := v.(type) {
+		case float64:
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				obj[k] = nil
+				if _, ok := obj[k+"_reason"]; !ok {
+					obj[k+"_reason"] = nonFiniteReason(k, x)
+				}
+			}
+		case map[string]any:
+			sanitize(x)
+		case []map[string]any:
+			for _, m := range x {
+				sanitize(m)
+			}
+		case []any:
+			for _, e := range x {
+				if m, ok := e.(map[string]any); ok {
+					sanitize(m)
+				}
+			}
+		case []float64:
+			out := make([]any, len(x))
+			for i, f := range x {
+				out[i] = num(f)
+			}
+			obj[k] = out
+		}
+	}
+}
+
+func nonFiniteReason(key string, x float64) string {
+	switch {
+	case strings.Contains(key, "epsilon") && math.IsInf(x, 1):
+		return noFinite
+	case math.IsInf(x, 1):
+		return "infinite (overflow)"
+	case math.IsInf(x, -1):
+		return "minus infinity"
+	}
+	return "undefined"
+}
+
+// fmtDown formats x ≥ 0 with 6 significant digits, rounding down: for
+// maxima a user must not exceed (ρ*, a largest per-step ε).
+func fmtDown(x float64) string {
+	if math.IsInf(x, 0) || math.IsNaN(x) || x <= 0 {
+		return fmtNum(x)
+	}
+	s := strconv.FormatFloat(x, 'e', 5, 64)
+	v, _ := strconv.ParseFloat(s, 64)
+	if v <= x {
+		return strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	return strconv.FormatFloat(math.Nextafter(v, 0)-(v-x)-math.Pow(10, math.Floor(math.Log10(x))-5), 'g', 6, 64)
 }

@@ -33,7 +33,7 @@ func Bisect(ok func(x float64) bool, lo, hi, relTol float64, increasing bool) (f
 	for i := 0; i < 200; i++ {
 		var mid float64
 		if logScale {
-			mid = math.Sqrt(good * bad)
+			mid = math.Sqrt(good) * math.Sqrt(bad) // no overflow near MaxFloat64
 		} else {
 			mid = 0.5 * (good + bad)
 		}

@@ -1,0 +1,43 @@
+# privamp — build, test, benchmark, lint. Needs only Go (modules come from the
+# Go module proxy on first use).
+GO      ?= go
+BIN     ?= bin/privamp
+FUZZTIME ?= 20s
+
+.PHONY: all build run test test-short bench lint fuzz clean
+
+all: lint test build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/privamp
+
+# privamp's main job with embedded defaults.
+run:
+	$(GO) run ./cmd/privamp
+
+# The test command of the README and of .ci/run: formatting, vet, every test
+# (fuzz targets run their seed corpora as regression tests).
+test: lint
+	$(GO) test -count=1 ./...
+
+test-short:
+	$(GO) test -count=1 -short ./...
+
+lint:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Short coverage-guided fuzzing of every fuzz target (not part of `make test`).
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+clean:
+	rm -rf bin

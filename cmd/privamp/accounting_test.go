@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// runCLI runs privamp with args and returns stdout, stderr and the status.
+func runCLI(args ...string) (string, string, int) {
+	var out, errw bytes.Buffer
+	code := run(args, &out, &errw)
+	return out.String(), errw.String(), code
+}
+
+// jsonOf runs a command with --json and decodes its single object.
+func jsonOf(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	out, errs, code := runCLI(append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		t.Fatalf("%v: not JSON: %v\n%s", args, err, out)
+	}
+	if dec.More() {
+		t.Fatalf("%v: more than one JSON value", args)
+	}
+	return obj
+}
+
+func TestBadInputExitsTwo(t *testing.T) {
+	cases := []struct {
+		args []string
+		flag string // the message must name it
+	}{
+		{[]string{"gaussian", "--sigma", "0"}, "--sigma"},
+		{[]string{"gaussian", "--sigma", "NaN"}, "--sigma"},
+		{[]string{"gaussian", "--sigma", "Inf"}, "--sigma"},
+		{[]string{"gaussian", "--sigma", "1", "--delta", "1"}, "--delta"},
+		{[]string{"gaussian", "--sigma", "1", "--delta", "-0.1"}, "--delta"},
+		{[]string{"gaussian", "--sigma", "1", "--compositions", "2.5"}, "--compositions"},
+		{[]string{"gaussian", "--sigma", "x"}, "--sigma"},
+		{[]string{"gaussian"}, "--sigma"},
+		{[]string{"dpsgd", "--n", "0"}, "--n"},
+		{[]string{"dpsgd", "--batch", "70000"}, "--batch"},
+		{[]string{"dpsgd", "--epochs", "-1"}, "--epochs"},
+		{[]string{"dpsgd", "--noise", "0"}, "--noise"},
+		{[]string{"dpsgd", "--delta", "0"}, "--delta"},
+		{[]string{"dpsgd", "--steps", "10", "--epochs", "2"}, "--steps"},
+		{[]string{"dpsgd", "--neighbours", "both"}, "--neighbours"},
+		{[]string{"dpsgd", "--conversion", "magic"}, "--conversion"},
+		{[]string{"dpsgd", "--target-epsilon", "0"}, "--target-epsilon"},
+		{[]string{"convert", "--rho", "-1", "--delta", "0.1"}, "--rho"},
+		{[]string{"convert", "--order", "1", "--rdp-epsilon", "1", "--delta", "0.1"}, "--order"},
+		{[]string{"convert", "--order", "2", "--delta", "0.1"}, "--rdp-epsilon"},
+		{[]string{"convert"}, "--rho"},
+		{[]string{"laplace", "--scale", "0"}, "--scale"},
+		{[]string{"gaussian", "--sigma", "1", "--json", "--csv"}, "--json"},
+		{[]string{"nosuchcommand"}, "unknown command"},
+		{[]string{"gaussian", "--nosuchflag"}, "--nosuchflag"},
+	}
+	for _, tc := range cases {
+		out, errs, code := runCLI(tc.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, code, errs)
+		}
+		if out != "" {
+			t.Errorf("%v: wrote to stdout: %q", tc.args, out)
+		}
+		if strings.Count(strings.TrimRight(errs, "\n"), "\n") != 0 || !strings.Contains(errs, tc.flag) {
+			t.Errorf("%v: stderr %q should be one line naming %s", tc.args, errs, tc.flag)
+		}
+	}
+}
+
+// privamp gaussian: the exact ε is the floor; RDP and zCDP values lie above
+// it, the improved RDP conversion within ~10% for moderate noise.
+func TestGaussianFloor(t *testing.T) {
+	for _, sigma := range []string{"0.8", "2", "5", "20"} {
+		for _, k := range []string{"1", "10", "1000"} {
+			obj := jsonOf(t, "gaussian", "--sigma", sigma, "--compositions", k, "--delta", "1e-6")
+			exact, rdpE, z := obj["epsilon"].(float64), obj["rdp_epsilon"].(float64), obj["zcdp_epsilon"].(float64)
+			if rdpE < exact || z < rdpE {
+				t.Errorf("σ=%s k=%s: exact %v, rdp %v, zcdp %v out of order", sigma, k, exact, rdpE, z)
+			}
+			if exact > 0.5 && rdpE > 1.12*exact {
+				t.Errorf("σ=%s k=%s: rdp %v more than 12%% above exact %v", sigma, k, rdpE, exact)
+			}
+		}
+	}
+}
+
+// Calibration: recomputing ε at the returned noise meets the target.
+func TestCalibrationMeetsTarget(t *testing.T) {
+	for _, target := range []string{"0.3", "1", "4"} {
+		obj := jsonOf(t, "gaussian", "--target-epsilon", target, "--compositions", "7", "--delta", "1e-5")
+		sigma := obj["sigma"].(float64)
+		again := jsonOf(t, "gaussian", "--sigma", fmtFull(sigma), "--compositions", "7", "--delta", "1e-5")
+		if tgt := parse(target); again["epsilon"].(float64) > tgt {
+			t.Errorf("target %s: σ=%v recomputes to ε=%v", target, sigma, again["epsilon"])
+		}
+		d := jsonOf(t, "dpsgd", "--target-epsilon", target)
+		z := d["noise_multiplier"].(float64)
+		back := jsonOf(t, "dpsgd", "--noise", fmtFull(z))
+		if back["epsilon"].(float64) > parse(target) {
+			t.Errorf("dpsgd target %s: z=%v recomputes to ε=%v", target, z, back["epsilon"])
+		}
+	}
+}
+
+func TestDPSGDDefaultsAndReplaceOne(t *testing.T) {
+	obj := jsonOf(t, "dpsgd")
+	if e := obj["epsilon"].(float64); math.Abs(e-2.5966) > 1e-3 {
+		t.Errorf("MNIST example ε = %v, want ≈ 2.5966", e)
+	}
+	if obj["steps"].(float64) != 14063 {
+		t.Errorf("steps = %v, want ⌈60·60000/256⌉ = 14063", obj["steps"])
+	}
+	ro := jsonOf(t, "dpsgd", "--neighbours", "replace-one")
+	if ro["epsilon"].(float64) <= obj["epsilon"].(float64) {
+		t.Errorf("replace-one ε %v not above add/remove %v", ro["epsilon"], obj["epsilon"])
+	}
+}
+
+func TestConvertRoundTrip(t *testing.T) {
+	obj := jsonOf(t, "convert", "--epsilon", "1", "--delta", "1e-6")
+	if z := obj["noise_multiplier"].(float64); math.Abs(z-4.530877117)/4.530877117 > 1e-6 {
+		t.Errorf("noise multiplier %v, dp_accounting 4.530877117", z)
+	}
+	back := jsonOf(t, "convert", "--rho", fmtFull(obj["rho"].(float64)), "--delta", "1e-6")
+	if e := back["epsilon"].(float64); math.Abs(e-1) > 1e-6 {
+		t.Errorf("round trip ε = %v", e)
+	}
+	d := jsonOf(t, "convert", "--rho", fmtFull(obj["rho"].(float64)), "--epsilon", "1")
+	if dd := d["delta"].(float64); math.Abs(dd-1e-6)/1e-6 > 1e-4 {
+		t.Errorf("round trip δ = %v", dd)
+	}
+}
+
+func TestCSVAndTable(t *testing.T) {
+	out, _, code := runCLI("convert", "--order", "10", "--rdp-epsilon", "0.5", "--delta", "1e-5", "--csv")
+	if code != 0 || !strings.HasPrefix(out, "quantity,value,unit,source\n") || !strings.Contains(out, "1.41802") {
+		t.Errorf("csv: %d %q", code, out)
+	}
+	out, _, code = runCLI("laplace", "--scale", "10", "--compositions", "100", "--delta", "1e-6")
+	if code != 0 || !strings.Contains(out, "Kairouz–Oh–Viswanath") || !strings.Contains(out, "Assumptions:") {
+		t.Errorf("table: %d %q", code, out)
+	}
+}
+
+func TestInfiniteEpsilonLabelled(t *testing.T) {
+	// A noiseless-looking but valid input: tiny σ gives a finite but huge ε;
+	// the JSON must never contain NaN/Inf (encoding/json would fail).
+	obj := jsonOf(t, "gaussian", "--sigma", "1e-300", "--delta", "1e-5")
+	if e, ok := obj["epsilon"]; ok && e != nil {
+		if _, isNum := e.(float64); !isNum {
+			t.Errorf("epsilon %v", e)
+		}
+	} else if obj["epsilon_reason"] != noFinite {
+		t.Errorf("null ε without reason: %v", obj)
+	}
+}
+
+func FuzzCLIArgs(f *testing.F) {
+	for _, s := range []string{
+		"gaussian --sigma 1", "dpsgd --n 10 --batch 10 --epochs 1e9", "convert --rho 1e308 --delta 1e-300",
+		"laplace --scale 1e-300 --compositions 1e7", "dpsgd --steps 1e12 --noise 1e-3", "convert --order 1e308 --rdp-epsilon 1e308 --epsilon 0",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		if len(args) > 0 && (args[0] == "completion" || args[0] == "help") {
+			return
+		}
+		out, errs, code := runCLI(args...)
+		if code != 0 && code != 2 && code != 1 {
+			t.Fatalf("%q: exit %d", line, code)
+		}
+		if strings.Contains(errs, "internal error") || strings.Contains(errs, "panic") {
+			t.Fatalf("%q: %s", line, errs)
+		}
+		if strings.Contains(out, "NaN") {
+			t.Fatalf("%q: NaN in output:\n%s", line, out)
+		}
+	})
+}
+
+func TestRoundingDirection(t *testing.T) {
+	for _, x := range []float64{4.306791, 1e-7, 0.999999999, 123456.7, 2.5e-300, 1, 9.9999995} {
+		up, down := parse(fmtUp(x)), parse(fmtDown(x))
+		if up < x || down > x {
+			t.Errorf("x=%v: up %v down %v", x, up, down)
+		}
+		if up > x*(1+2e-5) || down < x*(1-2e-5) {
+			t.Errorf("x=%v: rounding too coarse: up %v down %v", x, up, down)
+		}
+	}
+}
