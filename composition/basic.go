@@ -1,6 +1,8 @@
 package composition
 
 import (
+	"github.com/privamp/privamp/internal/numeric"
+
 	"errors"
 	"fmt"
 	"math"
@@ -64,7 +66,7 @@ func Basic(gs ...Guarantee) (Guarantee, error) {
 	if len(gs) == 0 {
 		return Guarantee{}, errors.New("basic composition needs at least one guarantee")
 	}
-	var se, sd kahan
+	var se, sd numeric.Kahan
 	for i, g := range gs {
 		if err := checkEps(fmt.Sprintf("epsilon of guarantee %d", i+1), g.Epsilon, true); err != nil {
 			return Guarantee{}, err
@@ -72,10 +74,10 @@ func Basic(gs ...Guarantee) (Guarantee, error) {
 		if !(g.Delta >= 0 && g.Delta <= 1) {
 			return Guarantee{}, fmt.Errorf("delta of guarantee %d must be in [0, 1], got %v", i+1, g.Delta)
 		}
-		se.add(g.Epsilon)
-		sd.add(g.Delta)
+		se.Add(g.Epsilon)
+		sd.Add(g.Delta)
 	}
-	return Guarantee{Epsilon: se.sum(), Delta: sd.sum()}, nil
+	return Guarantee{Epsilon: se.Sum(), Delta: sd.Sum()}, nil
 }
 
 // BasicRepeat returns the basic composition of k copies of (ε, δ): (kε, kδ).
@@ -84,26 +86,6 @@ func BasicRepeat(eps, delta float64, k int) (Guarantee, error) {
 		return Guarantee{}, err
 	}
 	return Guarantee{Epsilon: float64(k) * eps, Delta: float64(k) * delta}, nil
-}
-
-// kahan is Neumaier's compensated summation.
-type kahan struct{ s, c float64 }
-
-func (k *kahan) add(x float64) {
-	t := k.s + x
-	if math.Abs(k.s) >= math.Abs(x) {
-		k.c += (k.s - t) + x
-	} else {
-		k.c += (x - t) + k.s
-	}
-	k.s = t
-}
-
-func (k *kahan) sum() float64 {
-	if math.IsInf(k.s, 0) || math.IsNaN(k.s) {
-		return k.s
-	}
-	return k.s + k.c
 }
 
 func firstErr(errs ...error) error {

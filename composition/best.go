@@ -1,6 +1,8 @@
 package composition
 
 import (
+	"github.com/privamp/privamp/internal/numeric"
+
 	"errors"
 	"fmt"
 	"math"
@@ -134,11 +136,11 @@ func BestList(gs []Guarantee, targetDelta float64) (Result, error) {
 		src = SourceFilterPure
 	}
 	if dp := targetDelta - b.Delta; dp > 0 {
-		var s kahan
+		var s numeric.Kahan
 		for _, g := range gs {
-			s.add(g.Epsilon * g.Epsilon)
+			s.Add(g.Epsilon * g.Epsilon)
 		}
-		ms = append(ms, Method{Name: MethodFilter, Source: src, Epsilon: filterValue(s.sum(), -math.Log(dp)), Delta: targetDelta, Valid: true})
+		ms = append(ms, Method{Name: MethodFilter, Source: src, Epsilon: filterValue(s.Sum(), -math.Log(dp)), Delta: targetDelta, Valid: true})
 	} else {
 		ms = append(ms, invalid(MethodFilter, src, fmt.Sprintf("needs delta' = target − Σdelta_i > 0, got %.6g", dp)))
 	}

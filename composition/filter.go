@@ -1,6 +1,8 @@
 package composition
 
 import (
+	"github.com/privamp/privamp/internal/numeric"
+
 	"fmt"
 	"math"
 )
@@ -28,7 +30,7 @@ import (
 type Filter struct {
 	eps, deltaPrime, deltaDoublePrime float64
 	logInv                            float64 // ln(1/δ')
-	sumSq, sumDelta                   kahan
+	sumSq, sumDelta                   numeric.Kahan
 	n                                 int
 	halted                            bool
 }
@@ -69,11 +71,11 @@ func (f *Filter) Allows(eps, delta float64) bool {
 		return false
 	}
 	s, d := f.sumSq, f.sumDelta
-	s.add(eps * eps)
-	d.add(delta)
+	s.Add(eps * eps)
+	d.Add(delta)
 	// The theorem's rule, with the computed sums nudged up by a few ulps so
 	// that rounding can only stop the filter early, never late.
-	return !(f.eps < filterValue(s.sum(), f.logInv)*(1+8*unit) || f.deltaDoublePrime < d.sum()*(1+4*unit))
+	return !(f.eps < filterValue(s.Sum(), f.logInv)*(1+8*unit) || f.deltaDoublePrime < d.Sum()*(1+4*unit))
 }
 
 // Add asks to run a mechanism with (ε_m, δ_m). If the filter allows it, the
@@ -89,8 +91,8 @@ func (f *Filter) Add(eps, delta float64) (bool, error) {
 		f.halted = true
 		return false, nil
 	}
-	f.sumSq.add(eps * eps)
-	f.sumDelta.add(delta)
+	f.sumSq.Add(eps * eps)
+	f.sumDelta.Add(delta)
 	f.n++
 	return true, nil
 }
@@ -102,14 +104,14 @@ func (f *Filter) Halted() bool { return f.halted }
 func (f *Filter) Count() int { return f.n }
 
 // SumSquares returns Σε_m² over the allowed mechanisms.
-func (f *Filter) SumSquares() float64 { return f.sumSq.sum() }
+func (f *Filter) SumSquares() float64 { return f.sumSq.Sum() }
 
 // SumDelta returns Σδ_m over the allowed mechanisms.
-func (f *Filter) SumDelta() float64 { return f.sumDelta.sum() }
+func (f *Filter) SumDelta() float64 { return f.sumDelta.Sum() }
 
 // Spent returns the filter's bound √(2 ln(1/δ') Σε_m²) + ½Σε_m² for the
 // mechanisms allowed so far; it is ≤ the target ε.
-func (f *Filter) Spent() float64 { return filterValue(f.sumSq.sum(), f.logInv) }
+func (f *Filter) Spent() float64 { return filterValue(f.sumSq.Sum(), f.logInv) }
 
 // Target returns the filter's (ε, δ' + δ”) guarantee.
 func (f *Filter) Target() Guarantee {
