@@ -188,6 +188,17 @@ func optimizeOrder(c Curve, f func(float64) float64) (bestA, bestF float64) {
 	if gridded || bi < 0 {
 		return bestA, bestF
 	}
+	// Beyond the grid, orders are rounded up to integers: ε(α) ≤ ε(⌈α⌉), a
+	// fraction of an order is worthless there, and integer orders of the
+	// subsampled Gaussian are cheap even when huge.
+	top := orders[len(orders)-1]
+	f0 := f
+	f = func(a float64) float64 {
+		if a > top {
+			a = math.Ceil(a)
+		}
+		return f0(a)
+	}
 	// Refine on x = ln(α − 1), which resolves orders near 1 as well as large
 	// ones, between the neighbours of the best grid order.
 	lo := orders[max(bi-1, 0)] - 1
@@ -214,6 +225,9 @@ func optimizeOrder(c Curve, f func(float64) float64) (bestA, bestF float64) {
 	x, v := numeric.MinimizeUnimodal(func(x float64) float64 { return f(1 + math.Exp(x)) }, math.Log(lo), math.Log(hi), 60)
 	if v < bestF {
 		bestA, bestF = 1+math.Exp(x), v
+		if bestA > top {
+			bestA = math.Ceil(bestA)
+		}
 	}
 	return bestA, bestF
 }
@@ -226,20 +240,32 @@ func optimizeOrder(c Curve, f func(float64) float64) (bestA, bestF float64) {
 // ρ + (ln δ + ln α)/(α−1)², negative below the root and positive above it.
 // The cost depends on ρ and δ alone, so per-person curves convert in O(1).
 func LinearEpsilon(rho, delta float64, conv Conversion) (eps, order float64) {
+	e, x := LinearEpsilonWarm(rho, -math.Log(delta), conv, 0)
+	return e, 1 + x
+}
+
+// LinearEpsilonWarm is LinearEpsilon for callers that convert many ρ at one
+// δ: it takes L = ln(1/δ), returns x = α − 1, and starts Newton's iteration
+// at x0 when x0 lies in the bracket (the previous index's root, say), which
+// saves iterations when consecutive ρ are close. Every x gives a valid bound;
+// the iteration only makes it the best one.
+func LinearEpsilonWarm(rho, L float64, conv Conversion, x0 float64) (eps, x float64) {
 	switch {
 	case rho == 0:
 		return 0, math.Inf(1)
 	case math.IsInf(rho, 1) || math.IsNaN(rho):
 		return math.Inf(1), math.NaN()
 	}
-	L := -math.Log(delta)
 	if conv == Classic {
-		return rho + 2*math.Sqrt(rho*L), 1 + math.Sqrt(L/rho)
+		return rho + 2*math.Sqrt(rho*L), math.Sqrt(L / rho)
 	}
-	// h(α) = ρ(α−1)² + ln α − L is increasing on (1, ∞), h(1) = −L < 0,
-	// h(1 + √(L/ρ)) = ln α > 0: bracket [lo, hi].
-	lo, hi := 0.0, math.Sqrt(L/rho) // bracket on x = α − 1
-	x := hi
+	// h(x) = ρx² + ln(1+x) − L increases on (0, ∞) from −L; at the root
+	// both ρx² ≤ L and ln(1+x) ≤ L: bracket [lo, hi] on x = α − 1.
+	lo, hi := 0.0, math.Min(math.Sqrt(L/rho), math.Expm1(L))
+	x = hi
+	if x0 > lo && x0 < hi {
+		x = x0
+	}
 	for i := 0; i < 100; i++ {
 		h := rho*x*x + math.Log1p(x) - L
 		if h > 0 {
@@ -247,17 +273,21 @@ func LinearEpsilon(rho, delta float64, conv Conversion) (eps, order float64) {
 		} else {
 			lo = x
 		}
-		dh := 2*rho*x + 1/(1+x)
-		nx := x - h/dh
+		nx := x - h/(2*rho*x+1/(1+x))
 		if !(nx > lo && nx < hi) {
 			nx = 0.5 * (lo + hi)
+			if lo > 0 && hi > 4*lo {
+				nx = math.Sqrt(lo) * math.Sqrt(hi) // brackets spanning decades
+			}
 		}
-		if math.Abs(nx-x) <= 1e-12*x {
+		if math.Abs(nx-x) <= 1e-13*x {
 			x = nx
 			break
 		}
 		x = nx
 	}
 	a := 1 + x
-	return PointEpsilon(a, rho*a, delta, Improved), a
+	// PointEpsilon for the improved conversion, with ln δ = −L.
+	e := rho*a + math.Log1p(-1/a) + (L-math.Log(a))/x
+	return math.Max(e, 0), x
 }

@@ -313,3 +313,18 @@ func TestConversionMonotoneInDelta(t *testing.T) {
 		prev = dp.Epsilon
 	}
 }
+
+// Tiny ρ: the optimal α is near 1/δ; the bound must reach it (ε = 0 there,
+// since ρ/δ + ln(1 − δ) < 0 at α = 1/δ).
+func TestLinearEpsilonTinyRho(t *testing.T) {
+	for _, rho := range []float64{2.4e-73, 1e-30, 1e-16} {
+		for _, delta := range []float64{1e-7, 1e-3} {
+			if rho >= delta*delta {
+				continue
+			}
+			if e, _ := LinearEpsilon(rho, delta, Improved); e != 0 {
+				t.Errorf("ρ=%v δ=%v: ε = %v, want 0", rho, delta, e)
+			}
+		}
+	}
+}

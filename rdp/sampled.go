@@ -55,18 +55,35 @@ func (s SampledGaussian) Epsilon(alpha float64) float64 {
 }
 
 // logAInt computes ln A_α = ln Σ_{k=0}^{α} C(α,k) (1−q)^{α−k} q^k e^{(k²−k)/(2z²)}.
+//
+// On k ≤ z² − 1 the log-terms are concave in k (the binomial's second
+// difference is below −1/(k+1), the Gaussian factor adds 1/z²). Where the
+// whole range is concave (α ≤ z² − 1) the sum stops past its peak once a
+// term is below 2^{−60} of the total, and adds the rest as a geometric tail
+// with the last ratio (successive ratios of a log-concave sequence do not
+// increase, so the tail is at most t_k·r/(1−r)): an upper bound, in O(peak)
+// terms instead of O(α) for huge orders.
 func logAInt(q, z float64, alpha int) float64 {
 	la := math.Inf(-1)
 	lq, l1q := math.Log(q), math.Log1p(-q)
 	a := float64(alpha)
+	inv2z2 := 1 / (2 * z * z)
+	concave := a <= z*z-1
+	const stop = -60 * math.Ln2
 	lb := 0.0 // ln C(α, k), updated incrementally
+	prev := math.Inf(-1)
 	for k := 0; k <= alpha; k++ {
 		kf := float64(k)
 		if k > 0 {
 			lb += math.Log((a - kf + 1) / kf)
 		}
-		t := lb + kf*lq + (a-kf)*l1q + (kf*kf-kf)/(2*z*z)
+		t := lb + kf*lq + (a-kf)*l1q + (kf*kf-kf)*inv2z2
 		la = numeric.LogAdd(la, t)
+		if concave && t < prev && t < la+stop {
+			lr := t - prev // ln r < 0
+			return numeric.LogAdd(la, t+lr-numeric.Log1mExp(lr))
+		}
+		prev = t
 	}
 	return la
 }

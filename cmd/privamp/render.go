@@ -63,6 +63,7 @@ func render(w io.Writer, m outputMode, r *report) error {
 		sanitize(obj)
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(obj)
 	case m.csv:
 		cw := csv.NewWriter(w)
@@ -204,6 +205,10 @@ func writeFileAtomic(path string, data []byte) error {
 	if werr != nil || cerr != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("writing %s: %v", path, firstErr(werr, cerr))
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %v", path, err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)

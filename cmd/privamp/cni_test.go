@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCNI(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.json")
+	// Thm 23: a person at step 5000 of 10000, v = 0.01, s = 0.2:
+	// K = s²/(2v(T − t + 1)) = 0.04/(0.02·5001).
+	src := `{"variance": 0.01, "steps": [{"count": 4999}, {"sensitivity": 0.2}, {"count": 5000}]}`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alloc := filepath.Join(dir, "a.csv")
+	obj := ampJSON(t, "cni", "--schedule", path, "--alpha", "2,10", "--allocation", alloc)
+	want := 0.04 / (0.02 * 5001)
+	if k := obj["k"].(float64); !ampClose(k, want, 1e-12) {
+		t.Fatalf("K = %g, want %g", k, want)
+	}
+	if r := obj["rdp"].([]any)[1].(map[string]any)["epsilon"].(float64); !ampClose(r, 10*want, 1e-12) {
+		t.Fatalf("RDP(10) = %g", r)
+	}
+	data, err := os.ReadFile(alloc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 10001 || lines[0] != "step,shift" || lines[4999] != "4999,0" {
+		t.Fatalf("%d lines, %q, %q", len(lines), lines[0], lines[4999])
+	}
+	out, _, code := ampRun("cni", "--schedule", path)
+	if code != 0 || !strings.Contains(out, "Thm 22") || !strings.Contains(out, "Assumptions:") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+func TestCNIBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(s), 0o644)
+		return p
+	}
+	good := write("good.json", `{"variance": 1, "steps": [{"sensitivity": 1}]}`)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cni"}, "--schedule is required"},
+		{[]string{"cni", "--schedule", filepath.Join(dir, "none.json")}, "cannot read"},
+		{[]string{"cni", "--schedule", write("c.json", `{"variance": 1, "steps": [{"contraction": 1.5}]}`)}, "does not contract"},
+		{[]string{"cni", "--schedule", write("v.json", `{"steps": [{"variance": -2}]}`)}, "variance"},
+		{[]string{"cni", "--schedule", write("l.json", "{\"variance\": 1,\n\"steps\": [{\"count\": 1},]}")}, "line 2"},
+		{[]string{"cni", "--schedule", write("u.json", `{"variance": 1, "steps": [{"sensitivty": 1}]}`)}, "unknown field"},
+		{[]string{"cni", "--schedule", good, "--delta", "2"}, "--delta"},
+		{[]string{"cni", "--schedule", good, "--alpha", "1"}, "--alpha"},
+		{[]string{"cni", "--schedule", good, "--segments", "-1"}, "--segments"},
+		{[]string{"cni", "--schedule", write("big.json", `{"variance": 1, "steps": [{"count": 20000000}]}`), "--allocation", filepath.Join(dir, "a.csv")}, "--allocation"},
+	} {
+		_, errs, code := ampRun(c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.csv")); err == nil {
+		t.Error("allocation written for a refused schedule")
+	}
+}

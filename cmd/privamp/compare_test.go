@@ -1,0 +1,55 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/shifted"
+)
+
+func TestCompare(t *testing.T) {
+	obj := ampJSON(t, "compare", "--n", "100000", "--sigma", "4", "--index", "99000")
+	c, err := shifted.Compare(shifted.SGD{N: 100000, Sigma: 4, Loss: shifted.Loss{Lipschitz: 1}}, 1e-5, rdp.Improved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(obj["iteration_wins"].(float64)) != c.IterationWins || c.IterationWins <= 0 || c.IterationWins >= 100000 {
+		t.Fatalf("iteration wins %v, library %d", obj["iteration_wins"], c.IterationWins)
+	}
+	// Sampling as DP-SGD computes it: q = b/n, z = bσ/L.
+	want, _ := rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussian{Q: 1e-5, Z: 4}, 100000), 1e-5, rdp.Improved)
+	if got := obj["sampling_add_remove_epsilon"].(float64); !ampClose(got, want.Epsilon, 1e-12) {
+		t.Fatalf("sampling ε %g, want %g", got, want.Epsilon)
+	}
+	// Iteration at the boundary index is at most sampling, the next above.
+	e1, _ := shifted.Epsilon(c.Run, c.IterationWins, 1e-5, rdp.Improved)
+	e2, _ := shifted.Epsilon(c.Run, c.IterationWins+1, 1e-5, rdp.Improved)
+	if e1.Epsilon > c.SamplingReplaceOne.Epsilon || e2.Epsilon <= c.SamplingReplaceOne.Epsilon {
+		t.Fatalf("boundary: %g, %g vs %g", e1.Epsilon, e2.Epsilon, c.SamplingReplaceOne.Epsilon)
+	}
+	if v := obj["verdict"].(string); !strings.Contains(v, "at least as good as sampling for the records at positions 1..") {
+		t.Fatalf("verdict %q", v)
+	}
+	out, _, code := ampRun("compare", "--n", "1000", "--sigma", "1", "--batch", "10", "--epochs", "3")
+	if code != 0 || !strings.Contains(out, "replace-one") || !strings.Contains(out, "add/remove") || !strings.Contains(out, "neighbour relations differ") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+func TestCompareBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--n", "100", "--sigma", "1", "--public", "3"}, "--public"},
+		{[]string{"compare", "--n", "100", "--sigma", "1", "--eta", "3", "--smoothness", "1"}, "does not contract"},
+		{[]string{"compare", "--n", "100", "--sigma", "-1"}, "--sigma"},
+		{[]string{"compare", "--n", "100", "--sigma", "1", "--index", "101"}, "--index"},
+	} {
+		_, errs, code := ampRun(c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
+		}
+	}
+}

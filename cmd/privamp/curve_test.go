@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/shifted"
+)
+
+func TestCurveCSV(t *testing.T) {
+	out, errs, code := ampRun("curve", "--n", "5000", "--sigma", "3", "--variants", "pnsgd,skip,stop", "--points", "20")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"index", "steps_to_end", "epsilon_pnsgd", "epsilon_skip", "epsilon_stop", "epsilon_sampling_replace_one"}
+	if strings.Join(recs[0], ",") != strings.Join(want, ",") {
+		t.Fatalf("header %v", recs[0])
+	}
+	if len(recs) < 15 || len(recs) > 40 {
+		t.Fatalf("%d rows", len(recs))
+	}
+	g := shifted.SGD{N: 5000, Sigma: 3, Loss: shifted.Loss{Lipschitz: 1}}
+	for _, r := range recs[1:] {
+		idx, _ := strconv.ParseInt(r[0], 10, 64)
+		m, _ := strconv.ParseInt(r[1], 10, 64)
+		if m != 5000-idx+1 {
+			t.Fatalf("steps_to_end %d for index %d", m, idx)
+		}
+		e, _ := strconv.ParseFloat(r[2], 64)
+		want, _ := rdp.LinearEpsilon(g.Rho(idx), 1e-5, rdp.Improved)
+		if !ampClose(e, want, 1e-8) {
+			t.Errorf("index %d: %g, want %g", idx, e, want)
+		}
+	}
+	// Sources and assumptions go to stderr as comments.
+	if !strings.Contains(errs, "# epsilon_stop: FMTT18 Thm 26") || !strings.Contains(errs, "assumes:") {
+		t.Errorf("stderr:\n%s", errs)
+	}
+	_, errs, _ = ampRun("curve", "--n", "50", "--sigma", "3", "--quiet")
+	if errs != "" {
+		t.Errorf("--quiet printed %q", errs)
+	}
+}
+
+func TestCurveMixedFlags(t *testing.T) {
+	// --batch shapes the fixed-order column and is noted for stop.
+	out, errs, code := ampRun("curve", "--n", "1000", "--sigma", "2", "--variants", "minibatch,stop", "--batch", "10", "--points", "5")
+	if code != 0 || !strings.Contains(out, "epsilon_minibatch,epsilon_stop") || !strings.Contains(errs, "apply to the fixed-order variants only") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+func TestCurveBaseline(t *testing.T) {
+	// With epochs listed, pnsgd is drawn as the single pass (the baseline)
+	// and epochs with five passes.
+	out, errs, code := ampRun("curve", "--n", "1000", "--sigma", "2", "--variants", "pnsgd,epochs", "--epochs", "5", "--points", "5", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	recs, _ := csv.NewReader(strings.NewReader(out)).ReadAll()
+	one := shifted.SGD{N: 1000, Sigma: 2, Loss: shifted.Loss{Lipschitz: 1}}
+	five := shifted.SGD{N: 1000, Epochs: 5, Sigma: 2, Loss: shifted.Loss{Lipschitz: 1}}
+	for _, r := range recs[1:] {
+		idx, _ := strconv.ParseInt(r[0], 10, 64)
+		e1, _ := strconv.ParseFloat(r[2], 64)
+		e5, _ := strconv.ParseFloat(r[3], 64)
+		w1, _ := shifted.Epsilon(one, idx, 1e-5, rdp.Improved)
+		w5, _ := shifted.Epsilon(five, idx, 1e-5, rdp.Improved)
+		if !ampClose(e1, w1.Epsilon, 1e-8) || !ampClose(e5, w5.Epsilon, 1e-8) {
+			t.Errorf("index %d: %g, %g; want %g, %g", idx, e1, e5, w1.Epsilon, w5.Epsilon)
+		}
+	}
+}
+
+func TestCurveAll(t *testing.T) {
+	out, _, code := ampRun("curve", "--n", "3000", "--sigma", "2", "--variants", "pnsgd,stop", "--all", "--no-sampling", "--quiet")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) != 3001 || len(recs[0]) != 4 {
+		t.Fatalf("%d rows, err %v", len(recs), err)
+	}
+	g := shifted.Stop{N: 3000, Sigma: 2, Loss: shifted.Loss{Lipschitz: 1}}
+	for _, idx := range []int64{1, 1500, 3000} {
+		e, _ := strconv.ParseFloat(recs[idx][3], 64)
+		want, _ := shifted.Epsilon(g, idx, 1e-5, rdp.Improved)
+		if !ampClose(e, want.Epsilon, 1e-6) {
+			t.Errorf("stop index %d: %g, want %g", idx, e, want.Epsilon)
+		}
+	}
+	obj := ampJSON(t, "curve", "--n", "100", "--sigma", "2", "--all")
+	if len(obj["index"].([]any)) != 100 || obj["sampling"] == nil {
+		t.Fatalf("%v", obj)
+	}
+}
+
+func TestCurvePlot(t *testing.T) {
+	dir := t.TempDir()
+	for _, ext := range []string{"png", "svg"} {
+		path := filepath.Join(dir, "curve."+ext)
+		_, errs, code := ampRun("curve", "--n", "10000", "--sigma", "3", "--variants", "pnsgd,skip,local", "--plot", path, "--quiet")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ext == "png" && !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
+			t.Error("not a PNG")
+		}
+		if ext == "svg" && !bytes.Contains(data, []byte("<svg")) {
+			t.Error("not an SVG")
+		}
+	}
+	// Nothing half-written: a failed write leaves no file and no temporary.
+	bad := filepath.Join(dir, "missing", "curve.png")
+	_, errs, code := ampRun("curve", "--n", "100", "--sigma", "3", "--plot", bad, "--quiet")
+	if code == 0 || !strings.Contains(errs, "curve.png") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Fatal("file written despite the error")
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".privamp") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+	// An existing file is replaced whole.
+	path := filepath.Join(dir, "curve.png")
+	before, _ := os.ReadFile(path)
+	if _, _, code := ampRun("curve", "--n", "20", "--sigma", "3", "--plot", path, "--quiet"); code != 0 {
+		t.Fatal(code)
+	}
+	after, _ := os.ReadFile(path)
+	if bytes.Equal(before, after) || !bytes.HasPrefix(after, []byte("\x89PNG")) {
+		t.Error("plot not replaced")
+	}
+}
+
+func TestCurveBadInput(t *testing.T) {
+	base := []string{"curve", "--n", "1000", "--sigma", "2"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append(base, "--plot", "x.pdf"), "--plot"},
+		{append(base, "--points", "1"), "--points"},
+		{append(base, "--all", "--points", "10"), "only one"},
+		{append(base, "--variants", "pnsgd,nope"), "--variant"},
+		{append(base, "--variants", ","), "--variants"},
+		{[]string{"curve", "--n", "1e9", "--sigma", "2", "--all"}, "--all"},
+		{[]string{"curve", "--n", "2e6", "--sigma", "2", "--all", "--json"}, "--json"},
+		{append(base, "--eta", "3", "--smoothness", "1"), "does not contract"},
+		{append(base, "--variants", "stop,skip", "--batch", "10"), "--batch applies"},
+		{append(base, "--variants", "pnsgd", "--tasks", "2"), "--tasks applies"},
+	} {
+		_, errs, code := ampRun(c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
+		}
+	}
+}

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/shifted"
+)
+
+// ampRun runs privamp and returns stdout, stderr and the exit status.
+func ampRun(args ...string) (string, string, int) {
+	var out, errw bytes.Buffer
+	code := run(args, &out, &errw)
+	return out.String(), errw.String(), code
+}
+
+var ampSnake = regexp.MustCompile(`^[a-z0-9_]+$`)
+
+// ampJSON runs a command with --json, checks it printed one object with
+// snake_case keys, and returns it.
+func ampJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	out, errs, code := ampRun(append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		t.Fatalf("%v: not JSON: %v\n%s", args, err, out)
+	}
+	if dec.More() {
+		t.Fatalf("%v: more than one JSON value", args)
+	}
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if !ampSnake.MatchString(k) {
+					t.Errorf("%v: JSON key %q at %s is not snake_case", args, k, path)
+				}
+				walk(e, path+"."+k)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, path+"[]")
+			}
+		}
+	}
+	walk(obj, "")
+	return obj
+}
+
+func ampClose(a, b, tol float64) bool {
+	return math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
+}
+
+func TestPNSGDIndices(t *testing.T) {
+	obj := ampJSON(t, "pnsgd", "--n", "100000", "--sigma", "4", "--index", "1,50000", "--index", "100000", "--delta", "1e-6")
+	pts := obj["indices"].([]any)
+	if len(pts) != 3 {
+		t.Fatalf("%d indices", len(pts))
+	}
+	g := shifted.SGD{N: 100000, Sigma: 4, Loss: shifted.Loss{Lipschitz: 1}}
+	for _, p := range pts {
+		m := p.(map[string]any)
+		idx := int64(m["index"].(float64))
+		want, _ := rdp.LinearEpsilon(2/(16*float64(100000-idx+1)), 1e-6, rdp.Improved)
+		if got := m["epsilon"].(float64); !ampClose(got, want, 1e-9) {
+			t.Errorf("index %d: ε = %g, want %g (Thm 23 + rdp.LinearEpsilon)", idx, got, want)
+		}
+		if rho := m["rho"].(float64); !ampClose(rho, g.Rho(idx), 1e-12) {
+			t.Errorf("index %d: ρ = %g", idx, rho)
+		}
+	}
+	if obj["source"] == nil || !strings.Contains(obj["source"].(string), "Thm 23") {
+		t.Errorf("source %v", obj["source"])
+	}
+	if len(obj["assumptions"].([]any)) == 0 {
+		t.Error("no assumptions")
+	}
+}
+
+func TestPNSGDSummaryAndVariants(t *testing.T) {
+	for _, args := range [][]string{
+		{"--variant", "pnsgd"},
+		{"--variant", "minibatch", "--batch", "10"},
+		{"--variant", "epochs", "--epochs", "5"},
+		{"--variant", "public", "--public", "100"},
+		{"--variant", "strongly-convex", "--strong-convexity", "0.001", "--smoothness", "1", "--eta", "1"},
+		{"--variant", "skip"},
+		{"--variant", "stop"},
+		{"--variant", "tasks", "--tasks", "4"},
+		{"--variant", "local"},
+		{"--nonsmooth", "--eta", "0.01", "--dimension", "100"},
+	} {
+		base := []string{"pnsgd", "--n", "20000", "--sigma", "3", "--target-epsilon", "0.05"}
+		obj := ampJSON(t, append(base, args...)...)
+		sum := obj["summary"].(map[string]any)
+		worst := sum["worst"].(map[string]any)["epsilon"].(float64)
+		best := sum["best"].(map[string]any)["epsilon"].(float64)
+		if !(best <= worst) || !(best >= 0) || math.IsNaN(worst) {
+			t.Errorf("%v: best %g worst %g", args, best, worst)
+		}
+		if share := sum["share_under_target"].(float64); share < 0 || share > 1 {
+			t.Errorf("%v: share %g", args, share)
+		}
+		// Human output shows sources and assumptions.
+		out, _, code := ampRun(append(base, args...)...)
+		if code != 0 || !strings.Contains(out, "FMTT18") || !strings.Contains(out, "Assumptions:") {
+			t.Errorf("%v: exit %d\n%s", args, code, out)
+		}
+	}
+	// The stop variant says the paper's bound is not sound.
+	out, _, _ := ampRun("pnsgd", "--n", "1000", "--sigma", "3", "--variant", "stop")
+	if !strings.Contains(out, "not sound") {
+		t.Errorf("stop output does not flag Thm 26:\n%s", out)
+	}
+	// Smoothing reports λ and the error.
+	obj := ampJSON(t, "pnsgd", "--n", "1000", "--sigma", "3", "--nonsmooth", "--eta", "0.1", "--lipschitz", "2", "--dimension", "100")
+	sm := obj["smoothing"].(map[string]any)
+	if !ampClose(sm["lambda"].(float64), 0.1, 1e-12) || !ampClose(sm["error"].(float64), 2, 1e-12) {
+		t.Errorf("smoothing %v", sm)
+	}
+}
+
+func TestPNSGDNonContractive(t *testing.T) {
+	args := []string{"pnsgd", "--n", "1000", "--sigma", "2", "--eta", "1", "--smoothness", "3"}
+	_, errs, code := ampRun(args...)
+	if code != 2 || !strings.Contains(errs, "does not contract") || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("exit %d: %q", code, errs)
+	}
+	obj := ampJSON(t, append(args, "--composition-fallback", "--index", "1")...)
+	if obj["composition_fallback"] != true || !strings.Contains(obj["source"].(string), "composition bound only") {
+		t.Fatalf("%v", obj)
+	}
+	// Lemma 27: 2L²/σ² = 0.5 for every index.
+	e := obj["indices"].([]any)[0].(map[string]any)["epsilon"].(float64)
+	want, _ := rdp.LinearEpsilon(0.5, 1e-5, rdp.Improved)
+	if !ampClose(e, want, 1e-9) {
+		t.Fatalf("fallback ε = %g, want %g", e, want)
+	}
+	out, _, _ := ampRun(append(args, "--composition-fallback")...)
+	if !strings.Contains(out, "does not contract") {
+		t.Fatalf("fallback output not labelled:\n%s", out)
+	}
+}
+
+func TestPNSGDBadInput(t *testing.T) {
+	base := []string{"pnsgd", "--n", "1000", "--sigma", "2"}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pnsgd", "--sigma", "2"}, "--n is required"},
+		{[]string{"pnsgd", "--n", "10"}, "--sigma is required"},
+		{[]string{"pnsgd", "--n", "0", "--sigma", "1"}, "--n"},
+		{[]string{"pnsgd", "--n", "1.5", "--sigma", "1"}, "--n"},
+		{[]string{"pnsgd", "--n", "1e13", "--sigma", "1"}, "--n"},
+		{[]string{"pnsgd", "--n", "10", "--sigma", "0"}, "--sigma"},
+		{[]string{"pnsgd", "--n", "10", "--sigma", "NaN"}, "--sigma"},
+		{[]string{"pnsgd", "--n", "10", "--sigma", "Inf"}, "--sigma"},
+		{[]string{"pnsgd", "--n", "10", "--sigma", "x"}, "--sigma"},
+		{append(base, "--delta", "1"), "--delta"},
+		{append(base, "--delta", "0"), "--delta"},
+		{append(base, "--lipschitz", "-1"), "--lipschitz"},
+		{append(base, "--index", "0"), "--index"},
+		{append(base, "--index", "1001"), "--index"},
+		{append(base, "--index", "1.5"), "--index"},
+		{append(base, "--variant", "bogus"), "--variant"},
+		{append(base, "--variant", "stop", "--batch", "4"), "--batch applies"},
+		{append(base, "--variant", "skip", "--epochs", "2"), "--epochs applies"},
+		{append(base, "--tasks", "3", "--variant", "stop"), "--tasks applies"},
+		{append(base, "--tasks", "3"), "--tasks applies"},
+		{append(base, "--variant", "epochs"), "needs --epochs"},
+		{append(base, "--variant", "minibatch"), "needs --batch"},
+		{append(base, "--variant", "public"), "needs --public"},
+		{append(base, "--batch", "2000"), "--batch"},
+		{append(base, "--public", "1.5"), "--public"},
+		{append(base, "--strong-convexity", "0.1"), "needs --smoothness and --eta"},
+		{append(base, "--strong-convexity", "2", "--smoothness", "1", "--eta", "0.1"), "exceeds"},
+		{append(base, "--nonsmooth"), "--nonsmooth needs --eta"},
+		{append(base, "--nonsmooth", "--eta", "0.1", "--smoothness", "2"), "cannot both"},
+		{append(base, "--target-epsilon", "-1"), "--target-epsilon"},
+		{append(base, "--conversion", "best"), "--conversion"},
+		{[]string{"pnsgd", "--n", "1e7", "--sigma", "1", "--epochs", "1e12"}, "exceeds"},
+	}
+	for _, c := range cases {
+		_, errs, code := ampRun(c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
+		}
+	}
+}
+
+func TestPNSGDLargeN(t *testing.T) {
+	obj := ampJSON(t, "pnsgd", "--n", "1e9", "--sigma", "2", "--variant", "skip", "--target-epsilon", "0.01")
+	sum := obj["summary"].(map[string]any)
+	if c := sum["count_under_target"].(float64); !(c > 0 && c < 1e9) {
+		t.Fatalf("count %g", c)
+	}
+}
+
+// FuzzAmpCLI runs pnsgd, curve and compare on arbitrary flags: exit 0 or 2,
+// never a panic, never NaN in the output.
+func FuzzAmpCLI(f *testing.F) {
+	for _, s := range []string{
+		"pnsgd --n 1000 --sigma 2 --index 5",
+		"pnsgd --n 1e12 --sigma 0.5 --variant stop --target-epsilon 1",
+		"pnsgd --n 7 --sigma 1e-300 --variant skip",
+		"pnsgd --n 50 --sigma 3 --variant strongly-convex --strong-convexity 1 --smoothness 1 --eta 1",
+		"pnsgd --n 50 --sigma 3 --eta 5 --smoothness 1 --composition-fallback --variant tasks --tasks 9",
+		"curve --n 100 --sigma 1 --variants pnsgd,stop,skip,local --points 7",
+		"compare --n 100 --sigma 0.1 --batch 10 --epochs 4",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		if len(args) == 0 || (args[0] != "pnsgd" && args[0] != "curve" && args[0] != "compare") {
+			return
+		}
+		for _, a := range args {
+			if strings.HasPrefix(a, "--all") || strings.HasPrefix(a, "--plot") || strings.HasPrefix(a, "--points") {
+				return
+			}
+		}
+		out, errs, code := ampRun(args...)
+		if code != 0 && code != 2 {
+			t.Fatalf("%q: exit %d: %s", line, code, errs)
+		}
+		if strings.Contains(errs, "internal error") || strings.Contains(out, "NaN") || strings.Contains(out, "undefined") {
+			t.Fatalf("%q:\n%s\n%s", line, out, errs)
+		}
+	})
+}

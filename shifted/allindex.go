@@ -1,0 +1,282 @@
+package shifted
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/privamp/privamp/rdp"
+)
+
+// EpsilonsAll returns ε_t(δ) for t = 1, …, n (n ≤ MaxAll), splitting the
+// indices over GOMAXPROCS goroutines. Linear curves convert in O(1) per index
+// with warm-started Newton steps; the Skip mixture is optimised per index
+// from the previous index's order (ε_t moves slowly in t); Stop and Tasks use
+// an incremental evaluation of their sums over blocks of indices (allStop).
+func EpsilonsAll(g Guarantee, delta float64, conv rdp.Conversion) ([]float64, error) {
+	if err := checkDelta(delta); err != nil {
+		return nil, err
+	}
+	n := g.Len()
+	if n > MaxAll {
+		return nil, fmt.Errorf("n = %d is above %d: ask for chosen or log-spaced indices instead", n, MaxAll)
+	}
+	out := make([]float64, n)
+	var fill func(lo, hi int64) // fills out[t−1] for t ∈ [lo, hi]
+	switch v := g.(type) {
+	case SGD:
+		fill = func(lo, hi int64) { allSGD(v, delta, conv, lo, hi, out) }
+	case Stop:
+		c := v.Curve(1).(stopCurve)
+		fill = func(lo, hi int64) { allStop(c, n, delta, conv, lo, hi, out) }
+	case Tasks:
+		c := v.Curve(1).(stopCurve)
+		fill = func(lo, hi int64) { allStop(c, n, delta, conv, lo, hi, out) }
+	case Skip:
+		fill = func(lo, hi int64) { allSkip(v, delta, conv, lo, hi, out) }
+	default:
+		fill = func(lo, hi int64) {
+			guess := 0.0
+			for t := lo; t <= hi; t++ {
+				e, a := epsilonAt(g, t, delta, conv, guess, false)
+				out[t-1] = e
+				if a > 1 && !math.IsInf(a, 0) {
+					guess = a
+				}
+			}
+		}
+	}
+	parts := int64(runtime.GOMAXPROCS(0))
+	if n < 100_000 || parts < 2 {
+		fill(1, n)
+		return out, nil
+	}
+	var wg sync.WaitGroup
+	for p := int64(0); p < parts; p++ {
+		lo, hi := 1+n*p/parts, n*(p+1)/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fill(lo, hi)
+		}()
+	}
+	wg.Wait()
+	return out, nil
+}
+
+// allSGD fills out[t−1] = ε_t for t ∈ [lo, hi], with ρ_t computed without
+// logarithms when c = 1 and with one expm1 per index for a single pass with
+// c < 1.
+func allSGD(g SGD, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
+	L := -math.Log(delta)
+	x := 0.0
+	put := func(t int64, lr float64) {
+		if lr > -700 {
+			out[t-1], x = rdp.LinearEpsilonWarm(math.Exp(lr), L, conv, x)
+		} else {
+			out[t-1], _ = epsFromLogRho(lr, delta, conv)
+		}
+	}
+	b := g.batch()
+	M := float64(g.StepsPerEpoch())
+	lc := g.Loss.LogContraction()
+	switch {
+	case lc == 0:
+		E := float64(g.epochs())
+		k := 2 * g.Loss.Lipschitz * g.Loss.Lipschitz / (g.Sigma * g.Sigma)
+		for t := lo; t <= hi; t++ {
+			j := (t-1)/b + 1
+			size := float64(min(b, g.N+g.Public-(j-1)*b))
+			rho := k / (size * size) * ((E-1)/M + 1/(M-float64(j)+1))
+			out[t-1], x = rdp.LinearEpsilonWarm(rho, L, conv, x)
+		}
+	case g.epochs() == 1 && !math.IsInf(lc, -1):
+		// ρ_t = κ_j·c^{2r}(1 − c²)/(1 − c^{2(r+1)}) with r = M − j. Going
+		// down in t, r grows: c^{2r} is updated by one multiplication and
+		// 1 − c^{2(r+1)} = (1 − c^{2r}) + c^{2r}(1 − c²) by an addition of
+		// positive terms; both are recomputed exactly every 256 indices.
+		A := -math.Expm1(2 * lc)
+		c2 := math.Exp(2 * lc)
+		lkFull := g.logKappa(b)
+		kFull := math.Exp(lkFull)
+		lastR := -1.0
+		var p, E float64
+		for t := hi; t >= lo; t-- {
+			j, size := g.batchOf(t)
+			r := M - float64(j)
+			switch {
+			case lastR < 0 || (hi-t)%256 == 0:
+				p, E = math.Exp(2*r*lc), -math.Expm1(2*(r+1)*lc)
+			case r != lastR:
+				p *= c2
+				E += p * A
+			}
+			lastR = r
+			if p < 1e-250 || size != b {
+				lk := lkFull
+				if size != b {
+					lk = g.logKappa(size)
+				}
+				put(t, lk+2*r*lc+math.Log(A)-math.Log(-math.Expm1(2*(r+1)*lc)))
+				continue
+			}
+			out[t-1], x = rdp.LinearEpsilonWarm(kFull*p*A/E, L, conv, x)
+		}
+	default:
+		for t := lo; t <= hi; t++ {
+			put(t, g.LogRho(t))
+		}
+	}
+}
+
+// allStop fills out[t−1] for t ∈ [lo, hi] for a Stop-like curve c (its m is
+// ignored). Over blocks of indices it fixes three candidate orders (the
+// optimal orders at the block's ends and their geometric mean) and updates
+// each candidate's sum S = Σ_{j ≤ m} expm1(x/j) by one term per index,
+// keeping the best of the three bounds: every value is a valid bound at one
+// of the candidate orders, and the blocks are short enough (m = n − t + 1
+// changes by at most 0.1% across one; below m = 1000 every index is
+// optimised on its own) that it is within ~1e−7 (relative) of the per-index
+// optimum.
+func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
+	at := func(t int64) stopCurve {
+		c.m = float64(n - t + 1)
+		return c
+	}
+	opt := func(t int64, guess float64) (float64, float64) {
+		cc := at(t)
+		if !(guess > 1) {
+			guess = linearGuess(cc, delta, conv)
+		}
+		return optimizeOrder(cc, delta, conv, guess, false)
+	}
+	lnInvN := -math.Log(float64(n))
+	// Blocks in m = n − t + 1, from m = n − hi + 1 up to n − lo + 1.
+	mLo, mHi := n-hi+1, n-lo+1
+	eHi, aHi := opt(hi, 0)
+	out[hi-1] = eHi
+	for m := mLo + 1; m <= mHi; {
+		m2 := min(mHi, max(m, int64(float64(m)*1.001)))
+		t1, t2 := n-m+1, n-m2+1 // t1 ≥ t2
+		eLo, aLo := opt(t2, aHi)
+		out[t2-1] = eLo
+		if t1 > t2 {
+			cands := [3]float64{aHi, math.Sqrt(aHi * aLo), aLo}
+			var s, xs, cst, scale [3]float64
+			var logPath [3]bool
+			m0 := float64(n - t1 + 1)
+			for i, a := range cands {
+				xs[i] = (a - 1) * a * c.rho1
+				s[i] = lnSumExpm1(xs[i], m0)
+				logPath[i] = xs[i] > 500
+				if !logPath[i] {
+					s[i] = math.Exp(s[i])
+				}
+				cst[i] = pointConst(a, delta, conv)
+				scale[i] = c.k / (a - 1)
+			}
+			for t := t1; t > t2; t-- {
+				m := float64(n - t + 1)
+				best := math.Inf(1)
+				for i := range cands {
+					var r float64
+					if logPath[i] {
+						if t != t1 {
+							s[i] = addExpm1(s[i], xs[i]/m)
+						}
+						r = scale[i] * softplus(s[i]+lnInvN)
+					} else {
+						if t != t1 {
+							s[i] += math.Expm1(xs[i] / m)
+						}
+						r = scale[i] * math.Log1p(s[i]/float64(n))
+					}
+					best = math.Min(best, r+cst[i])
+				}
+				out[t-1] = math.Max(best, 0)
+			}
+		}
+		aHi = aLo
+		m = m2 + 1
+	}
+}
+
+// allSkip fills out[t−1] for t ∈ [lo, hi] for Skip. Indices past ⌊n/2⌋
+// are never skipped and convert as zCDP. Before, over blocks in which t and
+// n − t + 1 change by at most 0.1%, the mixture is evaluated at three
+// candidate orders (the optimal orders at the block's ends and their
+// geometric mean) and the best bound kept, as in allStop.
+func allSkip(s Skip, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
+	base := s.base()
+	rho := base.Rho
+	if base.Loss.LogContraction() == 0 {
+		rho1 := 2 * s.Loss.Lipschitz * s.Loss.Lipschitz / (s.Sigma * s.Sigma)
+		rho = func(t int64) float64 { return rho1 / float64(s.N-t+1) }
+	}
+	L := -math.Log(delta)
+	h := s.N / 2
+	x := 0.0
+	for t := max(lo, h+1); t <= hi; t++ {
+		out[t-1], x = rdp.LinearEpsilonWarm(rho(t), L, conv, x)
+	}
+	opt := func(t int64, guess float64) (float64, float64) {
+		return epsilonAt(s, t, delta, conv, guess, false)
+	}
+	end := min(hi, h)
+	if lo > end {
+		return
+	}
+	ePrev, aPrev := opt(lo, 0)
+	out[lo-1] = ePrev
+	for t1 := lo + 1; t1 <= end; {
+		width := int64(0.001 * float64(min(t1, s.N-t1+1)))
+		t2 := min(end, t1+width)
+		e2, a2 := opt(t2, aPrev)
+		out[t2-1] = e2
+		if t2 > t1 {
+			cands := [3]float64{aPrev, math.Sqrt(aPrev * a2), a2}
+			var cst [3]float64
+			for i, a := range cands {
+				cst[i] = pointConst(a, delta, conv)
+			}
+			for t := t1; t < t2; t++ {
+				c := skipCurve{p: s.SkipProbability(t), rho: rho(t)}
+				best := math.Inf(1)
+				for i, a := range cands {
+					best = math.Min(best, c.Epsilon(a)+cst[i])
+				}
+				out[t-1] = math.Max(best, 0)
+			}
+		}
+		aPrev = a2
+		t1 = t2 + 1
+	}
+}
+
+// pointConst returns rdp.PointEpsilon(a, ε, δ, conv) − ε, the part of the
+// conversion that does not depend on the curve.
+func pointConst(a, delta float64, conv rdp.Conversion) float64 {
+	if conv == rdp.Classic {
+		return -math.Log(delta) / (a - 1)
+	}
+	return math.Log1p(-1/a) - (math.Log(delta)+math.Log(a))/(a-1)
+}
+
+// addExpm1 returns ln(e^{lnS} + expm1(y)).
+func addExpm1(lnS, y float64) float64 {
+	if y < 600 && lnS < 700 {
+		return math.Log(math.Exp(lnS) + math.Expm1(y))
+	}
+	if y >= 600 {
+		return logAdd2(lnS, y+math.Log(-math.Expm1(-y)))
+	}
+	return lnS + math.Log1p(math.Expm1(y)*math.Exp(-lnS))
+}
+
+func logAdd2(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	return a + math.Log1p(math.Exp(b-a))
+}

@@ -1,0 +1,81 @@
+package shifted
+
+import (
+	"math"
+
+	"github.com/privamp/privamp/rdp"
+)
+
+// Skip is Skip-PNSGD (FMTT18 §4): draw t₀ uniformly from {0, …, ⌊n/2⌋},
+// skip the first t₀ records, run PNSGD on the rest and release the final
+// iterate. Thm 24 gives index t the PNSGD bound (α, 2αL²/(σ²(n − t + 1))).
+//
+// Curve is tighter and exact for the analysis (derived, notes §3): the proof
+// of Lemma 25 shows D_α(μ_ρ ‖ ν_ρ) ≤ (1/(α − 1))·ln E_{i∼ρ} e^{(α−1)D_α(μ_i‖ν_i)}
+// for mixtures, with no condition on σ. Index t is untouched when t₀ ≥ t
+// (probability p_t = (⌊n/2⌋ − t + 1)/(⌊n/2⌋ + 1) for t ≤ ⌊n/2⌋, else 0) and
+// otherwise still has n − t + 1 steps to go, so
+//
+//	ε_t(α) = (1/(α − 1))·ln(p_t + (1 − p_t)·e^{(α−1)·α·ρ_t}),
+//
+// with ρ_t the PNSGD value (the strongly convex one when the loss is). It is
+// not linear in α and never above αρ_t.
+type Skip struct {
+	N     int64
+	Sigma float64
+	Loss  Loss
+}
+
+func (s Skip) base() SGD { return SGD{N: s.N, Sigma: s.Sigma, Loss: s.Loss} }
+
+// Len returns N.
+func (s Skip) Len() int64 { return s.N }
+
+// Monotone returns +1.
+func (s Skip) Monotone() int { return 1 }
+
+// Check validates the parameters and the contraction assumption.
+func (s Skip) Check() error { return s.base().Check() }
+
+// SkipProbability returns p_t = P[t₀ ≥ t].
+func (s Skip) SkipProbability(t int64) float64 {
+	h := s.N / 2
+	if t > h {
+		return 0
+	}
+	return float64(h-t+1) / float64(h+1)
+}
+
+// Curve returns the exact mixture curve of index t.
+func (s Skip) Curve(t int64) rdp.Curve {
+	return skipCurve{p: s.SkipProbability(t), rho: s.base().Rho(t)}
+}
+
+// PaperCurve returns Thm 24's bound α·ρ_t.
+func (s Skip) PaperCurve(t int64) rdp.Linear { return rdp.Linear(s.base().Rho(t)) }
+
+// Source cites the theorem and the derivation.
+func (s Skip) Source() string {
+	return "FMTT18 Thm 24, tightened: exact mixture over the skip count (notes §3)"
+}
+
+// Assumptions lists the assumptions.
+func (s Skip) Assumptions() []string {
+	return append(s.base().Assumptions(),
+		"t₀ uniform on {0, …, ⌊n/2⌋} and kept secret; only the final iterate is released")
+}
+
+// skipCurve is ε(α) = (1/(α−1)) ln(p + (1−p) e^{(α−1)αρ}), evaluated as
+// αρ + ln(1 + p·(e^{−(α−1)αρ} − 1))/(α−1), which cannot overflow.
+type skipCurve struct{ p, rho float64 }
+
+func (c skipCurve) Epsilon(a float64) float64 {
+	switch {
+	case c.p >= 1 || c.rho == 0:
+		return 0
+	case math.IsInf(a, 1):
+		return math.Inf(1)
+	}
+	g := (a - 1) * a * c.rho
+	return a*c.rho + math.Log1p(c.p*math.Expm1(-g))/(a-1)
+}

@@ -1,0 +1,323 @@
+package shifted
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/privamp/privamp/internal/numeric"
+	"github.com/privamp/privamp/rdp"
+)
+
+// Stop is Stop-PNSGD (FMTT18 §4): draw T uniformly from {1, …, n}, run T
+// steps of PNSGD and release w_T. For index t the runs with T < t never see
+// the record and those with T ≥ t are PNSGD with T − t + 1 steps to go
+// (Thm 23), so with ρ = 2L²/σ² and m = n − t + 1 the exact mixture bound
+// (derived, notes §3, from the proof of Lemma 25) is
+//
+//	ε_t(α) = (1/(α − 1))·ln((t − 1)/n + (1/n)·Σ_{j=1}^{m} e^{(α−1)·αρ/j}),
+//
+// valid for every α > 1 and σ, and not linear in α.
+//
+// FMTT18 Thm 26 claims (α, 4αL² ln n/(nσ²)) under σ ≥ L√(2α(α−1)). That is
+// NOT sound: its last step bounds H_{n−t+1} = Σ_{j ≤ n−t+1} 1/j by
+// ln(n − t + 1), but H_m > ln m. HarmonicCurve is the repaired statement of
+// the same argument; privamp never uses the paper's value as a guarantee.
+// Stop uses the convex analysis (c = 1) even when the loss is strongly convex,
+// which remains valid.
+type Stop struct {
+	N     int64
+	Sigma float64
+	Loss  Loss
+}
+
+// Len returns N.
+func (s Stop) Len() int64 { return s.N }
+
+// Monotone returns −1: early records are seen by more of the runs.
+func (s Stop) Monotone() int { return -1 }
+
+// Check validates the parameters and the contraction assumption.
+func (s Stop) Check() error { return SGD{N: s.N, Sigma: s.Sigma, Loss: s.Loss}.Check() }
+
+func (s Stop) rho1() float64 {
+	return 2 * s.Loss.Lipschitz * s.Loss.Lipschitz / (s.Sigma * s.Sigma)
+}
+
+// Curve returns the exact mixture curve of index t.
+func (s Stop) Curve(t int64) rdp.Curve {
+	return stopCurve{n: float64(s.N), m: float64(s.N - t + 1), rho1: s.rho1(), k: 1}
+}
+
+// HarmonicCurve returns the sound version of Thm 26's argument for index t:
+// Lemma 25 with c = (α − 1)·2αL²/σ² ≤ 1 (which is Thm 26's condition
+// σ ≥ L√(2α(α−1)) when c = 1) gives
+//
+//	ε_t(α) = (1 + c)·2αL²·H_{n−t+1}/(nσ²) ≤ 4αL²(1 + ln n)/(nσ²),
+//
+// and +Inf at orders where c > 1 (Lemma 25 does not apply there). It is never
+// below Curve.
+func (s Stop) HarmonicCurve(t int64) rdp.Curve {
+	return stopHarmonic{n: float64(s.N), h: harmonic(float64(s.N - t + 1)), rho1: s.rho1()}
+}
+
+// PaperCondition returns nil if σ ≥ L√(2α(α − 1)), the condition under
+// which Thm 26 (through Lemma 25 with c = 1) is stated, and an error naming
+// the largest order it allows otherwise. Curve needs no such condition.
+func (s Stop) PaperCondition(alpha float64) error {
+	need := s.Loss.Lipschitz * math.Sqrt(2*alpha*(alpha-1))
+	if s.Sigma >= need {
+		return nil
+	}
+	// largest α with 2α(α−1) ≤ (σ/L)²
+	r := s.Sigma / s.Loss.Lipschitz
+	amax := (1 + math.Sqrt(1+2*r*r)) / 2
+	return fmt.Errorf("Thm 26 needs σ ≥ L√(2α(α−1)) = %.6g at α = %g, but σ = %g (it allows α ≤ %.6g)", need, alpha, s.Sigma, amax)
+}
+
+// PaperClaimRho returns the ρ of FMTT18 Thm 26's claimed (α, 4αL² ln n/(nσ²))
+// bound. It is NOT SOUND (see the type's doc comment) and is provided only
+// to show the difference.
+func (s Stop) PaperClaimRho() float64 {
+	return 2 * s.rho1() * math.Log(float64(s.N)) / float64(s.N)
+}
+
+// Source cites the derivation.
+func (s Stop) Source() string {
+	return "FMTT18 Thm 26, repaired: exact mixture over the stopping time (notes §3; the paper's bound is not sound)"
+}
+
+// Assumptions lists the assumptions.
+func (s Stop) Assumptions() []string {
+	out := SGD{N: s.N, Sigma: s.Sigma, Loss: s.Loss}.Assumptions()
+	out = append(out, "T uniform on {1, …, n} and kept secret; only w_T is released; no condition on σ")
+	if s.Loss.StrongConvexity > 0 {
+		out = append(out, "strong convexity is not exploited (the c = 1 analysis, still valid, is used)")
+	}
+	return out
+}
+
+// Tasks is k independent Stop-PNSGD runs on the same data, one per task
+// (FMTT18 Thm 32). Their outputs compose (Mironov 2017 Prop. 1): index t has
+// the curve k·ε_t(α) of Stop. Thm 32's proof uses Thm 26, whose bound is not
+// sound; this is the sound replacement.
+type Tasks struct {
+	Stop
+	K int64 // number of tasks, ≥ 1
+}
+
+// Check validates the parameters.
+func (k Tasks) Check() error {
+	if k.K < 1 || k.K > MaxN {
+		return fmt.Errorf("number of tasks k must be in [1, %d], got %d", MaxN, k.K)
+	}
+	return k.Stop.Check()
+}
+
+// Curve returns k times the Stop curve.
+func (k Tasks) Curve(t int64) rdp.Curve {
+	c := k.Stop.Curve(t).(stopCurve)
+	c.k = float64(k.K)
+	return c
+}
+
+// PaperClaimRho returns the ρ of Thm 32's (α, 4kαL² ln n/(nσ²)), NOT SOUND.
+func (k Tasks) PaperClaimRho() float64 { return float64(k.K) * k.Stop.PaperClaimRho() }
+
+// Source cites the theorem and the repair.
+func (k Tasks) Source() string {
+	return fmt.Sprintf("FMTT18 Thm 32, repaired: the Stop-PNSGD mixture (notes §3) composed over k = %d tasks (Mironov 2017 Prop. 1)", k.K)
+}
+
+// Assumptions lists the assumptions.
+func (k Tasks) Assumptions() []string {
+	return append(k.Stop.Assumptions(), fmt.Sprintf("k = %d tasks, each with its own convex L-Lipschitz β-smooth loss family and independent randomness", k.K))
+}
+
+// stopCurve is k·(1/(α−1))·ln(1 + (1/n)·Σ_{j=1}^{m} expm1((α−1)αρ₁/j)).
+type stopCurve struct{ n, m, rho1, k float64 }
+
+func (c stopCurve) Epsilon(a float64) float64 {
+	if math.IsInf(a, 1) {
+		return math.Inf(1)
+	}
+	x := (a - 1) * a * c.rho1
+	y := lnSumExpm1(x, c.m) - math.Log(c.n)
+	return c.k * softplus(y) / (a - 1)
+}
+
+// fromLogSum returns the curve at order a given ln S, S the sum
+// Σ_{j ≤ m} expm1((a−1)aρ₁/j); the all-index evaluation updates S as m grows.
+func (c stopCurve) fromLogSum(a, lnS float64) float64 {
+	return c.k * softplus(lnS-math.Log(c.n)) / (a - 1)
+}
+
+func softplus(y float64) float64 {
+	if y > 0 {
+		return y + math.Log1p(math.Exp(-y))
+	}
+	return math.Log1p(math.Exp(y))
+}
+
+// lnSumExpm1 returns ln Σ_{j=1}^{m} (e^{x/j} − 1) for x > 0, m ≥ 1 (−Inf for
+// x = 0), as an upper bound up to rounding. For x ≤ 64 the first J ≥ 4x
+// terms are summed and the rest by the series Σ_k x^k/k!·Σ_j j^{−k}
+// (expm1Tail). For x > 64 the terms fall fast: they are summed until the
+// rest, bounded above by (m − j)·(e^{x/(j+1)} − 1), is below 10⁻¹⁷ of the sum
+// (or after 256 terms, when the bound is below 10⁻¹⁵ of it) and the bound is
+// added.
+func lnSumExpm1(x, m float64) float64 {
+	if !(x > 0) || m < 1 {
+		return math.Inf(-1)
+	}
+	if x <= 64 {
+		J := math.Max(24, math.Ceil(4*x))
+		if m <= J+32 {
+			J = m
+		}
+		var s float64
+		for j := 1.0; j <= J; j++ {
+			s += math.Expm1(x / j)
+		}
+		if J == m {
+			return math.Log(s)
+		}
+		return math.Log(s + expm1Tail(x, J+1, m, s))
+	}
+	if x <= 600 {
+		var s float64
+		for j := 1.0; j <= m; j++ {
+			s += math.Expm1(x / j)
+			if j == m {
+				break
+			}
+			if int(j)%4 == 0 || j >= 256 {
+				r := (m - j) * math.Expm1(x/(j+1))
+				if r < 1e-17*s || j >= 256 {
+					return math.Log(s + r)
+				}
+			}
+		}
+		return math.Log(s)
+	}
+	lnExpm1 := func(y float64) float64 { return y + numeric.Log1mExp(-y) }
+	ln := math.Inf(-1)
+	for j := 1.0; j <= m; j++ {
+		ln = numeric.LogAdd(ln, lnExpm1(x/j))
+		if j == m {
+			break
+		}
+		r := math.Log(m-j) + lnExpm1(x/(j+1))
+		if r < ln-40 || j >= 256 {
+			return numeric.LogAdd(ln, r)
+		}
+	}
+	return ln
+}
+
+// expm1Tail returns Σ_{j=a}^{b} expm1(x/j) = Σ_k x^k/k!·Σ_j j^{−k} for
+// integers 25 ≤ a ≤ b with x/a ≤ 1/4, summing k until the terms fall below
+// 1e−18 of head + tail. The power sums use Euler–Maclaurin with four
+// Bernoulli terms, with a^{−k}, b^{−k} updated from one k to the next.
+func expm1Tail(x, a, b, head float64) float64 {
+	ia, ib := 1/a, 1/b
+	ia2, ib2 := ia*ia, ib*ib
+	ak, bk := 1.0, 1.0 // a^{−k}, b^{−k}
+	lnba := math.Log(b / a)
+	tail, term := 0.0, 1.0
+	for k := 1; k <= 80; k++ {
+		kf := float64(k)
+		term *= x / kf
+		ak *= ia
+		bk *= ib
+		var ps float64
+		if k == 1 {
+			ps = lnba
+		} else {
+			ps = (ak*a - bk*b) / (kf - 1)
+		}
+		ps += (ak + bk) / 2
+		pa, pb := ak*ia, bk*ib
+		rising := kf
+		for i := 0; i < 4; i++ {
+			ps += emCoef[i] * rising * (pa - pb)
+			r := float64(2*i + 1)
+			rising *= (kf + r) * (kf + r + 1)
+			pa *= ia2
+			pb *= ib2
+		}
+		add := term * ps
+		tail += add
+		if k >= 2 && add <= 1e-18*(head+tail) {
+			break
+		}
+	}
+	return tail
+}
+
+// Euler–Maclaurin coefficients B_{2i}/(2i)!.
+var emCoef = [4]float64{1.0 / 12, -1.0 / 720, 1.0 / 30240, -1.0 / 1209600}
+
+// powerSum returns Σ_{j=a}^{b} j^{−k} for integers 1 ≤ a ≤ b (given as
+// floats) and k ≥ 1: directly for short ranges, otherwise by Euler–Maclaurin
+// with four Bernoulli terms, accurate to ~1e−16 relative for a ≥ 64.
+func powerSum(k int, a, b float64) float64 {
+	if b < a {
+		return 0
+	}
+	kf := float64(k)
+	if b-a < 64 || a < 64 {
+		if a < 64 && b-a >= 64 {
+			return powerSum(k, a, 63) + powerSum(k, 64, b)
+		}
+		var s float64
+		for j := b; j >= a; j-- { // small terms first
+			switch k {
+			case 1:
+				s += 1 / j
+			case 2:
+				s += 1 / (j * j)
+			default:
+				s += math.Pow(j, -kf)
+			}
+		}
+		return s
+	}
+	ak, bk := math.Pow(a, -kf), math.Pow(b, -kf)
+	var s float64
+	if k == 1 {
+		s = math.Log(b / a)
+	} else {
+		s = (ak*a - bk*b) / (kf - 1)
+	}
+	s += (ak + bk) / 2
+	ia2, ib2 := 1/(a*a), 1/(b*b)
+	pa, pb := ak/a, bk/b // a^{−k−1}, b^{−k−1}
+	rising := kf         // (k)_1
+	for i := 0; i < 4; i++ {
+		s += emCoef[i] * rising * (pa - pb)
+		r := float64(2*i + 1)
+		rising *= (kf + r) * (kf + r + 1) // (k)_{2i+3}
+		pa *= ia2
+		pb *= ib2
+	}
+	return s
+}
+
+// harmonic returns H_m = Σ_{j=1}^{m} 1/j.
+func harmonic(m float64) float64 {
+	if m < 1 {
+		return 0
+	}
+	return powerSum(1, 1, m)
+}
+
+// stopHarmonic is (1 + c)·αρ₁·H/n with c = (α−1)αρ₁, +Inf where c > 1.
+type stopHarmonic struct{ n, h, rho1 float64 }
+
+func (c stopHarmonic) Epsilon(a float64) float64 {
+	cc := (a - 1) * a * c.rho1
+	if math.IsInf(a, 1) || cc > 1 {
+		return math.Inf(1)
+	}
+	return (1 + cc) * a * c.rho1 * c.h / c.n
+}
