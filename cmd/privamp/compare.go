@@ -89,8 +89,8 @@ and says for which records iteration wins.`,
 			row{"sampling, replace-one (like for like)", fmtEps(c.SamplingReplaceOne.Epsilon), at + ", everyone", sampRO},
 			row{"sampling, add/remove (DP-SGD's usual)", fmtEps(c.SamplingAddRemove.Epsilon), at + ", everyone", sampAR},
 			row{"composition, every iterate released (worst record)", fmtEps(c.Composition.Epsilon), at + ", replace-one", compSrc},
-			row{"iteration ≤ sampling (replace-one) for", share(c.IterationWins), "indices 1.." + fmtInt(float64(c.IterationWins)), "ε_t is non-decreasing in t"},
-			row{"iteration ≤ sampling (add/remove) for", share(c.IterationWinsAddRemove), "indices 1.." + fmtInt(float64(c.IterationWinsAddRemove)), "ε_t is non-decreasing in t"},
+			row{"iteration ≤ sampling (replace-one) for", share(c.IterationWins), indexRange(c.IterationWins), "ε_t is non-decreasing in t"},
+			row{"iteration ≤ sampling (add/remove) for", share(c.IterationWinsAddRemove), indexRange(c.IterationWinsAddRemove), "ε_t is non-decreasing in t"},
 		)
 		r.Notes = []string{compareVerdict(c), "the neighbour relations differ: amplification by iteration is proved for replace-one neighbours; DP-SGD's sampling analysis for add/remove-one. The replace-one sampling row (bounded through remove-then-add, Mironov 2017 Prop. 11) is the like-for-like comparison; the two relations' ε are not interchangeable",
 			"sampling needs secret Poisson sampling (every record joins each batch independently) but covers every released iterate; iteration needs a fixed order, a contractive step (η ≤ 2/β) and hidden intermediate iterates, and protects early records most",
@@ -135,4 +135,12 @@ func compareVerdict(c shifted.Comparison) string {
 	pct := 100 * float64(k) / float64(n)
 	return fmt.Sprintf("iteration is at least as good as sampling for the records at positions 1..%d (%.4g%% of them, processed earliest); sampling (replace-one, ε = %s) is better for the last %d, whose ε by iteration rises to %s at the end; releasing every iterate (composition) gives the worst-placed record %s",
 		k, pct, samp, n-k, fmtEps(c.Iteration.Worst.Epsilon), fmtEps(math.Max(c.Composition.Epsilon, 0)))
+}
+
+// indexRange names the indices 1..k, or none.
+func indexRange(k int64) string {
+	if k <= 0 {
+		return "none"
+	}
+	return "indices 1.." + fmtInt(float64(k))
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/privamp/privamp/rdp"
 	"github.com/spf13/cobra"
@@ -40,3 +41,6 @@ func fmtOrder(a float64) string {
 	}
 	return fmtNum(a)
 }
+
+// fmtFull formats x with every digit needed to read it back exactly.
+func fmtFull(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -82,11 +82,23 @@ func render(w io.Writer, m outputMode, r *report) error {
 	if r.Title != "" {
 		fmt.Fprintln(w, r.Title)
 	}
+	var sources []string // footnotes, so long citations keep tables narrow
 	if len(r.Rows) > 0 {
+		index := map[string]int{}
 		t := tablewriter.NewWriter(w)
 		t.Header("quantity", "value", "unit", "source")
 		for _, x := range r.Rows {
-			_ = t.Append(x.Quantity, x.Value, x.Unit, x.Source)
+			ref := ""
+			if x.Source != "" {
+				k, ok := index[x.Source]
+				if !ok {
+					sources = append(sources, x.Source)
+					k = len(sources)
+					index[x.Source] = k
+				}
+				ref = "[" + strconv.Itoa(k) + "]"
+			}
+			_ = t.Append(x.Quantity, x.Value, x.Unit, ref)
 		}
 		if err := t.Render(); err != nil {
 			return err
@@ -100,6 +112,12 @@ func render(w io.Writer, m outputMode, r *report) error {
 		}
 		if err := t.Render(); err != nil {
 			return err
+		}
+	}
+	if len(sources) > 0 {
+		fmt.Fprintln(w, "Sources:")
+		for i, src := range sources {
+			fmt.Fprintf(w, "  [%d] %s\n", i+1, src)
 		}
 	}
 	if len(r.Assumptions) > 0 {
