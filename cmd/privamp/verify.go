@@ -1,0 +1,186 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/privamp/privamp/optimizer"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newVerifyCmd) }
+
+// Exit statuses of verify (0 is VALID).
+const (
+	exitInvalid     = 1
+	exitUnsupported = 3
+)
+
+func newVerifyCmd(a *app) *cobra.Command {
+	var trajectory string
+	cmd := &cobra.Command{
+		Use:   "verify CLAIM.json",
+		Short: "Check a training run's claimed (ε, δ) against the bound privamp can prove",
+		Long: `Reads a claim — the algorithm, its parameters and the claimed ε (worst case or per index), optionally
+with a trajectory CSV of the user's own training — recomputes the sound per-person bound (package
+shifted), checks every assumption it needs against the stated constants and the trajectory, and
+answers:
+
+  VALID        (exit 0) the claimed ε is at least a bound privamp can prove
+  INVALID      (exit 1) the assumptions hold but the claim is below the smallest certifiable ε;
+               prints that ε and the σ that would make the claim true
+  UNSUPPORTED  (exit 3) an assumption fails (which one is printed) and plain composition does not
+               support the claim either; prints what composition gives
+
+A malformed claim exits with status 2 and names the field or line.
+
+Claim format (JSON object; unknown keys are refused):
+  "algorithm"         "pnsgd" (Alg. 1; Alg. 2 with epochs > 1), "skip" or "stop"     required
+  "n"                 number of examples (private + public)                      required
+  "batch", "epochs"   examples per step, fixed-order passes                       default 1, 1
+  "order"             "fixed" or "shuffled" (one pass after a secret shuffle)     default "fixed"
+  "eta", "sigma"      step size η, gradient noise σ (Z ~ N(0, σ²I) added to the   required
+                      averaged gradient, step w ← Π_K(w − η(g + Z)))
+  "lipschitz"         L: every per-example gradient norm ≤ L                      required
+  "smoothness"        β (η ≤ 2/β is checked); omitted: amplification unsupported
+  "strong_convexity"  m ≥ 0                                                         default 0
+  "radius"            R of the domain (informational)                             default none
+  "public"            the last m examples are public (Cor. 31)                   default 0
+  "tasks"             k Stop-PNSGD runs on the same data (Thm 32)                 default 1
+  "delta"             δ in (0, 1)                                                 required
+  "epsilon"           claimed worst-case ε over the private indices
+  "per_index"         [{"index": t, "epsilon": e}, ...] claimed ε of index t (1-based)
+                      (at least one of "epsilon" and "per_index")
+  "trajectory"        CSV with columns step, grad_norm, step_size (as written by
+                      privamp run --trace; path relative to the claim file)
+  "description"       free text
+
+See examples/claim.json.`,
+		Args:    cobra.ExactArgs(1),
+		Example: `  privamp verify examples/claim.json`,
+	}
+	cmd.Flags().StringVar(&trajectory, "trajectory", "", "trajectory CSV (overrides the claim's \"trajectory\")")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		path := args[0]
+		f, err := os.Open(path)
+		if err != nil {
+			return badInput("cannot open claim %s: %v", path, unwrapPathErr(err))
+		}
+		claim, err := optimizer.ParseClaim(f)
+		f.Close()
+		if err != nil {
+			return badInput("%s: %v", path, err)
+		}
+		tpath := claim.Trajectory
+		if trajectory != "" {
+			tpath = trajectory
+		} else if tpath != "" && !filepath.IsAbs(tpath) {
+			tpath = filepath.Join(filepath.Dir(path), tpath)
+		}
+		var trace []optimizer.TracePoint
+		if tpath != "" {
+			tf, err := os.Open(tpath)
+			if err != nil {
+				return badInput("%s: field \"trajectory\": cannot open %s: %v", path, tpath, unwrapPathErr(err))
+			}
+			trace, err = optimizer.ReadTrace(tf)
+			tf.Close()
+			if err != nil {
+				return badInput("%s: %v", tpath, err)
+			}
+		}
+		v, err := optimizer.Verify(claim, trace)
+		if err != nil {
+			return err
+		}
+		if err := render(a.out, a.mode, verifyReport(path, claim, tpath, v)); err != nil {
+			return err
+		}
+		switch v.Verdict {
+		case optimizer.Invalid:
+			return &exitError{code: exitInvalid}
+		case optimizer.Unsupported:
+			return &exitError{code: exitUnsupported}
+		}
+		return nil
+	}
+	return cmd
+}
+
+func verifyReport(path string, c *optimizer.Claim, tpath string, v optimizer.Verification) *report {
+	r := &report{Title: fmt.Sprintf("privamp verify %s: %s", path, v.Verdict)}
+	add := func(q, val, u, s string) { r.Rows = append(r.Rows, row{q, val, u, s}) }
+	delta := fmt.Sprintf("δ = %g", c.Delta)
+	add("verdict", v.Verdict.String(), "", "via "+v.Via)
+	add("algorithm", fmt.Sprintf("%s, n = %d, batch %d, epochs %d, order %s", c.Variant, c.N, c.Batch, c.Epochs, c.Order), "", "claim")
+	add("η, σ, L, β, m", fmt.Sprintf("%g, %g, %g, %g, %g", c.Eta, c.Sigma, c.Lipschitz, c.Smoothness, c.StrongConvexity), "", "claim")
+	if c.Epsilon != nil {
+		add("claimed ε (worst case)", fmtEps(*c.Epsilon), delta, "claim")
+	}
+	if !math.IsNaN(v.Certified) {
+		add(fmt.Sprintf("certified ε (worst case, index %d)", v.WorstIndex), fmtEps(v.Certified), delta, v.Source)
+	}
+	add("plain composition ε", fmtEps(v.Composition), delta, "Gaussian steps composed; needs only ‖∇f‖ ≤ L")
+	if v.Verdict == optimizer.Invalid {
+		add("σ that makes the claim true", fmtNum(v.SigmaNeeded), "", "smallest σ with every claimed ε certified (bisection over the sound bound)")
+	}
+	for _, iv := range v.PerIndex {
+		status := "ok"
+		if !iv.OK {
+			status = "below the bound"
+		}
+		add(fmt.Sprintf("index %d: claimed / certified", iv.Index), fmt.Sprintf("%s / %s", fmtEps(iv.Claimed), fmtEps(iv.Certified)), delta, status)
+	}
+	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"}}
+	for _, ch := range v.Checks {
+		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, ch.Status, fmtCheck(ch.Value), fmtCheck(ch.Bound), ch.Detail})
+	}
+	r.Assumptions = v.Assumptions
+	r.Notes = append(r.Notes, v.Notes...)
+	switch v.Verdict {
+	case optimizer.Invalid:
+		r.Notes = append(r.Notes, fmt.Sprintf("the smallest ε privamp certifies for these parameters is %s (worst case); with σ = %s the claim holds", fmtEps(v.Certified), fmtNum(v.SigmaNeeded)))
+	case optimizer.Unsupported:
+		for _, f := range v.Failed {
+			r.Notes = append(r.Notes, "assumption fails: "+f)
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("plain composition (every iterate released) gives ε = %s at δ = %g instead", fmtEps(v.Composition), c.Delta))
+	}
+	obj := map[string]any{"verdict": v.Verdict.String(), "via": v.Via, "delta": c.Delta, "claim": path}
+	if c.Epsilon != nil {
+		obj["claimed_epsilon"] = *c.Epsilon
+	}
+	if !math.IsNaN(v.Certified) {
+		epsJSON(obj, "certified_epsilon", v.Certified)
+		obj["worst_index"] = v.WorstIndex
+	}
+	epsJSON(obj, "composition_epsilon", v.Composition)
+	if v.Verdict == optimizer.Invalid {
+		obj["sigma_needed"] = num(v.SigmaNeeded)
+	}
+	if v.Source != "" {
+		obj["source"] = v.Source
+	}
+	if tpath != "" {
+		obj["trajectory"] = tpath
+	}
+	per := make([]map[string]any, len(v.PerIndex))
+	for i, iv := range v.PerIndex {
+		per[i] = map[string]any{"index": iv.Index, "claimed": iv.Claimed, "certified": num(iv.Certified), "ok": iv.OK}
+	}
+	if len(per) > 0 {
+		obj["per_index"] = per
+	}
+	cj := make([]map[string]any, len(v.Checks))
+	for i, ch := range v.Checks {
+		cj[i] = map[string]any{"name": ch.Name, "status": ch.Status, "value": num(ch.Value), "bound": num(ch.Bound), "detail": ch.Detail}
+	}
+	obj["checks"] = cj
+	if len(v.Failed) > 0 {
+		obj["failed_assumptions"] = v.Failed
+	}
+	r.JSON = obj
+	return r
+}

@@ -1,0 +1,137 @@
+package optimizer
+
+import (
+	"math"
+	"testing"
+
+	"github.com/privamp/privamp/rdp"
+)
+
+// linearGaussian is the exactly solvable case of seed 002 notes §5: the
+// linear loss −⟨w, x⟩ without projection, where every step is a translation.
+func linearGaussian(n int, sigma float64) (Config, Objective, *Dataset) {
+	d := 2
+	data := &Dataset{D: d, X: make([]float64, n*d), Y: make([]float64, n)}
+	for i := 0; i < n; i++ {
+		data.X[i*d+1] = 0.5
+	}
+	cfg := Config{Eta: 0.1, Sigma: sigma, Epochs: 1, Batch: 1, R: math.Inf(1)}
+	return cfg, Objective{Loss: LinearLoss{}}, data
+}
+
+func TestAuditLinearGaussian(t *testing.T) {
+	n := 10
+	sigma := 1 / math.Sqrt(10) // μ = 2/(σ√n) = 2
+	cfg, obj, data := linearGaussian(n, sigma)
+	trials := 40000
+	if testing.Short() {
+		trials = 6000
+	}
+	// A finite audit can only see ε where TPR ≫ δ and FPR ≫ 1/trials: at
+	// μ = 2 and δ = 0.05 the exact ε is 4.57, in reach of 2·10⁴ runs.
+	delta := 0.05
+	c := MakeCanary(obj, data, 1, 0)
+	if c.Dir[0] != 1 {
+		t.Fatalf("canary direction %v, want the empty axis", c.Dir)
+	}
+	for _, tt := range []int{1, n} {
+		S, Sp := c.Neighbours(data, tt)
+		res, err := Audit(cfg, obj, S, Sp, c.Dir, AuditConfig{Trials: trials, Delta: delta, Confidence: 0.95, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// exact: ρ = 2X²/(nσ²) at every index (notes §5)
+		rho, _ := ExactRho(cfg, n, 0, 2, tt)
+		exact := GaussianShiftEpsilon(math.Sqrt(2*rho), delta)
+		// upper bound: shifted's per-index guarantee
+		p, err := PrivacyOf(Setting{Variant: Final, N: n, Batch: 1, Epochs: 1, Tasks: 1, Eta: cfg.Eta, Sigma: sigma, L: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		upper, _ := p.Epsilon(tt, delta)
+		t.Logf("t=%d: audit %.3f  exact %.3f  upper %.3f  (TP %d FP %d of %d)", tt, res.Epsilon, exact, upper, res.TP, res.FP, res.EvalTrials)
+		if res.Epsilon > exact || res.Epsilon > upper {
+			t.Fatalf("t=%d: audit lower bound %v above exact %v / upper bound %v", tt, res.Epsilon, exact, upper)
+		}
+		if !testing.Short() && res.Epsilon < 0.75*exact {
+			t.Fatalf("t=%d: audit %v not close to exact %v", tt, res.Epsilon, exact)
+		}
+	}
+}
+
+// TestAuditNeverAboveUpperBound audits logistic regression runs of several
+// variants and checks the lower bound against shifted's upper bound.
+func TestAuditNeverAboveUpperBound(t *testing.T) {
+	data, obj := synthData(t, "logistic", 30, 3)
+	data.NormalizeRows(1)
+	cons := obj.Constants(1, 1, 2)
+	trials := 4000
+	if testing.Short() {
+		trials = 1000
+	}
+	for _, v := range []Variant{Final, Skip, Stop} {
+		cfg := Config{Variant: v, Eta: 1 / cons.Beta, Sigma: 0.3, Epochs: 1, Batch: 1, R: 2}
+		c := MakeCanary(obj, data, 1, 1)
+		S, Sp := c.Neighbours(data, 30)
+		res, err := Audit(cfg, obj, S, Sp, c.Dir, AuditConfig{Trials: trials, Delta: 1e-5, Confidence: 0.95, Seed: 9, Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := PrivacyOf(Setting{Variant: v, N: 30, Batch: 1, Epochs: 1, Tasks: 1, Eta: cfg.Eta, Sigma: cfg.Sigma, L: cons.Sens, Beta: cons.Beta})
+		if err != nil {
+			t.Fatal(err)
+		}
+		upper, _ := p.Epsilon(30, 1e-5)
+		t.Logf("%v: audit %.3f ≤ upper %.3f", v, res.Epsilon, upper)
+		if res.Epsilon > upper {
+			t.Fatalf("%v: audit %v above the proven bound %v", v, res.Epsilon, upper)
+		}
+	}
+}
+
+func TestAuditDeterministicAcrossWorkers(t *testing.T) {
+	cfg, obj, data := linearGaussian(5, 0.5)
+	c := MakeCanary(obj, data, 1, 0)
+	S, Sp := c.Neighbours(data, 2)
+	var prev AuditResult
+	for i, w := range []int{1, 2, 3} {
+		res, err := Audit(cfg, obj, S, Sp, c.Dir, AuditConfig{Trials: 500, Delta: 1e-3, Confidence: 0.9, Seed: 1, Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && res != prev {
+			t.Fatalf("workers %d: %+v differs from %+v", w, res, prev)
+		}
+		prev = res
+	}
+}
+
+func TestClopperPearson(t *testing.T) {
+	// k = 0 of n: upper bound 1 − α^{1/n}; k = n: lower bound α^{1/n}.
+	n, a := 50, 0.05
+	if got, want := ClopperPearsonUpper(0, n, a), 1-math.Pow(a, 1.0/float64(n)); math.Abs(got-want) > 1e-9 {
+		t.Fatalf("upper(0) = %v, want %v", got, want)
+	}
+	if got, want := ClopperPearsonLower(n, n, a), math.Pow(a, 1.0/float64(n)); math.Abs(got-want) > 1e-9 {
+		t.Fatalf("lower(n) = %v, want %v", got, want)
+	}
+	// coverage by simulation of the binomial tail: P(X ≥ k) at p = lower bound equals α.
+	k := 17
+	lo := ClopperPearsonLower(k, n, a)
+	var tail float64
+	for j := k; j <= n; j++ {
+		lb, _ := lgammaBinom(n, j)
+		tail += math.Exp(lb + float64(j)*math.Log(lo) + float64(n-j)*math.Log1p(-lo))
+	}
+	if math.Abs(tail-a) > 1e-6 {
+		t.Fatalf("P(X ≥ %d | p = %v) = %v, want %v", k, lo, tail, a)
+	}
+	_ = rdp.Improved
+}
+
+func lgammaBinom(n, k int) (float64, int) {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c, 1
+}

@@ -1,0 +1,17 @@
+package optimizer
+
+import (
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/privamp/privamp/rdp"
+)
+
+func strconvFormat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// linearEps is the (ε, δ) of ρ-zCDP by the improved conversion (package rdp).
+func linearEps(rho, delta float64) (float64, float64) {
+	return rdp.LinearEpsilon(rho, delta, rdp.Improved)
+}
+
+func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }

@@ -1,0 +1,115 @@
+package optimizer
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+)
+
+// Synthetic is a seeded generator with a known population distribution P, so
+// that the population risk F(w) = E_{(x,y)~P} f(w; x, y) and F* = min_K F can
+// be estimated on a large fresh sample.
+//
+// Features: x = g/√d with g ~ N(0, I_d), scaled down to norm 1 when longer
+// (so ‖x‖ ≤ 1 always). Labels, by Kind:
+//
+//	"logistic":  y = +1 with probability 1/(1 + e^{−⟨w*, x⟩}), else −1.
+//	"linear":    y = ⟨w*, x⟩ + N(0, Noise²), clipped to |y| ≤ ‖w*‖ + 3·Noise.
+//	"quadratic": y = 0 (the quadratic loss ignores it): F(w) = ½E‖w − x‖² + const,
+//	             minimised at E[x] = 0 with F* − F(0) = 0.
+//
+// w* has norm WNorm along a fixed seeded direction.
+type Synthetic struct {
+	Kind  string  // "logistic", "linear" or "quadratic"
+	Dim   int     // d ≥ 1
+	WNorm float64 // ‖w*‖ (default 2)
+	Noise float64 // label noise of "linear" (default 0.1)
+	Seed  uint64  // seed of w*
+	wstar []float64
+}
+
+// SyntheticKinds are the kinds NewSynthetic accepts.
+var SyntheticKinds = []string{"logistic", "linear", "quadratic"}
+
+// NewSynthetic returns the generator of the given kind in dimension d.
+func NewSynthetic(kind string, d int, seed uint64) (*Synthetic, error) {
+	kind = strings.ToLower(kind)
+	switch kind {
+	case "logistic", "linear", "quadratic":
+	default:
+		return nil, fmt.Errorf("unknown synthetic kind %q (allowed: %s)", kind, strings.Join(SyntheticKinds, ", "))
+	}
+	if d < 1 || d > 1_000_000 {
+		return nil, fmt.Errorf("dimension must be in [1, 10^6], got %d", d)
+	}
+	s := &Synthetic{Kind: kind, Dim: d, WNorm: 2, Noise: 0.1, Seed: seed}
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	s.wstar = make([]float64, d)
+	for i := range s.wstar {
+		s.wstar[i] = rng.NormFloat64()
+	}
+	nw := norm(s.wstar)
+	for i := range s.wstar {
+		s.wstar[i] *= s.WNorm / nw
+	}
+	return s, nil
+}
+
+// WStar is the generating parameter vector (a copy).
+func (s *Synthetic) WStar() []float64 { return append([]float64(nil), s.wstar...) }
+
+// LabelBound is the largest |y| the generator produces.
+func (s *Synthetic) LabelBound() float64 {
+	switch s.Kind {
+	case "logistic":
+		return 1
+	case "linear":
+		return s.WNorm + 3*s.Noise
+	}
+	return 0
+}
+
+// Sample draws n i.i.d. examples with the random stream of rng.
+func (s *Synthetic) Sample(rng *rand.Rand, n int) *Dataset {
+	d := s.Dim
+	ds := &Dataset{D: d, X: make([]float64, n*d), Y: make([]float64, n),
+		Label: "y", Source: fmt.Sprintf("synthetic %s, d=%d, seed %d", s.Kind, d, s.Seed)}
+	sd := 1 / math.Sqrt(float64(d))
+	yb := s.LabelBound()
+	for i := 0; i < n; i++ {
+		x := ds.Row(i)
+		for j := range x {
+			x[j] = sd * rng.NormFloat64()
+		}
+		if nx := norm(x); nx > 1 {
+			for j := range x {
+				x[j] /= nx
+			}
+		}
+		u := dot(x, s.wstar)
+		switch s.Kind {
+		case "logistic":
+			if rng.Float64() < sigmoid(u) {
+				ds.Y[i] = 1
+			} else {
+				ds.Y[i] = -1
+			}
+		case "linear":
+			ds.Y[i] = math.Max(-yb, math.Min(yb, u+s.Noise*rng.NormFloat64()))
+		}
+	}
+	return ds
+}
+
+// Objective is the natural loss for the kind: logistic, least squares, or
+// the quadratic ½‖w − x‖² (+const).
+func (s *Synthetic) Objective() Objective {
+	switch s.Kind {
+	case "logistic":
+		return Objective{Loss: Logistic{}}
+	case "linear":
+		return Objective{Loss: LeastSquares{}}
+	}
+	return Objective{Loss: LinearLoss{}, L2: 1}
+}

@@ -1,0 +1,314 @@
+package optimizer
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"strconv"
+)
+
+// Point is one recorded step of a trajectory.
+type Point struct {
+	Step int // steps done (1-based: the iterate after Step steps)
+	// Loss is the mean objective over the evaluation rows at the iterate.
+	Loss float64
+	// GradNorm is the largest per-example gradient norm in the steps since
+	// the previous point (so the maximum over points is the maximum over
+	// the whole run).
+	GradNorm float64
+	// StepSize is η of the steps since the previous point.
+	StepSize float64
+	// Contraction is the largest ratio ‖ψ(u) − ψ(v)‖/‖u − v‖ measured for
+	// this step's gradient map ψ(w) = w − η∇f_B(w) on random pairs of points
+	// of K (pairs near the iterate, along the batch's feature vectors, and
+	// across the ball). Theory: ≤ c = max(|1 − ηm|, |1 − ηβ|).
+	Contraction float64
+	// Dist is ‖w_t − w*‖ to the non-private optimum (NaN when unknown).
+	Dist float64
+}
+
+// Tracer records a decimated trajectory of a run: at most MaxPoints points
+// (default 2000), evenly spaced, always including the last step.
+type Tracer struct {
+	MaxPoints int
+	// Eval are the rows the loss is averaged over (nil: up to 2000 rows of
+	// the training data, evenly spaced).
+	Eval *Dataset
+	// Opt is the non-private optimum (nil: Dist is NaN).
+	Opt []float64
+	// Pairs is the number of random pairs per contraction measurement
+	// (default 12).
+	Pairs int
+	// OnPoint, if set, is called after each recorded point with the step
+	// and the run's last step (for progress bars).
+	OnPoint func(step, end int)
+
+	Points []Point
+
+	r          *Runner
+	every, end int
+	rng        *rand.Rand
+	eval       *Dataset
+	u, v, pu   []float64
+	pv         []float64
+}
+
+func (t *Tracer) begin(r *Runner, seed uint64, start, end int) {
+	t.r = r
+	t.end = end
+	t.Points = t.Points[:0]
+	mp := t.MaxPoints
+	if mp <= 0 {
+		mp = 2000
+	}
+	t.every = max(1, (end-start+mp-1)/mp)
+	t.rng = rand.New(rand.NewPCG(seed, 0x7ace))
+	t.eval = t.Eval
+	if t.eval == nil {
+		n := r.data.N()
+		if n <= 2000 {
+			t.eval = r.data
+		} else {
+			idx := make([]int, 2000)
+			for i := range idx {
+				idx[i] = i * n / 2000
+			}
+			t.eval = r.data.Subset(idx)
+		}
+	}
+	d := r.data.D
+	t.u, t.v, t.pu, t.pv = make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
+}
+
+func (t *Tracer) due(step, end int) bool { return step%t.every == 0 || step == end }
+
+func (t *Tracer) observe(step int, w []float64, gradNorm float64, lo, hi int) {
+	p := Point{Step: step, GradNorm: gradNorm, StepSize: t.r.cfg.Eta, Dist: math.NaN()}
+	p.Loss = EmpiricalRisk(t.r.obj, t.eval, w)
+	if t.Opt != nil {
+		var s float64
+		for i, x := range w {
+			dd := x - t.Opt[i]
+			s += dd * dd
+		}
+		p.Dist = math.Sqrt(s)
+	}
+	p.Contraction = t.contraction(w, lo, hi)
+	t.Points = append(t.Points, p)
+	if t.OnPoint != nil {
+		t.OnPoint(step, t.end)
+	}
+}
+
+// contraction measures the step map of rows lo..hi on random pairs in K.
+func (t *Tracer) contraction(w []float64, lo, hi int) float64 {
+	r := t.r
+	pairs := t.Pairs
+	if pairs <= 0 {
+		pairs = 12
+	}
+	R := r.cfg.R
+	if math.IsInf(R, 1) {
+		R = math.Max(1, 2*norm(w))
+	}
+	best := 0.0
+	for k := 0; k < pairs; k++ {
+		// u: near the iterate (k even) or random in K (k odd).
+		if k%2 == 0 {
+			copy(t.u, w)
+		} else {
+			randomInBall(t.rng, t.u, R)
+		}
+		// direction: along a batch example (k%3 == 0) or random.
+		if k%3 == 0 {
+			copy(t.v, r.data.Row(lo+t.rng.IntN(hi-lo)))
+		} else {
+			for j := range t.v {
+				t.v[j] = t.rng.NormFloat64()
+			}
+		}
+		nv := norm(t.v)
+		if nv == 0 {
+			continue
+		}
+		h := 1e-3 * R
+		if k%4 == 3 {
+			h = R // a far pair
+		}
+		for j := range t.v {
+			t.v[j] = t.u[j] + h*t.v[j]/nv
+		}
+		// keep both in K
+		projectBall(t.u, dot(t.u, t.u), R)
+		projectBall(t.v, dot(t.v, t.v), R)
+		t.stepMap(t.pu, t.u, lo, hi)
+		t.stepMap(t.pv, t.v, lo, hi)
+		var num, den float64
+		for j := range t.u {
+			a := t.pu[j] - t.pv[j]
+			b := t.u[j] - t.v[j]
+			num += a * a
+			den += b * b
+		}
+		if den > 0 {
+			best = math.Max(best, math.Sqrt(num/den))
+		}
+	}
+	return best
+}
+
+// stepMap writes ψ(w) = w − η·(mean gradient over rows lo..hi) into dst.
+func (t *Tracer) stepMap(dst, w []float64, lo, hi int) {
+	r := t.r
+	d := r.data.D
+	copy(dst, w)
+	eta := r.cfg.Eta
+	invB := 1 / float64(hi-lo)
+	for i := lo; i < hi; i++ {
+		x := r.data.Row(i)
+		a := r.obj.Loss.Deriv(dot(w, x), r.data.Y[i])
+		for j := 0; j < d; j++ {
+			dst[j] -= eta * invB * a * x[j]
+		}
+	}
+	for j := 0; j < d; j++ {
+		dst[j] -= eta * r.obj.L2 * w[j]
+	}
+}
+
+func randomInBall(rng *rand.Rand, dst []float64, R float64) {
+	for j := range dst {
+		dst[j] = rng.NormFloat64()
+	}
+	nd := norm(dst)
+	rad := R * math.Pow(rng.Float64(), 1/float64(len(dst)))
+	for j := range dst {
+		dst[j] *= rad / nd
+	}
+}
+
+// EmpiricalRisk is (1/n) Σ_i f(w; x_i, y_i).
+func EmpiricalRisk(obj Objective, data *Dataset, w []float64) float64 {
+	var s float64
+	for i := 0; i < data.N(); i++ {
+		s += obj.Loss.Phi(dot(w, data.Row(i)), data.Y[i])
+	}
+	s /= float64(data.N())
+	if obj.L2 != 0 {
+		s += 0.5 * obj.L2 * dot(w, w)
+	}
+	return s
+}
+
+// TraceHeader is the header of the trajectory CSV that WriteTrace writes and
+// ReadTrace reads (verify's --trajectory input). Only step, grad_norm and
+// step_size are required when reading.
+var TraceHeader = []string{"step", "loss", "grad_norm", "step_size", "contraction", "dist_to_opt"}
+
+// WriteTrace writes points as CSV with TraceHeader. NaN values are written as
+// empty fields.
+func WriteTrace(w io.Writer, pts []Point) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(TraceHeader); err != nil {
+		return err
+	}
+	f := func(x float64) string {
+		if math.IsNaN(x) {
+			return ""
+		}
+		return strconv.FormatFloat(x, 'g', 10, 64)
+	}
+	for _, p := range pts {
+		if err := cw.Write([]string{strconv.Itoa(p.Step), f(p.Loss), f(p.GradNorm), f(p.StepSize), f(p.Contraction), f(p.Dist)}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// TracePoint is one row of a user-supplied trajectory.
+type TracePoint struct {
+	Step     int
+	GradNorm float64 // max per-example gradient norm since the previous row
+	StepSize float64 // largest step size since the previous row
+	Line     int     // line in the file
+}
+
+// ReadTrace reads a trajectory CSV: a header with at least the columns step,
+// grad_norm and step_size (any order, others ignored), then one row per
+// recorded step with finite non-negative numbers and increasing steps.
+// Errors are *LineError.
+func ReadTrace(r io.Reader) ([]TracePoint, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.Comment = '#'
+	var out []TracePoint
+	col := map[string]int{}
+	header := false
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			l := 1
+			if pe, ok := err.(*csv.ParseError); ok {
+				l = pe.Line
+			}
+			return nil, &LineError{Line: max(l, 1), Msg: "not valid CSV: " + cleanCSVErr(err)}
+		}
+		line, _ := cr.FieldPos(0)
+		if !header {
+			for i, h := range rec {
+				col[h] = i
+			}
+			for _, need := range []string{"step", "grad_norm", "step_size"} {
+				if _, ok := col[need]; !ok {
+					return nil, &LineError{Line: line, Msg: fmt.Sprintf("header has no column %q (need step, grad_norm, step_size)", need)}
+				}
+			}
+			header = true
+			continue
+		}
+		get := func(name string) (float64, error) {
+			i := col[name]
+			if i >= len(rec) {
+				return 0, &LineError{Line: line, Msg: fmt.Sprintf("missing column %q", name)}
+			}
+			v, perr := strconv.ParseFloat(rec[i], 64)
+			if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				return 0, &LineError{Line: line, Msg: fmt.Sprintf("column %q: %q is not a finite number ≥ 0", name, truncate(rec[i], 30))}
+			}
+			return v, nil
+		}
+		st, err := get("step")
+		if err != nil {
+			return nil, err
+		}
+		if st != math.Trunc(st) || st > 1e15 {
+			return nil, &LineError{Line: line, Msg: fmt.Sprintf("step %v is not an integer", st)}
+		}
+		g, err := get("grad_norm")
+		if err != nil {
+			return nil, err
+		}
+		e, err := get("step_size")
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > 0 && int(st) <= out[len(out)-1].Step {
+			return nil, &LineError{Line: line, Msg: fmt.Sprintf("step %d does not increase (previous %d)", int(st), out[len(out)-1].Step)}
+		}
+		out = append(out, TracePoint{Step: int(st), GradNorm: g, StepSize: e, Line: line})
+	}
+	if !header {
+		return nil, &LineError{Line: 1, Msg: "no header line"}
+	}
+	if len(out) == 0 {
+		return nil, &LineError{Line: 2, Msg: "no rows after the header"}
+	}
+	return out, nil
+}

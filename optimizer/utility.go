@@ -1,0 +1,156 @@
+package optimizer
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strconv"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// UtilityBound bounds the expected excess population risk E[F(W)] − F* of
+// the Stop and Skip variants for i.i.d. data (seed 002 Thm 28, the engine of
+// Thm 29, 30, Cor 31 and Thm 32), at any step size η:
+//
+//	E[F(W)] − F* ≤ D²/(2ηT) + η·L_G²/2 + D·L/T,   L_G² = L² + dσ²,
+//
+// where T is the number of iterates the output is drawn from uniformly
+// (Stop: all S; Skip: the last ⌊S/2⌋ + 1, from a random start in K) and D
+// bounds the distance of the start to w* (‖w0‖ + R for Stop, 2R for Skip).
+// This is the standard projected-SGD regret bound for the iterates
+// w_0 … w_{T−1}; the last term moves it to w_1 … w_T as Theorem 28 states
+// (|F(w_T) − F(w_0)| ≤ L·D). At the theorems' η = 2R/(L_G√T) and D = 2R it
+// is 2RL_G/√T + 2RL/T, within Theorem 28's 4RL_G/√T. The Final variant has
+// no bound in seed 002 (it returns +Inf).
+func UtilityBound(v Variant, steps int, eta, sigma float64, d int, L, R, w0norm float64) float64 {
+	var T int
+	D := w0norm + R
+	switch v {
+	case Stop:
+		T = steps
+	case Skip:
+		T = steps/2 + 1
+		D = 2 * R
+	default:
+		return math.Inf(1)
+	}
+	lg2 := L*L + float64(d)*sigma*sigma
+	t := float64(T)
+	return D*D/(2*eta*t) + eta*lg2/2 + D*L/t
+}
+
+// UtilityStats summarises the excess risks of repeated runs.
+type UtilityStats struct {
+	Repeats      int
+	Mean, SD     float64
+	Lower, Upper float64 // two-sided confidence interval of the mean (Student t)
+	Confidence   float64
+	FStar        float64 // F* of the population used
+	Population   string  // what F was computed on
+}
+
+// Population is the distribution excess risk is measured against. Sample
+// draws a training set of size n from it; Risk is F(w); FStar is min_K F.
+type Population interface {
+	Sample(rng *rand.Rand, n int) *Dataset
+	Risk(w []float64) float64
+	FStar() float64
+	Describe() string
+}
+
+// EmpiricalPopulation is the uniform distribution on the rows of a data set:
+// training sets are bootstrap samples (i.i.d. with replacement), and F and F*
+// are exact. The utility theorems hold for any distribution, this one
+// included.
+type EmpiricalPopulation struct {
+	Data  *Dataset
+	Obj   Objective
+	R     float64
+	fstar float64
+}
+
+// NewEmpiricalPopulation computes F* by Minimize.
+func NewEmpiricalPopulation(data *Dataset, obj Objective, R float64) *EmpiricalPopulation {
+	return &EmpiricalPopulation{Data: data, Obj: obj, R: R, fstar: Minimize(obj, data, R).F}
+}
+
+// Sample implements Population.
+func (p *EmpiricalPopulation) Sample(rng *rand.Rand, n int) *Dataset {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = rng.IntN(p.Data.N())
+	}
+	return p.Data.Subset(idx)
+}
+
+// Risk implements Population.
+func (p *EmpiricalPopulation) Risk(w []float64) float64 { return EmpiricalRisk(p.Obj, p.Data, w) }
+
+// FStar implements Population.
+func (p *EmpiricalPopulation) FStar() float64 { return p.fstar }
+
+// Describe implements Population.
+func (p *EmpiricalPopulation) Describe() string {
+	return "the empirical distribution of the data (bootstrap training sets; F, F* exact)"
+}
+
+// SyntheticPopulation is a Synthetic generator with F and F* estimated on a
+// large fixed evaluation sample.
+type SyntheticPopulation struct {
+	Gen   *Synthetic
+	Obj   Objective
+	R     float64
+	Eval  *Dataset
+	fstar float64
+}
+
+// NewSyntheticPopulation draws an evaluation sample of size m (seeded) and
+// computes F* on it.
+func NewSyntheticPopulation(g *Synthetic, obj Objective, R float64, m int, seed uint64) *SyntheticPopulation {
+	ev := g.Sample(rand.New(rand.NewPCG(seed, 0xe7a1)), m)
+	return &SyntheticPopulation{Gen: g, Obj: obj, R: R, Eval: ev, fstar: Minimize(obj, ev, R).F}
+}
+
+// Sample implements Population.
+func (p *SyntheticPopulation) Sample(rng *rand.Rand, n int) *Dataset { return p.Gen.Sample(rng, n) }
+
+// Risk implements Population.
+func (p *SyntheticPopulation) Risk(w []float64) float64 { return EmpiricalRisk(p.Obj, p.Eval, w) }
+
+// FStar implements Population.
+func (p *SyntheticPopulation) FStar() float64 { return p.fstar }
+
+// Describe implements Population.
+func (p *SyntheticPopulation) Describe() string {
+	return "a fresh sample of " + strconv.Itoa(p.Eval.N()) + " points from the generator (F, F* estimated on it)"
+}
+
+// MeasureUtility draws repeats training sets of size n from pop, runs the
+// algorithm on each (seed TaskSeed(seed, i)) and summarises F(W) − F*.
+func MeasureUtility(cfg Config, obj Objective, pop Population, n, repeats int, seed uint64, conf float64) (UtilityStats, error) {
+	if repeats < 2 {
+		return UtilityStats{}, errors.New("need at least 2 repeats")
+	}
+	ex := make([]float64, repeats)
+	for i := range ex {
+		rng := rand.New(rand.NewPCG(TaskSeed(seed, i), 0xda7a))
+		S := pop.Sample(rng, n)
+		r, err := NewRunner(cfg, obj, S)
+		if err != nil {
+			return UtilityStats{}, err
+		}
+		res := r.Run(TaskSeed(seed^0xabcdef, i))
+		ex[i] = pop.Risk(res.W) - pop.FStar()
+	}
+	m := mean(ex)
+	var v float64
+	for _, x := range ex {
+		v += (x - m) * (x - m)
+	}
+	sd := math.Sqrt(v / float64(repeats-1))
+	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(repeats - 1)}.Quantile(0.5 + conf/2)
+	h := tq * sd / math.Sqrt(float64(repeats))
+	return UtilityStats{Repeats: repeats, Mean: m, SD: sd, Lower: m - h, Upper: m + h, Confidence: conf,
+		FStar: pop.FStar(), Population: pop.Describe()}, nil
+}
