@@ -701,7 +701,11 @@ func runReport(pr *problem, rf *runFlags, ps privacySummary, opt optimizer.Optim
 	checks := runChecks(pr, res, pts, util, utilBound, ps, rf)
 	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"}}
 	for _, c := range checks {
-		r.Table.Rows = append(r.Table.Rows, []string{c.Name, c.Status, fmtCheck(c.Value), fmtCheck(c.Bound), c.Detail})
+		val := fmtCheck(c.Value)
+		if strings.Contains(c.Name, "ε") && c.Value > 0 { // a privacy loss: never print it below its value
+			val = fmtEps(c.Value)
+		}
+		r.Table.Rows = append(r.Table.Rows, []string{c.Name, c.Status, val, fmtCheck(c.Bound), c.Detail})
 	}
 	if ps.ok {
 		r.Assumptions = ps.assumptions
@@ -837,7 +841,7 @@ func runChecks(pr *problem, res optimizer.Result, pts []optimizer.Point, util *o
 		if pr.rule == optimizer.Calibrate {
 			detail = "worst-case ε certified by package shifted at the calibrated σ"
 		}
-		out = append(out, optimizer.Check{Name: "sound ε ≤ target", Status: st(ps.worst <= rf.target*(1+1e-9)), Value: ps.worst, Bound: rf.target,
+		out = append(out, optimizer.Check{Name: "sound ε ≤ target", Status: st(ps.worst <= rf.target), Value: ps.worst, Bound: rf.target,
 			Detail: detail})
 	}
 	switch {

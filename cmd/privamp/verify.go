@@ -124,14 +124,14 @@ func verifyReport(path string, c *optimizer.Claim, tpath string, v optimizer.Ver
 	}
 	add("plain composition ε", fmtEps(v.Composition), delta, "Gaussian steps composed; needs only ‖∇f‖ ≤ L")
 	if v.Verdict == optimizer.Invalid {
-		add("σ that makes the claim true", fmtNum(v.SigmaNeeded), "", "smallest σ with every claimed ε certified (bisection over the sound bound)")
+		add("σ that makes the claim true", fmtUp(v.SigmaNeeded), "", "smallest σ with every claimed ε certified (bisection over the sound bound)")
 	}
 	for _, iv := range v.PerIndex {
 		status := "ok"
 		if !iv.OK {
 			status = "below the bound"
 		}
-		add(fmt.Sprintf("index %d: claimed / certified", iv.Index), fmt.Sprintf("%s / %s", fmtEps(iv.Claimed), fmtEps(iv.Certified)), delta, status)
+		add(fmt.Sprintf("index %d: claimed / certified", iv.Index), fmt.Sprintf("%s / %s", fmtNum(iv.Claimed), fmtEps(iv.Certified)), joinNonEmpty("; ", delta, status), v.Source)
 	}
 	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"}}
 	for _, ch := range v.Checks {
