@@ -54,13 +54,26 @@ func PointEpsilon(alpha, rdpEps, delta float64, conv Conversion) float64 {
 	if math.IsInf(alpha, 1) || math.IsInf(rdpEps, 1) {
 		return rdpEps
 	}
+	if !(alpha > 1) { // no conversion at α ≤ 1 (and 1 + tiny may round to 1)
+		return math.Inf(1)
+	}
 	var e float64
 	if conv == Classic {
-		e = rdpEps - math.Log(delta)/(alpha-1)
+		t := -math.Log(delta) / (alpha - 1)
+		e = rdpEps + t + roundingSlack(rdpEps, t, 0)
 	} else {
-		e = rdpEps + math.Log1p(-1/alpha) - (math.Log(delta)+math.Log(alpha))/(alpha-1)
+		t2, t3 := math.Log1p(-1/alpha), -(math.Log(delta)+math.Log(alpha))/(alpha-1)
+		e = rdpEps + t2 + t3 + roundingSlack(rdpEps, t2, t3)
 	}
 	return math.Max(e, 0)
+}
+
+// roundingSlack bounds the floating-point error of summing the three terms
+// (each carrying a few ulps from log and division): 8u·Σ|t_i| with u = 2^−53.
+// Adding it keeps a computed ε above the exact one even where the terms
+// cancel (tiny ε), so rounding can never make privamp optimistic.
+func roundingSlack(a, b, c float64) float64 {
+	return 0x1p-50 * (math.Abs(a) + math.Abs(b) + math.Abs(c))
 }
 
 // PointLogDelta returns ln δ of the (eps, δ)-DP guarantee implied by
@@ -98,7 +111,7 @@ func logDeltaKL(rdpEps float64) float64 {
 // KL bound, both of which are flat in α and would hide the optimum from a
 // search over α.
 func pointLogDeltaRaw(alpha, rdpEps, eps float64, conv Conversion) float64 {
-	if math.IsInf(rdpEps, 1) {
+	if math.IsInf(rdpEps, 1) || !(alpha > 1) {
 		return math.Inf(1)
 	}
 	if math.IsInf(alpha, 1) {
@@ -192,6 +205,9 @@ func optimizeOrder(c Curve, f func(float64) float64) (bestA, bestF float64) {
 	// fraction of an order is worthless there, and integer orders of the
 	// subsampled Gaussian are cheap even when huge.
 	top := orders[len(orders)-1]
+	if _, cheap := c.(Linear); cheap {
+		top = math.Inf(1) // closed form: keep continuous orders everywhere
+	}
 	f0 := f
 	f = func(a float64) float64 {
 		if a > top {
@@ -286,8 +302,14 @@ func LinearEpsilonWarm(rho, L float64, conv Conversion, x0 float64) (eps, x floa
 		}
 		x = nx
 	}
-	a := 1 + x
-	// PointEpsilon for the improved conversion, with ln δ = −L.
-	e := rho*a + math.Log1p(-1/a) + (L-math.Log(a))/x
+	// PointEpsilon for the improved conversion at α = 1 + x, with ln δ = −L,
+	// written in x so that it stays exact when 1 + x rounds to 1:
+	// ln(1 − 1/α) = ln x − ln(1+x) and ln α = ln(1+x).
+	lx := math.Log1p(x)
+	t1, t2, t3 := rho*(1+x), math.Log(x)-lx, (L-lx)/x
+	e := t1 + t2 + t3 + roundingSlack(t1, t2, t3)
+	if math.IsNaN(e) {
+		return math.Inf(1), x
+	}
 	return math.Max(e, 0), x
 }

@@ -69,8 +69,9 @@ func FuzzLinearConversion(f *testing.F) {
 		}
 		if e > 1e-6 && e < 1e6 {
 			d, _ := DeltaFor(Linear(rho), e, Improved)
-			// The optimal δ at ε is at most δ (the same order certifies it).
-			if d.Delta > delta*(1+1e-6) {
+			// The optimal δ at ε is at most δ (the same order certifies it),
+			// up to the order search's precision, which ln δ amplifies by α − 1.
+			if d.Delta > delta*(1+1e-5) {
 				t.Fatalf("ρ=%v δ=%v: δ(ε(δ)) = %v", rho, delta, d.Delta)
 			}
 		}

@@ -328,3 +328,21 @@ func TestLinearEpsilonTinyRho(t *testing.T) {
 		}
 	}
 }
+
+// δ within 1e-16 of 1: the optimal order crowds against α = 1, where 1 + x
+// rounds to 1; a huge ρ must still give a huge ε, never 0. (At ρ = 1, ε = 0
+// is right: the Gaussian's total variation 0.52 is below δ.)
+func TestLinearEpsilonDeltaNearOne(t *testing.T) {
+	if e, _ := LinearEpsilon(1, 1-1e-16, Improved); e != 0 {
+		t.Errorf("ρ=1: ε = %v, want 0", e)
+	}
+	for _, rho := range []float64{1e3, 1e300} {
+		e, _ := LinearEpsilon(rho, 1-1e-16, Improved)
+		if !(e > rho/2) {
+			t.Errorf("ρ=%v δ=1−1e-16: ε = %v", rho, e)
+		}
+	}
+	if e := PointEpsilon(1, 5, 0.5, Improved); !math.IsInf(e, 1) {
+		t.Errorf("α = 1: ε = %v, want +Inf", e)
+	}
+}

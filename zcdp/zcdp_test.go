@@ -131,3 +131,18 @@ func TestSeed004Vectors(t *testing.T) {
 		}
 	}
 }
+
+// Extreme corners: ρ* is the maximum, not merely a valid ρ (the previous
+// golden-section search returned 0.0309 at ε = 1e-6, δ = 0.5, where 0.386
+// still converts back to ε ≤ 1e-6).
+func TestRhoForCorners(t *testing.T) {
+	for _, c := range []struct{ eps, delta float64 }{{1e-6, 0.5}, {1e-9, 0.9}, {50, 1e-300}, {1e4, 1e-3}, {1e-3, 1e-12}} {
+		r, _ := RhoFor(c.eps, c.delta, RDP)
+		if e, _ := Epsilon(r, c.delta, RDP); e > c.eps {
+			t.Errorf("ε=%v δ=%v: ρ*=%v converts to %v", c.eps, c.delta, r, e)
+		}
+		if e, _ := Epsilon(r*(1+1e-6), c.delta, RDP); e <= c.eps {
+			t.Errorf("ε=%v δ=%v: ρ*=%v is not maximal (1.000001ρ* gives %v)", c.eps, c.delta, r, e)
+		}
+	}
+}
