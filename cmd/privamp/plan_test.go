@@ -1,0 +1,257 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/shifted"
+	"github.com/privamp/privamp/shifted/plan"
+)
+
+func planRun(args ...string) (string, string, int) {
+	var out, errw bytes.Buffer
+	code := run(append([]string{"plan"}, args...), &out, &errw)
+	return out.String(), errw.String(), code
+}
+
+var planTiers = []string{"--tier", "0.01:0.1", "--tier", "0.09:1", "--tier", "0.9:4", "--n", "100000",
+	"--lipschitz", "1", "--radius", "1", "--dimension", "10", "--delta", "1e-6"}
+
+func planJSONOut(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	out, errs, code := planRun(append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var obj map[string]any
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&obj); err != nil || dec.More() {
+		t.Fatalf("not one JSON object: %v\n%s", err, out)
+	}
+	return obj
+}
+
+// TestPlanCommandTiers: the README example, against the library and an
+// independent recomputation of the binding person with package shifted.
+func TestPlanCommandTiers(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "plan.json")
+	png := filepath.Join(dir, "plan.png")
+	obj := planJSONOut(t, append(planTiers, "--out", out, "--plot", png)...)
+	sigma := obj["sigma"].(float64)
+	// The last person (ε = 4, local guarantee 2L²/σ²) binds: ε_n = 4 up to the margin.
+	e, _ := rdp.LinearEpsilon(2/(sigma*sigma), 1e-6, rdp.Improved)
+	if e > 4 || e < 4*(1-2e-9) {
+		t.Errorf("σ = %v gives the last person ε = %.12g, want just below 4", sigma, e)
+	}
+	uni := obj["uniform"].(map[string]any)
+	us := uni["sigma"].(float64)
+	ue, _ := rdp.LinearEpsilon(2/(us*us), 1e-6, rdp.Improved)
+	if ue > 0.1 || ue < 0.1*(1-2e-9) {
+		t.Errorf("uniform σ = %v gives ε = %v, want just below 0.1", us, ue)
+	}
+	if r := obj["noise_ratio"].(float64); !ampClose(r, sigma/us, 1e-12) || r > 0.04 {
+		t.Errorf("noise ratio %v", r)
+	}
+	if len(obj["groups"].([]any)) != 3 || obj["feasible"] != true || obj["optimal"] != true {
+		t.Errorf("groups/feasible/optimal: %v", obj)
+	}
+	// The plan file: loads, verifies, and matches.
+	fh, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.Load(fh)
+	fh.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Sigma != sigma || p.N != 100000 || len(p.Tiers) != 3 || p.Tiers[0].Epsilon != 0.1 {
+		t.Errorf("plan file %+v", p)
+	}
+	if v, err := p.Verify(); err != nil || !v.OK {
+		t.Errorf("verify: %+v %v", v, err)
+	}
+	if b, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+		t.Errorf("plot: %v", err)
+	}
+	// The human table names the tiers and the sources.
+	text, _, code := planRun(planTiers...)
+	for _, s := range []string{"tier1", "1–1000", "Thm 30", "exchange argument", "less noise"} {
+		if code != 0 || !strings.Contains(text, s) {
+			t.Errorf("output lacks %q (exit %d)", s, code)
+		}
+	}
+}
+
+// TestPlanCommandPeopleCSV: a people file, --csv with every person, and an
+// SVG plot; each printed ε recomputed with package shifted.
+func TestPlanCommandPeopleCSV(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "p.svg")
+	out, errs, code := planRun("--people", "../../examples/plan/people.csv", "--radius", "1", "--dimension", "10", "--delta", "1e-6", "--csv", "--plot", svg)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != 25 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	if strings.Join(rows[0], ",") != "position,id,tier,target_epsilon,delta,achieved_epsilon,slack" {
+		t.Errorf("header %v", rows[0])
+	}
+	// Recompute σ from the JSON and every achieved ε from package shifted.
+	obj := planJSONOut(t, "--people", "../../examples/plan/people.csv", "--radius", "1", "--dimension", "10", "--delta", "1e-6")
+	sigma := obj["sigma"].(float64)
+	g := shifted.SGD{N: 24, Sigma: sigma, Loss: shifted.Loss{Lipschitz: 1}}
+	seen := map[string]bool{}
+	for i, r := range rows[1:] {
+		pos, _ := strconv.Atoi(r[0])
+		target, del, ach := parse(r[3]), parse(r[4]), parse(r[5])
+		dp, err := shifted.Epsilon(g, int64(pos), del, rdp.Improved)
+		if err != nil || pos != i+1 || !ampClose(dp.Epsilon, ach, 1e-9) || ach > target {
+			t.Errorf("row %v: recomputed ε %v", r, dp.Epsilon)
+		}
+		if seen[r[1]] {
+			t.Errorf("id %s twice", r[1])
+		}
+		seen[r[1]] = true
+		if i > 0 && parse(rows[i][3]) > target && parse(rows[i][4]) == del {
+			t.Errorf("row %d: budgets with one δ out of order", i+1)
+		}
+	}
+	if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b[:min(len(b), 200)], []byte("<svg")) {
+		t.Errorf("svg plot: %v", err)
+	}
+}
+
+// TestPlanCommandInfeasible: under a cap the command names the unreachable
+// people, the remedies (recomputed), writes no plan and exits with 1.
+func TestPlanCommandInfeasible(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "plan.json")
+	stdout, errs, code := planRun(append(planTiers, "--max-sigma", "1", "--out", out, "--json")...)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, errs)
+	}
+	if lines := strings.Split(strings.TrimSpace(errs), "\n"); len(lines) != 1 || !strings.Contains(errs, "plan infeasible under --max-sigma 1") {
+		t.Errorf("stderr %q", errs)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a plan was written for an infeasible cap")
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(stdout), &obj); err != nil {
+		t.Fatal(err)
+	}
+	inf := obj["infeasible"].(map[string]any)
+	un := inf["unreachable"].([]any)
+	u := un[0].(map[string]any)
+	if inf["unreachable_count"].(float64) != 6 || u["first"].(float64) != 99995 || u["tier"] != "tier3" {
+		t.Errorf("unreachable %v", inf)
+	}
+	// The people at the end get 2L²/(σ²(n − t + 1)) at σ = 1: the last one's
+	// achievable ε is the local guarantee.
+	want, _ := rdp.LinearEpsilon(2, 1e-6, rdp.Improved)
+	if got := u["achievable"].(float64); !ampClose(got, want, 1e-9) {
+		t.Errorf("achievable %v, want %v", got, want)
+	}
+	pub := inf["public_remedy"].(map[string]any)
+	if pub["count"].(float64) != 6 || pub["verified"] != true {
+		t.Errorf("public remedy %v", pub)
+	}
+	// With the remedy the same command succeeds under the same cap.
+	if _, errs, code := planRun(append(planTiers, "--max-sigma", "1", "--public", "6")...); code != 0 {
+		t.Errorf("with 6 public records: exit %d %s", code, errs)
+	}
+	if _, _, code := planRun(append(planTiers, "--max-sigma", "1", "--public", "5")...); code != 1 {
+		t.Errorf("with 5 public records: exit %d, want 1", code)
+	}
+	// A utility target: infeasible, then met with the reported public records.
+	stdout, _, code = planRun(append(planTiers, "--target-excess-risk", "0.1", "--json")...)
+	if code != 1 {
+		t.Fatalf("utility target: exit %d", code)
+	}
+	json.Unmarshal([]byte(stdout), &obj)
+	cnt := obj["infeasible"].(map[string]any)["public_remedy"].(map[string]any)["count"].(float64)
+	ok := planJSONOut(t, append(planTiers, "--target-excess-risk", "0.1", "--public", strconv.Itoa(int(cnt)))...)
+	if b := ok["utility"].(map[string]any)["bound"].(float64); b > 0.1 {
+		t.Errorf("utility bound %v above the target", b)
+	}
+}
+
+// TestPlanCommandBadInput: exit 2 with one line naming the flag or line.
+func TestPlanCommandBadInput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "plan.json")
+	base := []string{"--radius", "1", "--dimension", "10"}
+	tiers := []string{"--tier", "0.5:1", "--tier", "0.5:2", "--n", "100"}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{append([]string{"--tier", "0.5:1", "--n", "10"}, "--dimension", "10"), "--radius"},
+		{append([]string{"--tier", "0.5:1", "--n", "10"}, "--radius", "1"), "--dimension"},
+		{base, "--people FILE.csv"},
+		{append(append([]string{}, base...), "--tier", "0.5:1", "--tier", "0.4:2", "--n", "100"), "sum to 0.9"},
+		{append(append([]string{}, base...), "--tier", "0.5:x"), "--tier"},
+		{append(append([]string{}, base...), "--tier", "0.5:-1", "--n", "2"), "epsilon must be > 0"},
+		{append(append([]string{}, base...), "--tier", "2.5:1"), "whole number"},
+		{append(append(append([]string{}, base...), tiers...), "--people", "x.csv"), "not both"},
+		{append(append(append([]string{}, base...), tiers...), "--delta", "1"), "--delta"},
+		{append(append(append([]string{}, base...), tiers...), "--variant", "sgd"), "--variant"},
+		{append(append(append([]string{}, base...), tiers...), "--variant", "skip", "--batch", "2"), "--batch"},
+		{append(append(append([]string{}, base...), tiers...), "--tasks", "3"), "--tasks"},
+		{append(append(append([]string{}, base...), tiers...), "--max-sigma", "-1"), "--max-sigma"},
+		{append(append(append([]string{}, base...), tiers...), "--plot", "x.pdf"), "--plot"},
+		{append(append(append([]string{}, base...), tiers...), "--strong-convexity", "0.1"), "--strong-convexity"},
+		{append(append(append([]string{}, base...), tiers...), "--smoothness", "1", "--eta", "3"), "2/β"},
+		{append(append(append([]string{}, base...), tiers...), "--variant", "minibatch"), "--batch ≥ 2"},
+		{append(append(append([]string{}, base...), tiers...), "--epochs", "2", "--target-excess-risk", "0.5"), "target-excess-risk needs a utility bound"},
+		{append(append([]string{}, base...), "--people", "../../examples/plan/people.csv", "--n", "5"), "--n"},
+		{append(append([]string{}, base...), "--people", filepath.Join(dir, "missing.csv")), "cannot open"},
+		{append(append([]string{}, base...), "--people", "../../examples/plan/bad.csv", "--out", out), "8 invalid rows: line 3: epsilon must be > 0, got -1; line 4:"},
+	}
+	for _, c := range cases {
+		stdout, errs, code := planRun(c.args...)
+		lines := strings.Split(strings.TrimRight(errs, "\n"), "\n")
+		if code != 2 || len(lines) != 1 || !strings.Contains(errs, c.want) || stdout != "" {
+			t.Errorf("%v: exit %d, stderr %q (want one line with %q), stdout %d bytes", c.args, code, errs, c.want, len(stdout))
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Error("a plan file was written for bad input")
+	}
+	// The bad-rows message lists every line.
+	_, errs, _ := planRun(append(append([]string{}, base...), "--people", "../../examples/plan/bad.csv")...)
+	for _, l := range []string{"line 3", "line 4", "line 5", "line 6: duplicate id \"ada\" (first on line 2)", "line 7", "line 8: missing column", "line 9", "line 10: empty id"} {
+		if !strings.Contains(errs, l) {
+			t.Errorf("stderr lacks %q: %s", l, errs)
+		}
+	}
+}
+
+// TestPlanCommandVariants: skip, stop (descending order) and epochs run.
+func TestPlanCommandVariants(t *testing.T) {
+	small := []string{"--tier", "a=100:0.2", "--tier", "b=900:3", "--radius", "1", "--dimension", "5", "--delta", "1e-6"}
+	for _, v := range [][]string{{"--variant", "skip"}, {"--variant", "stop"}, {"--variant", "epochs", "--epochs", "3"}, {"--variant", "minibatch", "--batch", "10"}, {"--variant", "stop", "--tasks", "2"}} {
+		obj := planJSONOut(t, append(append([]string{}, small...), v...)...)
+		if obj["feasible"] != true || !(obj["sigma"].(float64) > 0) {
+			t.Errorf("%v: %v", v, obj)
+		}
+		order := obj["order"].(string)
+		if (v[1] == "stop") != (order == "descending") {
+			t.Errorf("%v: order %s", v, order)
+		}
+		if v[1] == "epochs" && obj["utility"].(map[string]any)["bound"] != nil {
+			t.Errorf("epochs: a utility bound %v", obj["utility"])
+		}
+	}
+}

@@ -1,0 +1,527 @@
+package plan
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/shifted"
+)
+
+// Format and Version identify a plan file.
+const (
+	Format  = "privamp-plan"
+	Version = 1
+)
+
+// Plan is a per-person privacy schedule as written to and read from JSON
+// (see the package documentation for the format). Positions are 1-based:
+// position t is the t-th private record the run processes.
+type Plan struct {
+	Format          string  `json:"format"`
+	Version         int     `json:"version"`
+	Variant         Variant `json:"variant"`
+	N               int64   `json:"n"`
+	Public          int64   `json:"public"`
+	Batch           int64   `json:"batch"`
+	Epochs          int64   `json:"epochs"`
+	Tasks           int64   `json:"tasks"`
+	Lipschitz       float64 `json:"lipschitz"`
+	Smoothness      float64 `json:"smoothness"`
+	StrongConvexity float64 `json:"strong_convexity"`
+	Radius          float64 `json:"radius"`
+	Dimension       int64   `json:"dimension"`
+	Delta           float64 `json:"delta"`
+	Conversion      string  `json:"conversion"`
+	Sigma           float64 `json:"sigma"`
+	Eta             float64 `json:"eta"`
+	Order           string  `json:"order"`
+	Summary         Summary `json:"summary"`
+	Tiers           []Tier  `json:"tiers,omitempty"`
+	People          *People `json:"people,omitempty"`
+}
+
+// Summary is what privamp computed with the plan, for people to read; Load
+// accepts it as written and never relies on it (Verify recomputes).
+type Summary struct {
+	Optimal             bool          `json:"optimal"`
+	OrderNote           string        `json:"order_note"`
+	SigmaSource         string        `json:"sigma_source"`
+	EtaSource           string        `json:"eta_source"`
+	UtilityBound        *float64      `json:"utility_bound"`
+	UtilitySource       string        `json:"utility_source"`
+	UniformEpsilon      float64       `json:"uniform_epsilon"`
+	UniformDelta        float64       `json:"uniform_delta"`
+	UniformSigma        float64       `json:"uniform_sigma"`
+	UniformUtilityBound *float64      `json:"uniform_utility_bound"`
+	MaxAchievedRatio    float64       `json:"max_achieved_ratio"`
+	BindingPosition     int64         `json:"binding_position"` // where MaxAchievedRatio is attained: the budget that sets σ
+	Groups              []GroupResult `json:"groups,omitempty"`
+}
+
+// GroupResult summarises a run of positions with the same target.
+type GroupResult struct {
+	First       int64   `json:"first"`
+	Last        int64   `json:"last"`
+	Tier        string  `json:"tier,omitempty"`
+	Epsilon     float64 `json:"epsilon"` // target
+	Delta       float64 `json:"delta"`
+	AchievedMin float64 `json:"achieved_min"`
+	AchievedMax float64 `json:"achieved_max"`
+	SlackMin    float64 `json:"slack_min"` // Epsilon − AchievedMax
+}
+
+// maxGroupsInSummary bounds the groups a plan file summarises.
+const maxGroupsInSummary = 1000
+
+func optNum(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// plan assembles the Plan of a solved problem.
+func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, res *Result) *Plan {
+	s := p.s
+	eta, etaSrc, _ := s.EtaRule(p.n, sigma)
+	pl := &Plan{Format: Format, Version: Version, Variant: s.Variant, N: p.n, Public: s.Public,
+		Batch: s.batch(), Epochs: s.epochs(), Tasks: s.tasks(), Lipschitz: s.Lipschitz,
+		Smoothness: s.Smoothness, StrongConvexity: s.StrongConvexity, Radius: s.Radius,
+		Dimension: s.Dimension, Delta: s.Delta, Conversion: s.Conversion.String(),
+		Sigma: sigma, Eta: eta, Order: "ascending"}
+	if p.mono < 0 {
+		pl.Order = "descending"
+	}
+	u := s.Utility(p.n, sigma)
+	pl.Summary = Summary{Optimal: res.Optimal, OrderNote: res.OrderNote, SigmaSource: res.SigmaHow,
+		EtaSource: etaSrc, UtilityBound: optNum(u.Bound), UtilitySource: u.Source,
+		UniformEpsilon: res.Uniform.Epsilon, UniformDelta: res.Uniform.Delta, UniformSigma: res.Uniform.Sigma,
+		UniformUtilityBound: optNum(res.Uniform.Utility.Bound)}
+	for r, gr := range p.groups {
+		for t := p.firstPos(r); t <= p.lastPos(r); t++ {
+			if v := eps[t-1] / gr.eps; v > pl.Summary.MaxAchievedRatio {
+				pl.Summary.MaxAchievedRatio, pl.Summary.BindingPosition = v, t
+			}
+		}
+	}
+	if len(p.groups) <= maxGroupsInSummary {
+		pl.Summary.Groups = p.groupResults(eps, b)
+	}
+	if b.People != nil {
+		m := len(perm)
+		pp := &People{ID: make([]string, m), Epsilon: make([]float64, m)}
+		if !p.oneDelta {
+			pp.Delta = make([]float64, m)
+		}
+		for pos, i := range perm {
+			pp.ID[pos] = b.People.ID[i]
+			pp.Epsilon[pos] = b.People.Epsilon[i]
+			if pp.Delta != nil {
+				pp.Delta[pos] = b.People.delta(int(i), s.Delta)
+			}
+		}
+		pl.People = pp
+	} else {
+		for _, gr := range p.groups {
+			t := b.Tiers[gr.tier]
+			pl.Tiers = append(pl.Tiers, Tier{Name: t.Name, Count: gr.count, Epsilon: gr.eps, Delta: gr.delta,
+				First: gr.first, Last: gr.first + gr.count - 1})
+		}
+	}
+	return pl
+}
+
+// groupResults summarises each group's achieved ε (positions are
+// contiguous, so its extremes are at the group's ends up to the numerics;
+// every position is scanned).
+func (p *problem) groupResults(eps []float64, b Budgets) []GroupResult {
+	out := make([]GroupResult, len(p.groups))
+	for r, gr := range p.groups {
+		lo, hi := math.Inf(1), 0.0
+		for t := p.firstPos(r); t <= p.lastPos(r); t++ {
+			lo, hi = math.Min(lo, eps[t-1]), math.Max(hi, eps[t-1])
+		}
+		g := GroupResult{First: p.firstPos(r), Last: p.lastPos(r), Epsilon: gr.eps, Delta: gr.delta,
+			AchievedMin: lo, AchievedMax: hi, SlackMin: gr.eps - hi}
+		if gr.tier >= 0 {
+			g.Tier = b.Tiers[gr.tier].Name
+		}
+		out[r] = g
+	}
+	return out
+}
+
+// Setting returns the plan's setting, with η fixed at the plan's value.
+func (p *Plan) Setting() (Setting, error) {
+	conv, err := rdp.ParseConversion(p.Conversion)
+	if err != nil {
+		return Setting{}, err
+	}
+	return Setting{Variant: p.Variant, Lipschitz: p.Lipschitz, Smoothness: p.Smoothness,
+		StrongConvexity: p.StrongConvexity, Radius: p.Radius, Dimension: p.Dimension,
+		Batch: p.Batch, Epochs: p.Epochs, Tasks: p.Tasks, Public: p.Public, Eta: p.Eta,
+		Delta: p.Delta, Conversion: conv}, nil
+}
+
+// Guarantee returns the per-person guarantee of the planned run (package
+// shifted): position t's curve is Guarantee().Curve(t).
+func (p *Plan) Guarantee() (shifted.Guarantee, error) {
+	s, err := p.Setting()
+	if err != nil {
+		return nil, err
+	}
+	g, _, err := s.Guarantee(p.N, p.Sigma)
+	return g, err
+}
+
+// Target returns the target (ε, δ) of the person at position t (1-based).
+func (p *Plan) Target(t int64) (eps, delta float64, err error) {
+	if t < 1 || t > p.N {
+		return 0, 0, fmt.Errorf("position %d outside [1, %d]", t, p.N)
+	}
+	if p.People != nil {
+		return p.People.Epsilon[t-1], p.People.delta(int(t-1), p.Delta), nil
+	}
+	for _, tr := range p.Tiers {
+		if t >= tr.First && t <= tr.Last {
+			return tr.Epsilon, tr.delta(p.Delta), nil
+		}
+	}
+	return 0, 0, fmt.Errorf("position %d is in no tier", t)
+}
+
+func (t Tier) delta(def float64) float64 {
+	if t.Delta == 0 {
+		return def
+	}
+	return t.Delta
+}
+
+// Claim is the privacy a plan promises to positions First..Last: each is
+// (Epsilon, Delta)-DP (replace-one neighbours at that position).
+type Claim struct {
+	First, Last    int64
+	Epsilon, Delta float64
+}
+
+// Claims returns the plan's promises as runs of consecutive positions with
+// the same target, in position order. A verifier may check every position,
+// or, since ε_t is monotone in t (Guarantee().Monotone()), only the least
+// private position of each run: Last when Monotone() ≥ 0, First otherwise.
+func (p *Plan) Claims() []Claim {
+	var out []Claim
+	if p.People == nil {
+		for _, t := range p.Tiers {
+			out = append(out, Claim{First: t.First, Last: t.Last, Epsilon: t.Epsilon, Delta: t.delta(p.Delta)})
+		}
+		return out
+	}
+	pp := p.People
+	for i := 0; i < pp.Len(); {
+		e, d := pp.Epsilon[i], pp.delta(i, p.Delta)
+		j := i + 1
+		for j < pp.Len() && pp.Epsilon[j] == e && pp.delta(j, p.Delta) == d {
+			j++
+		}
+		out = append(out, Claim{First: int64(i) + 1, Last: int64(j), Epsilon: e, Delta: d})
+		i = j
+	}
+	return out
+}
+
+// Arrange returns the order in which a run feeds the private records:
+// rows[p] is the index into keys of the record at position p + 1. keys
+// holds one key per private record of the data set: its id for a people
+// plan, its tier name for a tier plan (records of one tier keep their
+// order). Every planned person must appear exactly once; the public
+// records (Public of them) are not part of keys and follow the private ones.
+func (p *Plan) Arrange(keys []string) ([]int, error) {
+	if int64(len(keys)) != p.N {
+		return nil, fmt.Errorf("the data has %d private records, the plan %d people", len(keys), p.N)
+	}
+	rows := make([]int, len(keys))
+	if p.People != nil {
+		pos := make(map[string]int32, len(keys))
+		for i, id := range p.People.ID {
+			pos[id] = int32(i)
+		}
+		seen := make([]bool, len(keys))
+		for i, k := range keys {
+			t, ok := pos[k]
+			switch {
+			case !ok:
+				return nil, fmt.Errorf("record %d: id %q is not in the plan", i+1, k)
+			case seen[t]:
+				return nil, fmt.Errorf("record %d: id %q appears twice in the data", i+1, k)
+			}
+			seen[t] = true
+			rows[t] = i
+		}
+		return rows, nil
+	}
+	next := map[string]int64{}
+	last := map[string]int64{}
+	for _, t := range p.Tiers {
+		next[t.Name], last[t.Name] = t.First, t.Last
+	}
+	for i, k := range keys {
+		t, ok := next[k]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("record %d: tier %q is not in the plan", i+1, k)
+		case t > last[k]:
+			return nil, fmt.Errorf("record %d: more records of tier %q than the plan's %d", i+1, k, last[k]-firstOf(p.Tiers, k)+1)
+		}
+		rows[t-1] = i
+		next[k] = t + 1
+	}
+	for _, t := range p.Tiers {
+		if next[t.Name] != t.Last+1 {
+			return nil, fmt.Errorf("tier %q: the data has %d records, the plan %d", t.Name, next[t.Name]-t.First, t.Count)
+		}
+	}
+	return rows, nil
+}
+
+func firstOf(ts []Tier, name string) int64 {
+	for _, t := range ts {
+		if t.Name == name {
+			return t.First
+		}
+	}
+	return 0
+}
+
+// Violation is a position whose recomputed ε exceeds its target.
+type Violation struct {
+	Position       int64
+	ID, Tier       string
+	Epsilon, Delta float64 // target
+	Achieved       float64
+}
+
+// Verification is the result of Verify.
+type Verification struct {
+	OK             bool
+	Checked        int64       // positions recomputed
+	Violations     []Violation // the first 1000
+	ViolationCount int64
+	// WorstRatio is the largest ε_t/target_t, at WorstPosition.
+	WorstRatio    float64
+	WorstPosition int64
+	Source        string
+	Assumptions   []string
+}
+
+// Verify recomputes, with package shifted, the ε of every position at the
+// plan's σ and η and each person's δ, and checks it against the target.
+func (p *Plan) Verify() (*Verification, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	s, _ := p.Setting()
+	g, _, err := s.Guarantee(p.N, p.Sigma)
+	if err != nil {
+		return nil, err
+	}
+	q := &problem{s: s, n: p.N, mono: g.Monotone(), oneDelta: true}
+	for _, c := range p.Claims() {
+		if c.Delta != s.Delta {
+			q.oneDelta = false
+		}
+		q.groups = append(q.groups, group{eps: c.Epsilon, delta: c.Delta, count: c.Last - c.First + 1, first: c.First, tier: -1})
+	}
+	eps, err := q.achieved(p.Sigma)
+	if err != nil {
+		return nil, err
+	}
+	v := &Verification{Checked: p.N, Source: g.Source(), Assumptions: g.Assumptions()}
+	for _, c := range p.Claims() {
+		for t := c.First; t <= c.Last; t++ {
+			e := eps[t-1]
+			if r := e / c.Epsilon; r > v.WorstRatio || math.IsNaN(r) {
+				v.WorstRatio, v.WorstPosition = r, t
+			}
+			if e <= c.Epsilon {
+				continue
+			}
+			v.ViolationCount++
+			if len(v.Violations) < 1000 {
+				vi := Violation{Position: t, Epsilon: c.Epsilon, Delta: c.Delta, Achieved: e}
+				if p.People != nil {
+					vi.ID = p.People.ID[t-1]
+				} else {
+					for _, tr := range p.Tiers {
+						if t >= tr.First && t <= tr.Last {
+							vi.Tier = tr.Name
+						}
+					}
+				}
+				v.Violations = append(v.Violations, vi)
+			}
+		}
+	}
+	v.OK = v.ViolationCount == 0
+	return v, nil
+}
+
+// validate checks a plan read from a file.
+func (p *Plan) validate() error {
+	if p.Format != Format {
+		return fmt.Errorf("field \"format\": not a privamp plan (want %q, got %q)", Format, p.Format)
+	}
+	if p.Version < 1 || p.Version > Version {
+		return fmt.Errorf("field \"version\": plan format version %d is not supported (this privamp reads version %d)", p.Version, Version)
+	}
+	s, err := p.Setting()
+	if err != nil {
+		return fmt.Errorf("field \"conversion\": %v", err)
+	}
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	if math.IsNaN(p.Sigma) || math.IsInf(p.Sigma, 0) || !(p.Sigma > 0) {
+		return fmt.Errorf("field \"sigma\": must be a finite number > 0, got %v", p.Sigma)
+	}
+	if !(p.Eta > 0) {
+		return fmt.Errorf("field \"eta\": must be a finite number > 0, got %v", p.Eta)
+	}
+	if p.Order != "ascending" && p.Order != "descending" {
+		return fmt.Errorf("field \"order\": must be \"ascending\" or \"descending\", got %q", p.Order)
+	}
+	if p.N < 1 || p.N > MaxPeople {
+		return fmt.Errorf("field \"n\": must be in [1, %d], got %d", MaxPeople, p.N)
+	}
+	b := Budgets{People: p.People, Tiers: p.Tiers}
+	if err := b.Validate(); err != nil {
+		if p.People != nil {
+			return fmt.Errorf("field \"people\": %v", err)
+		}
+		return fmt.Errorf("field \"tiers\": %v", err)
+	}
+	if b.Len() != p.N {
+		return fmt.Errorf("field \"n\": %d, but the plan lists %d people", p.N, b.Len())
+	}
+	pos := int64(1)
+	for _, t := range p.Tiers {
+		if t.First != pos || t.Last != pos+t.Count-1 {
+			return fmt.Errorf("field \"tiers\": tier %q must hold positions %d–%d (count %d), got %d–%d", t.Name, pos, pos+t.Count-1, t.Count, t.First, t.Last)
+		}
+		pos += t.Count
+	}
+	return nil
+}
+
+// Load reads a plan written by WriteTo and checks its structure: the format
+// and version, the setting, σ and η, the budgets (ids unique, ε > 0,
+// δ ∈ (0, 1)) and that the positions cover 1..n once. It does not recompute
+// the privacy (Verify does). Unknown fields are refused.
+func Load(r io.Reader) (*Plan, error) {
+	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<20))
+	dec.DisallowUnknownFields()
+	p := &Plan{}
+	if err := dec.Decode(p); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("empty plan file")
+		}
+		return nil, fmt.Errorf("not a valid plan: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("extra data after the plan object")
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// WriteTo writes the plan as indented JSON, streaming the people columns
+// (one line per column), so plans of 10⁷ people are written without a
+// second copy in memory.
+func (p *Plan) WriteTo(w io.Writer) (int64, error) {
+	head := *p
+	people := head.People
+	head.People = nil
+	hb, err := json.MarshalIndent(&head, "", "  ")
+	if err != nil {
+		return 0, err
+	}
+	cw := &countWriter{w: bufio.NewWriterSize(w, 1<<20)}
+	if people == nil {
+		cw.Write(hb)
+		cw.Write([]byte("\n"))
+		return cw.n, cw.flush()
+	}
+	hb = bytes.TrimSuffix(bytes.TrimRight(hb, "\n"), []byte("}"))
+	hb = bytes.TrimRight(hb, "\n ")
+	cw.Write(hb)
+	cw.Write([]byte(",\n  \"people\": {\n    \"id\": ["))
+	var buf []byte
+	for i, id := range people.ID {
+		buf = buf[:0]
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendJSONString(buf, id)
+		cw.Write(buf)
+	}
+	floats := func(name string, xs []float64) {
+		cw.Write([]byte("],\n    \"" + name + "\": ["))
+		for i, x := range xs {
+			buf = buf[:0]
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
+			cw.Write(buf)
+		}
+	}
+	floats("epsilon", people.Epsilon)
+	if people.Delta != nil {
+		floats("delta", people.Delta)
+	}
+	cw.Write([]byte("]\n  }\n}\n"))
+	return cw.n, cw.flush()
+}
+
+func appendJSONString(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s)
+			return append(buf, b...)
+		}
+	}
+	buf = append(buf, '"')
+	buf = append(buf, s...)
+	return append(buf, '"')
+}
+
+type countWriter struct {
+	w   *bufio.Writer
+	n   int64
+	err error
+}
+
+func (c *countWriter) Write(b []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	k, err := c.w.Write(b)
+	c.n += int64(k)
+	c.err = err
+	return k, err
+}
+
+func (c *countWriter) flush() error {
+	if c.err != nil {
+		return c.err
+	}
+	return c.w.Flush()
+}

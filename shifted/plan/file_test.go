@@ -1,0 +1,155 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func roundTrip(t *testing.T, p *Plan) *Plan {
+	t.Helper()
+	var buf bytes.Buffer
+	n, err := p.WriteTo(&buf)
+	if err != nil || n != int64(buf.Len()) {
+		t.Fatalf("WriteTo: %d bytes of %d, %v", n, buf.Len(), err)
+	}
+	if !json.Valid(buf.Bytes()) {
+		t.Fatalf("not JSON:\n%s", buf.String())
+	}
+	q, err := Load(&buf)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return q
+}
+
+func TestPlanRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	pp := randomPeople(r, 50, true)
+	pp.ID[3] = "quote\"and\\back\nslash<é>"
+	res, err := Make(baseSetting(PNSGD), Budgets{People: pp}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := roundTrip(t, res.Plan)
+	if !reflect.DeepEqual(q, res.Plan) {
+		t.Errorf("round trip changed the plan:\n%+v\n%+v", q, res.Plan)
+	}
+	tr, err := Make(baseSetting(Skip), Budgets{Tiers: exampleTiers(t, 1000)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q = roundTrip(t, tr.Plan)
+	if !reflect.DeepEqual(q, tr.Plan) {
+		t.Errorf("tier plan changed:\n%+v\n%+v", q, tr.Plan)
+	}
+	if v, err := q.Verify(); err != nil || !v.OK || v.Checked != 1000 {
+		t.Errorf("verify loaded plan: %+v %v", v, err)
+	}
+}
+
+func TestClaimsAndArrange(t *testing.T) {
+	pp := &People{ID: []string{"a", "b", "c", "d", "e"}, Epsilon: []float64{4, 0.5, 4, 0.1, 0.5}}
+	res, err := Make(baseSetting(PNSGD), Budgets{People: pp}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := res.Plan
+	if got := pl.People.ID; !reflect.DeepEqual(got, []string{"d", "b", "e", "a", "c"}) {
+		t.Fatalf("order %v", got)
+	}
+	want := []Claim{{1, 1, 0.1, 1e-6}, {2, 3, 0.5, 1e-6}, {4, 5, 4, 1e-6}}
+	if got := pl.Claims(); !reflect.DeepEqual(got, want) {
+		t.Errorf("claims %v", got)
+	}
+	rows, err := pl.Arrange([]string{"a", "b", "c", "d", "e"})
+	if err != nil || !reflect.DeepEqual(rows, []int{3, 1, 4, 0, 2}) {
+		t.Errorf("arrange %v %v", rows, err)
+	}
+	for _, keys := range [][]string{{"a", "b", "c", "d"}, {"a", "b", "c", "d", "x"}, {"a", "b", "c", "d", "d"}} {
+		if _, err := pl.Arrange(keys); err == nil {
+			t.Errorf("Arrange(%v) accepted", keys)
+		}
+	}
+	// Tier plan: records keyed by tier name keep their order within a tier.
+	tiers := []Tier{{Name: "loose", Count: 2, Epsilon: 4}, {Name: "strict", Count: 1, Epsilon: 0.1}}
+	tr, err := Make(baseSetting(PNSGD), Budgets{Tiers: tiers}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err = tr.Plan.Arrange([]string{"loose", "strict", "loose"})
+	if err != nil || !reflect.DeepEqual(rows, []int{1, 0, 2}) {
+		t.Errorf("tier arrange %v %v", rows, err)
+	}
+	if _, err := tr.Plan.Arrange([]string{"loose", "loose", "loose"}); err == nil {
+		t.Error("too many records of a tier accepted")
+	}
+	if got := tr.Plan.Claims(); len(got) != 2 || got[0] != (Claim{1, 1, 0.1, 1e-6}) {
+		t.Errorf("tier claims %v", got)
+	}
+}
+
+func TestLoadRefuses(t *testing.T) {
+	res, err := Make(baseSetting(PNSGD), Budgets{Tiers: []Tier{{Name: "a", Count: 3, Epsilon: 1}, {Name: "b", Count: 2, Epsilon: 2}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	res.Plan.WriteTo(&buf)
+	good := buf.String()
+	cases := map[string]string{
+		"":   "empty",
+		"{}": "format",
+		strings.Replace(good, `"version": 1`, `"version": 2`, 1):           "version",
+		strings.Replace(good, `"format"`, `"extra": 1, "format"`, 1):       "unknown field",
+		replaceLast(good, `"first": 4`, `"first": 5`):                      "positions",
+		strings.Replace(good, `"n": 5`, `"n": 6`, 1):                       "lists 5",
+		strings.Replace(good, `"variant": "pnsgd"`, `"variant": "sgd"`, 1): "variant",
+		good + "{}": "extra data",
+	}
+	for in, want := range cases {
+		if _, err := Load(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Load(%.60q…): %v, want %q", in, err, want)
+		}
+	}
+	// A hand-edited plan that breaks a promise fails Verify.
+	bad := replaceLast(good, `"epsilon": 2`, `"epsilon": 0.01`)
+	p, err := Load(strings.NewReader(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := p.Verify()
+	if err != nil || v.OK || v.ViolationCount != 2 || v.Violations[0].Tier != "b" {
+		t.Errorf("verify of a broken plan: %+v %v", v, err)
+	}
+}
+
+func replaceLast(s, old, new string) string {
+	i := strings.LastIndex(s, old)
+	if i < 0 {
+		return s
+	}
+	return s[:i] + new + s[i+len(old):]
+}
+
+// TestExampleFiles: the plans under examples/plan load and verify.
+func TestExampleFiles(t *testing.T) {
+	for _, f := range []string{"../../examples/plan/plan.json", "../../examples/plan/tiers-plan.json"} {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Load(fh)
+		fh.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if v, err := p.Verify(); err != nil || !v.OK {
+			t.Errorf("%s: %+v %v", f, v, err)
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package plan
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/privamp/privamp/rdp"
+)
+
+func FuzzReadCSV(f *testing.F) {
+	for _, s := range []string{
+		"id,epsilon\na,1\n",
+		"id,epsilon,delta\na,0.1,1e-6\nb,2,\n",
+		"epsilon,id\n1,a\n1,a\n",
+		"id,epsilon\n\"a\nb\",1\nc,-1\n",
+		"id,epsilon\na,\"1\nb,2\n",
+		"\ufeffID,EPSILON\nx,inf\n",
+		"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		p, err := ReadCSV(strings.NewReader(in))
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || len(pe.Rows) == 0 {
+				t.Fatalf("error %v is not a non-empty *ParseError", err)
+			}
+			for i, r := range pe.Rows {
+				if r.Line < 1 || (i > 0 && r.Line < pe.Rows[i-1].Line) {
+					t.Fatalf("bad line numbers: %v", pe.Rows)
+				}
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line message %q", err.Error())
+			}
+			return
+		}
+		if err := (Budgets{People: p}).Validate(); err != nil {
+			t.Fatalf("accepted invalid people: %v", err)
+		}
+	})
+}
+
+func FuzzRhoStar(f *testing.F) {
+	f.Add(1.0, 6.0)
+	f.Add(0.001, 12.0)
+	f.Add(40.0, 1.0)
+	f.Fuzz(func(t *testing.T, eps, lnInvDelta float64) {
+		if !(eps > 1e-6 && eps < 1e3) || !(lnInvDelta > 0.01 && lnInvDelta < 600) {
+			return
+		}
+		delta := math.Exp(-lnInvDelta)
+		for _, conv := range []rdp.Conversion{rdp.Improved, rdp.Classic} {
+			rho := RhoStar(eps, delta, conv)
+			if !(rho > 0) || math.IsInf(rho, 0) {
+				t.Fatalf("ρ*(%v, %v) = %v", eps, delta, rho)
+			}
+			if e, _ := rdp.LinearEpsilon(rho, delta, conv); e > eps {
+				t.Fatalf("ρ*(%v, %v) = %v converts to %v", eps, delta, rho, e)
+			}
+			if r2 := RhoStar(eps*1.01, delta, conv); r2 < rho {
+				t.Fatalf("ρ* decreases in ε: %v → %v", rho, r2)
+			}
+		}
+	})
+}
+
+// FuzzMake plans three people and checks every position with package
+// shifted: no NaN, σ finite, every target met.
+func FuzzMake(f *testing.F) {
+	f.Add(0.1, 1.0, 4.0, uint8(0), uint8(0))
+	f.Add(0.5, 0.5, 0.01, uint8(1), uint8(3))
+	f.Add(9.0, 0.2, 2.0, uint8(2), uint8(1))
+	f.Fuzz(func(t *testing.T, e1, e2, e3 float64, variant, public uint8) {
+		for _, e := range []float64{e1, e2, e3} {
+			if !(e >= 1e-3 && e <= 100) {
+				return
+			}
+		}
+		s := baseSetting([]Variant{PNSGD, Skip, Stop}[variant%3])
+		s.Public = int64(public % 5)
+		pp := &People{ID: []string{"a", "b", "c"}, Epsilon: []float64{e1, e2, e3}}
+		res, err := Make(s, Budgets{People: pp}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(res.Plan.Sigma > 0) || math.IsInf(res.Plan.Sigma, 0) || math.IsNaN(res.Utility.Bound) {
+			t.Fatalf("σ = %v, utility %v", res.Plan.Sigma, res.Utility.Bound)
+		}
+		for pos := int64(1); pos <= 3; pos++ {
+			target, del, _ := res.Plan.Target(pos)
+			if e := epsDirect(t, s, 3, res.Plan.Sigma, pos, del); !(e <= target) {
+				t.Fatalf("position %d: ε = %v > %v", pos, e, target)
+			}
+		}
+	})
+}
