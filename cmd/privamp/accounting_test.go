@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,10 @@ func runCLI(args ...string) (string, string, int) {
 	return out.String(), errw.String(), code
 }
 
-// jsonOf runs a command with --json and decodes its single object.
+var snakeCase = regexp.MustCompile(`^[a-z0-9_]+$`)
+
+// jsonOf runs a command with --json, checks that it printed exactly one
+// object whose keys are all snake_case, and returns it.
 func jsonOf(t *testing.T, args ...string) map[string]any {
 	t.Helper()
 	out, errs, code := runCLI(append(args, "--json")...)
@@ -30,7 +34,40 @@ func jsonOf(t *testing.T, args ...string) map[string]any {
 	if dec.More() {
 		t.Fatalf("%v: more than one JSON value", args)
 	}
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if !snakeCase.MatchString(k) {
+					t.Errorf("%v: JSON key %q at %s is not snake_case", args, k, path)
+				}
+				walk(e, path+"."+k)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, path+"[]")
+			}
+		}
+	}
+	walk(obj, "")
 	return obj
+}
+
+// expectBadInput checks the contract for bad input: exit status 2, nothing
+// on stdout, and one line on stderr that mentions the offending flag.
+func expectBadInput(t *testing.T, args []string, mention string) {
+	t.Helper()
+	out, errs, code := runCLI(args...)
+	if code != 2 {
+		t.Errorf("%v: exit %d, want 2 (stderr %q)", args, code, errs)
+	}
+	if out != "" {
+		t.Errorf("%v: wrote to stdout: %q", args, out)
+	}
+	if strings.Count(strings.TrimRight(errs, "\n"), "\n") != 0 || !strings.Contains(errs, mention) {
+		t.Errorf("%v: stderr %q should be one line naming %s", args, errs, mention)
+	}
 }
 
 func TestBadInputExitsTwo(t *testing.T) {
@@ -65,16 +102,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{[]string{"gaussian", "--nosuchflag"}, "--nosuchflag"},
 	}
 	for _, tc := range cases {
-		out, errs, code := runCLI(tc.args...)
-		if code != 2 {
-			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, code, errs)
-		}
-		if out != "" {
-			t.Errorf("%v: wrote to stdout: %q", tc.args, out)
-		}
-		if strings.Count(strings.TrimRight(errs, "\n"), "\n") != 0 || !strings.Contains(errs, tc.flag) {
-			t.Errorf("%v: stderr %q should be one line naming %s", tc.args, errs, tc.flag)
-		}
+		expectBadInput(t, tc.args, tc.flag)
 	}
 }
 

@@ -17,7 +17,7 @@ func TestCNI(t *testing.T) {
 		t.Fatal(err)
 	}
 	alloc := filepath.Join(dir, "a.csv")
-	obj := ampJSON(t, "cni", "--schedule", path, "--alpha", "2,10", "--allocation", alloc)
+	obj := jsonOf(t, "cni", "--schedule", path, "--alpha", "2,10", "--allocation", alloc)
 	want := 0.04 / (0.02 * 5001)
 	if k := obj["k"].(float64); !ampClose(k, want, 1e-12) {
 		t.Fatalf("K = %g, want %g", k, want)
@@ -33,7 +33,7 @@ func TestCNI(t *testing.T) {
 	if len(lines) != 10001 || lines[0] != "step,shift" || lines[4999] != "4999,0" {
 		t.Fatalf("%d lines, %q, %q", len(lines), lines[0], lines[4999])
 	}
-	out, _, code := ampRun("cni", "--schedule", path)
+	out, _, code := runCLI("cni", "--schedule", path)
 	if code != 0 || !strings.Contains(out, "Thm 22") || !strings.Contains(out, "Assumptions:") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -62,7 +62,7 @@ func TestCNIBadInput(t *testing.T) {
 		{[]string{"cni", "--schedule", good, "--segments", "-1"}, "--segments"},
 		{[]string{"cni", "--schedule", write("big.json", `{"variance": 1, "steps": [{"count": 20000000}]}`), "--allocation", filepath.Join(dir, "a.csv")}, "--allocation"},
 	} {
-		_, errs, code := ampRun(c.args...)
+		_, errs, code := runCLI(c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestCompare(t *testing.T) {
-	obj := ampJSON(t, "compare", "--n", "100000", "--sigma", "4", "--index", "99000")
+	obj := jsonOf(t, "compare", "--n", "100000", "--sigma", "4", "--index", "99000")
 	c, err := shifted.Compare(shifted.SGD{N: 100000, Sigma: 4, Loss: shifted.Loss{Lipschitz: 1}}, 1e-5, rdp.Improved)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +31,7 @@ func TestCompare(t *testing.T) {
 	if v := obj["verdict"].(string); !strings.Contains(v, "at least as good as sampling for the records at positions 1..") {
 		t.Fatalf("verdict %q", v)
 	}
-	out, _, code := ampRun("compare", "--n", "1000", "--sigma", "1", "--batch", "10", "--epochs", "3")
+	out, _, code := runCLI("compare", "--n", "1000", "--sigma", "1", "--batch", "10", "--epochs", "3")
 	if code != 0 || !strings.Contains(out, "replace-one") || !strings.Contains(out, "add/remove") || !strings.Contains(out, "neighbour relations differ") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -47,7 +47,7 @@ func TestCompareBadInput(t *testing.T) {
 		{[]string{"compare", "--n", "100", "--sigma", "-1"}, "--sigma"},
 		{[]string{"compare", "--n", "100", "--sigma", "1", "--index", "101"}, "--index"},
 	} {
-		_, errs, code := ampRun(c.args...)
+		_, errs, code := runCLI(c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
 		}

@@ -273,16 +273,7 @@ func TestComposeBadInput(t *testing.T) {
 		{[]string{"--epsilon", "1", "--k", "2", "extra"}, "extra"},
 	}
 	for _, tc := range cases {
-		out, errs, code := composeCLI(tc.args...)
-		if code != 2 {
-			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, code, errs)
-		}
-		if out != "" {
-			t.Errorf("%v: wrote to stdout: %q", tc.args, out)
-		}
-		if strings.Count(strings.TrimRight(errs, "\n"), "\n") != 0 || !strings.Contains(errs, tc.flag) {
-			t.Errorf("%v: stderr %q should be one line naming %s", tc.args, errs, tc.flag)
-		}
+		expectBadInput(t, append([]string{"compose"}, tc.args...), tc.flag)
 	}
 }
 

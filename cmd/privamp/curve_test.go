@@ -14,7 +14,7 @@ import (
 )
 
 func TestCurveCSV(t *testing.T) {
-	out, errs, code := ampRun("curve", "--n", "5000", "--sigma", "3", "--variants", "pnsgd,skip,stop", "--points", "20")
+	out, errs, code := runCLI("curve", "--n", "5000", "--sigma", "3", "--variants", "pnsgd,skip,stop", "--points", "20")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -46,7 +46,7 @@ func TestCurveCSV(t *testing.T) {
 	if !strings.Contains(errs, "# epsilon_stop: FMTT18 Thm 26") || !strings.Contains(errs, "assumes:") {
 		t.Errorf("stderr:\n%s", errs)
 	}
-	_, errs, _ = ampRun("curve", "--n", "50", "--sigma", "3", "--quiet")
+	_, errs, _ = runCLI("curve", "--n", "50", "--sigma", "3", "--quiet")
 	if errs != "" {
 		t.Errorf("--quiet printed %q", errs)
 	}
@@ -54,7 +54,7 @@ func TestCurveCSV(t *testing.T) {
 
 func TestCurveMixedFlags(t *testing.T) {
 	// --batch shapes the fixed-order column and is noted for stop.
-	out, errs, code := ampRun("curve", "--n", "1000", "--sigma", "2", "--variants", "minibatch,stop", "--batch", "10", "--points", "5")
+	out, errs, code := runCLI("curve", "--n", "1000", "--sigma", "2", "--variants", "minibatch,stop", "--batch", "10", "--points", "5")
 	if code != 0 || !strings.Contains(out, "epsilon_minibatch,epsilon_stop") || !strings.Contains(errs, "apply to the fixed-order variants only") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -63,7 +63,7 @@ func TestCurveMixedFlags(t *testing.T) {
 func TestCurveBaseline(t *testing.T) {
 	// With epochs listed, pnsgd is drawn as the single pass (the baseline)
 	// and epochs with five passes.
-	out, errs, code := ampRun("curve", "--n", "1000", "--sigma", "2", "--variants", "pnsgd,epochs", "--epochs", "5", "--points", "5", "--quiet")
+	out, errs, code := runCLI("curve", "--n", "1000", "--sigma", "2", "--variants", "pnsgd,epochs", "--epochs", "5", "--points", "5", "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -83,7 +83,7 @@ func TestCurveBaseline(t *testing.T) {
 }
 
 func TestCurveAll(t *testing.T) {
-	out, _, code := ampRun("curve", "--n", "3000", "--sigma", "2", "--variants", "pnsgd,stop", "--all", "--no-sampling", "--quiet")
+	out, _, code := runCLI("curve", "--n", "3000", "--sigma", "2", "--variants", "pnsgd,stop", "--all", "--no-sampling", "--quiet")
 	if code != 0 {
 		t.Fatal(code)
 	}
@@ -99,7 +99,7 @@ func TestCurveAll(t *testing.T) {
 			t.Errorf("stop index %d: %g, want %g", idx, e, want.Epsilon)
 		}
 	}
-	obj := ampJSON(t, "curve", "--n", "100", "--sigma", "2", "--all")
+	obj := jsonOf(t, "curve", "--n", "100", "--sigma", "2", "--all")
 	if len(obj["index"].([]any)) != 100 || obj["sampling"] == nil {
 		t.Fatalf("%v", obj)
 	}
@@ -109,7 +109,7 @@ func TestCurvePlot(t *testing.T) {
 	dir := t.TempDir()
 	for _, ext := range []string{"png", "svg"} {
 		path := filepath.Join(dir, "curve."+ext)
-		_, errs, code := ampRun("curve", "--n", "10000", "--sigma", "3", "--variants", "pnsgd,skip,local", "--plot", path, "--quiet")
+		_, errs, code := runCLI("curve", "--n", "10000", "--sigma", "3", "--variants", "pnsgd,skip,local", "--plot", path, "--quiet")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
@@ -126,7 +126,7 @@ func TestCurvePlot(t *testing.T) {
 	}
 	// Nothing half-written: a failed write leaves no file and no temporary.
 	bad := filepath.Join(dir, "missing", "curve.png")
-	_, errs, code := ampRun("curve", "--n", "100", "--sigma", "3", "--plot", bad, "--quiet")
+	_, errs, code := runCLI("curve", "--n", "100", "--sigma", "3", "--plot", bad, "--quiet")
 	if code == 0 || !strings.Contains(errs, "curve.png") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -142,7 +142,7 @@ func TestCurvePlot(t *testing.T) {
 	// An existing file is replaced whole.
 	path := filepath.Join(dir, "curve.png")
 	before, _ := os.ReadFile(path)
-	if _, _, code := ampRun("curve", "--n", "20", "--sigma", "3", "--plot", path, "--quiet"); code != 0 {
+	if _, _, code := runCLI("curve", "--n", "20", "--sigma", "3", "--plot", path, "--quiet"); code != 0 {
 		t.Fatal(code)
 	}
 	after, _ := os.ReadFile(path)
@@ -168,7 +168,7 @@ func TestCurveBadInput(t *testing.T) {
 		{append(base, "--variants", "stop,skip", "--batch", "10"), "--batch applies"},
 		{append(base, "--variants", "pnsgd", "--tasks", "2"), "--tasks applies"},
 	} {
-		_, errs, code := ampRun(c.args...)
+		_, errs, code := runCLI(c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
 		}

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -12,57 +9,12 @@ import (
 	"github.com/privamp/privamp/shifted"
 )
 
-// ampRun runs privamp and returns stdout, stderr and the exit status.
-func ampRun(args ...string) (string, string, int) {
-	var out, errw bytes.Buffer
-	code := run(args, &out, &errw)
-	return out.String(), errw.String(), code
-}
-
-var ampSnake = regexp.MustCompile(`^[a-z0-9_]+$`)
-
-// ampJSON runs a command with --json, checks it printed one object with
-// snake_case keys, and returns it.
-func ampJSON(t *testing.T, args ...string) map[string]any {
-	t.Helper()
-	out, errs, code := ampRun(append(args, "--json")...)
-	if code != 0 {
-		t.Fatalf("%v: exit %d: %s", args, code, errs)
-	}
-	dec := json.NewDecoder(strings.NewReader(out))
-	var obj map[string]any
-	if err := dec.Decode(&obj); err != nil {
-		t.Fatalf("%v: not JSON: %v\n%s", args, err, out)
-	}
-	if dec.More() {
-		t.Fatalf("%v: more than one JSON value", args)
-	}
-	var walk func(v any, path string)
-	walk = func(v any, path string) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				if !ampSnake.MatchString(k) {
-					t.Errorf("%v: JSON key %q at %s is not snake_case", args, k, path)
-				}
-				walk(e, path+"."+k)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e, path+"[]")
-			}
-		}
-	}
-	walk(obj, "")
-	return obj
-}
-
 func ampClose(a, b, tol float64) bool {
 	return math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
 }
 
 func TestPNSGDIndices(t *testing.T) {
-	obj := ampJSON(t, "pnsgd", "--n", "100000", "--sigma", "4", "--index", "1,50000", "--index", "100000", "--delta", "1e-6")
+	obj := jsonOf(t, "pnsgd", "--n", "100000", "--sigma", "4", "--index", "1,50000", "--index", "100000", "--delta", "1e-6")
 	pts := obj["indices"].([]any)
 	if len(pts) != 3 {
 		t.Fatalf("%d indices", len(pts))
@@ -101,7 +53,7 @@ func TestPNSGDSummaryAndVariants(t *testing.T) {
 		{"--nonsmooth", "--eta", "0.01", "--dimension", "100"},
 	} {
 		base := []string{"pnsgd", "--n", "20000", "--sigma", "3", "--target-epsilon", "0.05"}
-		obj := ampJSON(t, append(base, args...)...)
+		obj := jsonOf(t, append(base, args...)...)
 		sum := obj["summary"].(map[string]any)
 		worst := sum["worst"].(map[string]any)["epsilon"].(float64)
 		best := sum["best"].(map[string]any)["epsilon"].(float64)
@@ -112,18 +64,18 @@ func TestPNSGDSummaryAndVariants(t *testing.T) {
 			t.Errorf("%v: share %g", args, share)
 		}
 		// Human output shows sources and assumptions.
-		out, _, code := ampRun(append(base, args...)...)
+		out, _, code := runCLI(append(base, args...)...)
 		if code != 0 || !strings.Contains(out, "FMTT18") || !strings.Contains(out, "Assumptions:") {
 			t.Errorf("%v: exit %d\n%s", args, code, out)
 		}
 	}
 	// The stop variant says the paper's bound is not sound.
-	out, _, _ := ampRun("pnsgd", "--n", "1000", "--sigma", "3", "--variant", "stop")
+	out, _, _ := runCLI("pnsgd", "--n", "1000", "--sigma", "3", "--variant", "stop")
 	if !strings.Contains(out, "not sound") {
 		t.Errorf("stop output does not flag Thm 26:\n%s", out)
 	}
 	// Smoothing reports λ and the error.
-	obj := ampJSON(t, "pnsgd", "--n", "1000", "--sigma", "3", "--nonsmooth", "--eta", "0.1", "--lipschitz", "2", "--dimension", "100")
+	obj := jsonOf(t, "pnsgd", "--n", "1000", "--sigma", "3", "--nonsmooth", "--eta", "0.1", "--lipschitz", "2", "--dimension", "100")
 	sm := obj["smoothing"].(map[string]any)
 	if !ampClose(sm["lambda"].(float64), 0.1, 1e-12) || !ampClose(sm["error"].(float64), 2, 1e-12) {
 		t.Errorf("smoothing %v", sm)
@@ -132,11 +84,11 @@ func TestPNSGDSummaryAndVariants(t *testing.T) {
 
 func TestPNSGDNonContractive(t *testing.T) {
 	args := []string{"pnsgd", "--n", "1000", "--sigma", "2", "--eta", "1", "--smoothness", "3"}
-	_, errs, code := ampRun(args...)
+	_, errs, code := runCLI(args...)
 	if code != 2 || !strings.Contains(errs, "does not contract") || strings.Count(errs, "\n") != 1 {
 		t.Fatalf("exit %d: %q", code, errs)
 	}
-	obj := ampJSON(t, append(args, "--composition-fallback", "--index", "1")...)
+	obj := jsonOf(t, append(args, "--composition-fallback", "--index", "1")...)
 	if obj["composition_fallback"] != true || !strings.Contains(obj["source"].(string), "composition bound only") {
 		t.Fatalf("%v", obj)
 	}
@@ -146,7 +98,7 @@ func TestPNSGDNonContractive(t *testing.T) {
 	if !ampClose(e, want, 1e-9) {
 		t.Fatalf("fallback ε = %g, want %g", e, want)
 	}
-	out, _, _ := ampRun(append(args, "--composition-fallback")...)
+	out, _, _ := runCLI(append(args, "--composition-fallback")...)
 	if !strings.Contains(out, "does not contract") {
 		t.Fatalf("fallback output not labelled:\n%s", out)
 	}
@@ -192,7 +144,7 @@ func TestPNSGDBadInput(t *testing.T) {
 		{[]string{"pnsgd", "--n", "1e7", "--sigma", "1", "--epochs", "1e12"}, "exceeds"},
 	}
 	for _, c := range cases {
-		_, errs, code := ampRun(c.args...)
+		_, errs, code := runCLI(c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
 		}
@@ -200,7 +152,7 @@ func TestPNSGDBadInput(t *testing.T) {
 }
 
 func TestPNSGDLargeN(t *testing.T) {
-	obj := ampJSON(t, "pnsgd", "--n", "1e9", "--sigma", "2", "--variant", "skip", "--target-epsilon", "0.01")
+	obj := jsonOf(t, "pnsgd", "--n", "1e9", "--sigma", "2", "--variant", "skip", "--target-epsilon", "0.01")
 	sum := obj["summary"].(map[string]any)
 	if c := sum["count_under_target"].(float64); !(c > 0 && c < 1e9) {
 		t.Fatalf("count %g", c)
@@ -231,7 +183,7 @@ func FuzzAmpCLI(f *testing.F) {
 				return
 			}
 		}
-		out, errs, code := ampRun(args...)
+		out, errs, code := runCLI(args...)
 		if code != 0 && code != 2 {
 			t.Fatalf("%q: exit %d: %s", line, code, errs)
 		}
