@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/rdp"
 	"github.com/spf13/cobra"
 )
@@ -27,9 +28,23 @@ smallest sound ε is chosen and named.`,
 	cmd.Flags().Float64Var(&sens, "sensitivity", 1, "ℓ1-sensitivity Δ > 0")
 	cmd.Flags().Float64Var(&k, "compositions", 1, "number of compositions k (whole number in [1, 1e7])")
 	cmd.Flags().Float64Var(&delta, "delta", 1e-5, "δ in (0, 1) for the approximate-DP methods")
+	var target float64
+	cmd.Flags().Float64Var(&target, "target-epsilon", 0, "calibrate the smallest scale b for this ε > 0 instead of taking --scale")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		c, err := conv()
-		if err := firstErr(err, positive("scale", scale), positive("sensitivity", sens), positiveInt("compositions", k, 1e7), openUnit("delta", delta)); err != nil {
+		if changed(cmd, "target-epsilon") == changed(cmd, "scale") {
+			return badInput("give exactly one of --scale or --target-epsilon")
+		}
+		if err := firstErr(err, positive("sensitivity", sens), positiveInt("compositions", k, 1e7), openUnit("delta", delta)); err != nil {
+			return err
+		}
+		calibrated := ""
+		if changed(cmd, "target-epsilon") {
+			if err := positive("target-epsilon", target); err != nil {
+				return err
+			}
+			scale, calibrated = calibrateLaplace(sens, k, delta, target, c)
+		} else if err := positive("scale", scale); err != nil {
 			return err
 		}
 		eps0 := sens / scale
@@ -52,21 +67,53 @@ smallest sound ε is chosen and named.`,
 		if opt < best {
 			best, name, bestDelta = opt, "optimal", delta
 		}
+		scaleSrc := "input"
+		if calibrated != "" {
+			scaleSrc = "calibrated: smallest b with ε ≤ target, by " + calibrated + " (verified)"
+		}
 		r := &report{
 			Title: "Laplace mechanism",
 			Rows: append([]row{
+				{"b (scale)", fmtUp(scale), "", scaleSrc},
 				{"per-release ε = Δ/b", fmtNum(eps0), "", "Dwork–Roth 2014, Thm 3.6"},
 				{"ε (chosen: " + name + ")", fmtEps(best), "at δ = " + fmtNum(bestDelta), "smallest sound value below"},
 			}, methods...),
 			Assumptions: []string{"ℓ1-sensitivity of each query ≤ Δ; fresh independent Laplace(b) noise per coordinate and release; compositions may be adaptive"},
 		}
-		r.JSON = map[string]any{
+		if calibrated != "" {
+			r.JSON = map[string]any{"target_epsilon": target, "calibrated_by": calibrated}
+		} else {
+			r.JSON = map[string]any{}
+		}
+		for key, v := range map[string]any{
 			"command": "laplace", "scale": scale, "sensitivity": sens, "compositions": k, "delta": bestDelta,
 			"method": name, "basic_epsilon": pure, "rdp_order": num(dp.Order), "optimal_epsilon": num(opt),
+		} {
+			r.JSON[key] = v
 		}
 		epsJSON(r.JSON, "epsilon", best)
 		epsJSON(r.JSON, "rdp_epsilon", dp.Epsilon)
 		return render(a.out, a.mode, r)
 	}
 	return cmd
+}
+
+// calibrateLaplace returns the smallest Laplace scale b for which k
+// compositions meet (target, δ) by at least one method — basic composition
+// (b = kΔ/ε), RDP (Mironov 2017, Prop. 6) or the exact optimal composition
+// (KOV 2015) — and the method's name. Each candidate is verified by
+// recomputing its ε; bisection keeps the safe end.
+func calibrateLaplace(sens, k, delta, target float64, conv rdp.Conversion) (float64, string) {
+	best, how := k*sens/target, "basic composition"
+	if b, _, err := rdp.Calibrate(func(b float64) rdp.Curve { return rdp.Repeat(rdp.Laplace{Scale: b / sens}, k) }, target, delta, conv); err == nil && b < best {
+		best, how = b, "RDP"
+	}
+	ok := func(b float64) bool {
+		e, err := composition.OptimalEpsilon(sens/b, 0, int(k), delta)
+		return err == nil && e <= target
+	}
+	if b, err := numeric.Bisect(ok, best*1e-3, best, 1e-9, true); err == nil && b < best {
+		best, how = b, "optimal composition"
+	}
+	return best, how
 }
