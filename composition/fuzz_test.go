@@ -2,6 +2,8 @@ package composition
 
 import (
 	"math"
+
+	"github.com/privamp/privamp/rdp"
 	"testing"
 )
 
@@ -117,6 +119,36 @@ func FuzzFilter(f *testing.F) {
 			if fl.Spent() > eps || fl.SumDelta() > dpp {
 				t.Fatalf("budget exceeded: %v > %v or %v > %v", fl.Spent(), eps, fl.SumDelta(), dpp)
 			}
+		}
+	})
+}
+
+// FuzzRDPFloor: the exact Gaussian ε is a floor for every RDP- and
+// zCDP-based ε of the same mechanism (issue 2 §7), for any μ and δ, and the
+// RDP values are monotone in the noise.
+func FuzzRDPFloor(f *testing.F) {
+	f.Add(1.0, 1e-5)
+	f.Add(0.01, 0.3)
+	f.Add(30.0, 1e-300)
+	f.Fuzz(func(t *testing.T, mu, delta float64) {
+		if !(mu > 1e-4 && mu < 100 && delta > 1e-300 && delta < 0.5) {
+			t.Skip()
+		}
+		exact, err := GaussianEpsilon(mu, delta)
+		if err != nil {
+			t.Skip()
+		}
+		rho := mu * mu / 2
+		imp, _ := rdp.LinearEpsilon(rho, delta, rdp.Improved)
+		cls, _ := rdp.LinearEpsilon(rho, delta, rdp.Classic)
+		sg, _ := rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussian{Q: 1, Z: 1 / mu}, 1), delta, rdp.Improved)
+		for name, v := range map[string]float64{"improved": imp, "classic": cls, "sampled q=1": sg.Epsilon} {
+			if math.IsNaN(v) || v < exact*(1-1e-9)-1e-12 {
+				t.Fatalf("μ=%v δ=%v: %s ε %v below the exact %v", mu, delta, name, v, exact)
+			}
+		}
+		if more, _ := rdp.LinearEpsilon(rho*0.9, delta, rdp.Improved); more > imp {
+			t.Fatalf("μ=%v δ=%v: more noise raised ε from %v to %v", mu, delta, imp, more)
 		}
 	})
 }
