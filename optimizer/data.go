@@ -20,6 +20,9 @@ type Dataset struct {
 	Label  string    // label column name (may be empty)
 	Source string    // where the data came from, for reports
 	Lines  []int     // file line of each row (CSV data; nil otherwise)
+	// Keys holds each row's value of the key column (CSVOptions.Key: an id
+	// or a tier name); nil without one.
+	Keys []string
 }
 
 // N is the number of examples.
@@ -53,18 +56,56 @@ func (s *Dataset) Clone() *Dataset {
 	c.Y = append([]float64(nil), s.Y...)
 	c.Names = append([]string(nil), s.Names...)
 	c.Lines = append([]int(nil), s.Lines...)
+	c.Keys = append([]string(nil), s.Keys...)
 	return &c
 }
 
-// Subset returns the examples in idx (copied, in that order).
+// Subset returns the examples in idx (copied, in that order, with their
+// lines and keys when the data set has them).
 func (s *Dataset) Subset(idx []int) *Dataset {
 	c := &Dataset{D: s.D, Names: s.Names, Label: s.Label, Source: s.Source,
 		X: make([]float64, 0, len(idx)*s.D), Y: make([]float64, 0, len(idx))}
 	for _, i := range idx {
 		c.X = append(c.X, s.Row(i)...)
 		c.Y = append(c.Y, s.Y[i])
+		if s.Lines != nil {
+			c.Lines = append(c.Lines, s.Lines[i])
+		}
+		if s.Keys != nil {
+			c.Keys = append(c.Keys, s.Keys[i])
+		}
 	}
 	return c
+}
+
+// Append adds the rows of o after those of s. Both must have the same
+// feature columns (names, when both have them, in the same order); lines
+// are kept only when both have them, keys only when both have them.
+func (s *Dataset) Append(o *Dataset) error {
+	if o.D != s.D {
+		return fmt.Errorf("%d feature columns, the data has %d", o.D, s.D)
+	}
+	if s.Names != nil && o.Names != nil {
+		for j := range s.Names {
+			if s.Names[j] != o.Names[j] {
+				return fmt.Errorf("feature column %d is %q, the data's is %q", j+1, o.Names[j], s.Names[j])
+			}
+		}
+	}
+	n := s.N()
+	s.X = append(s.X, o.X...)
+	s.Y = append(s.Y, o.Y...)
+	if s.Lines != nil && o.Lines != nil && len(s.Lines) == n {
+		s.Lines = append(s.Lines, o.Lines...)
+	} else {
+		s.Lines = nil
+	}
+	if s.Keys != nil && o.Keys != nil && len(s.Keys) == n {
+		s.Keys = append(s.Keys, o.Keys...)
+	} else {
+		s.Keys = nil
+	}
+	return nil
 }
 
 // NormalizeRows scales every row with ‖x_i‖ > bound down to norm bound, so
@@ -146,6 +187,12 @@ func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e
 type CSVOptions struct {
 	// Label is the name of the label column (required).
 	Label string
+	// Key names a column read as text, not as a feature (an id, or a tier
+	// name for a privacy plan): Dataset.Keys holds its values, which must
+	// not be empty. "" means none.
+	Key string
+	// OptionalKey accepts a file without the Key column (Keys is then nil).
+	OptionalKey bool
 	// MaxRows bounds the number of data rows (0: 10^7), so that a huge file
 	// fails early instead of exhausting memory.
 	MaxRows int
@@ -153,7 +200,8 @@ type CSVOptions struct {
 
 // ReadCSV reads a data set: a header line of column names, then one example
 // per line with numeric (finite) values in every column. The column named
-// opt.Label is the label; every other column is a feature. Empty lines and
+// opt.Label is the label, the column opt.Key (if any) a text key; every
+// other column is a feature. Empty lines and
 // lines starting with '#' are skipped. A malformed line is reported as a
 // *LineError naming its line number; nothing is returned then.
 func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
@@ -167,7 +215,7 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 	br := bufio.NewReader(r)
 	line := 0
 	var header []string
-	labelCol := -1
+	labelCol, keyCol := -1, -1
 	ds := &Dataset{Label: opt.Label}
 	var fields []string
 	for {
@@ -207,22 +255,32 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 				}
 				seen[f] = true
 				header[i] = f
-				if f == opt.Label {
+				switch {
+				case f == opt.Label:
 					labelCol = i
+				case opt.Key != "" && f == opt.Key:
+					keyCol = i
 				}
 			}
 			if labelCol < 0 {
 				return nil, &LineError{Line: line, Msg: fmt.Sprintf("header has no column %q (columns: %s)", opt.Label, abbreviate(header))}
 			}
-			if len(header) < 2 {
+			if opt.Key != "" && keyCol < 0 && !opt.OptionalKey {
+				return nil, &LineError{Line: line, Msg: fmt.Sprintf("header has no column %q (columns: %s)", opt.Key, abbreviate(header))}
+			}
+			ds.D = len(header) - 1
+			if keyCol >= 0 {
+				ds.D--
+				ds.Keys = []string{}
+			}
+			if ds.D < 1 {
 				return nil, &LineError{Line: line, Msg: "header needs the label and at least one feature column"}
 			}
 			for i, h := range header {
-				if i != labelCol {
+				if i != labelCol && i != keyCol {
 					ds.Names = append(ds.Names, h)
 				}
 			}
-			ds.D = len(header) - 1
 		} else {
 			if len(fields) != len(header) {
 				return nil, &LineError{Line: line, Msg: fmt.Sprintf("has %d fields, the header has %d", len(fields), len(header))}
@@ -231,6 +289,14 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 				return nil, &LineError{Line: line, Msg: fmt.Sprintf("more than %d data rows", maxRows)}
 			}
 			for i, f := range fields {
+				if i == keyCol {
+					k := strings.TrimSpace(f)
+					if k == "" {
+						return nil, &LineError{Line: line, Msg: fmt.Sprintf("column %q: empty", header[i])}
+					}
+					ds.Keys = append(ds.Keys, k)
+					continue
+				}
 				v, perr := strconv.ParseFloat(strings.TrimSpace(f), 64)
 				if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 					return nil, &LineError{Line: line, Msg: fmt.Sprintf("column %q: %q is not a finite number", header[i], truncate(f, 30))}

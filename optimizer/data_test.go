@@ -117,3 +117,45 @@ func FuzzReadCSV(f *testing.F) {
 		}
 	})
 }
+
+func TestReadCSVKey(t *testing.T) {
+	in := "a,id,y,b\n1,p7,0,2\n3, p9 ,1,4\n"
+	ds, err := ReadCSV(strings.NewReader(in), CSVOptions{Label: "y", Key: "id"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.D != 2 || ds.Names[1] != "b" || ds.Keys[1] != "p9" || ds.Row(1)[1] != 4 || ds.Y[1] != 1 {
+		t.Fatalf("got %+v", ds)
+	}
+	for _, c := range []struct {
+		in, frag string
+		line     int
+	}{
+		{"a,y\n1,0\n", `no column "id"`, 1},
+		{"a,id,y\n1,p,0\n2,,1\n", `column "id": empty`, 3},
+		{"id,y\np,0\n", "at least one feature", 1},
+	} {
+		_, err := ReadCSV(strings.NewReader(c.in), CSVOptions{Label: "y", Key: "id"})
+		var le *LineError
+		if !errors.As(err, &le) || le.Line != c.line || !strings.Contains(le.Msg, c.frag) {
+			t.Errorf("%q: %v, want line %d with %q", c.in, err, c.line, c.frag)
+		}
+	}
+	// An optional key may be absent.
+	ds2, err := ReadCSV(strings.NewReader("a,y,b\n5,1,6\n"), CSVOptions{Label: "y", Key: "id", OptionalKey: true})
+	if err != nil || ds2.Keys != nil || ds2.D != 2 {
+		t.Fatalf("optional key: %+v %v", ds2, err)
+	}
+	// Subset keeps lines and keys; Append checks the columns.
+	sub := ds.Subset([]int{1, 0})
+	if sub.Keys[0] != "p9" || sub.Lines[0] != 3 || sub.Row(0)[0] != 3 {
+		t.Fatalf("subset %+v", sub)
+	}
+	if err := sub.Append(ds2); err != nil || sub.N() != 3 || sub.Row(2)[1] != 6 || sub.Keys != nil || sub.Lines[2] != 2 {
+		t.Fatalf("append: %v %+v", err, sub)
+	}
+	other, _ := ReadCSV(strings.NewReader("a,y,c\n5,1,6\n"), CSVOptions{Label: "y"})
+	if err := sub.Append(other); err == nil || !strings.Contains(err.Error(), `"c"`) {
+		t.Fatalf("append with other columns: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -16,7 +17,7 @@ func TestDeriveFormulas(t *testing.T) {
 	}
 	s31 := 2 * 2 * math.Sqrt(2*lg/400) / 0.5
 	want[Cor31] = [2]float64{s31, math.Sqrt(8) * 3 / math.Sqrt(10000*(4+20*s31*s31))}
-	q := math.Max(2*50*math.Log(10000)/10000, 2*math.Log(1e6))
+	q := math.Max(2*50*(1+math.Log(10000))/10000, 2*math.Log(1e6)) // 1 + ln n: Thm 26's H_n, repaired
 	s32 := 4 * 2 * math.Sqrt(q*math.Log(1e6)) / 0.5
 	want[Thm32] = [2]float64{s32, 4 * 3 / math.Sqrt(10000*(4+20*s32*s32))}
 	for r, w := range want {
@@ -33,6 +34,19 @@ func TestDeriveFormulas(t *testing.T) {
 	}
 	if _, err := Derive(Cor31, Target{Epsilon: 1, Delta: 1e-5, N: 10, D: 1, L: 1, R: 1}); err == nil {
 		t.Error("Cor 31 without public data accepted")
+	}
+	// Many tasks on few records: q = 2k(1 + ln n)/n binds, above the
+	// paper's 2k ln n/n.
+	p, err := Derive(Thm32, Target{Epsilon: 0.5, Delta: 0.1, N: 100, D: 3, L: 1, R: 1, Tasks: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q = 2 * 100 * (1 + math.Log(100)) / 100
+	if w := 4 * math.Sqrt(q*math.Log(10)) / 0.5; math.Abs(p.Sigma/w-1) > 1e-12 {
+		t.Errorf("Thm 32, many tasks: σ %v, want %v", p.Sigma, w)
+	}
+	if !strings.Contains(p.SigmaFormula, "1 + ln n") || len(p.Notes) == 0 {
+		t.Errorf("Thm 32: formula %q, notes %v", p.SigmaFormula, p.Notes)
 	}
 }
 

@@ -6,38 +6,30 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"github.com/privamp/privamp/shifted"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // UtilityBound bounds the expected excess population risk E[F(W)] − F* of
-// the Stop and Skip variants for i.i.d. data (seed 002 Thm 28, the engine of
-// Thm 29, 30, Cor 31 and Thm 32), at any step size η:
+// the Stop and Skip variants for i.i.d. data at any step size η: seed 002
+// Thm 28's regret argument (the engine of Thm 29, 30, Cor 31 and Thm 32),
+// shifted.UtilityParams.Thm28,
 //
 //	E[F(W)] − F* ≤ D²/(2ηT) + η·L_G²/2 + D·L/T,   L_G² = L² + dσ²,
 //
 // where T is the number of iterates the output is drawn from uniformly
 // (Stop: all S; Skip: the last ⌊S/2⌋ + 1, from a random start in K) and D
 // bounds the distance of the start to w* (‖w0‖ + R for Stop, 2R for Skip).
-// This is the standard projected-SGD regret bound for the iterates
-// w_0 … w_{T−1}; the last term moves it to w_1 … w_T as Theorem 28 states
-// (|F(w_T) − F(w_0)| ≤ L·D). At the theorems' η = 2R/(L_G√T) and D = 2R it
-// is 2RL_G/√T + 2RL/T, within Theorem 28's 4RL_G/√T. The Final variant has
-// no bound in seed 002 (it returns +Inf).
+// The Final variant has no bound in seed 002 (it returns +Inf).
 func UtilityBound(v Variant, steps int, eta, sigma float64, d int, L, R, w0norm float64) float64 {
-	var T int
-	D := w0norm + R
+	u := shifted.UtilityParams{Lipschitz: L, Radius: R, Dimension: int64(d), Steps: int64(steps), Sigma: sigma}
 	switch v {
 	case Stop:
-		T = steps
+		return u.Thm28(eta, w0norm+R, false)
 	case Skip:
-		T = steps/2 + 1
-		D = 2 * R
-	default:
-		return math.Inf(1)
+		return u.Thm28(eta, 2*R, true)
 	}
-	lg2 := L*L + float64(d)*sigma*sigma
-	t := float64(T)
-	return D*D/(2*eta*t) + eta*lg2/2 + D*L/t
+	return math.Inf(1)
 }
 
 // UtilityStats summarises the excess risks of repeated runs.

@@ -229,6 +229,30 @@ func (f *planFlags) budgets(cmd *cobra.Command) (plan.Budgets, []string, string,
 	return plan.Budgets{Tiers: tiers}, notes, what, nil
 }
 
+// streamFileAtomic writes a file as writeFileAtomic does (a temporary file
+// in the same directory, renamed into place: never half-written) but streams
+// it, so a plan of 10⁷ people is not held in memory twice.
+func streamFileAtomic(path string, write func(io.Writer) (int64, error)) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".privamp-*")
+	if err != nil {
+		return badInput("cannot write %s: %v", path, err)
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(tmp.Name())
+			err = fmt.Errorf("writing %s: %v", path, err)
+		}
+	}()
+	_, werr := write(tmp)
+	if err = firstErr(werr, tmp.Close()); err != nil {
+		return err
+	}
+	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
 func planPathErr(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -256,11 +280,7 @@ func runPlan(a *app, cmd *cobra.Command, f *planFlags) error {
 		return planInfeasible(a, f, s, b, what, res)
 	}
 	if f.out != "" {
-		var buf bytes.Buffer
-		if _, err := res.Plan.WriteTo(&buf); err != nil {
-			return err
-		}
-		if err := writeFileAtomic(f.out, buf.Bytes()); err != nil {
+		if err := streamFileAtomic(f.out, res.Plan.WriteTo); err != nil {
 			return err
 		}
 	}
@@ -324,18 +344,7 @@ func planReport(f *planFlags, s plan.Setting, what string, res *plan.Result) *re
 	}
 	groups := p.Summary.Groups
 	if len(groups) > 0 && len(groups) <= planMaxTable {
-		tb := &table{Header: []string{"positions", "count", "who", "target ε", "δ", "achieved ε (min – max)", "min slack"}}
-		for _, gr := range groups {
-			pos := fmtInt(float64(gr.First))
-			if gr.Last != gr.First {
-				pos = fmt.Sprintf("%d–%d", gr.First, gr.Last)
-			}
-			tb.Rows = append(tb.Rows, []string{
-				pos, fmtInt(float64(gr.Last - gr.First + 1)), planWho(p, gr),
-				fmtNum(gr.Epsilon), fmtNum(gr.Delta), fmtEps(gr.AchievedMin) + " – " + fmtEps(gr.AchievedMax), fmtDown(gr.SlackMin),
-			})
-		}
-		r.Table = tb
+		r.Table = planGroupTable(p, groups)
 	} else {
 		tb := &table{Header: []string{"position", "who", "target ε", "δ", "achieved ε", "slack"}}
 		for _, t := range shifted.LogSpaced(p.N, 24) {
@@ -369,6 +378,27 @@ func planReport(f *planFlags, s plan.Setting, what string, res *plan.Result) *re
 	return r
 }
 
+// planGroupTable lists runs of positions with one budget and their
+// achieved ε.
+func planGroupTable(p *plan.Plan, groups []plan.GroupResult) *table {
+	tb := &table{Header: []string{"positions", "count", "who", "target ε", "δ", "achieved ε (min – max)", "min slack"}}
+	for _, gr := range groups {
+		tb.Rows = append(tb.Rows, []string{
+			planPositions(gr.First, gr.Last), fmtInt(float64(gr.Last - gr.First + 1)), planWho(p, gr),
+			fmtNum(gr.Epsilon), fmtNum(gr.Delta), fmtEps(gr.AchievedMin) + " – " + fmtEps(gr.AchievedMax), fmtDown(gr.SlackMin),
+		})
+	}
+	return tb
+}
+
+// planPositions formats a run of positions.
+func planPositions(first, last int64) string {
+	if last == first {
+		return fmtInt(float64(first))
+	}
+	return fmt.Sprintf("%d–%d", first, last)
+}
+
 // planBinding names the person whose budget sets σ.
 func planBinding(p *plan.Plan) string {
 	t := p.Summary.BindingPosition
@@ -376,17 +406,21 @@ func planBinding(p *plan.Plan) string {
 		return "n/a"
 	}
 	e, d, _ := p.Target(t)
-	who := ""
+	return fmt.Sprintf("position %d (%sε = %s, δ = %s)", t, planWhoAt(p, t), fmtNum(e), fmtNum(d))
+}
+
+// planWhoAt names the person at position t — `"id", ` or `tier, ` — for
+// a parenthesis.
+func planWhoAt(p *plan.Plan, t int64) string {
 	if p.People != nil {
-		who = fmt.Sprintf("%q, ", p.People.ID[t-1])
-	} else {
-		for _, tr := range p.Tiers {
-			if t >= tr.First && t <= tr.Last {
-				who = tr.Name + ", "
-			}
+		return fmt.Sprintf("%q, ", p.People.ID[t-1])
+	}
+	for _, tr := range p.Tiers {
+		if t >= tr.First && t <= tr.Last {
+			return tr.Name + ", "
 		}
 	}
-	return fmt.Sprintf("position %d (%sε = %s, δ = %s)", t, who, fmtNum(e), fmtNum(d))
+	return ""
 }
 
 // planRatio formats how many times a exceeds b.
@@ -438,16 +472,7 @@ func planJSON(f *planFlags, s plan.Setting, res *plan.Result) map[string]any {
 		obj["utility_ratio"] = num(res.Utility.Bound / res.Uniform.Utility.Bound)
 		obj["max_achieved_ratio"] = p.Summary.MaxAchievedRatio
 		obj["binding_position"] = p.Summary.BindingPosition
-		var groups []map[string]any
-		for _, g := range p.Summary.Groups {
-			m := map[string]any{"first": g.First, "last": g.Last, "epsilon": g.Epsilon, "delta": g.Delta,
-				"achieved_min": g.AchievedMin, "achieved_max": g.AchievedMax, "slack_min": g.SlackMin}
-			if g.Tier != "" {
-				m["tier"] = g.Tier
-			}
-			groups = append(groups, m)
-		}
-		if groups != nil {
+		if groups := planGroupsJSON(p.Summary.Groups); groups != nil {
 			obj["groups"] = groups
 		}
 		if f.out != "" {
@@ -455,6 +480,20 @@ func planJSON(f *planFlags, s plan.Setting, res *plan.Result) map[string]any {
 		}
 	}
 	return obj
+}
+
+// planGroupsJSON lists budget groups for --json (nil for none).
+func planGroupsJSON(gs []plan.GroupResult) []map[string]any {
+	var out []map[string]any
+	for _, g := range gs {
+		m := map[string]any{"first": g.First, "last": g.Last, "epsilon": g.Epsilon, "delta": g.Delta,
+			"achieved_min": num(g.AchievedMin), "achieved_max": num(g.AchievedMax), "slack_min": num(g.SlackMin)}
+		if g.Tier != "" {
+			m["tier"] = g.Tier
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // planCSV streams one row per person.
@@ -545,10 +584,7 @@ func planInfeasible(a *app, f *planFlags, s plan.Setting, b plan.Budgets, what s
 		if who == "" {
 			who = u.Tier
 		}
-		pos := fmtInt(float64(u.First))
-		if u.Last != u.First {
-			pos = fmt.Sprintf("%d–%d", u.First, u.Last)
-		}
+		pos := planPositions(u.First, u.Last)
 		ach := fmtEps(u.Achievable)
 		if u.AchievableMin != u.Achievable {
 			ach = fmtEps(u.AchievableMin) + " – " + ach

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/shifted/plan"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -48,6 +50,8 @@ type problemFlags struct {
 	target, delta          float64
 	rule                   string
 	seed                   uint64
+	// plan is set by run --plan: the run follows a privamp plan.
+	plan *planFollow
 }
 
 func (p *problemFlags) register(f *pflag.FlagSet) {
@@ -93,6 +97,13 @@ type problem struct {
 	sigmaSrc  string
 	notes     []string
 	classLoss bool
+	parts     []dataPart // the files the rows came from
+}
+
+// dataPart is a range of rows read from one file (for line numbers).
+type dataPart struct {
+	file     string
+	from, to int
 }
 
 func (p *problemFlags) build(cmd *cobra.Command) (*problem, error) {
@@ -108,18 +119,21 @@ func (p *problemFlags) build(cmd *cobra.Command) (*problem, error) {
 		if p.label == "" {
 			return nil, badInput("--label is required with --data (the name of the label column)")
 		}
-		f, err := os.Open(p.data)
+		ds, err := readData("--data", p.data, optimizer.CSVOptions{Label: p.label, Key: p.plan.keyColumn()})
 		if err != nil {
-			return nil, badInput("--data: cannot open %s: %v", p.data, unwrapPathErr(err))
-		}
-		ds, err := optimizer.ReadCSV(f, optimizer.CSVOptions{Label: p.label})
-		f.Close()
-		if err != nil {
-			return nil, badInput("%s: %v", p.data, err)
+			return nil, err
 		}
 		ds.Source = p.data
 		pr.data = ds
 		pr.dataDesc = fmt.Sprintf("%s (%d × %d, label %q)", filepath.Base(p.data), ds.N(), ds.D, p.label)
+		pr.parts = []dataPart{{p.data, 0, ds.N()}}
+		if p.plan != nil {
+			if err := p.plan.arrange(pr, p); err != nil {
+				return nil, err
+			}
+		}
+	case p.plan != nil:
+		return nil, badInput("--plan needs --data (a CSV file whose rows are the plan's people)")
 	default:
 		kind := p.synthetic
 		if kind == "" {
@@ -172,8 +186,8 @@ func (p *problemFlags) build(cmd *cobra.Command) (*problem, error) {
 	pr.obj = optimizer.Objective{Loss: loss, L2: l2 + p.l2}
 	if loss.Classification() {
 		pr.classLoss = true
-		if err := pr.data.MapBinaryLabels(); err != nil {
-			return nil, badInput("%s: %v", nonEmpty(p.data, "data"), err)
+		if err := pr.mapLabels(); err != nil {
+			return nil, err
 		}
 	}
 	R := p.radius
@@ -193,6 +207,11 @@ func (p *problemFlags) build(cmd *cobra.Command) (*problem, error) {
 	pr.cons = pr.obj.Constants(X, Y, R)
 	if math.IsInf(pr.cons.Sens, 1) || math.IsNaN(pr.cons.Sens) {
 		return nil, badInput("--no-projection: the %s loss has unbounded gradients without a bounded domain; give --radius", pr.obj.Name())
+	}
+	if p.plan != nil {
+		if err := p.plan.checkConstants(pr, R); err != nil {
+			return nil, err
+		}
 	}
 	// algorithm
 	v, err := optimizer.ParseVariant(p.variant)
@@ -240,6 +259,12 @@ func (p *problemFlags) build(cmd *cobra.Command) (*problem, error) {
 // parameters sets η and σ: given, or derived from the target.
 func (p *problemFlags) parameters(cmd *cobra.Command, pr *problem) error {
 	s := &pr.setting
+	if pl := p.plan; pl != nil {
+		s.Eta, s.Sigma = pl.plan.Eta, pl.plan.Sigma
+		pr.etaSrc = fmt.Sprintf("plan %s (%s)", pl.path, nonEmpty(pl.plan.Summary.EtaSource, "as planned"))
+		pr.sigmaSrc = fmt.Sprintf("plan %s (%s)", pl.path, nonEmpty(pl.plan.Summary.SigmaSource, "as planned"))
+		return nil
+	}
 	if changed(cmd, "eta") {
 		if err := positive("eta", p.eta); err != nil {
 			return err
@@ -332,6 +357,9 @@ type runFlags struct {
 	config     string
 	indices    []int
 	maxPoints  int
+	// --plan and how the data's rows map to its positions
+	planPath, idColumn, tierColumn, publicData string
+	rowIDs                                     bool
 }
 
 func newRunCmd(a *app) *cobra.Command {
@@ -352,12 +380,29 @@ losses without projection the output is Gaussian and the exact Rényi divergence
 bound.
 
 --config FILE.json sets flags from a JSON object whose keys are flag names ("variant", "target-epsilon"
-or "target_epsilon", ...); flags on the command line win.`,
+or "target_epsilon", ...); flags on the command line win.
+
+--plan FILE.json runs a per-person privacy plan written by 'privamp plan --out': the rows of --data are
+the plan's people, put in the plan's order before training; σ, η, the variant, batch, epochs, tasks, δ and
+the radius R come from the plan (the flags that set them are refused; --radius may only be smaller).
+Each row is matched to the plan by
+  --id COLUMN     a column of --data holding each person's id (a people plan; not a feature), or
+  --row-ids       each row's id is its 1-based row number in --data (header excluded), or
+  --tier COLUMN   a column holding each row's tier name (a tier plan; rows of a tier keep their order).
+Every planned person must be in the data exactly once and every row must be in the plan; otherwise
+the run is refused with every mismatch by line. The plan's public records (Cor 31), if any, come from
+--public-data FILE: a CSV with the same columns (an id or tier column is ignored) and exactly as many
+rows as the plan's "public", run after the private rows in file order. The data's constants must stay
+within the plan's: L ≤ the plan's L, β ≤ its β (when it gives one) and η ≤ 2/β, m ≥ its m,
+d ≤ its dimension, R ≤ its radius; otherwise the run is refused with the reason. The output shows that
+the plan was followed and every budget group's ε, recomputed with package shifted (plan.Verify).`,
 		Args: cobra.NoArgs,
 		Example: `  privamp run --data testdata/breast_cancer.csv --label malignant --standardize --normalize \
       --variant skip --target-epsilon 1 --delta 1e-5 --repeats 20
   privamp run --synthetic logistic --n 5000 --dim 20 --variant stop --target-epsilon 0.5 --trace t.csv --plot t.png
-  privamp run --synthetic quadratic --no-projection --variant pnsgd --eta 0.05 --sigma 2`,
+  privamp run --synthetic quadratic --no-projection --variant pnsgd --eta 0.05 --sigma 2
+  privamp run --plan examples/plan/breast-cancer-plan.json --data testdata/breast_cancer.csv --label malignant \
+      --standardize --normalize --row-ids`,
 	}
 	f := cmd.Flags()
 	rf.register(f)
@@ -368,11 +413,19 @@ or "target_epsilon", ...); flags on the command line win.`,
 	f.StringVar(&rf.config, "config", "", "read flags from a JSON object (keys are flag names)")
 	f.IntSliceVar(&rf.indices, "index", nil, "also show the guarantee of these indices (1-based positions in the data order)")
 	f.IntVar(&rf.maxPoints, "max-points", 2000, "most trajectory points recorded")
+	f.StringVar(&rf.planPath, "plan", "", "run a per-person privacy plan written by privamp plan (JSON): order, σ, η, variant from the plan")
+	f.StringVar(&rf.idColumn, "id", "", "with --plan: the column of --data holding each person's id (not a feature)")
+	f.BoolVar(&rf.rowIDs, "row-ids", false, "with --plan: each row's id is its 1-based row number in --data")
+	f.StringVar(&rf.tierColumn, "tier", "", "with a tier --plan: the column of --data holding each row's tier name")
+	f.StringVar(&rf.publicData, "public-data", "", "with --plan: CSV of the plan's public records (Cor 31), run after the private rows in file order")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if rf.config != "" {
 			if err := applyConfig(cmd, rf.config); err != nil {
 				return err
 			}
+		}
+		if err := rf.loadPlan(cmd); err != nil {
+			return err
 		}
 		return runRun(a, cmd, rf)
 	}
@@ -533,7 +586,7 @@ func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
 		}
 	}
 	target := -1.0
-	if !changed(cmd, "sigma") {
+	if !changed(cmd, "sigma") && rf.plan == nil {
 		target = rf.target
 	}
 	ps := summarizePrivacy(pr, rf.delta, target, rf.indices)
@@ -634,6 +687,9 @@ func runReport(pr *problem, rf *runFlags, ps privacySummary, opt optimizer.Optim
 		algo += fmt.Sprintf(", %d tasks (Thm 32)", pr.setting.Tasks)
 	}
 	r := &report{Title: fmt.Sprintf("privamp run: %s on %s, %s loss", algo, pr.dataDesc, pr.obj.Name())}
+	if rf.plan != nil {
+		r.Title += ", following plan " + rf.plan.path
+	}
 	add := func(q, v, u, s string) { r.Rows = append(r.Rows, row{q, v, u, s}) }
 	radius := fmtNum(cfg.R)
 	if math.IsInf(cfg.R, 1) {
@@ -679,6 +735,11 @@ func runReport(pr *problem, rf *runFlags, ps privacySummary, opt optimizer.Optim
 		add("ε (amplification by iteration)", noFinite, "", "not applicable: "+ps.reason)
 	}
 	add("ε by plain composition", fmtEps(ps.composition), fmt.Sprintf("δ = %g", delta), "every iterate released: Gaussian steps composed (Lemma 27; no smoothness needed)")
+	if rf.plan != nil {
+		rows, notes := rf.plan.rows(pr)
+		r.Rows = append(r.Rows, rows...)
+		r.Notes = append(r.Notes, notes...)
+	}
 	// exactness
 	exact, exactJSON := exactRows(pr, ps, delta)
 	r.Rows = append(r.Rows, exact...)
@@ -754,6 +815,9 @@ func runReport(pr *problem, rf *runFlags, ps privacySummary, opt optimizer.Optim
 		pj["reason"] = ps.reason
 	}
 	obj["privacy"] = pj
+	if rf.plan != nil {
+		obj["plan"] = rf.plan.json()
+	}
 	if len(exactJSON) > 0 {
 		obj["exact"] = exactJSON
 	}
@@ -768,6 +832,294 @@ func runReport(pr *problem, rf *runFlags, ps privacySummary, opt optimizer.Optim
 	}
 	r.JSON = obj
 	return r
+}
+
+// planFollow is a run that follows a privamp plan (run --plan).
+type planFollow struct {
+	path   string
+	plan   *plan.Plan
+	verify *plan.Verification // every position recomputed with package shifted
+	key    string             // the column matched to the plan ("" with row ids)
+	rowIDs bool
+	public string // --public-data
+	checks []optimizer.Check
+}
+
+// planRunGroups is the most budget groups run's table lists.
+const planRunGroups = 20
+
+// keyColumn is the column of --data that matches rows to the plan.
+func (pl *planFollow) keyColumn() string {
+	if pl == nil {
+		return ""
+	}
+	return pl.key
+}
+
+// matchDesc says how rows were matched to the plan.
+func (pl *planFollow) matchDesc() string {
+	switch {
+	case pl.rowIDs:
+		return "matched by row number, --row-ids"
+	case pl.plan.People != nil:
+		return fmt.Sprintf("matched by the id column %q", pl.key)
+	}
+	return fmt.Sprintf("matched by the tier column %q", pl.key)
+}
+
+// loadPlan reads --plan, checks it (plan.Load, plan.Verify), refuses the
+// flags the plan sets and sets the run's parameters from it.
+func (rf *runFlags) loadPlan(cmd *cobra.Command) error {
+	if rf.planPath == "" {
+		for _, f := range []string{"id", "row-ids", "tier", "public-data"} {
+			if changed(cmd, f) {
+				return badInput("--%s goes with --plan (it matches the rows of --data to a privamp plan)", f)
+			}
+		}
+		return nil
+	}
+	for _, f := range []string{"sigma", "eta", "target-epsilon", "rule", "variant", "epochs", "batch", "public", "tasks", "delta", "synthetic", "no-projection"} {
+		if changed(cmd, f) {
+			return badInput("--%s cannot be used with --plan: the plan sets σ, η, the variant, batch, epochs, public records, tasks, δ and the domain", f)
+		}
+	}
+	path := rf.planPath
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return badInput("--plan: cannot open %s: %v", path, unwrapPathErr(err))
+	}
+	p, err := plan.Load(bytes.NewReader(data))
+	if err != nil {
+		return badInput("--plan %s: %v", path, err)
+	}
+	switch {
+	case p.People != nil && rf.tierColumn != "":
+		return badInput("--tier: --plan %s is a people plan; match the rows by --id COLUMN or --row-ids", path)
+	case p.People != nil && (rf.idColumn != "") == rf.rowIDs:
+		return badInput("--plan %s is a people plan: give one of --id COLUMN (a column of person ids) and --row-ids (ids are row numbers)", path)
+	case p.People == nil && (rf.idColumn != "" || rf.rowIDs):
+		return badInput("--plan %s is a tier plan: match the rows by --tier COLUMN (each row's tier name), not --id or --row-ids", path)
+	case p.People == nil && rf.tierColumn == "":
+		return badInput("--plan %s is a tier plan: give --tier COLUMN naming each row's tier", path)
+	case p.Public > 0 && rf.publicData == "":
+		return badInput("--plan %s has %d public records at the end (Cor 31): give them with --public-data FILE", path, p.Public)
+	case p.Public == 0 && rf.publicData != "":
+		return badInput("--public-data: --plan %s has no public records", path)
+	case p.Epochs > 1_000_000 || p.Tasks > 1000 || p.Batch > p.N+p.Public:
+		return badInput("--plan %s: batch %d, epochs %d, tasks %d: run supports batch ≤ n = %d, at most 10^6 epochs and 1000 tasks", path, p.Batch, p.Epochs, p.Tasks, p.N+p.Public)
+	}
+	v, err := p.Verify()
+	if err != nil {
+		return badInput("--plan %s: %v", path, err)
+	}
+	if !v.OK {
+		vi := v.Violations[0]
+		return badInput("--plan %s breaks %d of its own targets (position %d: ε %s > target %s); 'privamp verify %s' lists them", path, v.ViolationCount, vi.Position, fmtEps(vi.Achieved), fmtNum(vi.Epsilon), path)
+	}
+	if changed(cmd, "radius") {
+		if rf.radius > p.Radius {
+			return badInput("--radius %g exceeds the plan's radius R = %g (its utility bound and η assume the domain inside it)", rf.radius, p.Radius)
+		}
+	} else {
+		rf.radius = p.Radius
+	}
+	rf.variant, rf.epochs, rf.batch = string(p.Variant), int(p.Epochs), int(p.Batch)
+	rf.public, rf.tasks, rf.delta = int(p.Public), int(p.Tasks), p.Delta
+	key := rf.idColumn
+	if p.People == nil {
+		key = rf.tierColumn
+	}
+	rf.plan = &planFollow{path: path, plan: p, verify: v, key: key, rowIDs: rf.rowIDs, public: rf.publicData}
+	return nil
+}
+
+// readData reads a CSV data set named by flag.
+func readData(flag, path string, opt optimizer.CSVOptions) (*optimizer.Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, badInput("%s: cannot open %s: %v", flag, path, unwrapPathErr(err))
+	}
+	defer f.Close()
+	ds, err := optimizer.ReadCSV(f, opt)
+	if err != nil {
+		return nil, badInput("%s: %v", path, err)
+	}
+	return ds, nil
+}
+
+// arrange puts the rows of --data in the plan's order and appends the
+// public rows.
+func (pl *planFollow) arrange(pr *problem, p *problemFlags) error {
+	ds := pr.data
+	keys := ds.Keys
+	if pl.rowIDs {
+		keys = make([]string, ds.N())
+		for i := range keys {
+			keys[i] = strconv.Itoa(i + 1)
+		}
+	}
+	rows, err := pl.plan.Arrange(keys)
+	var ae *plan.ArrangeError
+	if errors.As(err, &ae) {
+		return badInput("--data %s does not match --plan %s: %s", p.data, pl.path, ae.Describe(func(i int) string { return fmt.Sprintf("line %d", ds.Lines[i]) }))
+	} else if err != nil {
+		return badInput("--plan %s: %v", pl.path, err)
+	}
+	out := ds.Subset(rows)
+	pr.dataDesc = fmt.Sprintf("%s (%d × %d, label %q; in the plan's order, %s)", filepath.Base(p.data), out.N(), out.D, p.label, pl.matchDesc())
+	if pl.public != "" {
+		pub, err := readData("--public-data", pl.public, optimizer.CSVOptions{Label: p.label, Key: pl.key, OptionalKey: true})
+		if err != nil {
+			return err
+		}
+		if int64(pub.N()) != pl.plan.Public {
+			return badInput("--public-data %s: %d rows, but the plan has %d public records", pl.public, pub.N(), pl.plan.Public)
+		}
+		if err := out.Append(pub); err != nil {
+			return badInput("--public-data %s: %v", pl.public, err)
+		}
+		pr.parts = append(pr.parts, dataPart{pl.public, out.N() - pub.N(), out.N()})
+		pr.dataDesc += fmt.Sprintf(" + %d public rows from %s", pub.N(), filepath.Base(pl.public))
+	}
+	out.Source = ds.Source
+	pr.data = out
+	return nil
+}
+
+// mapLabels maps 0/1 labels to ±1, naming the file of a bad label.
+func (pr *problem) mapLabels() error {
+	parts := pr.parts
+	if len(parts) == 0 {
+		parts = []dataPart{{"data", 0, pr.data.N()}}
+	}
+	for _, pt := range parts {
+		v := &optimizer.Dataset{Y: pr.data.Y[pt.from:pt.to]}
+		if pr.data.Lines != nil {
+			v.Lines = pr.data.Lines[pt.from:pt.to]
+		}
+		if err := v.MapBinaryLabels(); err != nil {
+			return badInput("%s: %v", pt.file, err)
+		}
+	}
+	return nil
+}
+
+// checkConstants refuses data whose constants break the plan's
+// assumptions, and records the check that they hold. L and, without strong
+// convexity, β may exceed the plan's by 10⁻¹² relative (rounding in the
+// data's norms): the plan's guarantee scales with L² (a change far inside
+// its 10⁻⁹ margin) and, with m = 0, depends on β only through η ≤ 2/β,
+// which is checked exactly. With m > 0 the contraction max(|1 − ηm|,
+// |1 − ηβ|) compounds over the steps, so β ≤ the plan's β and m ≥ its m
+// are exact.
+func (pl *planFollow) checkConstants(pr *problem, R float64) error {
+	p, c := pl.plan, pr.cons
+	d := int64(pr.data.D)
+	refuse := func(format string, args ...any) error {
+		return badInput("--plan %s: "+format, append([]any{pl.path}, args...)...)
+	}
+	betaTol := 1 + 1e-12
+	if p.StrongConvexity > 0 {
+		betaTol = 1
+	}
+	switch {
+	case c.L > p.Lipschitz*(1+1e-12):
+		return refuse("the data's Lipschitz constant L = %s exceeds the plan's %s: the plan's privacy assumes every gradient norm ≤ L (scale the rows with --normalize, lower --radius, or plan with --lipschitz ≥ %s)", fmtNum(c.L), fmtNum(p.Lipschitz), fmtUp(c.L))
+	case math.IsInf(c.Beta, 1):
+		return refuse("the %s loss is not smooth (β = ∞); amplification by iteration needs η ≤ 2/β", pr.obj.Name())
+	case p.Smoothness > 0 && c.Beta > p.Smoothness*betaTol:
+		return refuse("the data's smoothness β = %s exceeds the plan's %s (the plan's step must contract: η ≤ 2/β)", fmtNum(c.Beta), fmtNum(p.Smoothness))
+	case p.Eta*c.Beta > 2:
+		return refuse("the plan's η = %s exceeds 2/β = %s for this data: the step does not contract (Prop. 18)", fmtNum(p.Eta), fmtNum(2/c.Beta))
+	case c.M < p.StrongConvexity:
+		return refuse("the data's strong convexity m = %s is below the plan's %s (add --l2 %s)", fmtNum(c.M), fmtNum(p.StrongConvexity), fmtUp(p.StrongConvexity))
+	case d > p.Dimension:
+		return refuse("the data has d = %d features, the plan was made for d = %d (its η and utility bound assume it)", d, p.Dimension)
+	}
+	beta := fmt.Sprintf("β = %s ≤ %s", fmtNum(c.Beta), fmtNum(p.Smoothness))
+	if p.Smoothness == 0 {
+		beta = fmt.Sprintf("η = %s ≤ 2/β = %s (the plan gives no β)", fmtNum(p.Eta), fmtNum(2/c.Beta))
+	}
+	pl.checks = []optimizer.Check{
+		{Name: "data constants within the plan", Status: optimizer.Pass, Value: c.L, Bound: p.Lipschitz,
+			Detail: fmt.Sprintf("L = %s ≤ %s, %s, m = %s ≥ %s, d = %d ≤ %d, R = %s ≤ %s", fmtNum(c.L), fmtNum(p.Lipschitz), beta, fmtNum(c.M), fmtNum(p.StrongConvexity), d, p.Dimension, fmtNum(R), fmtNum(p.Radius))},
+		{Name: "plan: achieved/target ≤ 1 at every position", Status: optimizer.Pass, Value: pl.verify.WorstRatio, Bound: 1,
+			Detail: fmt.Sprintf("%d positions recomputed with package shifted (as privamp verify); largest at position %d", pl.verify.Checked, pl.verify.WorstPosition)},
+	}
+	return nil
+}
+
+// rows shows that the plan was followed and every budget group's ε.
+func (pl *planFollow) rows(pr *problem) ([]row, []string) {
+	p, v := pl.plan, pl.verify
+	s, _ := p.Setting()
+	pub := ""
+	if p.Public > 0 {
+		pub = fmt.Sprintf(", then the %d public rows of %s", p.Public, pl.public)
+	}
+	out := []row{
+		{"plan followed", fmt.Sprintf("yes: %d rows in the plan's order, %s%s; σ, η and %s as planned", p.N, pl.matchDesc(), pub, s.Name()), "", "privamp plan file " + pl.path},
+		{"every person within budget", fmt.Sprintf("yes: largest achieved/target = %.10f (position %d)", v.WorstRatio, v.WorstPosition), "",
+			"every position's ε recomputed with package shifted at the plan's σ, η, L, β, m and each person's δ (as privamp verify)"},
+	}
+	var notes []string
+	for i, g := range v.Groups {
+		if i == planRunGroups {
+			notes = append(notes, fmt.Sprintf("the table shows the first %d of %d budget groups; --json lists them all", planRunGroups, len(v.Groups)))
+			break
+		}
+		out = append(out, row{fmt.Sprintf("ε of positions %s (%s)", planPositions(g.First, g.Last), planWho(p, g)), fmtEps(g.AchievedMax),
+			fmt.Sprintf("target %s, δ = %s", fmtNum(g.Epsilon), fmtNum(g.Delta)), "largest ε in the group, recomputed with package shifted"})
+	}
+	if u := p.Summary.UtilityBound; u != nil {
+		notes = append(notes, fmt.Sprintf("privamp plan's utility bound for this plan: E[F(W)] − F* ≤ %s (%s)", fmtNum(*u), p.Summary.UtilitySource))
+	}
+	if pr.cons.Sens < p.Lipschitz {
+		notes = append(notes, fmt.Sprintf("the rows 'ε worst case' and 'ε of index …' use this data's own constants (sensitivity L' = %s ≤ the plan's L = %s), so they are at most the plan's recomputed ε of the same position", fmtNum(pr.cons.Sens), fmtNum(p.Lipschitz)))
+	}
+	if v.Groups == nil {
+		notes = append(notes, "the plan has more than 1000 budget groups: privamp verify --csv is not available for plans; every position was recomputed")
+	}
+	if d := planAgreement(p.Summary.Groups, v.Groups); !math.IsNaN(d) {
+		out = append(out, row{"plan file's own ε", fmt.Sprintf("agrees: largest relative difference %.1e", d), "", "the achieved ε privamp plan wrote in the file's summary, against the recomputation"})
+	}
+	return out, notes
+}
+
+// planAgreement is the largest relative difference between the achieved ε
+// of the plan file's summary and the recomputed groups (NaN when they do
+// not describe the same groups).
+func planAgreement(file, got []plan.GroupResult) float64 {
+	if len(file) == 0 || len(file) != len(got) {
+		return math.NaN()
+	}
+	var d float64
+	for i, g := range got {
+		f := file[i]
+		if f.First != g.First || f.Last != g.Last {
+			return math.NaN()
+		}
+		d = math.Max(d, math.Max(math.Abs(f.AchievedMax/g.AchievedMax-1), math.Abs(f.AchievedMin/g.AchievedMin-1)))
+	}
+	return d
+}
+
+// json describes the plan and the recomputation for --json.
+func (pl *planFollow) json() map[string]any {
+	p, v := pl.plan, pl.verify
+	m := map[string]any{"file": pl.path, "followed": true, "match": pl.matchDesc(), "n": p.N, "public": p.Public,
+		"variant": string(p.Variant), "sigma": p.Sigma, "eta": p.Eta, "order": p.Order,
+		"max_achieved_ratio": num(v.WorstRatio), "worst_position": v.WorstPosition, "violations": v.ViolationCount}
+	if pl.public != "" {
+		m["public_data"] = pl.public
+	}
+	if gs := planGroupsJSON(v.Groups); gs != nil {
+		m["groups"] = gs
+	}
+	if gs := planGroupsJSON(p.Summary.Groups); gs != nil {
+		m["plan_file_groups"] = gs
+	}
+	return m
 }
 
 // exactRows: for the linear loss (with any ℓ2 term) without projection the
@@ -843,6 +1195,9 @@ func runChecks(pr *problem, res optimizer.Result, pts []optimizer.Point, util *o
 		}
 		out = append(out, optimizer.Check{Name: "sound ε ≤ target", Status: st(ps.worst <= rf.target), Value: ps.worst, Bound: rf.target,
 			Detail: detail})
+	}
+	if rf.plan != nil {
+		out = append(out, rf.plan.checks...)
 	}
 	switch {
 	case util == nil:

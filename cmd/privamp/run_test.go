@@ -3,10 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/shifted/plan"
 )
 
 func runJSON(t *testing.T, args ...string) (map[string]any, int, string) {
@@ -192,4 +198,299 @@ func TestRunBadInput(t *testing.T) {
 	if _, err := os.Stat(trace); err == nil {
 		t.Fatal("a trace was written for a failed run")
 	}
+}
+
+// planFixture is a small data set with ids and tiers, a people CSV for
+// it, and the plans privamp plan makes from them.
+type planFixture struct {
+	dir                  string
+	data, tiered         string // rows with an id column; the same rows with a tier column
+	people, public       string
+	peoplePlan, tierPlan string
+	publicPlan           string
+	ids                  []string // data order
+	tiers                []string
+	rows                 []string // feature and label part of each data row
+	publicRows           []string
+}
+
+func newPlanFixture(t *testing.T) *planFixture {
+	t.Helper()
+	f := &planFixture{dir: t.TempDir()}
+	r := rand.New(rand.NewPCG(7, 8))
+	const n = 30
+	var data, people, public strings.Builder
+	var tiered strings.Builder
+	data.WriteString("x1,id,x2,x3,y\n")
+	tiered.WriteString("x1,x2,tier,x3,y\n")
+	people.WriteString("id,epsilon\n")
+	row := func() string {
+		x := []float64{r.Float64() - 0.5, r.Float64() - 0.5, r.Float64() - 0.5}
+		return fmt.Sprintf("%.4f,%.4f,%.4f,%d", x[0], x[1], x[2], r.IntN(2))
+	}
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("p%02d", r.IntN(1000)*100+i) // distinct, not sorted
+		eps := []string{"0.5", "1", "3"}[i%3]
+		tier := []string{"strict", "mid", "loose"}[i%3]
+		xs := row()
+		parts := strings.Split(xs, ",")
+		fmt.Fprintf(&data, "%s,%s,%s,%s,%s\n", parts[0], id, parts[1], parts[2], parts[3])
+		fmt.Fprintf(&tiered, "%s,%s,%s,%s,%s\n", parts[0], parts[1], tier, parts[2], parts[3])
+		fmt.Fprintf(&people, "%s,%s\n", id, eps)
+		f.ids, f.tiers, f.rows = append(f.ids, id), append(f.tiers, tier), append(f.rows, xs)
+	}
+	public.WriteString("x1,x2,x3,y\n")
+	for i := 0; i < 3; i++ {
+		xs := row()
+		public.WriteString(xs + "\n")
+		f.publicRows = append(f.publicRows, xs)
+	}
+	f.data, f.tiered, f.people, f.public = f.path("data.csv"), f.path("tiered.csv"), f.path("people.csv"), f.path("public.csv")
+	for p, s := range map[string]string{f.data: data.String(), f.tiered: tiered.String(), f.people: people.String(), f.public: public.String()} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := []string{"--lipschitz", "1", "--smoothness", "0.25", "--radius", "1", "--dimension", "3", "--delta", "1e-5"}
+	f.peoplePlan, f.tierPlan, f.publicPlan = f.path("people-plan.json"), f.path("tier-plan.json"), f.path("public-plan.json")
+	for _, args := range [][]string{
+		append([]string{"--people", f.people, "--out", f.peoplePlan}, base...),
+		append([]string{"--tier", "strict=10:0.5", "--tier", "mid=10:1", "--tier", "loose=10:3", "--variant", "skip", "--out", f.tierPlan}, base...),
+		append([]string{"--people", f.people, "--public", "3", "--out", f.publicPlan}, base...),
+	} {
+		if _, errs, code := planRun(args...); code != 0 {
+			t.Fatalf("plan %v: exit %d %s", args, code, errs)
+		}
+	}
+	return f
+}
+
+func (f *planFixture) path(name string) string { return filepath.Join(f.dir, name) }
+
+func loadPlanFile(t *testing.T, path string) *plan.Plan {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	p, err := plan.Load(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// writeOrdered writes the data rows (without id and tier) in the order
+// given by idx, then the public rows, and returns the file.
+func (f *planFixture) writeOrdered(t *testing.T, name string, idx []int, public bool) string {
+	var b strings.Builder
+	b.WriteString("x1,x2,x3,y\n")
+	for _, i := range idx {
+		b.WriteString(f.rows[i] + "\n")
+	}
+	if public {
+		for _, r := range f.publicRows {
+			b.WriteString(r + "\n")
+		}
+	}
+	p := f.path(name)
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func weights(m map[string]any) []any { return m["result"].(map[string]any)["w"].([]any) }
+
+func fullNum(x any) string { return strconv.FormatFloat(x.(float64), 'g', -1, 64) }
+
+// TestRunPlan: run --plan orders the rows as planned (the same weights as
+// a plain run on the data sorted by hand with the plan's σ and η), shows
+// that the plan was followed and every group's recomputed ε, for people
+// plans (--id, --row-ids), tier plans (--tier) and public records
+// (--public-data).
+func TestRunPlan(t *testing.T) {
+	f := newPlanFixture(t)
+	pos := map[string]int{}
+	for i, id := range f.ids {
+		pos[id] = i
+	}
+	pp := loadPlanFile(t, f.peoplePlan)
+	byPlan := make([]int, len(pp.People.ID))
+	for t, id := range pp.People.ID {
+		byPlan[t] = pos[id]
+	}
+	tp := loadPlanFile(t, f.tierPlan)
+	var byTier []int
+	for _, tr := range tp.Tiers {
+		for i, name := range f.tiers {
+			if name == tr.Name {
+				byTier = append(byTier, i)
+			}
+		}
+	}
+	cases := []struct {
+		name    string
+		args    []string
+		p       *plan.Plan
+		order   []int
+		public  bool
+		variant string
+		groups  int
+	}{
+		{"people by id", []string{"--plan", f.peoplePlan, "--id", "id"}, pp, byPlan, false, "pnsgd", 3},
+		{"tiers", []string{"--plan", f.tierPlan, "--tier", "tier", "--data", f.tiered}, tp, byTier, false, "skip", 3},
+		{"public", []string{"--plan", f.publicPlan, "--id", "id", "--public-data", f.public}, loadPlanFile(t, f.publicPlan), byPlan, true, "pnsgd", 3},
+	}
+	for _, c := range cases {
+		args := append([]string{"run", "--data", f.data, "--label", "y", "--seed", "5"}, c.args...) // a second --data wins
+		m, code, stderr := runJSON(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, stderr)
+		}
+		al := m["algorithm"].(map[string]any)
+		if al["sigma"].(float64) != c.p.Sigma || al["eta"].(float64) != c.p.Eta || al["variant"] != c.variant {
+			t.Errorf("%s: σ, η, variant %v %v %v, plan %v %v", c.name, al["sigma"], al["eta"], al["variant"], c.p.Sigma, c.p.Eta)
+		}
+		pj := m["plan"].(map[string]any)
+		groups := pj["groups"].([]any)
+		if pj["followed"] != true || pj["violations"].(float64) != 0 || len(groups) != c.groups {
+			t.Fatalf("%s: plan %v", c.name, pj)
+		}
+		for _, g := range groups {
+			g := g.(map[string]any)
+			if g["achieved_max"].(float64) > g["epsilon"].(float64) {
+				t.Errorf("%s: group %v above its target", c.name, g)
+			}
+		}
+		checks := checksByName(m)
+		for _, name := range []string{"data constants within the plan", "plan: achieved/target ≤ 1 at every position"} {
+			if checks[name]["status"] != "PASS" {
+				t.Errorf("%s: check %q: %v", c.name, name, checks[name])
+			}
+		}
+		// The same run by hand: rows sorted in the plan's order.
+		sorted := f.writeOrdered(t, "sorted.csv", c.order, c.public)
+		hand := []string{"run", "--data", sorted, "--label", "y", "--seed", "5", "--variant", c.variant,
+			"--sigma", fullNum(al["sigma"]), "--eta", fullNum(al["eta"])}
+		if c.public {
+			hand = append(hand, "--public", "3")
+		}
+		m2, code, stderr := runJSON(t, hand...)
+		if code != 0 {
+			t.Fatalf("%s by hand: exit %d %s", c.name, code, stderr)
+		}
+		if w1, w2 := weights(m), weights(m2); !reflect.DeepEqual(w1, w2) {
+			t.Errorf("%s: weights differ from the hand-sorted run:\n%v\n%v", c.name, w1, w2)
+		}
+	}
+	// A strongly convex plan (contraction c < 1) runs with --l2 m.
+	strong := f.path("strong.json")
+	if _, errs, code := planRun("--people", f.people, "--radius", "1", "--dimension", "3", "--strong-convexity", "0.1", "--smoothness", "0.5", "--eta", "0.5", "--out", strong); code != 0 {
+		t.Fatal(errs)
+	}
+	m, code, stderr := runJSON(t, "run", "--data", f.data, "--label", "y", "--plan", strong, "--id", "id", "--l2", "0.1")
+	if code != 0 || m["plan"].(map[string]any)["violations"].(float64) != 0 || checksByName(m)["measured contraction ≤ c"]["bound"].(float64) >= 1 {
+		t.Errorf("strongly convex plan: exit %d %s %v", code, stderr, m["checks"])
+	}
+	// Row numbers as ids: a people CSV whose ids are 1..n.
+	var people strings.Builder
+	people.WriteString("id,epsilon\n")
+	for i := range f.ids {
+		fmt.Fprintf(&people, "%d,%s\n", i+1, []string{"3", "0.5", "1"}[i%3])
+	}
+	pc, rp := f.path("rows.csv"), f.path("rows-plan.json")
+	os.WriteFile(pc, []byte(people.String()), 0o644)
+	if _, errs, code := planRun("--people", pc, "--radius", "1", "--dimension", "3", "--lipschitz", "1", "--out", rp); code != 0 {
+		t.Fatal(errs)
+	}
+	var out, errb bytes.Buffer
+	plain := f.writeOrdered(t, "plain.csv", byPlan, false) // no text columns
+	code = run([]string{"run", "--data", plain, "--label", "y", "--plan", rp, "--row-ids", "--quiet"}, &out, &errb)
+	for _, s := range []string{"following plan", "plan followed", "yes: 30 rows in the plan's order, matched by row number", "ε of positions 1–10", "target 0.5"} {
+		if code != 0 || !strings.Contains(out.String(), s) {
+			t.Errorf("row ids: exit %d, output lacks %q:\n%s%s", code, s, out.String(), errb.String())
+		}
+	}
+}
+
+// TestRunPlanBadInput: every mismatch between data, flags and plan exits
+// with status 2 and one line naming it.
+func TestRunPlanBadInput(t *testing.T) {
+	f := newPlanFixture(t)
+	lines, _ := os.ReadFile(f.data)
+	all := strings.SplitAfter(strings.TrimSuffix(string(lines), "\n"), "\n")
+	write := func(name, s string) string {
+		p := f.path(name)
+		os.WriteFile(p, []byte(s), 0o644)
+		return p
+	}
+	missing := write("missing.csv", strings.Join(all[:len(all)-1], "")) // the last person's row removed
+	extra := write("extra.csv", string(lines)+"0.1,zz9,0.1,0.1,1\n")    // a row for nobody in the plan
+	tierExtra := write("tier-extra.csv", mustRead(t, f.tiered)+"0.1,0.1,loose,0.1,1\n")
+	twice := write("twice.csv", string(lines)+strings.Replace(all[1], "\n", "", 1)+"\n")                       // a person twice
+	big := write("big.csv", strings.Replace(string(lines), all[2], "9,"+strings.SplitN(all[2], ",", 2)[1], 1)) // ‖x‖ = 9
+	tiers := mustRead(t, f.tierPlan)
+	i := strings.LastIndex(tiers, `"epsilon": 3`) // the tier's target, not the summary's
+	edited := write("edited.json", tiers[:i]+`"epsilon": 0.01`+tiers[i+len(`"epsilon": 3`):])
+	pub2 := write("pub2.csv", "x1,x2,x3,y\n0.1,0.1,0.1,1\n")
+	strong, bigEta := f.path("strong.json"), f.path("big-eta.json")
+	for _, args := range [][]string{
+		{"--people", f.people, "--radius", "1", "--dimension", "3", "--strong-convexity", "0.1", "--smoothness", "0.5", "--eta", "0.5", "--out", strong},
+		{"--people", f.people, "--radius", "1", "--dimension", "3", "--eta", "20", "--out", bigEta},
+	} {
+		if _, errs, code := planRun(args...); code != 0 {
+			t.Fatalf("plan %v: %s", args, errs)
+		}
+	}
+	lastID := f.ids[len(f.ids)-1]
+	cases := []struct {
+		args []string
+		frag []string
+	}{
+		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", missing}, []string{"planned person \"" + lastID + "\" is not in the data", "position"}},
+		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", extra}, []string{"line 32: id \"zz9\" is not in the plan", "1 record(s)"}},
+		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", twice}, []string{"line 32", "appears twice"}},
+		{[]string{"--plan", f.tierPlan, "--tier", "tier", "--data", tierExtra}, []string{"line 32: more records of tier \"loose\""}},
+		{[]string{"--plan", f.peoplePlan, "--data", f.data}, []string{"--id COLUMN", "--row-ids"}},
+		{[]string{"--plan", f.peoplePlan, "--id", "nope", "--data", f.data}, []string{`no column "nope"`}},
+		{[]string{"--plan", f.tierPlan, "--id", "id", "--data", f.tiered}, []string{"tier plan", "--tier COLUMN"}},
+		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", f.data, "--sigma", "2"}, []string{"--sigma cannot be used with --plan"}},
+		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", f.data, "--radius", "2"}, []string{"--radius 2 exceeds the plan's radius"}},
+		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", big}, []string{"Lipschitz constant L = 9", "exceeds the plan's 1"}},
+		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", f.data, "--l2", "1"}, []string{"Lipschitz constant L = 1.4", "--lipschitz ≥ 1.4"}},
+		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", f.data, "--l2", "0.2"}, []string{"smoothness β = 0.3", "exceeds the plan's 0.25"}},
+		{[]string{"--plan", strong, "--id", "id", "--data", f.data}, []string{"strong convexity m = 0 is below the plan's 0.1", "--l2"}},
+		{[]string{"--plan", bigEta, "--id", "id", "--data", f.data}, []string{"the plan's η = 20 exceeds 2/β", "does not contract"}},
+		{[]string{"--plan", f.publicPlan, "--id", "id", "--data", f.data}, []string{"3 public records", "--public-data"}},
+		{[]string{"--plan", f.publicPlan, "--id", "id", "--data", f.data, "--public-data", pub2}, []string{"1 rows, but the plan has 3 public records"}},
+		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", f.data, "--public-data", pub2}, []string{"no public records"}},
+		{[]string{"--plan", edited, "--tier", "tier", "--data", f.tiered}, []string{"breaks 10 of its own targets", "privamp verify"}},
+		{[]string{"--plan", f.path("none.json"), "--id", "id", "--data", f.data}, []string{"--plan: cannot open"}},
+		{[]string{"--plan", f.data, "--id", "id", "--data", f.data}, []string{"--plan", "not a valid plan"}},
+		{[]string{"--id", "id", "--data", f.data}, []string{"--id goes with --plan"}},
+		{[]string{"--plan", f.peoplePlan, "--id", "id", "--synthetic", "logistic"}, []string{"--synthetic cannot be used with --plan"}},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"run", "--label", "y", "--quiet"}, c.args...), &out, &errb)
+		msg := errb.String()
+		ok := code == 2 && strings.Count(strings.TrimSpace(msg), "\n") == 0 && out.Len() == 0
+		for _, s := range c.frag {
+			ok = ok && strings.Contains(msg, s)
+		}
+		if !ok {
+			t.Errorf("%v: exit %d, stderr %q (want 2, one line with %q)", c.args, code, msg, c.frag)
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

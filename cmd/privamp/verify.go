@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/shifted/plan"
 	"github.com/spf13/cobra"
 )
 
@@ -21,8 +25,8 @@ const (
 func newVerifyCmd(a *app) *cobra.Command {
 	var trajectory string
 	cmd := &cobra.Command{
-		Use:   "verify CLAIM.json",
-		Short: "Check a training run's claimed (ε, δ) against the bound privamp can prove",
+		Use:   "verify (CLAIM.json | PLAN.json)",
+		Short: "Check a training run's claimed (ε, δ), or a per-person privacy plan, against the bound privamp can prove",
 		Long: `Reads a claim — the algorithm, its parameters and the claimed ε (worst case or per index), optionally
 with a trajectory CSV of the user's own training — recomputes the sound per-person bound (package
 shifted), checks every assumption it needs against the stated constants and the trajectory, and
@@ -57,19 +61,31 @@ Claim format (JSON object; unknown keys are refused):
                       privamp run --trace; path relative to the claim file)
   "description"       free text
 
-See examples/claim.json.`,
-		Args:    cobra.ExactArgs(1),
-		Example: `  privamp verify examples/claim.json`,
+See examples/claim.json.
+
+A plan written by 'privamp plan --out' (a JSON object with "format": "privamp-plan"; format in
+'go doc github.com/privamp/privamp/shifted/plan') is verified as a claim about every person: each
+position's ε is recomputed with package shifted at the plan's σ, η, L, β, m and the person's δ, and
+the answer is VALID (exit 0) when every one is at most its target, or INVALID (exit 1) with the
+violations (position, id or tier, target, achieved) and the σ that re-planning the same budgets needs.`,
+		Args: cobra.ExactArgs(1),
+		Example: `  privamp verify examples/claim.json
+  privamp verify examples/plan/plan.json`,
 	}
 	cmd.Flags().StringVar(&trajectory, "trajectory", "", "trajectory CSV (overrides the claim's \"trajectory\")")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		path := args[0]
-		f, err := os.Open(path)
+		data, err := os.ReadFile(path)
 		if err != nil {
 			return badInput("cannot open claim %s: %v", path, unwrapPathErr(err))
 		}
-		claim, err := optimizer.ParseClaim(f)
-		f.Close()
+		if isPlanFile(data) {
+			if trajectory != "" {
+				return badInput("--trajectory applies to claims; %s is a privamp plan", path)
+			}
+			return verifyPlan(a, path, data)
+		}
+		claim, err := optimizer.ParseClaim(bytes.NewReader(data))
 		if err != nil {
 			return badInput("%s: %v", path, err)
 		}
@@ -107,6 +123,99 @@ See examples/claim.json.`,
 		return nil
 	}
 	return cmd
+}
+
+// isPlanFile reports whether data is a JSON object with "format":
+// "privamp-plan" (a plan written by privamp plan).
+func isPlanFile(data []byte) bool {
+	var head struct {
+		Format string `json:"format"`
+	}
+	return json.Unmarshal(data, &head) == nil && head.Format == plan.Format
+}
+
+// planMaxViolations is the most violations the table lists.
+const planMaxViolations = 50
+
+// verifyPlan recomputes every person's ε of a plan (plan.Verify): VALID
+// when each is at most the target, else INVALID with the violations.
+func verifyPlan(a *app, path string, data []byte) error {
+	p, err := plan.Load(bytes.NewReader(data))
+	if err != nil {
+		return badInput("%s: %v", path, err)
+	}
+	v, err := p.Verify()
+	if err != nil {
+		return badInput("%s: %v", path, err)
+	}
+	verdict := "VALID"
+	if !v.OK {
+		verdict = "INVALID"
+	}
+	s, _ := p.Setting()
+	r := &report{Title: fmt.Sprintf("privamp verify %s: %s (a per-person privacy plan)", path, verdict)}
+	add := func(q, val, u, src string) { r.Rows = append(r.Rows, row{q, val, u, src}) }
+	what := fmt.Sprintf("%d people", p.N)
+	if p.People == nil {
+		what += fmt.Sprintf(" in %d tiers", len(p.Tiers))
+	}
+	add("verdict", verdict, "", "every position's ε recomputed with package shifted and compared with its target")
+	add("plan", fmt.Sprintf("%s, %s, order %s", what, s.Name(), p.Order), "", "plan file")
+	add("σ, η, L, β, m", fmt.Sprintf("%g, %g, %g, %g, %g", p.Sigma, p.Eta, p.Lipschitz, p.Smoothness, p.StrongConvexity), "", "plan file")
+	add("positions recomputed", fmtInt(float64(v.Checked)), "", v.Source)
+	if v.WorstPosition > 0 {
+		e, d, _ := p.Target(v.WorstPosition)
+		add("largest achieved/target", strconv.FormatFloat(v.WorstRatio, 'f', 10, 64), "",
+			fmt.Sprintf("position %d (%sε = %s, δ = %s)", v.WorstPosition, planWhoAt(p, v.WorstPosition), fmtNum(e), fmtNum(d)))
+	}
+	add("people above their target", fmtInt(float64(v.ViolationCount)), "", "recomputed ε > target ε")
+	if v.OK {
+		if len(v.Groups) > 0 && len(v.Groups) <= planMaxTable {
+			r.Table = planGroupTable(p, v.Groups)
+		}
+	} else {
+		tb := &table{Header: []string{"position", "who", "target ε", "δ", "achieved ε"}}
+		for i, vi := range v.Violations {
+			if i == planMaxViolations {
+				r.Notes = append(r.Notes, fmt.Sprintf("the table lists the first %d of %d violations; --json lists %d", planMaxViolations, v.ViolationCount, len(v.Violations)))
+				break
+			}
+			tb.Rows = append(tb.Rows, []string{fmtInt(float64(vi.Position)), nonEmpty(vi.ID, vi.Tier), fmtNum(vi.Epsilon), fmtNum(vi.Delta), fmtEps(vi.Achieved)})
+		}
+		r.Table = tb
+		if res, err := plan.Make(s, plan.Budgets{People: p.People, Tiers: p.Tiers}, plan.Options{}); err == nil && res.Plan != nil {
+			add("σ that meets every target", fmtUp(res.Plan.Sigma), "", fmt.Sprintf("privamp plan on the same budgets and setting (η = %s fixed)", fmtNum(p.Eta)))
+			r.Notes = append(r.Notes, fmt.Sprintf("%d people's recomputed ε exceeds their target; re-planning the same budgets needs σ = %s (the plan has %s)", v.ViolationCount, fmtUp(res.Plan.Sigma), fmtNum(p.Sigma)))
+		}
+	}
+	r.Assumptions = v.Assumptions
+	r.Notes = append(r.Notes, "VALID means every recomputed ε ≤ its target; plans written by privamp plan keep a relative margin of 5e-10 below each target")
+	obj := map[string]any{"verdict": verdict, "plan": path, "kind": "plan", "n": p.N, "variant": string(p.Variant),
+		"sigma": p.Sigma, "eta": p.Eta, "checked": v.Checked, "worst_ratio": num(v.WorstRatio), "worst_position": v.WorstPosition,
+		"violation_count": v.ViolationCount, "source": v.Source}
+	vs := make([]map[string]any, len(v.Violations))
+	for i, vi := range v.Violations {
+		m := map[string]any{"position": vi.Position, "epsilon": vi.Epsilon, "delta": vi.Delta, "achieved": num(vi.Achieved)}
+		if vi.ID != "" {
+			m["id"] = vi.ID
+		}
+		if vi.Tier != "" {
+			m["tier"] = vi.Tier
+		}
+		vs[i] = m
+	}
+	obj["violations"] = vs
+	if gs := planGroupsJSON(v.Groups); gs != nil {
+		obj["groups"] = gs
+	}
+	r.JSON = obj
+	if err := render(a.out, a.mode, r); err != nil {
+		return err
+	}
+	if !v.OK {
+		return &exitError{code: exitInvalid}
+	}
+	return nil
 }
 
 func verifyReport(path string, c *optimizer.Claim, tpath string, v optimizer.Verification) *report {

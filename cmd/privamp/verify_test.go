@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/shifted"
 )
 
 func writeClaim(t *testing.T, dir, body string) string {
@@ -91,5 +94,67 @@ func TestVerifyBadClaims(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"verify", p}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "line 3") {
 		t.Fatalf("bad trajectory: exit %d %q", code, errb.String())
+	}
+}
+
+// TestVerifyPlan: a plan file is recognised by its format and verified
+// person by person: VALID (exit 0) for the shipped plans, INVALID (exit 1)
+// with every violation for a plan whose targets were lowered by hand.
+func TestVerifyPlan(t *testing.T) {
+	for _, f := range []string{"../../examples/plan/plan.json", "../../examples/plan/tiers-plan.json", "../../examples/plan/breast-cancer-plan.json"} {
+		m, code, stderr := runJSON(t, "verify", f)
+		if code != 0 || m["verdict"] != "VALID" || m["kind"] != "plan" || m["violation_count"].(float64) != 0 || m["worst_ratio"].(float64) > 1 {
+			t.Errorf("%s: exit %d %v %s", f, code, m, stderr)
+		}
+		for _, g := range m["groups"].([]any) {
+			if g := g.(map[string]any); g["achieved_max"].(float64) > g["epsilon"].(float64) {
+				t.Errorf("%s: group %v", f, g)
+			}
+		}
+	}
+	// Lower two people's targets below what they get: INVALID, naming them.
+	dir := t.TempDir()
+	p := loadPlanFile(t, "../../examples/plan/plan.json")
+	p.People.Epsilon[4], p.People.Epsilon[23] = 0.05, 0.3
+	var buf bytes.Buffer
+	if _, err := p.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad-plan.json")
+	os.WriteFile(bad, buf.Bytes(), 0o644)
+	m, code, stderr := runJSON(t, "verify", bad)
+	if code != 1 || m["verdict"] != "INVALID" || m["violation_count"].(float64) != 2 {
+		t.Fatalf("exit %d %v %s", code, m, stderr)
+	}
+	vs := m["violations"].([]any)
+	v0, v1 := vs[0].(map[string]any), vs[1].(map[string]any)
+	g := shifted.SGD{N: 24, Sigma: p.Sigma, Loss: shifted.Loss{Lipschitz: 1, Eta: p.Eta}}
+	want, _ := shifted.Epsilon(g, 24, 1e-6, rdp.Improved)
+	if v0["position"].(float64) != 5 || v0["id"] != p.People.ID[4] || v0["epsilon"].(float64) != 0.05 ||
+		v1["position"].(float64) != 24 || !ampClose(v1["achieved"].(float64), want.Epsilon, 1e-9) {
+		t.Errorf("violations %v (position 24: shifted gives %v)", vs, want.Epsilon)
+	}
+	var out, errb bytes.Buffer
+	code = run([]string{"verify", bad}, &out, &errb)
+	for _, s := range []string{"INVALID", p.People.ID[4], "σ that meets every target", "people above their target"} {
+		if code != 1 || !strings.Contains(out.String(), s) {
+			t.Errorf("table: exit %d, lacks %q:\n%s", code, s, out.String())
+		}
+	}
+	// A malformed plan: exit 2, one line.
+	for _, c := range []struct{ body, frag string }{
+		{`{"format": "privamp-plan"}`, "version"},
+		{`{"format": "privamp-plan", "version": 1, "oops": 1}`, "oops"},
+		{strings.Replace(buf.String(), `"sigma": `, `"sigma": -`, 1), `"sigma"`},
+	} {
+		path := writeClaim(t, dir, c.body)
+		var out, errb bytes.Buffer
+		code := run([]string{"verify", path}, &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), c.frag) || strings.Count(strings.TrimSpace(errb.String()), "\n") > 0 || out.Len() > 0 {
+			t.Errorf("%.50s: exit %d %q", c.body, code, errb.String())
+		}
+	}
+	if code := run([]string{"verify", "../../examples/plan/plan.json", "--trajectory", "x.csv"}, &out, &errb); code != 2 {
+		t.Errorf("--trajectory with a plan: exit %d", code)
 	}
 }

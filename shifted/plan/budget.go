@@ -16,10 +16,21 @@ const MaxPeople = int64(200_000_000)
 // every person uses the setting's δ; a 0 entry also means the setting's δ.
 // In a Plan the columns are in position order (person i is at position
 // i + 1) and Delta is either nil or fully resolved.
+//
+// People returned by ReadCSV remember that their ids were checked for
+// repeats, and Validate (so Make) does not check them again while ID is the
+// same slice; change ids by assigning a new ID slice, not in place.
 type People struct {
 	ID      []string  `json:"id"`
 	Epsilon []float64 `json:"epsilon"`
 	Delta   []float64 `json:"delta,omitempty"`
+
+	checked []string // ID as ReadCSV checked it (no repeats)
+}
+
+// idsChecked reports that ID is the slice ReadCSV found without repeats.
+func (p *People) idsChecked() bool {
+	return len(p.ID) > 0 && len(p.checked) == len(p.ID) && cap(p.checked) == cap(p.ID) && &p.checked[0] == &p.ID[0]
 }
 
 // Len returns the number of people.
@@ -110,6 +121,9 @@ func (b Budgets) Validate() error {
 			if p.ID[i] == "" {
 				return fmt.Errorf("person %d has an empty id", i+1)
 			}
+		}
+		if p.idsChecked() {
+			return nil
 		}
 		if dups := duplicates(p.ID); len(dups) > 0 {
 			return fmt.Errorf("duplicate id %q", p.ID[dups[0][1]])

@@ -1,17 +1,19 @@
 package plan
 
 import (
-	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"math"
+	"os"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // RowError is one invalid line of a people CSV.
@@ -38,18 +40,30 @@ func (e *ParseError) Error() string {
 	if len(e.Rows) > 1 {
 		fmt.Fprintf(&b, "%d invalid rows: ", len(e.Rows))
 	}
-	for i, r := range e.Rows {
-		if i == MaxListed {
-			fmt.Fprintf(&b, "; … and %d more", len(e.Rows)-MaxListed)
-			break
+	writeListed(&b, len(e.Rows), MaxListed, func(i int) { b.WriteString(e.Rows[i].String()) })
+	return b.String()
+}
+
+// writeListed writes items 0..n−1 (by item) separated by "; ", the first
+// limit of them, then "; … and k more".
+func writeListed(b *strings.Builder, n, limit int, item func(i int)) {
+	for i := 0; i < n; i++ {
+		if i == limit {
+			fmt.Fprintf(b, "; … and %d more", n-limit)
+			return
 		}
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		b.WriteString(r.String())
+		item(i)
 	}
-	return b.String()
 }
+
+// ReadCSV reads people from CSV with a header line naming the columns id,
+// epsilon and, optionally, delta (in any order, case-insensitive; other
+// columns are ignored). It streams the input and checks every row: a
+// missing column, an empty id, an ε that is not a finite number > 0, a δ
+// outside (0, 1) (an empty δ means the default) and a repeated id are all
 
 // ReadCSV reads people from CSV with a header line naming the columns id,
 // epsilon and, optionally, delta (in any order, case-insensitive; other
@@ -59,24 +73,186 @@ func (e *ParseError) Error() string {
 // reported, by line number, in one *ParseError that lists every invalid
 // row. Nobody is dropped: the result holds every row, in file order, or
 // there is an error.
+//
+// The input is CSV as encoding/csv reads it (leading spaces of a field
+// ignored, empty lines skipped). Lines without a double quote — the usual
+// case — are split by hand with no allocation per row (ids are stored in
+// blocks of a megabyte); from the first line that holds a quote on,
+// encoding/csv reads the rest, so quoted and multi-line fields work and
+// every error keeps its line number. The result remembers that its ids
+// were checked, so Make does not check them again (see People).
 func ReadCSV(r io.Reader) (*People, error) {
-	rd := csv.NewReader(bufio.NewReaderSize(r, 1<<20))
+	pr := &peopleReader{p: &People{}, size: inputSize(r)}
+	return pr.read(r)
+}
+
+// peopleReader is the state of ReadCSV: the header's columns, the people
+// read so far and the invalid rows.
+type peopleReader struct {
+	p                     *People
+	header                []string
+	idCol, epsCol, delCol int
+	hasDelta, full, grown bool
+	need                  int
+	bad                   []RowError
+	marks                 []lineMark // file line of every row (lineOf)
+	arena                 []byte     // ids not yet flushed (addID)
+	ends                  []int32    // end of each of them in arena
+	size                  int64      // bytes of input when known, else −1
+	consumed              int64      // bytes the fast path has split
+}
+
+// lineMark says that row (0-based) and the rows after it, up to the next
+// mark, are on consecutive lines from line: a file without blank lines,
+// invalid rows or multi-line records needs a single mark.
+type lineMark struct{ row, line int }
+
+// lineOf returns the file line of row i.
+func (pr *peopleReader) lineOf(i int) int {
+	k := sort.Search(len(pr.marks), func(k int) bool { return pr.marks[k].row > i }) - 1
+	return pr.marks[k].line + i - pr.marks[k].row
+}
+
+// inputSize returns the number of bytes r will deliver when it can tell (a
+// regular file, or an in-memory reader), else −1.
+func inputSize(r io.Reader) int64 {
+	switch x := r.(type) {
+	case *os.File:
+		if st, err := x.Stat(); err == nil && st.Mode().IsRegular() {
+			if off, err := x.Seek(0, io.SeekCurrent); err == nil {
+				return st.Size() - off
+			}
+		}
+	case interface{ Len() int }:
+		return int64(x.Len())
+	}
+	return -1
+}
+
+// read is the fast path: lines without quotes are split at commas.
+func (pr *peopleReader) read(r io.Reader) (*People, error) {
+	buf := make([]byte, 1<<20)
+	lo, hi := 0, 0 // unread bytes: buf[lo:hi]
+	eof := false
+	line := 0
+	var fields [][]byte
+	for !pr.full {
+		nl := bytes.IndexByte(buf[lo:hi], '\n')
+		if nl < 0 && !eof {
+			pr.consumed += int64(lo)
+			pr.prealloc()
+			hi = copy(buf, buf[lo:hi])
+			lo = 0
+			if hi == len(buf) {
+				buf = append(buf, make([]byte, len(buf))...)
+			}
+			k, err := r.Read(buf[hi:])
+			hi += k
+			if err == io.EOF {
+				eof = true
+			} else if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if nl < 0 { // the last line, without a newline
+			if lo == hi {
+				break
+			}
+			nl = hi - lo
+		}
+		text := buf[lo : lo+nl]
+		line++
+		if bytes.IndexByte(text, '"') >= 0 {
+			return pr.slow(io.MultiReader(bytes.NewReader(buf[lo:hi]), r), line)
+		}
+		lo = min(lo+nl+1, hi)
+		if n := len(text); n > 0 && text[n-1] == '\r' {
+			text = text[:n-1]
+		}
+		if len(text) == 0 {
+			continue // as encoding/csv: empty lines are skipped
+		}
+		fields = fields[:0]
+		for {
+			i := bytes.IndexByte(text, ',')
+			if i < 0 {
+				fields = append(fields, text)
+				break
+			}
+			fields = append(fields, text[:i])
+			text = text[i+1:]
+		}
+		if pr.header == nil {
+			h := make([]string, len(fields))
+			for i, f := range fields {
+				h[i] = strings.TrimLeftFunc(string(f), unicode.IsSpace)
+			}
+			if err := pr.setHeader(h); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		pr.row(line, fields)
+	}
+	return pr.finish()
+}
+
+// slow reads the rest of the input with encoding/csv; its first line is
+// line first of the file.
+func (pr *peopleReader) slow(r io.Reader, first int) (*People, error) {
+	rd := csv.NewReader(r)
 	rd.FieldsPerRecord = -1
 	rd.ReuseRecord = true
 	rd.TrimLeadingSpace = true
-	header, err := rd.Read()
-	if err == io.EOF {
-		return nil, &ParseError{Rows: []RowError{{1, "empty file: expected a header line with the columns id, epsilon and optionally delta"}}}
+	off := first - 1
+	lastErrLine := -1
+	var fields [][]byte
+	for !pr.full {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if !errors.As(err, &pe) {
+				return nil, err // an I/O error, not a bad row
+			}
+			l := csvLine(err, 1) + off
+			if pr.header == nil {
+				return nil, &ParseError{Rows: []RowError{{l, "header: " + csvMsg(err)}}}
+			}
+			if l == lastErrLine {
+				break // no progress: the rest of the file is unreadable
+			}
+			lastErrLine = l
+			pr.bad = append(pr.bad, RowError{l, csvMsg(err)})
+			continue
+		}
+		if pr.header == nil {
+			if err := pr.setHeader(slices.Clone(rec)); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		line, _ := rd.FieldPos(0)
+		fields = fields[:0]
+		for _, f := range rec {
+			fields = append(fields, []byte(f))
+		}
+		pr.row(line+off, fields)
 	}
-	if err != nil {
-		return nil, &ParseError{Rows: []RowError{{csvLine(err, 1), "header: " + csvMsg(err)}}}
-	}
+	return pr.finish()
+}
+
+// setHeader finds the columns.
+func (pr *peopleReader) setHeader(header []string) error {
 	col := map[string]int{}
 	for i, h := range header {
 		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
 		if h == "id" || h == "epsilon" || h == "delta" {
 			if _, dup := col[h]; dup {
-				return nil, &ParseError{Rows: []RowError{{1, fmt.Sprintf("header names the column %q twice", h)}}}
+				return &ParseError{Rows: []RowError{{1, fmt.Sprintf("header names the column %q twice", h)}}}
 			}
 			col[h] = i
 		}
@@ -88,121 +264,165 @@ func ReadCSV(r io.Reader) (*People, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, &ParseError{Rows: []RowError{{1, fmt.Sprintf("header lacks the column(s) %s (want id, epsilon and optionally delta; got %q)", strings.Join(missing, ", "), strings.Join(header, ","))}}}
+		return &ParseError{Rows: []RowError{{1, fmt.Sprintf("header lacks the column(s) %s (want id, epsilon and optionally delta; got %q)", strings.Join(missing, ", "), strings.Join(header, ","))}}}
 	}
-	idCol, epsCol := col["id"], col["epsilon"]
-	delCol, hasDelta := col["delta"]
-	need := max(idCol, epsCol) + 1
-	if hasDelta {
-		need = max(need, delCol+1)
+	pr.header = header
+	pr.idCol, pr.epsCol = col["id"], col["epsilon"]
+	pr.delCol, pr.hasDelta = col["delta"]
+	pr.need = max(pr.idCol, pr.epsCol) + 1
+	if pr.hasDelta {
+		pr.need = max(pr.need, pr.delCol+1)
 	}
-	p := &People{}
-	var lines []int32
-	var bad []RowError
-	lastErrLine := -1
-	for {
-		rec, err := rd.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if !errors.As(err, &pe) {
-				return nil, err // an I/O error, not a bad row
-			}
-			l := csvLine(err, 0)
-			if l == lastErrLine {
-				break // no progress: the rest of the file is unreadable
-			}
-			lastErrLine = l
-			bad = append(bad, RowError{l, csvMsg(err)})
-			continue
-		}
-		line, _ := rd.FieldPos(0)
-		if len(rec) < need {
-			var miss []string
-			for _, c := range []struct {
-				name string
-				at   int
-			}{{"id", idCol}, {"epsilon", epsCol}, {"delta", delCol}} {
-				if (c.name != "delta" || hasDelta) && c.at >= len(rec) {
-					miss = append(miss, c.name)
-				}
-			}
-			bad = append(bad, RowError{line, fmt.Sprintf("missing column(s) %s: the row has %d field(s), the header %d", strings.Join(miss, ", "), len(rec), len(header))})
-			continue
-		}
-		if len(rec) > len(header) {
-			bad = append(bad, RowError{line, fmt.Sprintf("the row has %d fields, the header %d", len(rec), len(header))})
-			continue
-		}
-		id := strings.TrimSpace(rec[idCol])
-		var msgs []string
-		if id == "" {
-			msgs = append(msgs, "empty id")
-		}
-		eps, err := parseBudget(rec[epsCol])
-		switch {
-		case err != nil:
-			msgs = append(msgs, fmt.Sprintf("epsilon %q is not a number", strings.TrimSpace(rec[epsCol])))
-		case math.IsNaN(eps) || math.IsInf(eps, 0):
-			msgs = append(msgs, fmt.Sprintf("epsilon must be a finite number > 0, got %q", strings.TrimSpace(rec[epsCol])))
-		case eps <= 0:
-			msgs = append(msgs, fmt.Sprintf("epsilon must be > 0, got %v", eps))
-		}
-		var del float64
-		if hasDelta {
-			if s := strings.TrimSpace(rec[delCol]); s != "" {
-				d, err := parseBudget(s)
-				switch {
-				case err != nil:
-					msgs = append(msgs, fmt.Sprintf("delta %q is not a number", s))
-				case !(d > 0 && d < 1):
-					msgs = append(msgs, fmt.Sprintf("delta must be in (0, 1), got %q", s))
-				default:
-					del = d
-				}
+	return nil
+}
+
+// row checks one data row and keeps it, or records why it is invalid.
+func (pr *peopleReader) row(line int, rec [][]byte) {
+	if len(rec) < pr.need {
+		var miss []string
+		for _, c := range []struct {
+			name string
+			at   int
+		}{{"id", pr.idCol}, {"epsilon", pr.epsCol}, {"delta", pr.delCol}} {
+			if (c.name != "delta" || pr.hasDelta) && c.at >= len(rec) {
+				miss = append(miss, c.name)
 			}
 		}
-		if len(msgs) > 0 {
-			bad = append(bad, RowError{line, strings.Join(msgs, "; ")})
-			continue
-		}
-		if int64(len(p.ID)) >= MaxPeople {
-			bad = append(bad, RowError{line, fmt.Sprintf("more than %d people", MaxPeople)})
-			break
-		}
-		if del != 0 && p.Delta == nil {
-			p.Delta = make([]float64, len(p.ID), cap(p.ID))
-		}
-		p.ID = append(p.ID, strings.Clone(id))
-		p.Epsilon = append(p.Epsilon, eps)
-		if p.Delta != nil {
-			p.Delta = append(p.Delta, del)
-		}
-		lines = append(lines, int32(min(line, math.MaxInt32)))
+		pr.bad = append(pr.bad, RowError{line, fmt.Sprintf("missing column(s) %s: the row has %d field(s), the header %d", strings.Join(miss, ", "), len(rec), len(pr.header))})
+		return
 	}
+	if len(rec) > len(pr.header) {
+		pr.bad = append(pr.bad, RowError{line, fmt.Sprintf("the row has %d fields, the header %d", len(rec), len(pr.header))})
+		return
+	}
+	id := bytes.TrimSpace(rec[pr.idCol])
+	var msgs []string
+	if len(id) == 0 {
+		msgs = append(msgs, "empty id")
+	}
+	raw := bytes.TrimSpace(rec[pr.epsCol])
+	eps, err := parseBudget(raw)
+	switch {
+	case err != nil:
+		msgs = append(msgs, fmt.Sprintf("epsilon %q is not a number", raw))
+	case math.IsNaN(eps) || math.IsInf(eps, 0):
+		msgs = append(msgs, fmt.Sprintf("epsilon must be a finite number > 0, got %q", raw))
+	case eps <= 0:
+		msgs = append(msgs, fmt.Sprintf("epsilon must be > 0, got %v", eps))
+	}
+	var del float64
+	if pr.hasDelta {
+		if s := bytes.TrimSpace(rec[pr.delCol]); len(s) > 0 {
+			d, err := parseBudget(s)
+			switch {
+			case err != nil:
+				msgs = append(msgs, fmt.Sprintf("delta %q is not a number", s))
+			case !(d > 0 && d < 1):
+				msgs = append(msgs, fmt.Sprintf("delta must be in (0, 1), got %q", s))
+			default:
+				del = d
+			}
+		}
+	}
+	if len(msgs) > 0 {
+		pr.bad = append(pr.bad, RowError{line, strings.Join(msgs, "; ")})
+		return
+	}
+	p := pr.p
+	i := len(p.Epsilon)
+	if int64(i) >= MaxPeople {
+		pr.bad = append(pr.bad, RowError{line, fmt.Sprintf("more than %d people", MaxPeople)})
+		pr.full = true
+		return
+	}
+	if k := len(pr.marks); k == 0 || pr.marks[k-1].line+i-pr.marks[k-1].row != line {
+		pr.marks = append(pr.marks, lineMark{i, line})
+	}
+	if del != 0 && p.Delta == nil {
+		p.Delta = make([]float64, i, cap(p.Epsilon))
+	}
+	pr.addID(id)
+	p.Epsilon = append(p.Epsilon, eps)
+	if p.Delta != nil {
+		p.Delta = append(p.Delta, del)
+	}
+}
+
+// idBlock is the size of the blocks ids are stored in.
+const idBlock = 1 << 20
+
+// addID appends an id; it becomes a string when its block is flushed.
+func (pr *peopleReader) addID(id []byte) {
+	if len(pr.arena)+len(id) > idBlock && len(pr.arena) > 0 {
+		pr.flushIDs()
+	}
+	pr.arena = append(pr.arena, id...)
+	pr.ends = append(pr.ends, int32(len(pr.arena)))
+	pr.p.ID = append(pr.p.ID, "")
+}
+
+// flushIDs turns the pending ids into substrings of one string.
+func (pr *peopleReader) flushIDs() {
+	if len(pr.ends) == 0 {
+		return
+	}
+	s := string(pr.arena)
+	first := len(pr.p.ID) - len(pr.ends)
+	var start int32
+	for k, e := range pr.ends {
+		pr.p.ID[first+k] = s[start:e]
+		start = e
+	}
+	pr.arena, pr.ends = pr.arena[:0], pr.ends[:0]
+}
+
+// prealloc sizes the columns once, from the input size and the rows per
+// byte seen in the first megabyte, so that 10⁷ rows are not copied by
+// repeated growth.
+func (pr *peopleReader) prealloc() {
+	p := pr.p
+	if pr.grown || pr.size <= 0 || pr.consumed < 1<<16 || len(p.Epsilon) < 100 {
+		return
+	}
+	pr.grown = true
+	est := float64(len(p.Epsilon)) / float64(pr.consumed) * float64(pr.size) * 1.02
+	n := int(min(est, float64(MaxPeople))) + 64
+	p.ID = slices.Grow(p.ID, n-len(p.ID))
+	p.Epsilon = slices.Grow(p.Epsilon, n-len(p.Epsilon))
+	if p.Delta != nil {
+		p.Delta = slices.Grow(p.Delta, n-len(p.Delta))
+	}
+}
+
+// finish checks the ids for repeats and returns the people, or every
+// invalid row.
+func (pr *peopleReader) finish() (*People, error) {
+	pr.flushIDs()
+	if pr.header == nil {
+		return nil, &ParseError{Rows: []RowError{{1, "empty file: expected a header line with the columns id, epsilon and optionally delta"}}}
+	}
+	p := pr.p
 	for _, d := range duplicates(p.ID) {
-		bad = append(bad, RowError{int(lines[d[1]]), fmt.Sprintf("duplicate id %q (first on line %d)", p.ID[d[1]], lines[d[0]])})
+		pr.bad = append(pr.bad, RowError{pr.lineOf(d[1]), fmt.Sprintf("duplicate id %q (first on line %d)", p.ID[d[1]], pr.lineOf(d[0]))})
 	}
-	if len(bad) > 0 {
-		slices.SortStableFunc(bad, func(a, b RowError) int { return cmp.Compare(a.Line, b.Line) })
-		return nil, &ParseError{Rows: bad}
+	if len(pr.bad) > 0 {
+		slices.SortStableFunc(pr.bad, func(a, b RowError) int { return cmp.Compare(a.Line, b.Line) })
+		return nil, &ParseError{Rows: pr.bad}
 	}
 	if len(p.ID) == 0 {
 		return nil, &ParseError{Rows: []RowError{{2, "no people: the file has a header but no rows"}}}
 	}
+	p.checked = p.ID
 	return p, nil
 }
 
 // parseBudget parses a number, refusing hexadecimal floats and
 // underscores, which strconv accepts but a CSV of budgets should not hold.
-func parseBudget(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	if strings.ContainsAny(s, "_xXpP") {
+func parseBudget(b []byte) (float64, error) {
+	if bytes.ContainsAny(b, "_xXpP") {
 		return 0, errors.New("not a decimal number")
 	}
-	return strconv.ParseFloat(s, 64)
+	return strconv.ParseFloat(string(b), 64)
 }
 
 func csvLine(err error, def int) int {
@@ -222,40 +442,4 @@ func csvMsg(err error) string {
 		return "malformed CSV: " + pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// duplicates returns, for every id that repeats an earlier one, the pair
-// (index of the first occurrence, index of the repeat), ordered by the
-// repeat. It sorts 64-bit hashes (radix sort, with the index) instead of
-// building a map of strings (linear time, 16 bytes per id).
-func duplicates(ids []string) [][2]int {
-	seed := maphash.MakeSeed()
-	hs := make([]keyed, len(ids))
-	for i, id := range ids {
-		hs[i] = keyed{maphash.String(seed, id), int32(i)}
-	}
-	radixSort(hs) // stable: equal hashes stay in index order
-	var out [][2]int
-	for lo := 0; lo < len(hs); {
-		hi := lo + 1
-		for hi < len(hs) && hs[hi].k == hs[lo].k {
-			hi++
-		}
-		if hi-lo > 1 { // equal hashes: compare the strings (first index first)
-			for a := lo; a < hi; a++ {
-				if hs[a].i < 0 {
-					continue
-				}
-				for b := a + 1; b < hi; b++ {
-					if hs[b].i >= 0 && ids[hs[a].i] == ids[hs[b].i] {
-						out = append(out, [2]int{int(hs[a].i), int(hs[b].i)})
-						hs[b].i = -1
-					}
-				}
-			}
-		}
-		lo = hi
-	}
-	slices.SortFunc(out, func(a, b [2]int) int { return cmp.Compare(a[1], b[1]) })
-	return out
 }

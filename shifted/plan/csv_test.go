@@ -4,12 +4,15 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestReadCSV(t *testing.T) {
@@ -22,7 +25,7 @@ func TestReadCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &People{ID: []string{"alice", "bob, jr", "carol"}, Epsilon: []float64{0.1, 1, 4}, Delta: []float64{0, 1e-8, 0}}
-	if !reflect.DeepEqual(p, want) {
+	if !samePeople(p, want) {
 		t.Errorf("got %+v, want %+v", p, want)
 	}
 	// Without a delta column: Delta stays nil.
@@ -125,6 +128,24 @@ func TestDuplicates(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
+	// Against a map, with many repeats and 10⁵ ids.
+	r := rand.New(rand.NewPCG(3, 4))
+	ids = make([]string, 100_000)
+	for i := range ids {
+		ids[i] = "id" + strconv.Itoa(r.IntN(150_000))
+	}
+	first := map[string]int{}
+	want = nil
+	for i, id := range ids {
+		if f, ok := first[id]; ok {
+			want = append(want, [2]int{f, i})
+		} else {
+			first[id] = i
+		}
+	}
+	if got := duplicates(ids); !reflect.DeepEqual(got, want) || len(want) < 10_000 {
+		t.Errorf("%d repeats found, the map finds %d", len(got), len(want))
+	}
 }
 
 func TestParseTier(t *testing.T) {
@@ -192,5 +213,88 @@ func TestRadixSort(t *testing.T) {
 		if !(floatKey(p[0]) < floatKey(p[1])) {
 			t.Errorf("floatKey(%v) ≥ floatKey(%v)", p[0], p[1])
 		}
+	}
+}
+
+// readCSVReference reads the whole input with encoding/csv (ReadCSV's slow
+// path from line 1), as ReadCSV did before the hand-written splitter:
+// FuzzReadCSV and TestReadCSVMatchesReference compare the two.
+func readCSVReference(r io.Reader) (*People, error) {
+	return (&peopleReader{p: &People{}, size: -1}).slow(r, 1)
+}
+
+func samePeople(a, b *People) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return slices.Equal(a.ID, b.ID) && slices.Equal(a.Epsilon, b.Epsilon) && slices.Equal(a.Delta, b.Delta)
+}
+
+// TestReadCSVMatchesReference: the fast path and encoding/csv agree on the
+// people and on every error line, including files that switch to the slow
+// path half-way, CRLF line ends, blank lines and a last line without a
+// newline.
+func TestReadCSVMatchesReference(t *testing.T) {
+	ins := []string{
+		"id,epsilon\r\na,1\r\n\r\nb,2\r\n",
+		"id,epsilon,delta\na,1,\n\nb,2,1e-9\nc,3",
+		"id , epsilon\n  a , 1 \n b,2\n",
+		"x,id,epsilon,y\n1,a,1,2\n,b,2,\n3,c,-1,\n4,a,5,\n",
+		"id,epsilon\na,1\nb,2\n\"c,\",3\nd,\"4\"\na,5\n",
+		"\"id\",epsilon\na,1\n",
+		"id,epsilon\na,1\nb\"x,2\nc,3\n",
+		"id,epsilon\na,1e400\nb,1_0\nc,0x10\nd,\t7\n",
+		"id,epsilon\n\u00a0a,1\nb\u00a0,2\n",
+		"id,epsilon\r",
+		"\n\nid,epsilon\n\na,1\n",
+		"id,epsilon,delta\na,1,,\nb\n,\n",
+	}
+	var long strings.Builder
+	long.WriteString("id,epsilon,delta\n")
+	for i := 0; i < 120000; i++ { // beyond the first buffer: preallocation and line marks
+		switch {
+		case i%9973 == 0:
+			long.WriteString("\n")
+		case i%7919 == 0:
+			fmt.Fprintf(&long, "p%d,-1,\n", i)
+		case i%5003 == 0:
+			fmt.Fprintf(&long, "p%d,2,\n", i-1)
+		default:
+			fmt.Fprintf(&long, "p%d,%d,1e-%d\n", i, i%5+1, i%9+2)
+		}
+	}
+	ins = append(ins, long.String(), strings.Replace(long.String(), "p100000,", "\"p100000\",", 1))
+	for _, in := range ins {
+		got, err := ReadCSV(strings.NewReader(in))
+		want, werr := readCSVReference(strings.NewReader(in))
+		if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) || !samePeople(got, want) {
+			t.Errorf("%.60q: ReadCSV %v (%d people), reference %v", in, err, peopleLen(got), werr)
+		}
+	}
+	// Read through a plain io.Reader (no size known) in small pieces.
+	got, err := ReadCSV(iotest.OneByteReader(strings.NewReader(ins[0])))
+	want, _ := readCSVReference(strings.NewReader(ins[0]))
+	if err != nil || !samePeople(got, want) || got.Len() != 2 {
+		t.Errorf("one byte at a time: %+v %v", got, err)
+	}
+}
+
+func peopleLen(p *People) int {
+	if p == nil {
+		return -1
+	}
+	return p.Len()
+}
+
+// TestReadCSVChecked: Make does not check ReadCSV's ids again, but a
+// replaced ID column is checked.
+func TestReadCSVChecked(t *testing.T) {
+	p, err := ReadCSV(strings.NewReader("id,epsilon\na,1\nb,2\n"))
+	if err != nil || !p.idsChecked() {
+		t.Fatalf("%v %v", p, err)
+	}
+	p.ID = []string{"a", "a"}
+	if p.idsChecked() || (Budgets{People: p}).Validate() == nil {
+		t.Error("a replaced ID column with a repeat passed")
 	}
 }

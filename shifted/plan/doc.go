@@ -87,8 +87,10 @@
 //
 // Setting.Utility gives the excess-risk bound of FMTT18 Thm 30 (Skip),
 // Cor 31 (public records), Thm 29 (Stop) and Thm 32 (tasks) at the plan's σ,
-// with the theorems' step sizes η = c·R/√(S(L² + dσ²)); a cap on the bound
-// (Options.TargetExcessRisk) is a cap on σ. The last iterate of PNSGD has no
+// with the theorems' step sizes η = c·R/√(S(L² + dσ²)); the formulas are
+// package shifted's (UtilityTheorem, UtilityParams.Thm28), shared with
+// package optimizer. A cap on the bound (Options.TargetExcessRisk) is a cap
+// on σ. The last iterate of PNSGD has no
 // bound in seed 002; privamp reports Thm 30's, which holds when the same plan
 // is run as Skip-PNSGD (never less private, Thm 24).
 //
@@ -99,7 +101,10 @@
 // is one person. An empty delta means the setting's δ. ReadCSV reports every
 // invalid line — missing columns, empty or repeated ids, ε that is not a
 // finite number > 0, δ outside (0, 1), malformed CSV — by line number, all
-// at once; nobody is ever dropped or silently reordered.
+// at once; nobody is ever dropped or silently reordered. It splits unquoted
+// lines by hand and hands quoted ones to encoding/csv; with the repeat check
+// done once (by sorting 32-bit id hashes) a file of 10⁷ people is read,
+// planned and written as JSON in about 5 s (BenchmarkPlanFromCSV1e7).
 //
 // # Plan files
 //
@@ -135,8 +140,10 @@
 //
 // Exactly one of "tiers" and "people" is present. Unknown keys are refused.
 // For privamp run, Plan.Arrange maps the data set's records (by id, or by
-// tier name for a tier plan) to positions, and σ, η, Variant, Batch, Epochs
-// and Public configure the optimizer. For privamp verify, Plan.Claims gives
-// each run of positions its promised (ε, δ), and Plan.Verify recomputes every
-// position with package shifted.
+// tier name for a tier plan) to positions — an *ArrangeError lists every
+// record without a place and every position without a record — and σ, η,
+// Variant, Batch, Epochs and Public configure the optimizer. For privamp
+// verify, Plan.Claims gives each run of positions its promised (ε, δ), and
+// Plan.Verify recomputes every position with package shifted and lists the
+// violations.
 package plan

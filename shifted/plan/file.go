@@ -236,69 +236,6 @@ func (p *Plan) Claims() []Claim {
 	return out
 }
 
-// Arrange returns the order in which a run feeds the private records:
-// rows[p] is the index into keys of the record at position p + 1. keys
-// holds one key per private record of the data set: its id for a people
-// plan, its tier name for a tier plan (records of one tier keep their
-// order). Every planned person must appear exactly once; the public
-// records (Public of them) are not part of keys and follow the private ones.
-func (p *Plan) Arrange(keys []string) ([]int, error) {
-	if int64(len(keys)) != p.N {
-		return nil, fmt.Errorf("the data has %d private records, the plan %d people", len(keys), p.N)
-	}
-	rows := make([]int, len(keys))
-	if p.People != nil {
-		pos := make(map[string]int32, len(keys))
-		for i, id := range p.People.ID {
-			pos[id] = int32(i)
-		}
-		seen := make([]bool, len(keys))
-		for i, k := range keys {
-			t, ok := pos[k]
-			switch {
-			case !ok:
-				return nil, fmt.Errorf("record %d: id %q is not in the plan", i+1, k)
-			case seen[t]:
-				return nil, fmt.Errorf("record %d: id %q appears twice in the data", i+1, k)
-			}
-			seen[t] = true
-			rows[t] = i
-		}
-		return rows, nil
-	}
-	next := map[string]int64{}
-	last := map[string]int64{}
-	for _, t := range p.Tiers {
-		next[t.Name], last[t.Name] = t.First, t.Last
-	}
-	for i, k := range keys {
-		t, ok := next[k]
-		switch {
-		case !ok:
-			return nil, fmt.Errorf("record %d: tier %q is not in the plan", i+1, k)
-		case t > last[k]:
-			return nil, fmt.Errorf("record %d: more records of tier %q than the plan's %d", i+1, k, last[k]-firstOf(p.Tiers, k)+1)
-		}
-		rows[t-1] = i
-		next[k] = t + 1
-	}
-	for _, t := range p.Tiers {
-		if next[t.Name] != t.Last+1 {
-			return nil, fmt.Errorf("tier %q: the data has %d records, the plan %d", t.Name, next[t.Name]-t.First, t.Count)
-		}
-	}
-	return rows, nil
-}
-
-func firstOf(ts []Tier, name string) int64 {
-	for _, t := range ts {
-		if t.Name == name {
-			return t.First
-		}
-	}
-	return 0
-}
-
 // Violation is a position whose recomputed ε exceeds its target.
 type Violation struct {
 	Position       int64
@@ -316,8 +253,12 @@ type Verification struct {
 	// WorstRatio is the largest ε_t/target_t, at WorstPosition.
 	WorstRatio    float64
 	WorstPosition int64
-	Source        string
-	Assumptions   []string
+	// Groups summarises each claim (a run of positions with one target,
+	// Plan.Claims) with its recomputed ε; nil for plans of more than 1000
+	// claims.
+	Groups      []GroupResult
+	Source      string
+	Assumptions []string
 }
 
 // Verify recomputes, with package shifted, the ε of every position at the
@@ -343,7 +284,19 @@ func (p *Plan) Verify() (*Verification, error) {
 		return nil, err
 	}
 	v := &Verification{Checked: p.N, Source: g.Source(), Assumptions: g.Assumptions()}
-	for _, c := range p.Claims() {
+	claims := p.Claims()
+	for ci, c := range claims {
+		if len(claims) <= maxGroupsInSummary {
+			gr := GroupResult{First: c.First, Last: c.Last, Epsilon: c.Epsilon, Delta: c.Delta, AchievedMin: math.Inf(1)}
+			if p.People == nil {
+				gr.Tier = p.Tiers[ci].Name
+			}
+			for t := c.First; t <= c.Last; t++ {
+				gr.AchievedMin, gr.AchievedMax = math.Min(gr.AchievedMin, eps[t-1]), math.Max(gr.AchievedMax, eps[t-1])
+			}
+			gr.SlackMin = c.Epsilon - gr.AchievedMax
+			v.Groups = append(v.Groups, gr)
+		}
 		for t := c.First; t <= c.Last; t++ {
 			e := eps[t-1]
 			if r := e / c.Epsilon; r > v.WorstRatio || math.IsNaN(r) {

@@ -3,6 +3,8 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -70,10 +72,28 @@ func TestClaimsAndArrange(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(rows, []int{3, 1, 4, 0, 2}) {
 		t.Errorf("arrange %v %v", rows, err)
 	}
-	for _, keys := range [][]string{{"a", "b", "c", "d"}, {"a", "b", "c", "d", "x"}, {"a", "b", "c", "d", "d"}} {
-		if _, err := pl.Arrange(keys); err == nil {
-			t.Errorf("Arrange(%v) accepted", keys)
+	for _, c := range []struct {
+		keys []string
+		want []ArrangeIssue
+	}{
+		{[]string{"a", "b", "c", "d"}, []ArrangeIssue{{-1, 3, `planned person "e" is not in the data`}}},
+		{[]string{"a", "b", "c", "d", "x"}, []ArrangeIssue{{4, 0, `id "x" is not in the plan`}, {-1, 3, `planned person "e" is not in the data`}}},
+		{[]string{"a", "b", "c", "d", "d", "e"}, []ArrangeIssue{{4, 1, `id "d" appears twice in the data (first at record 4)`}}},
+		{[]string{"a", "b", "c", "d", "e", "f", "g"}, []ArrangeIssue{{5, 0, `id "f" is not in the plan`}, {6, 0, `id "g" is not in the plan`}}},
+	} {
+		_, err := pl.Arrange(c.keys)
+		var ae *ArrangeError
+		if !errors.As(err, &ae) || !reflect.DeepEqual(ae.Issues, c.want) {
+			t.Errorf("Arrange(%v): %v, want %v", c.keys, err, c.want)
+			continue
 		}
+		if msg := ae.Describe(func(i int) string { return fmt.Sprintf("line %d", i+2) }); strings.Contains(msg, "\n") || !strings.Contains(msg, c.want[0].Msg) {
+			t.Errorf("message %q", msg)
+		}
+	}
+	_, err = pl.Arrange([]string{"a", "b", "c", "d", "x"})
+	if msg := err.Error(); msg != `1 record(s) of the data have no place in the plan and 1 planned position(s) have no record in the data: record 5: id "x" is not in the plan; position 3: planned person "e" is not in the data` {
+		t.Errorf("message %q", msg)
 	}
 	// Tier plan: records keyed by tier name keep their order within a tier.
 	tiers := []Tier{{Name: "loose", Count: 2, Epsilon: 4}, {Name: "strict", Count: 1, Epsilon: 0.1}}
@@ -85,8 +105,10 @@ func TestClaimsAndArrange(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(rows, []int{1, 0, 2}) {
 		t.Errorf("tier arrange %v %v", rows, err)
 	}
-	if _, err := tr.Plan.Arrange([]string{"loose", "loose", "loose"}); err == nil {
-		t.Error("too many records of a tier accepted")
+	_, err = tr.Plan.Arrange([]string{"loose", "loose", "loose", "vip"})
+	var ae *ArrangeError
+	if !errors.As(err, &ae) || len(ae.Issues) != 3 || ae.Issues[0].Record != 2 || ae.Issues[1].Record != 3 || ae.Issues[2].Position != 1 {
+		t.Errorf("too many records of a tier, an unknown tier and a short one: %v", err)
 	}
 	if got := tr.Plan.Claims(); len(got) != 2 || got[0] != (Claim{1, 1, 0.1, 1e-6}) {
 		t.Errorf("tier claims %v", got)
@@ -126,6 +148,14 @@ func TestLoadRefuses(t *testing.T) {
 	if err != nil || v.OK || v.ViolationCount != 2 || v.Violations[0].Tier != "b" {
 		t.Errorf("verify of a broken plan: %+v %v", v, err)
 	}
+	// The groups agree with the violations and with package shifted.
+	if len(v.Groups) != 2 || v.Groups[1].Tier != "b" || v.Groups[1].First != 4 || !(v.Groups[1].SlackMin < 0) || !(v.Groups[0].SlackMin > 0) {
+		t.Fatalf("groups %+v", v.Groups)
+	}
+	s, _ := p.Setting()
+	if e := epsDirect(t, s, 5, p.Sigma, 5, 1e-6); !relClose(v.Groups[1].AchievedMax, e, 1e-9) || !relClose(v.Violations[1].Achieved, e, 1e-9) {
+		t.Errorf("position 5: %v, %v; shifted %v", v.Groups[1].AchievedMax, v.Violations[1].Achieved, e)
+	}
 }
 
 func replaceLast(s, old, new string) string {
@@ -138,7 +168,7 @@ func replaceLast(s, old, new string) string {
 
 // TestExampleFiles: the plans under examples/plan load and verify.
 func TestExampleFiles(t *testing.T) {
-	for _, f := range []string{"../../examples/plan/plan.json", "../../examples/plan/tiers-plan.json"} {
+	for _, f := range []string{"../../examples/plan/plan.json", "../../examples/plan/tiers-plan.json", "../../examples/plan/breast-cancer-plan.json"} {
 		fh, err := os.Open(f)
 		if err != nil {
 			t.Fatal(err)

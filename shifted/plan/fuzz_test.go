@@ -3,6 +3,7 @@ package plan
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,6 +25,9 @@ func FuzzReadCSV(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		p, err := ReadCSV(strings.NewReader(in))
 		if err != nil {
+			if _, rerr := readCSVReference(strings.NewReader(in)); rerr == nil || rerr.Error() != err.Error() {
+				t.Fatalf("ReadCSV: %v\nreference: %v", err, rerr)
+			}
 			var pe *ParseError
 			if !errors.As(err, &pe) || len(pe.Rows) == 0 {
 				t.Fatalf("error %v is not a non-empty *ParseError", err)
@@ -38,8 +42,15 @@ func FuzzReadCSV(f *testing.F) {
 			}
 			return
 		}
-		if err := (Budgets{People: p}).Validate(); err != nil {
+		// A copy without ReadCSV's mark: Validate checks the ids again.
+		cp := &People{ID: slices.Clone(p.ID), Epsilon: p.Epsilon, Delta: p.Delta}
+		if err := (Budgets{People: cp}).Validate(); err != nil {
 			t.Fatalf("accepted invalid people: %v", err)
+		}
+		// The same result as encoding/csv on every input.
+		ref, rerr := readCSVReference(strings.NewReader(in))
+		if rerr != nil || !samePeople(p, ref) {
+			t.Fatalf("ReadCSV %+v, reference %+v %v", p, ref, rerr)
 		}
 	})
 }

@@ -117,45 +117,23 @@ func (s Setting) Steps(n int64) int64 {
 	return s.epochs() * ((n + s.Public + b - 1) / b)
 }
 
-// etaConst returns c with the theorem's step size η = c·R/√(S(L² + dσ²)):
-// √8 for Skip (Thm 30, Cor 31) and for PNSGD (reported as Skip), 2 for Stop
-// (Thm 29) and for several passes (Thm 28 with T = S), 4 for k tasks
-// (Thm 32).
-func (s Setting) etaConst() float64 {
-	switch {
-	case s.Variant == Stop && s.tasks() > 1:
-		return 4
-	case s.Variant == Stop || s.epochs() > 1:
-		return 2
-	}
-	return math.Sqrt(8)
-}
-
 // EtaRule returns the step size for σ with n private people and how it was
-// chosen: Eta when fixed, else the theorem's η = c·R/√(S(L² + dσ²)) (see
-// etaConst), lowered to 2/β when β is given and the rule exceeds it (the
-// step must contract, Prop. 18).
+// chosen: Eta when fixed, else the theorem's η = c·R/√(S(L² + dσ²))
+// (package shifted: Thm 32 for several Stop tasks, Thm 29 for Stop, Cor 31
+// with public records, Thm 30 otherwise, and for several passes Thm 28 with
+// T = S, whose η is Thm 29's), lowered to 2/β when β is given and the rule
+// exceeds it (the step must contract, Prop. 18).
 func (s Setting) EtaRule(n int64, sigma float64) (eta float64, rule string, paper bool) {
 	if s.Eta > 0 {
 		return s.Eta, "fixed (--eta)", false
 	}
-	S := float64(s.Steps(n))
-	lg := math.Sqrt(s.Lipschitz*s.Lipschitz + float64(s.Dimension)*sigma*sigma)
-	c := s.etaConst()
-	eta = c * s.Radius / (lg * math.Sqrt(S))
-	var src string
-	switch {
-	case s.Variant == Stop && s.tasks() > 1:
-		src = "FMTT18 Thm 32: η = 4R/√(S(L² + dσ²))"
-	case s.Variant == Stop:
-		src = "FMTT18 Thm 29: η = 2R/√(S(L² + dσ²))"
-	case s.epochs() > 1:
-		src = "FMTT18 Thm 28 with T = S steps: η = 2R/√(S(L² + dσ²))"
-	case s.Public > 0:
-		src = "FMTT18 Cor 31: η = √8·R/√(S(L² + dσ²)), S including the public records"
-	default:
-		src = "FMTT18 Thm 30: η = √8·R/√(S(L² + dσ²))"
+	th := s.theorem()
+	src := th.String() + ": " + th.EtaFormula()
+	if s.epochs() > 1 {
+		th = shifted.Thm29
+		src = "FMTT18 Thm 28 with T = S steps: " + th.EtaFormula()
 	}
+	eta = th.Eta(s.utilityParams(n, sigma))
 	if s.Smoothness > 0 && eta > 2/s.Smoothness {
 		return 2 / s.Smoothness, src + fmt.Sprintf(" = %.6g exceeds 2/β; lowered to 2/β so the step contracts (Prop. 18)", eta), false
 	}

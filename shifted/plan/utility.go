@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/numeric"
+	"github.com/privamp/privamp/shifted"
 )
 
 // Utility is a bound on the expected excess population risk
@@ -14,9 +15,31 @@ type Utility struct {
 	Source string
 }
 
+// theorem returns the utility theorem behind the setting's step-size rule
+// and bound (package shifted): Thm 32 for several Stop tasks, Thm 29 for
+// Stop, Cor 31 with public records and Thm 30 otherwise (PNSGD is reported
+// as Skip-PNSGD; see Utility).
+func (s Setting) theorem() shifted.UtilityTheorem {
+	switch {
+	case s.Variant == Stop && s.tasks() > 1:
+		return shifted.Thm32
+	case s.Variant == Stop:
+		return shifted.Thm29
+	case s.Public > 0:
+		return shifted.Cor31
+	}
+	return shifted.Thm30
+}
+
+// utilityParams are the quantities of FMTT18 §5 for n private people at σ.
+func (s Setting) utilityParams(n int64, sigma float64) shifted.UtilityParams {
+	return shifted.UtilityParams{Lipschitz: s.Lipschitz, Radius: s.Radius, Dimension: s.Dimension,
+		Steps: s.Steps(n), Sigma: sigma}
+}
+
 // Utility returns the excess-risk bound of the run with n private people at
-// noise σ (FMTT18 §5, with L_G² = L² + dσ² the second moment of a noisy
-// gradient and S = Steps(n)):
+// noise σ (FMTT18 §5 through package shifted, with L_G² = L² + dσ² the
+// second moment of a noisy gradient and S = Steps(n)):
 //
 //	Skip (Thm 30; Cor 31 with public records): 4√2·R·L_G/√S at η = √8·R/(L_G√S)
 //	Stop (Thm 29):                             4·R·L_G/√S  at η = 2R/(L_G√S)
@@ -29,10 +52,10 @@ type Utility struct {
 // 30's, i.e. for running the same plan as Skip-PNSGD, whose per-person
 // guarantee is never weaker (Thm 24; the exact mixture of notes §3 is at
 // most αρ_t). When η is fixed or lowered to 2/β, the bound is Thm 28's
-// regret argument at that η, D²/(2ηT) + ηL_G²/2 + DL/T with D = 2R and T
-// the iterates the output is drawn from (S for Stop, ⌊S/2⌋ + 1 for Skip),
-// the form of optimizer.UtilityBound. Several passes (Epochs > 1) reuse the
-// data, so no population bound applies: Bound is NaN.
+// regret argument at that η (shifted.UtilityParams.Thm28 with D = 2R and T
+// the iterates the output is drawn from: S for Stop, ⌊S/2⌋ + 1 for Skip).
+// Several passes (Epochs > 1) reuse the data, so no population bound
+// applies: Bound is NaN.
 func (s Setting) Utility(n int64, sigma float64) Utility {
 	eta, _, paper := s.EtaRule(n, sigma)
 	u := Utility{Bound: math.NaN(), Eta: eta}
@@ -40,31 +63,13 @@ func (s Setting) Utility(n int64, sigma float64) Utility {
 		u.Source = "none: seed 002 bounds the excess population risk of a single pass over i.i.d. data (Thm 28); later passes reuse the data"
 		return u
 	}
-	S := float64(s.Steps(n))
-	L, R := s.Lipschitz, s.Radius
-	lg := math.Sqrt(L*L + float64(s.Dimension)*sigma*sigma)
-	stop := s.Variant == Stop
+	up := s.utilityParams(n, sigma)
 	if paper {
-		switch {
-		case stop && s.tasks() > 1:
-			u.Bound, u.Source = 4*R*lg/math.Sqrt(S), "FMTT18 Thm 32 (per task): 4R·√(L² + dσ²)/√S"
-		case stop:
-			u.Bound, u.Source = 4*R*lg/math.Sqrt(S), "FMTT18 Thm 29: 4R·√(L² + dσ²)/√S"
-		default:
-			u.Bound = 4 * math.Sqrt2 * R * lg / math.Sqrt(S)
-			u.Source = "FMTT18 Thm 30: 4√2·R·√(L² + dσ²)/√S"
-			if s.Public > 0 {
-				u.Source = "FMTT18 Cor 31: 4√2·R·√(L² + dσ²)/√S, S including the public records"
-			}
-		}
+		th := s.theorem()
+		u.Bound, u.Source = th.Bound(up), th.String()+": "+th.BoundFormula()
 	} else {
-		T := S
-		if !stop {
-			T = math.Floor(S/2) + 1
-		}
-		D := 2 * R
-		u.Bound = D*D/(2*eta*T) + eta*lg*lg/2 + D*L/T
-		u.Source = "FMTT18 Thm 28's regret argument at this η: D²/(2ηT) + η(L² + dσ²)/2 + DL/T, D = 2R (as optimizer.UtilityBound)"
+		u.Bound = up.Thm28(eta, 2*s.Radius, s.Variant != Stop)
+		u.Source = "FMTT18 Thm 28's regret argument at this η: D²/(2ηT) + η(L² + dσ²)/2 + DL/T, D = 2R"
 	}
 	if s.Variant == PNSGD {
 		u.Source += "; for the plan run as Skip-PNSGD (same order and σ; never less private, Thm 24): seed 002 has no bound for the last iterate"

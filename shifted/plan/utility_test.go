@@ -52,7 +52,7 @@ func TestUtilityMatchesTheorems(t *testing.T) {
 	}
 	// Thm 32 (k tasks).
 	s.Tasks = 5
-	q := math.Max(2*5*math.Log(n)/n, 2*math.Log(1/delta))
+	q := math.Max(2*5*(1+math.Log(n))/n, 2*math.Log(1/delta)) // 1 + ln n: the sound q
 	sig = 4 * L * math.Sqrt(q*math.Log(1/delta)) / eps
 	want = 4 * R * L / math.Sqrt(n) * math.Sqrt(1+16*d*q*math.Log(1/delta)/(eps*eps))
 	u = s.Utility(n, sig)
