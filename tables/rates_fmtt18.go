@@ -1,6 +1,8 @@
 package tables
 
 import (
+	"github.com/privamp/privamp/shifted"
+
 	"fmt"
 	"math"
 )
@@ -26,9 +28,8 @@ func fmtt18Explicit(tasks func(Params) float64) *Explicit {
 		Source: "Thm 32 (Stop-PNSGD per task), with Thm 26's ln n corrected to 1 + ln n ≥ H_n",
 		Note:   "the paper's q uses ln n; its privacy proof goes through Thm 26, whose last step bounds the harmonic number H_{n−t+1} by ln(n−t+1), which is false; 1 + ln n is a valid bound, so this σ and bound are the sound version",
 		Eval: func(p Params) float64 {
-			k := tasks(p)
 			l := -ln(p.Delta)
-			q := math.Max(2*k*(1+ln(p.N))/p.N, 2*l)
+			q := shifted.Thm32Q(int64(p.N), int64(tasks(p)), p.Delta)
 			return 4 * p.Radius * p.Lipschitz / math.Sqrt(p.N) * math.Sqrt(1+16*p.D*q*l/(p.Epsilon*p.Epsilon))
 		},
 		Valid: func(p Params) error {

@@ -229,30 +229,6 @@ func (f *planFlags) budgets(cmd *cobra.Command) (plan.Budgets, []string, string,
 	return plan.Budgets{Tiers: tiers}, notes, what, nil
 }
 
-// streamFileAtomic writes a file as writeFileAtomic does (a temporary file
-// in the same directory, renamed into place: never half-written) but streams
-// it, so a plan of 10⁷ people is not held in memory twice.
-func streamFileAtomic(path string, write func(io.Writer) (int64, error)) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".privamp-*")
-	if err != nil {
-		return badInput("cannot write %s: %v", path, err)
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("writing %s: %v", path, err)
-		}
-	}()
-	_, werr := write(tmp)
-	if err = firstErr(werr, tmp.Close()); err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
 func planPathErr(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -212,27 +212,34 @@ func epsJSON(obj map[string]any, key string, x float64) {
 // writeFileAtomic writes data to path through a temporary file in the same
 // directory and a rename, so a failure never leaves a half-written file.
 func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".privamp-*")
+	return streamFileAtomic(path, func(w io.Writer) (int64, error) {
+		n, err := w.Write(data)
+		return int64(n), err
+	})
+}
+
+// streamFileAtomic writes what write produces to a temporary file in the
+// same directory and renames it into place: never half-written, and
+// streamed, so a plan of 10⁷ people is not held in memory twice.
+func streamFileAtomic(path string, write func(io.Writer) (int64, error)) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".privamp-*")
 	if err != nil {
 		return badInput("cannot write %s: %v", path, err)
 	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %v", path, firstErr(werr, cerr))
+	defer func() {
+		if err != nil {
+			os.Remove(tmp.Name())
+			err = fmt.Errorf("writing %s: %v", path, err)
+		}
+	}()
+	_, werr := write(tmp)
+	if err = firstErr(werr, tmp.Close()); err != nil {
+		return err
 	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %v", path, err)
+	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %v", path, err)
-	}
-	return nil
+	return os.Rename(tmp.Name(), path)
 }
 
 // joinNonEmpty joins the non-empty strings with sep.
