@@ -101,7 +101,7 @@ func SmoothingCor34(radius, eps, delta float64, n int64, lipschitz float64, dim 
 	if dim < 1 {
 		return Smoothing{}, fmt.Errorf("dimension d must be ≥ 1, got %d", dim)
 	}
-	lam := radius * eps / (2 * math.Sqrt(float64(n)*math.Log(1/delta)))
+	lam := radius * eps / (2 * math.Sqrt(-float64(n)*math.Log(delta)))
 	return Smoothing{
 		Lambda:     lam,
 		Smoothness: lipschitz / lam,

@@ -172,7 +172,7 @@ type UtilityTarget struct {
 // paper's ln n replaced by the sound 1 + ln n ≥ H_n (see Erratum).
 func Thm32Q(n, k int64, delta float64) float64 {
 	nf := float64(n)
-	return math.Max(2*float64(max(k, 1))*(1+math.Log(nf))/nf, 2*math.Log(1/delta))
+	return math.Max(2*float64(max(k, 1))*(1+math.Log(nf))/nf, -2*math.Log(delta))
 }
 
 // Sigma returns the theorem's noise for target t (SigmaFormula):

@@ -72,7 +72,7 @@ func Epsilon(rho, delta float64, m Method) (float64, error) {
 		return math.NaN(), errors.New("rho must be ≥ 0")
 	}
 	if m == BunSteinke {
-		return rho + 2*math.Sqrt(rho*math.Log(1/delta)), nil
+		return rho + 2*math.Sqrt(-rho*math.Log(delta)), nil
 	}
 	e, _ := rdp.LinearEpsilon(rho, delta, rdp.Improved)
 	return e, nil

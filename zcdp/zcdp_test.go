@@ -44,9 +44,9 @@ func TestRhoForTight(t *testing.T) {
 			if got > eps*(1+1e-9) {
 				t.Errorf("δ=%v ε=%v: ρ*=%v gives ε=%v > target", delta, eps, r, got)
 			}
-			over, _ := Epsilon(r*(1+1e-6), delta, RDP)
+			over, _ := Epsilon(r*(1+1e-9), delta, RDP)
 			if over <= eps {
-				t.Errorf("δ=%v ε=%v: ρ*·(1+1e-6) still meets the target (%v): not maximal", delta, eps, over)
+				t.Errorf("δ=%v ε=%v: ρ*·(1+1e-9) still meets the target (%v): not maximal", delta, eps, over)
 			}
 		}
 	}
@@ -102,6 +102,11 @@ func FuzzRhoFor(f *testing.F) {
 		}
 		if r2, _ := RhoFor(eps*1.1, delta, RDP); r2 < r {
 			t.Fatalf("ρ* not monotone in ε: %v then %v", r, r2)
+		}
+		// The Bun–Steinke inverse also converts back to at most ε.
+		b, _ := RhoFor(eps, delta, BunSteinke)
+		if e, _ := Epsilon(b, delta, BunSteinke); e > eps || b > r*(1+1e-9) {
+			t.Fatalf("ε=%v δ=%v: Bun–Steinke ρ*=%v converts to %v (tight ρ* %v)", eps, delta, b, e, r)
 		}
 	})
 }

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/privamp/privamp/rdp"
 )
 
 func FuzzReadCSV(f *testing.F) {
@@ -51,30 +49,6 @@ func FuzzReadCSV(f *testing.F) {
 		ref, rerr := readCSVReference(strings.NewReader(in))
 		if rerr != nil || !samePeople(p, ref) {
 			t.Fatalf("ReadCSV %+v, reference %+v %v", p, ref, rerr)
-		}
-	})
-}
-
-func FuzzRhoStar(f *testing.F) {
-	f.Add(1.0, 6.0)
-	f.Add(0.001, 12.0)
-	f.Add(40.0, 1.0)
-	f.Fuzz(func(t *testing.T, eps, lnInvDelta float64) {
-		if !(eps > 1e-6 && eps < 1e3) || !(lnInvDelta > 0.01 && lnInvDelta < 600) {
-			return
-		}
-		delta := math.Exp(-lnInvDelta)
-		for _, conv := range []rdp.Conversion{rdp.Improved, rdp.Classic} {
-			rho := RhoStar(eps, delta, conv)
-			if !(rho > 0) || math.IsInf(rho, 0) {
-				t.Fatalf("ρ*(%v, %v) = %v", eps, delta, rho)
-			}
-			if e, _ := rdp.LinearEpsilon(rho, delta, conv); e > eps {
-				t.Fatalf("ρ*(%v, %v) = %v converts to %v", eps, delta, rho, e)
-			}
-			if r2 := RhoStar(eps*1.01, delta, conv); r2 < rho {
-				t.Fatalf("ρ* decreases in ε: %v → %v", rho, r2)
-			}
 		}
 	})
 }
