@@ -120,7 +120,7 @@ func runAudit(a *app, cmd *cobra.Command, af *auditFlags) error {
 	dl := fmt.Sprintf("δ = %g", af.delta)
 	add("runs", fmt.Sprintf("%d + %d", af.trials, af.trials), "", fmt.Sprintf("S and S' (index %d replaced), %d workers, seed %d", t, workers, af.seed))
 	add("η, σ", fmt.Sprintf("%s, %s", fmtNum(pr.cfg.Eta), fmtNum(pr.cfg.Sigma)), "", joinNonEmpty("; ", pr.etaSrc, pr.sigmaSrc))
-	add("ε lower bound (audit)", fmtNum(res.Epsilon), dl, fmt.Sprintf("Clopper–Pearson, %g%% confidence", 100*af.confidence))
+	add("ε lower bound (audit)", fmtDown(res.Epsilon), dl, fmt.Sprintf("Clopper–Pearson, %g%% confidence", 100*af.confidence))
 	add("ε upper bound (proven)", fmtEps(upper), dl, upperSrc)
 	if !math.IsNaN(exact) {
 		add("ε exact", fmtEps(exact), dl, "final iterate Gaussian (notes §5): exact privacy profile")
@@ -139,7 +139,7 @@ func runAudit(a *app, cmd *cobra.Command, af *auditFlags) error {
 		status = optimizer.Fail
 	}
 	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"},
-		Rows: [][]string{{"audit lower bound ≤ proven upper bound", status, fmtNum(res.Epsilon), fmtEps(upper), "a FAIL means the bound or its assumptions are wrong"}}}
+		Rows: [][]string{{"audit lower bound ≤ proven upper bound", status, fmtDown(res.Epsilon), fmtEps(upper), "a FAIL means the bound or its assumptions are wrong"}}}
 	r.Notes = append(r.Notes, pr.notes...)
 	r.Notes = append(r.Notes, fmt.Sprintf("with %d evaluation runs the audit cannot certify much above ln(%d) ≈ %.1f", res.EvalTrials, res.EvalTrials, math.Log(float64(res.EvalTrials))))
 	obj := map[string]any{"index": t, "trials": af.trials, "workers": workers, "delta": af.delta, "confidence": af.confidence,

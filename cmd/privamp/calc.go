@@ -174,14 +174,14 @@ The gradient sensitivity is --sensitivity, or 2L/n (replace-one) / L/n (add/remo
 			}
 			r.Rows = append(r.Rows,
 				row{"β", fmtNum(beta), "", "input"},
-				row{"ρ = β²Δ²t/4", fmtNum(res.Rho), "zCDP (RDP curve αρ)", "Lemma 2.2 / Lemma 3.1"},
+				row{"ρ = β²Δ²t/4", fmtEps(res.Rho), "zCDP (RDP curve αρ)", "Lemma 2.2 / Lemma 3.1"},
 				row{"ε", fmtEps(res.Epsilon), "at δ = " + fmtNum(delta) + ", α = " + fmtNum(res.Order), "improved conversion (Canonne–Kamath–Steinke 2020, Prop. 12)"},
 				row{"ε (classic)", fmtEps(res.EpsilonClassic), "α = " + fmtNum(res.OrderClassic), "Fact A.4 (Mironov Prop. 3): ρ + 2√(ρ ln(1/δ))"},
 				row{"equivalent noise multiplier z", fmtNum(res.NoiseMultiplier), "Gaussian mechanism with ρ = 1/(2z²)", "z = √2/(βΔ√t)"},
 			)
 			if changed(cmd, "eta") {
 				h, z, rho, _ := tables.SGLDStep(eta, beta, sens)
-				r.Rows = append(r.Rows, row{"DP-GD form: step h = ηβ, noise z", fmtNum(h) + ", " + fmtNum(z), "per-step ρ = " + fmtNum(rho), "seed 000 §1.2: z = √(2/η)/(βΔ)"})
+				r.Rows = append(r.Rows, row{"DP-GD form: step h = ηβ, noise z", fmtNum(h) + ", " + fmtNum(z), "per-step ρ = " + fmtEps(rho), "seed 000 §1.2: z = √(2/η)/(βΔ)"})
 			}
 			obj["beta"], obj["rho"], obj["order"], obj["order_classic"], obj["noise_multiplier"] = beta, res.Rho, num(res.Order), num(res.OrderClassic), res.NoiseMultiplier
 			epsJSON(obj, "epsilon", res.Epsilon)
@@ -194,8 +194,8 @@ The gradient sensitivity is --sensitivity, or 2L/n (replace-one) / L/n (add/remo
 			}
 			r.Rows = append(r.Rows,
 				row{"target ε", fmtNum(eps), "", "input"},
-				row{"β max (improved)", fmtNum(inv.BetaImproved), "ρ = " + fmtNum(inv.RhoImproved), "exact inverse, improved conversion (bisection)"},
-				row{"β max (classic)", fmtNum(inv.BetaClassic), "ρ = " + fmtNum(inv.RhoClassic), "exact inverse: 2(√(ln(1/δ)+ε) − √ln(1/δ))/(Δ√t)"},
+				row{"β max (improved)", fmtDown(inv.BetaImproved), "ρ = " + fmtDown(inv.RhoImproved), "exact inverse, improved conversion (bisection)"},
+				row{"β max (classic)", fmtDown(inv.BetaClassic), "ρ = " + fmtDown(inv.RhoClassic), "exact inverse: 2(√(ln(1/δ)+ε) − √ln(1/δ))/(Δ√t)"},
 				row{"β (Lemma 3.1 condition)", fmtNum(inv.BetaPaper), fmt.Sprintf("%.3g× β max (classic)", inv.LooseFactor), "2ε/(Δ√(Tη ln(1/δ))) — about 2× loose"},
 				row{"ε the paper's β really gives", fmtEps(inv.PaperEpsilon), "classic: " + fmtEps(inv.PaperEpsilonClassic) + " = 2ε + ε²/ln(1/δ)", "Lemma 2.2 at β (Lemma 3.1)"},
 			)
@@ -237,7 +237,7 @@ func newCalcExpMech(a *app) *cobra.Command {
 		r := calcReport("Exponential mechanism (finite candidates)", res.Source)
 		r.Rows = []row{
 			{"temperature ε/(2Δs)", fmtNum(res.Temperature), "score multiplier", "Thm 3.4"},
-			{"ε of sampling ∝ exp(s)", fmtNum(res.UnitTemperatureEpsilon), "= 2Δs", "Thm 3.4"},
+			{"ε of sampling ∝ exp(s)", fmtEps(res.UnitTemperatureEpsilon), "= 2Δs", "Thm 3.4"},
 			{"utility gap at α", fmtNum(res.Gap), "P[gap ≥ this] ≤ " + fmtNum(alpha), "Thm 3.24: 2Δs(ln J + ln(1/α))/ε"},
 			{"expected gap bound", fmtNum(res.ExpectedGap), "", "Thm 3.24 integrated: 2Δs(ln J + 1)/ε"},
 		}
@@ -471,12 +471,12 @@ are ρ-zCDP by sequential composition (σ² = 2τ²T/(n²ρ)).`,
 		}
 		r := calcReport("zCDP budgets: one pass vs multi-pass", b.Source)
 		r.Rows = []row{
-			{"one pass: batch, per-step ρ", fmtInt(b.OnePassBatch) + ", " + fmtNum(b.OnePassStepRho), "", "parallel composition [McS09]"},
+			{"one pass: batch, per-step ρ", fmtInt(b.OnePassBatch) + ", " + fmtDown(b.OnePassStepRho), "", "parallel composition [McS09]"},
 			{"one pass: σ", fmtNum(b.OnePassSigma), "per-step noise MSE dσ² = " + fmtNum(b.OnePassNoiseMSE), "σ² = 2τ²/(s²ρ)"},
-			{"multi-pass: batch, per-step ρ", fmtInt(b.MultiPassBatch) + ", " + fmtNum(b.MultiPassStepRho), "", "Lemma 24 (sequential)"},
+			{"multi-pass: batch, per-step ρ", fmtInt(b.MultiPassBatch) + ", " + fmtDown(b.MultiPassStepRho), "", "Lemma 24 (sequential)"},
 			{"multi-pass: σ", fmtNum(b.MultiPassSigma), "per-step noise MSE dσ² = " + fmtNum(b.MultiPassNoiseMSE), "σ² = 2τ²T/(n²ρ)"},
 			{"one pass, if composed sequentially", fmtNum(b.NaiveSequentialSigma), "σ (wasteful: batches are disjoint)", "for comparison"},
-			{"total ρ", fmtNum(b.TotalRho), "both", ""},
+			{"total ρ", fmtEps(b.TotalRho), "both", ""},
 			{"ε", fmtEps(b.Epsilon), "at δ = " + fmtNum(delta), "improved conversion (CKS20 Prop. 12)"},
 		}
 		r.JSON = calcJSON("zcdp-budget", b.Source, "n", n, "steps", T, "tau", tau, "rho", rho, "d", d, "delta", delta,

@@ -75,7 +75,7 @@ smallest sound ε is chosen and named.`,
 			Title: "Laplace mechanism",
 			Rows: append([]row{
 				{"b (scale)", fmtUp(scale), "", scaleSrc},
-				{"per-release ε = Δ/b", fmtNum(eps0), "", "Dwork–Roth 2014, Thm 3.6"},
+				{"per-release ε = Δ/b", fmtEps(eps0), "", "Dwork–Roth 2014, Thm 3.6"},
 				{"ε (chosen: " + name + ")", fmtEps(best), "at δ = " + fmtNum(bestDelta), "smallest sound value below"},
 			}, methods...),
 			Assumptions: []string{"ℓ1-sensitivity of each query ≤ Δ; fresh independent Laplace(b) noise per coordinate and release; compositions may be adaptive"},

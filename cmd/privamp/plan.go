@@ -307,7 +307,7 @@ func planReport(f *planFlags, s plan.Setting, what string, res *plan.Result) *re
 		row{"utility bound E[F(W)] − F*", fmtNum(u.Bound), "", u.Source},
 		row{"every target met", "yes: largest achieved/target = " + strconv.FormatFloat(p.Summary.MaxAchievedRatio, 'f', 10, 64), "", "every person's ε recomputed with package shifted at σ, η and their δ; " + s.Conversion.Source()},
 		row{"binding person (sets σ)", planBinding(p), "", "the position with the largest achieved/target"},
-		row{fmt.Sprintf("uniform plan σ (everyone ε = %s, δ = %s)", fmtNum(res.Uniform.Epsilon), fmtNum(res.Uniform.Delta)), fmtNum(res.Uniform.Sigma), "", "the same computation with every budget set to the strictest"},
+		row{fmt.Sprintf("uniform plan σ (everyone ε = %s, δ = %s)", fmtNum(res.Uniform.Epsilon), fmtNum(res.Uniform.Delta)), fmtUp(res.Uniform.Sigma), "", "the same computation with every budget set to the strictest"},
 		row{"noise versus uniform", planRatio(res.Uniform.Sigma, p.Sigma, "less noise"), "", fmt.Sprintf("σ/σ_uniform = %s; variance ratio %s", fmtNum(p.Sigma/res.Uniform.Sigma), fmtNum(math.Pow(p.Sigma/res.Uniform.Sigma, 2)))},
 		row{"utility bound, uniform plan", fmtNum(uu.Bound), "", uu.Source},
 		row{"utility bound versus uniform", planRatio(uu.Bound, u.Bound, "better"), "", "ratio of the two bounds above"},
