@@ -72,13 +72,18 @@ func SmoothingForStep(eta, lipschitz float64, dim int64) (Smoothing, error) {
 	if dim < 1 {
 		return Smoothing{}, fmt.Errorf("dimension d must be ≥ 1, got %d", dim)
 	}
-	lam := eta * lipschitz / 2
+	return smoothingAt(eta*lipschitz/2, lipschitz, dim, "FMTT18 Thm 33 with Prop. 18: λ = ηL/2 makes η ≤ 2/β hold"), nil
+}
+
+// smoothingAt is Thm 33 at smoothing λ: the smoothed loss is (L/λ)-smooth
+// and within Lλ√d of the original.
+func smoothingAt(lam, lipschitz float64, dim int64, source string) Smoothing {
 	return Smoothing{
 		Lambda:     lam,
 		Smoothness: lipschitz / lam,
 		Error:      lipschitz * lam * math.Sqrt(float64(dim)),
-		Source:     "FMTT18 Thm 33 with Prop. 18: λ = ηL/2 makes η ≤ 2/β hold",
-	}, nil
+		Source:     source,
+	}
 }
 
 // SmoothingCor34 returns Corollary 34's choice λ = Rε/(2√(n ln(1/δ))) for a
@@ -102,10 +107,5 @@ func SmoothingCor34(radius, eps, delta float64, n int64, lipschitz float64, dim 
 		return Smoothing{}, fmt.Errorf("dimension d must be ≥ 1, got %d", dim)
 	}
 	lam := radius * eps / (2 * math.Sqrt(-float64(n)*math.Log(delta)))
-	return Smoothing{
-		Lambda:     lam,
-		Smoothness: lipschitz / lam,
-		Error:      lipschitz * lam * math.Sqrt(float64(dim)),
-		Source:     "FMTT18 Cor 34 (λ = Rε/(2√(n ln(1/δ)))) and Thm 33",
-	}, nil
+	return smoothingAt(lam, lipschitz, dim, "FMTT18 Cor 34 (λ = Rε/(2√(n ln(1/δ)))) and Thm 33"), nil
 }

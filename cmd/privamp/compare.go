@@ -34,11 +34,8 @@ and says for which records iteration wins.`,
 	f.register(cmd)
 	cmd.Flags().Int64SliceVar(&indices, "index", nil, "record positions t in [1, n] to report as well (repeatable or comma list)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		conv, err := f.conv()
+		conv, err := f.check(cmd)
 		if err != nil {
-			return err
-		}
-		if err := f.validate(cmd); err != nil {
 			return err
 		}
 		if f.public != 0 {

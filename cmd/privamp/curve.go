@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -55,11 +54,8 @@ n − t + 1 on log axes, one line per variant and a line for sampling; the file 
 	fs.StringVar(&plotPath, "plot", "", "also draw the curve to this .png or .svg file")
 	cmd.Flags().BoolVar(&f.noSamples, "no-sampling", false, "leave out amplification by sampling")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		conv, err := f.conv()
+		conv, err := f.check(cmd)
 		if err != nil {
-			return err
-		}
-		if err := f.validate(cmd); err != nil {
 			return err
 		}
 		if points < 2 || points > 100000 {
@@ -340,13 +336,5 @@ func curvePlot(c *curveData, path, ext string) error {
 	if drawn == 0 {
 		return badInput("nothing to plot: every ε is 0 or has no finite guarantee")
 	}
-	wt, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, ext[1:])
-	if err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	if _, err := wt.WriteTo(&buf); err != nil {
-		return err
-	}
-	return writeFileAtomic(path, buf.Bytes())
+	return savePlot(p, path)
 }

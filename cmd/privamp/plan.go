@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -722,14 +721,5 @@ func planPlot(res *plan.Result, s plan.Setting, path string) error {
 		return err
 	}
 	pl.Y.Max *= 3 // headroom above the largest budget for the legend
-	ext := strings.ToLower(filepath.Ext(path))
-	wt, err := pl.WriterTo(7*vg.Inch, 4.5*vg.Inch, ext[1:])
-	if err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	if _, err := wt.WriteTo(&buf); err != nil {
-		return err
-	}
-	return writeFileAtomic(path, buf.Bytes())
+	return savePlot(pl, path)
 }

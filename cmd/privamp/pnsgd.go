@@ -66,6 +66,15 @@ func (m *ampModel) source() string {
 }
 
 // ampValidate checks the flags shared by every variant.
+// check validates the flags and returns the chosen conversion.
+func (f *ampFlags) check(cmd *cobra.Command) (rdp.Conversion, error) {
+	conv, err := f.conv()
+	if err != nil {
+		return 0, err
+	}
+	return conv, f.validate(cmd)
+}
+
 func (f *ampFlags) validate(cmd *cobra.Command) error {
 	if !changed(cmd, "n") {
 		return badInput("--n is required (number of private records, whole number in [1, 1e12])")
@@ -325,11 +334,8 @@ does not contract is refused (exit 2) unless --composition-fallback asks for the
 	fs.Int64SliceVar(&indices, "index", nil, "record positions t in [1, n] to report (repeatable or comma list); default: a summary over all records")
 	fs.Float64Var(&target, "target-epsilon", 0, "report the share of records whose ε ≤ this target (> 0)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		conv, err := f.conv()
+		conv, err := f.check(cmd)
 		if err != nil {
-			return err
-		}
-		if err := f.validate(cmd); err != nil {
 			return err
 		}
 		if changed(cmd, "target-epsilon") {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 )
 
 // noFinite is how privamp prints an infinite ε.
@@ -312,4 +315,19 @@ func fmtDown(x float64) string {
 		return strconv.FormatFloat(v, 'g', 6, 64)
 	}
 	return strconv.FormatFloat(math.Nextafter(v, 0)-(v-x)-math.Pow(10, math.Floor(math.Log10(x))-5), 'g', 6, 64)
+}
+
+// savePlot renders p at 7 × 4.5 inches in the format named by path's
+// extension (.png or .svg; callers validate it) and writes it atomically.
+func savePlot(p *plot.Plot, path string) error {
+	ext := strings.ToLower(filepath.Ext(path))
+	wt, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, strings.TrimPrefix(ext, "."))
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if _, err := wt.WriteTo(&buf); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, buf.Bytes())
 }
