@@ -53,10 +53,12 @@ func ParseVariant(s string) (Variant, error) {
 //
 //	v_{t+1} = w_t − η·(g_t + Z_t),  Z_t ~ N(0, σ²I_d),  w_{t+1} = Π_K(v_{t+1}),
 //
-// where g_t is the gradient of the objective averaged over the step's batch
-// (consecutive blocks of Batch examples in the data order; the last block of
-// an epoch may be smaller, and its examples then weigh more, as package
-// shifted accounts) and K is the ball of radius R around 0.
+// where g_t is the sum of the loss gradients over the step's batch divided by
+// the nominal batch size Batch, plus the ℓ2 term (consecutive blocks of
+// Batch examples in the data order; the last block of an epoch may be
+// smaller and is still divided by Batch, as DP-SGD divides by its expected
+// batch size and as package shifted accounts) and K is the ball of radius R
+// around 0.
 type Config struct {
 	Variant Variant
 	Eta     float64   // step size η > 0
@@ -230,7 +232,7 @@ func (r *Runner) Run(seed uint64) Result {
 		} else {
 			g := r.g[:d]
 			clear(g)
-			invB := 1 / float64(hi-lo)
+			invB := 1 / float64(b) // the nominal batch, also for a smaller last batch (as DP-SGD)
 			for i := lo; i < hi; i++ {
 				x := data.X[i*d : i*d+d : i*d+d]
 				u := dot(w, x)

@@ -57,7 +57,7 @@ func ExactRho(cfg Config, n int, lambda, diff float64, t int) (float64, error) {
 		}
 		m += math.Pow(c, float64(p))
 	}
-	size := min(cfg.Batch, n-step*cfg.Batch) // the last batch may be smaller
+	size := cfg.Batch // the sum is divided by the nominal batch, also in a smaller last batch
 	dm := cfg.Eta / float64(size) * diff * math.Abs(m)
 	if dm == 0 {
 		return 0, nil

@@ -86,9 +86,8 @@ func allSGD(g SGD, delta float64, conv rdp.Conversion, lo, hi int64, out []float
 		E := float64(g.epochs())
 		k := 2 * g.Loss.Lipschitz * g.Loss.Lipschitz / (g.Sigma * g.Sigma)
 		for t := lo; t <= hi; t++ {
-			j := (t-1)/b + 1
-			size := float64(min(b, g.N+g.Public-(j-1)*b))
-			rho := k / (size * size) * ((E-1)/M + 1/(M-float64(j)+1))
+			j, size := g.batchOf(t)
+			rho := k / float64(size*size) * ((E-1)/M + 1/(M-float64(j)+1))
 			out[t-1], x = rdp.LinearEpsilonWarm(rho, L, conv, x)
 		}
 	case g.epochs() == 1 && !math.IsInf(lc, -1):

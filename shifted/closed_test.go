@@ -86,13 +86,15 @@ func TestTheorem23Values(t *testing.T) {
 
 func TestMinibatch(t *testing.T) {
 	// n = 10, b = 3: batches {1,2,3},{4,5,6},{7,8,9},{10}: m = 4 steps; the
-	// last batch has one record (sensitivity 2ηL).
+	// last batch has one record, and its sum is divided by the nominal b = 3
+	// as DP-SGD does (sensitivity 2ηL/3, not 2ηL: the old re-weighting gave
+	// ρ_10 = 2).
 	g := SGD{N: 10, Batch: 3, Sigma: 1, Loss: Loss{Lipschitz: 1}}
 	cases := map[int64]float64{
 		1:  2.0 / (9 * 4),
 		6:  2.0 / (9 * 3),
 		9:  2.0 / (9 * 2),
-		10: 2.0 / 1,
+		10: 2.0 / 9,
 	}
 	for idx, want := range cases {
 		if got := g.Rho(idx); !relClose(got, want, 1e-14) {

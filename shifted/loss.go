@@ -10,13 +10,13 @@ import (
 // assumes η ≤ 2/β without checking it, and says so in Assumptions.
 type Loss struct {
 	// Lipschitz is L > 0: ‖∇f(w, x)‖ ≤ L for all w in the domain and all x.
-	Lipschitz float64
+	Lipschitz float64 `json:"lipschitz"`
 	// Smoothness is β: ∇f(·, x) is β-Lipschitz. 0: not given.
-	Smoothness float64
+	Smoothness float64 `json:"smoothness"`
 	// StrongConvexity is m ≥ 0: f(·, x) is m-strongly convex (0: convex).
-	StrongConvexity float64
+	StrongConvexity float64 `json:"strong_convexity"`
 	// Eta is the step size η > 0. 0: not given.
-	Eta float64
+	Eta float64 `json:"eta"`
 }
 
 func finitePositive(name string, v float64) error {

@@ -14,10 +14,12 @@ import (
 //
 //	w ← Π_K(w − η(g + Z)),  Z ~ N(0, σ²I),
 //
-// where g is the average of the gradients of the step's batch. Positions
-// 1..N hold the private records, N+1..N+Public the public ones (Cor 31);
-// batches are consecutive blocks of Batch positions (the last may be
-// smaller), and the whole order is repeated Epochs times (Thm 35).
+// where g is the sum of the gradients of the step's batch divided by the
+// nominal batch size b (as DP-SGD divides by its expected batch size; a
+// smaller last batch of a pass is not re-weighted). Positions 1..N hold the
+// private records, N+1..N+Public the public ones (Cor 31); batches are
+// consecutive blocks of Batch positions (the last may be smaller), and the
+// whole order is repeated Epochs times (Thm 35).
 //
 // Index t is the private record in position t. It is ρ_t-zCDP with
 // ρ_t = 2L²/(b_j²σ²)·F, b_j the size of its batch j and F the geometry of the
@@ -93,12 +95,15 @@ func (g SGD) checkCounts() error {
 }
 
 // batchOf returns the step j (1-based, within an epoch) that processes
-// position t, and the size of its batch.
+// position t, and the divisor of its batch's gradient sum: the nominal batch
+// size b for every step, the last (possibly smaller) one of a pass included.
+// That is what DP-SGD does (it divides the clipped sum by the expected batch
+// size), and it keeps every step's sensitivity at 2ηL/b; dividing a last
+// batch of 96 by 96 instead of by b = 256 would lower its effective noise
+// multiplier from σb/L to σ·96/L.
 func (g SGD) batchOf(t int64) (j, size int64) {
 	b := g.batch()
-	j = (t-1)/b + 1
-	size = min(b, g.N+g.Public-(j-1)*b)
-	return j, size
+	return (t-1)/b + 1, b
 }
 
 // logKappa returns ln(s²/(2v)) = ln(2L²/(b_j²σ²)) for a record in a batch of

@@ -13,12 +13,13 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/privamp/privamp/internal/quantity"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
 
 // noFinite is how privamp prints an infinite ε.
-const noFinite = "no finite guarantee"
+const noFinite = quantity.NoFinite
 
 // report is what a command computes, ready to render as a table, JSON or CSV.
 type report struct {
@@ -27,13 +28,43 @@ type report struct {
 	Table       *table // optional tabular data; --csv prints it
 	Assumptions []string
 	Notes       []string
-	// JSON is the --json object (snake_case keys). render adds "assumptions"
-	// and "notes" when they are not set. Use num() for floats that may be
-	// infinite.
+	// Result is the command's typed result (a struct with json tags and a
+	// "command" key); --json prints it as one object. Numbers in it use the
+	// internal/quantity kinds, so non-finite values encode as null.
+	Result any
+	// JSON is the legacy --json object, used when Result is nil. render
+	// adds "assumptions" and "notes" when they are not set.
 	JSON map[string]any
+	// CSVAll makes --csv print the headline rows too (quantity, value,
+	// unit, source), then a blank line, then the table: for commands whose
+	// answer (a verdict, a certified ε) is in the rows and whose table holds
+	// the checks.
+	CSVAll bool
 }
 
-type row struct{ Quantity, Value, Unit, Source string }
+// row is one headline quantity. Value is a string or a value whose kind
+// (internal/quantity: Loss, Max, Noise, Num) decides how it is rounded.
+type row struct {
+	Quantity string
+	Value    any
+	Unit     string
+	Source   string
+}
+
+// text prints a row's value.
+func (x row) text() string {
+	switch v := x.Value.(type) {
+	case string:
+		return v
+	case fmt.Stringer:
+		return v.String()
+	case float64:
+		return fmtNum(v)
+	case int, int64:
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprint(x.Value)
+}
 
 type table struct {
 	Header []string
@@ -52,6 +83,11 @@ func (m outputMode) validate() error {
 
 func render(w io.Writer, m outputMode, r *report) error {
 	switch {
+	case m.json && r.Result != nil:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(r.Result)
 	case m.json:
 		obj := r.JSON
 		if obj == nil {
@@ -70,14 +106,19 @@ func render(w io.Writer, m outputMode, r *report) error {
 		return enc.Encode(obj)
 	case m.csv:
 		cw := csv.NewWriter(w)
-		if r.Table != nil {
-			_ = cw.Write(r.Table.Header)
-			_ = cw.WriteAll(r.Table.Rows)
-		} else {
+		if r.Table == nil || r.CSVAll {
 			_ = cw.Write([]string{"quantity", "value", "unit", "source"})
 			for _, x := range r.Rows {
-				_ = cw.Write([]string{x.Quantity, x.Value, x.Unit, x.Source})
+				_ = cw.Write([]string{x.Quantity, x.text(), x.Unit, x.Source})
 			}
+		}
+		if r.Table != nil {
+			if r.CSVAll {
+				cw.Flush()
+				fmt.Fprintln(w)
+			}
+			_ = cw.Write(r.Table.Header)
+			_ = cw.WriteAll(r.Table.Rows)
 		}
 		cw.Flush()
 		return cw.Error()
@@ -101,7 +142,7 @@ func render(w io.Writer, m outputMode, r *report) error {
 				}
 				ref = "[" + strconv.Itoa(k) + "]"
 			}
-			_ = t.Append(x.Quantity, x.Value, x.Unit, ref)
+			_ = t.Append(x.Quantity, x.text(), x.Unit, ref)
 		}
 		if err := t.Render(); err != nil {
 			return err
@@ -157,52 +198,16 @@ func num(x float64) any {
 // fmtEps formats an ε, rounded up to 6 significant digits so that the
 // printed value is never below the proven one; "no finite guarantee" when
 // infinite. Use it for every privacy loss (ε, δ, ρ) shown to a person.
-func fmtEps(x float64) string {
-	if math.IsInf(x, 1) || math.IsNaN(x) {
-		return noFinite
-	}
-	return fmtUp(x)
-}
+func fmtEps(x float64) string { return quantity.Loss(x).String() }
 
 // fmtUp formats x ≥ 0 with 6 significant digits, rounding up.
-func fmtUp(x float64) string {
-	if math.IsInf(x, 0) || math.IsNaN(x) || x <= 0 {
-		return fmtNum(x)
-	}
-	s := strconv.FormatFloat(x, 'e', 5, 64) // d.ddddde±xx
-	if v, _ := strconv.ParseFloat(s, 64); v >= x {
-		return strconv.FormatFloat(v, 'g', 6, 64)
-	}
-	mant, exp, _ := strings.Cut(s, "e")
-	m, _ := strconv.Atoi(strings.Replace(mant, ".", "", 1))
-	e, _ := strconv.Atoi(exp)
-	if m++; m == 1_000_000 {
-		m, e = 100_000, e+1
-	}
-	v, _ := strconv.ParseFloat(strconv.Itoa(m)+"e"+strconv.Itoa(e-5), 64)
-	return strconv.FormatFloat(v, 'g', 6, 64)
-}
+func fmtUp(x float64) string { return quantity.Up(x) }
 
 // fmtNum formats a number with 6 significant digits; ∞ for +Inf.
-func fmtNum(x float64) string {
-	switch {
-	case math.IsInf(x, 1):
-		return "∞"
-	case math.IsInf(x, -1):
-		return "-∞"
-	case math.IsNaN(x):
-		return "undefined"
-	}
-	return strconv.FormatFloat(x, 'g', 6, 64)
-}
+func fmtNum(x float64) string { return quantity.Nearest(x) }
 
 // fmtInt formats an integer-valued float without exponent.
-func fmtInt(x float64) string {
-	if math.Abs(x) < 1e15 {
-		return strconv.FormatFloat(x, 'f', 0, 64)
-	}
-	return fmtNum(x)
-}
+func fmtInt(x float64) string { return quantity.Int(x) }
 
 // epsJSON sets key to ε, or to null with key+"_reason" when ε is infinite.
 func epsJSON(obj map[string]any, key string, x float64) {
@@ -305,17 +310,7 @@ func nonFiniteReason(key string, x float64) string {
 
 // fmtDown formats x ≥ 0 with 6 significant digits, rounding down: for
 // maxima a user must not exceed (ρ*, a largest per-step ε).
-func fmtDown(x float64) string {
-	if math.IsInf(x, 0) || math.IsNaN(x) || x <= 0 {
-		return fmtNum(x)
-	}
-	s := strconv.FormatFloat(x, 'e', 5, 64)
-	v, _ := strconv.ParseFloat(s, 64)
-	if v <= x {
-		return strconv.FormatFloat(v, 'g', 6, 64)
-	}
-	return strconv.FormatFloat(math.Nextafter(v, 0)-(v-x)-math.Pow(10, math.Floor(math.Log10(x))-5), 'g', 6, 64)
-}
+func fmtDown(x float64) string { return quantity.Down(x) }
 
 // savePlot renders p at 7 × 4.5 inches in the format named by path's
 // extension (.png or .svg; callers validate it) and writes it atomically.

@@ -357,7 +357,7 @@ func renderMarkdown(w io.Writer, r *report) error {
 		b.WriteString(pipe([]string{"quantity", "value", "unit", "source"}))
 		b.WriteString("|---|---|---|---|\n")
 		for _, x := range r.Rows {
-			b.WriteString(pipe([]string{x.Quantity, x.Value, x.Unit, x.Source}))
+			b.WriteString(pipe([]string{x.Quantity, x.text(), x.Unit, x.Source}))
 		}
 		b.WriteString("\n")
 	}

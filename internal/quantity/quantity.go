@@ -1,0 +1,126 @@
+// Package quantity gives each printed number its kind, and the kind decides
+// how it is rounded for a person to read: a privacy loss (ε, δ, ρ) or a
+// noise level a user will set is rounded up, a largest admissible value
+// (ρ*, a per-step budget, an audit's lower bound) is rounded down, anything
+// else to nearest. Values reach this package already sound: every library
+// computation covers its own floating-point error; rounding here only makes
+// sure the printed digits never cross the value in the unsafe direction.
+//
+// Each type prints with String (6 significant digits) and encodes to JSON as
+// the full float64 (non-finite values as null: a JSON reader checks the
+// accompanying text, e.g. "no finite guarantee").
+package quantity
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// NoFinite is how an infinite privacy loss is printed.
+const NoFinite = "no finite guarantee"
+
+// Loss is a privacy loss (ε, δ, ρ, a divergence): printed rounded up; +Inf
+// is "no finite guarantee".
+type Loss float64
+
+// Max is a largest admissible value (ρ*, a budget a user must not exceed, a
+// lower bound that must not be overstated): printed rounded down.
+type Max float64
+
+// Noise is a noise level or scale a user will set (σ, a noise multiplier, a
+// Laplace scale): printed rounded up, so that the printed value is at least
+// as private as the computed one.
+type Noise float64
+
+// Num is any other number: printed to nearest.
+type Num float64
+
+func (x Loss) String() string {
+	if math.IsInf(float64(x), 1) || math.IsNaN(float64(x)) {
+		return NoFinite
+	}
+	return Up(float64(x))
+}
+
+func (x Max) String() string   { return Down(float64(x)) }
+func (x Noise) String() string { return Up(float64(x)) }
+func (x Num) String() string   { return Nearest(float64(x)) }
+
+// MarshalJSON encodes the full value, or null when it is not finite.
+func (x Loss) MarshalJSON() ([]byte, error)  { return jsonFloat(float64(x)), nil }
+func (x Max) MarshalJSON() ([]byte, error)   { return jsonFloat(float64(x)), nil }
+func (x Noise) MarshalJSON() ([]byte, error) { return jsonFloat(float64(x)), nil }
+func (x Num) MarshalJSON() ([]byte, error)   { return jsonFloat(float64(x)), nil }
+
+func jsonFloat(x float64) []byte {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return []byte("null")
+	}
+	return strconv.AppendFloat(nil, x, 'g', -1, 64)
+}
+
+// Nearest formats x with 6 significant digits; ∞ for +Inf.
+func Nearest(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "∞"
+	case math.IsInf(x, -1):
+		return "-∞"
+	case math.IsNaN(x):
+		return "undefined"
+	}
+	return strconv.FormatFloat(x, 'g', 6, 64)
+}
+
+// Up formats x with 6 significant digits, rounded toward +∞: the printed
+// number is never below x.
+func Up(x float64) string { return directed(x, 1) }
+
+// Down formats x with 6 significant digits, rounded toward −∞: the printed
+// number is never above x.
+func Down(x float64) string { return directed(x, -1) }
+
+// directed rounds the decimal mantissa, not the binary value: it prints the
+// nearest 6-digit decimal and, if that lies on the wrong side of x, steps it
+// by one unit in the last printed digit.
+func directed(x float64, dir int) string {
+	if math.IsInf(x, 0) || math.IsNaN(x) || x == 0 {
+		return Nearest(x)
+	}
+	if x < 0 {
+		return "-" + directed(-x, -dir)
+	}
+	s := strconv.FormatFloat(x, 'e', 5, 64) // d.ddddde±xx
+	// Compare in float space: the decimal's float is within half an ulp of
+	// it, and every value reaching here was rounded outward by its
+	// computation's error bound (at least an ulp), so the printed digits
+	// stay on the safe side of the real value. Comparing the decimal itself
+	// would print δ = 1e-5 (whose float is 1.0000000000000000818e-5) as
+	// 1.00001e-05.
+	if v, _ := strconv.ParseFloat(s, 64); (dir > 0 && v >= x) || (dir < 0 && v <= x) {
+		return strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	mant, exp, _ := strings.Cut(s, "e")
+	m, _ := strconv.Atoi(strings.Replace(mant, ".", "", 1))
+	e, _ := strconv.Atoi(exp)
+	m += dir
+	switch m {
+	case 1_000_000:
+		m, e = 100_000, e+1
+	case 99_999:
+		m, e = 999_999, e-1
+	}
+	// Printing the float nearest to the stepped decimal with 6 digits gives
+	// back that decimal's digits.
+	v, _ := strconv.ParseFloat(strconv.Itoa(m)+"e"+strconv.Itoa(e-5), 64)
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+// Int formats a whole number without exponent up to 10¹⁵.
+func Int(x float64) string {
+	if math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return Nearest(x)
+}
