@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 // Exit statuses. verify adds its own (0 valid, 1 invalid, 3 unsupported).
@@ -42,7 +45,39 @@ func exitCode(err error) int {
 	case errors.As(err, &ee):
 		return ee.code
 	}
+	if _, ok := field.As(err); ok {
+		return exitBadInput
+	}
 	return exitFailure
+}
+
+// flagError turns a library *field.Error into bad input that names the flag
+// which set the field: the flag is rename[field] if given, else the field's
+// name with "_" and "." read as "-" ("strong_convexity" → --strong-convexity).
+// Other errors are returned unchanged. A library error that reaches run()
+// unmapped is reported the same way with the default names.
+func flagError(err error, rename map[string]string) error {
+	fe, ok := field.As(err)
+	if !ok {
+		return err
+	}
+	name, ok := rename[fe.Field]
+	if !ok {
+		name = strings.NewReplacer("_", "-", ".", "-").Replace(fe.Field)
+	}
+	if fe.Value == nil {
+		return badInput("--%s %s", name, fe.Reason)
+	}
+	return badInput("--%s %s, got %s", name, fe.Reason, field.FormatValue(fe.Value))
+}
+
+// fileError reports a *field.Error found in an input file: the file, then
+// the field as the file spells it.
+func fileError(path string, err error) error {
+	if _, ok := field.As(err); ok {
+		return badInput("%s: %v", path, err)
+	}
+	return err
 }
 
 // finite reports a non-finite flag value as bad input.

@@ -98,6 +98,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if errors.As(err, &ee) && ee.msg == "" {
 		return ee.code
 	}
+	var ie *inputError
+	if !errors.As(err, &ie) {
+		err = flagError(err, nil) // a library field error nobody mapped
+	}
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintf(stderr, "privamp: %s\n", msg)
 	code = exitCode(err)
