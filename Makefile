@@ -2,6 +2,8 @@
 # Go module proxy on first use).
 GO      ?= go
 BIN     ?= bin/privamp
+# staticcheck, pinned, fetched through the Go module proxy on first use.
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 20s
 
 .PHONY: all build run test test-short bench lint fuzz clean
@@ -15,7 +17,7 @@ build:
 run:
 	$(GO) run ./cmd/privamp
 
-# The test command of the README and of .ci/run: formatting, vet, every test
+# The test command of the README and of .ci/run: gofmt, go vet, staticcheck, every test
 # (fuzz targets run their seed corpora as regression tests).
 test: lint
 	$(GO) test -count=1 ./...
@@ -27,6 +29,7 @@ lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

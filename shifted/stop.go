@@ -71,7 +71,7 @@ func (s Stop) PaperCondition(alpha float64) error {
 	// largest α with 2α(α−1) ≤ (σ/L)²
 	r := s.Sigma / s.Loss.Lipschitz
 	amax := (1 + math.Sqrt(1+2*r*r)) / 2
-	return fmt.Errorf("Thm 26 needs σ ≥ L√(2α(α−1)) = %.6g at α = %g, but σ = %g (it allows α ≤ %.6g)", need, alpha, s.Sigma, amax)
+	return fmt.Errorf("the condition of FMTT18 Thm 26 needs σ ≥ L√(2α(α−1)) = %.6g at α = %g, but σ = %g (it allows α ≤ %.6g)", need, alpha, s.Sigma, amax)
 }
 
 // PaperClaimRho returns the ρ of FMTT18 Thm 26's claimed (α, 4αL² ln n/(nσ²))
@@ -143,12 +143,6 @@ func (c stopCurve) Epsilon(a float64) float64 {
 	x := (a - 1) * a * c.rho1
 	y := lnSumExpm1(x, c.m) - math.Log(c.n)
 	return c.k * softplus(y) / (a - 1)
-}
-
-// fromLogSum returns the curve at order a given ln S, S the sum
-// Σ_{j ≤ m} expm1((a−1)aρ₁/j); the all-index evaluation updates S as m grows.
-func (c stopCurve) fromLogSum(a, lnS float64) float64 {
-	return c.k * softplus(lnS-math.Log(c.n)) / (a - 1)
 }
 
 func softplus(y float64) float64 {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 // This file holds the excess-risk (utility) theorems of FMTT18 §5, the one
@@ -197,12 +199,12 @@ func (th UtilityTheorem) Sigma(t UtilityTarget) (float64, error) {
 		return 2 * L * math.Sqrt(2*lg) / eps, nil
 	case Cor31:
 		if t.Public < 1 {
-			return 0, errors.New("Cor 31 needs public examples (m ≥ 1)")
+			return 0, field.New("public", t.Public, "must be ≥ 1: FMTT18 Cor 31 needs public records")
 		}
 		return 2 * L * math.Sqrt(2*lg/float64(t.Public)) / eps, nil
 	case Thm32:
 		if t.N < 1 {
-			return 0, errors.New("Thm 32 needs n ≥ 1 records")
+			return 0, field.New("n", t.N, "must be ≥ 1 for FMTT18 Thm 32")
 		}
 		q := Thm32Q(t.N, t.Tasks, t.Delta)
 		return 4 * L * math.Sqrt(q*math.Log(1/t.Delta)) / eps, nil

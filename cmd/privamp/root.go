@@ -40,7 +40,12 @@ between RDP, zCDP and (ε, δ), and calibration of noise for a target.
 Amplification by iteration (Feldman–Mironov–Talwar–Thakurta 2018): per-person privacy for
 noisy SGD that hides its intermediate iterates.
 
-Run with no arguments for a worked example on embedded defaults.`,
+Run with no arguments for a worked example on embedded defaults.
+
+Exit status: 0 success; 1 a computation failed, a check failed or a claim is
+not valid (each command's help says which); 2 bad input (the message names
+the flag, field or file line and the allowed range); verify also uses 3 for
+an unsupported claim.`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -61,10 +66,24 @@ Run with no arguments for a worked example on embedded defaults.`,
 		return a.mode.validate()
 	}
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return badInput("%s (see 'privamp %s --help')", cleanFlagError(err), cmd.Name())
+		return badInput("%s (see '%s --help')", cleanFlagError(err), cmd.CommandPath())
 	})
 	for _, f := range registry {
 		root.AddCommand(f(a))
+	}
+	// cobra's completion command prints its help and exits 0 for an unknown
+	// shell; privamp refuses it like any other bad argument.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return badInput("completion: unknown shell %q (allowed: bash, zsh, fish, powershell)", args[0])
+				}
+				return cmd.Help()
+			}
+			c.Args = cobra.ArbitraryArgs
+		}
 	}
 	return root
 }

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/privamp/privamp/internal/field"
+)
+
+// Issue 9 hole 11: messages and exit codes of the root command.
+func TestRootMessagesAndExitCodes(t *testing.T) {
+	// "privamp --foo" said "see 'privamp privamp --help'".
+	_, errs, code := runCLI("--foo")
+	if code != 2 || !strings.Contains(errs, "see 'privamp --help'") || strings.Contains(errs, "privamp privamp") {
+		t.Errorf("privamp --foo: exit %d, %q", code, errs)
+	}
+	_, errs, _ = runCLI("pnsgd", "--foo")
+	if !strings.Contains(errs, "see 'privamp pnsgd --help'") {
+		t.Errorf("privamp pnsgd --foo: %q", errs)
+	}
+	// "completion foo" printed help and exited 0.
+	expectBadInput(t, []string{"completion", "foo"}, `"foo"`)
+	out, _, code := runCLI("completion", "bash")
+	if code != 0 || !strings.Contains(out, "bash completion") {
+		t.Errorf("completion bash: exit %d", code)
+	}
+	expectBadInput(t, []string{"nosuch"}, "nosuch")
+}
+
+// A library field error that a command returns unmapped still exits 2 and
+// names the flag.
+func TestFieldErrorsNameTheFlag(t *testing.T) {
+	err := flagError(field.New("strong_convexity", 3.0, "must be ≤ the smoothness β = 1"), nil)
+	if got := err.Error(); got != "--strong-convexity must be ≤ the smoothness β = 1, got 3" {
+		t.Errorf("%q", got)
+	}
+	if exitCode(err) != exitBadInput {
+		t.Errorf("exit %d", exitCode(err))
+	}
+	err = flagError(field.New("dimension", int64(0), "must be a whole number in [1, 1e12]"), map[string]string{"dimension": "dim"})
+	if !strings.HasPrefix(err.Error(), "--dim ") {
+		t.Errorf("rename: %q", err)
+	}
+}
