@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -72,10 +73,12 @@ type Declared struct {
 	FeatureBound       float64 `json:"feature_bound"`
 	FeatureBoundSource string  `json:"feature_bound_source"`
 	LabelBound         float64 `json:"label_bound"`
-	Radius             float64 `json:"radius"` // +Inf: no projection (null in JSON)
-	Dimension          int     `json:"dimension"`
-	Loss               string  `json:"loss"`
-	L2                 float64 `json:"l2"`
+	Radius             float64 `json:"-"` // +Inf: no projection
+	// RadiusValue is Radius for JSON (null: no projection).
+	RadiusValue quantity.Num `json:"radius"`
+	Dimension   int          `json:"dimension"`
+	Loss        string       `json:"loss"`
+	L2          float64      `json:"l2"`
 }
 
 // limits of what Build accepts (work, not soundness).
@@ -212,7 +215,7 @@ func (p *Problem) setLoss(ls LossSpec) error {
 // and derives the constants from the bounds.
 func (p *Problem) declare(ds DataSpec, radius float64) error {
 	d := &p.Declared
-	d.Radius, d.Dimension, d.Loss, d.L2 = radius, p.Data.D, p.Objective.Name(), p.Objective.L2
+	d.Radius, d.RadiusValue, d.Dimension, d.Loss, d.L2 = radius, quantity.Num(radius), p.Data.D, p.Objective.Name(), p.Objective.L2
 	if ds.Standardize {
 		p.Data.Standardize()
 		p.Assumptions = append(p.Assumptions, "standardize centres and scales each column with the data's own mean and spread, which are not privatised: the certificate covers the standardized records only, not the raw records")

@@ -54,9 +54,9 @@ const Vacuous = "VACUOUS"
 // Derived are the values computed from the declared bounds and the
 // parameters only (never from the records).
 type Derived struct {
-	Lipschitz       float64 `json:"lipschitz"`
-	Smoothness      float64 `json:"smoothness"`
-	StrongConvexity float64 `json:"strong_convexity"`
+	Lipschitz       quantity.Num `json:"lipschitz"` // +Inf (null) with an ℓ2 term and no projection
+	Smoothness      float64      `json:"smoothness"`
+	StrongConvexity float64      `json:"strong_convexity"`
 	// Sensitivity is half the largest change of one record's gradient
 	// (X·sup|φ'|, ≤ L): the ℓ2 term cancels between neighbours (Thm 22).
 	Sensitivity float64        `json:"sensitivity"`
@@ -231,7 +231,7 @@ func (res *TrainResult) parameters(spec Spec, follow *planFollow) error {
 	c := pr.Constants
 	tr.Loss = shifted.Loss{Lipschitz: c.Sens, Smoothness: c.Beta, StrongConvexity: c.M, Eta: spec.Training.Loss.Eta}
 	d := &res.Derived
-	d.Lipschitz, d.Smoothness, d.StrongConvexity, d.Sensitivity = c.L, c.Beta, c.M, c.Sens
+	d.Lipschitz, d.Smoothness, d.StrongConvexity, d.Sensitivity = quantity.Num(c.L), c.Beta, c.M, c.Sens
 	d.TrivialRisk = quantity.Num(pr.TrivialRisk())
 	if follow != nil {
 		tr.Loss.Eta, tr.Sigma = follow.plan.Eta, follow.plan.Sigma

@@ -235,6 +235,9 @@ func runReport(res *optimizer.TrainResult) *report {
 	r := &report{Title: fmt.Sprintf("privamp run: %s on %s, %s loss", res.Name, res.Description, d.Loss), CSVAll: true,
 		Result: runResult{"run", res}, Assumptions: res.Assumptions, Notes: res.Notes}
 	add := func(q string, v any, u, s string) { r.Rows = append(r.Rows, row{q, v, u, s}) }
+	if res.Plan != nil {
+		r.Title += ", following plan " + res.Plan.Path
+	}
 	verdict := "every check passes"
 	if !res.OK {
 		verdict = "a check FAILED (see the table)"
@@ -244,7 +247,7 @@ func runReport(res *optimizer.TrainResult) *report {
 	add("feature bound X", quantity.Num(d.FeatureBound), "declared", d.FeatureBoundSource)
 	add("label bound Y", quantity.Num(d.LabelBound), "declared", "1 for classification; --label-bound for regression")
 	add("domain radius R", quantity.Num(d.Radius), "declared", "--radius (∞: --no-projection)")
-	add("Lipschitz constant L", quantity.Num(de.Lipschitz), "derived", "sup ‖∇f‖ on K from X, Y, R")
+	add("Lipschitz constant L", de.Lipschitz, "derived", "sup ‖∇f‖ on K from X, Y, R")
 	add("smoothness β", quantity.Num(de.Smoothness), "derived", "X²·sup φ'' (+ m)")
 	add("strong convexity m", quantity.Num(de.StrongConvexity), "declared", "ℓ2 weight")
 	add("sensitivity L'", quantity.Num(de.Sensitivity), "derived", "X·sup|φ'|: half a record's largest gradient change (the ℓ2 term cancels; Thm 22)")
