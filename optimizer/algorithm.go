@@ -5,105 +5,76 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
+
+	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/shifted"
 )
 
-// Variant is the output rule of projected noisy SGD (seed 002 §4).
-type Variant int
-
-const (
-	// Final runs every step and outputs the last iterate: PNSGD (Alg. 1) for
-	// one epoch, fixed-order multi-epoch PNMSGD (Alg. 2) for more.
-	Final Variant = iota
-	// Skip draws t0 uniformly from {0, …, ⌊S/2⌋} (S steps in all) and skips
-	// the first t0 steps: Skip-PNSGD (Thm 24, Thm 30).
-	Skip
-	// Stop draws T uniformly from {1, …, S} and outputs w_T: Stop-PNSGD
-	// (Thm 26, Thm 29).
-	Stop
-)
-
-// VariantNames are the names ParseVariant accepts.
-var VariantNames = []string{"pnsgd", "skip", "stop"}
-
-func (v Variant) String() string {
-	switch v {
-	case Skip:
-		return "skip"
-	case Stop:
-		return "stop"
-	}
-	return "pnsgd"
-}
-
-// ParseVariant parses "pnsgd" (also "final", "epochs"), "skip" or "stop".
-func ParseVariant(s string) (Variant, error) {
-	switch strings.ToLower(s) {
-	case "pnsgd", "final", "epochs", "pnmsgd", "":
-		return Final, nil
-	case "skip":
-		return Skip, nil
-	case "stop":
-		return Stop, nil
-	}
-	return 0, fmt.Errorf("unknown variant %q (allowed: %s)", s, strings.Join(VariantNames, ", "))
-}
-
-// Config are the parameters of one run of projected noisy SGD:
+// Config is one run of projected noisy SGD: the training run as package
+// shifted describes it (variant, batch, epochs, public records, σ, and η in
+// Loss.Eta) plus what only running it needs, the domain radius R and the
+// starting point:
 //
 //	v_{t+1} = w_t − η·(g_t + Z_t),  Z_t ~ N(0, σ²I_d),  w_{t+1} = Π_K(v_{t+1}),
 //
 // where g_t is the sum of the loss gradients over the step's batch divided by
-// the nominal batch size Batch, plus the ℓ2 term (consecutive blocks of
-// Batch examples in the data order; the last block of an epoch may be
-// smaller and is still divided by Batch, as DP-SGD divides by its expected
-// batch size and as package shifted accounts) and K is the ball of radius R
-// around 0.
+// the nominal batch size (consecutive blocks of Batch records in the data
+// order; the last block of an epoch may be smaller and is still divided by
+// Batch, as DP-SGD divides by its expected batch size and as package shifted
+// accounts) plus the ℓ2 term, and K is the ball of radius R around 0.
+// Training.N may be left 0: the runner sets it to the data's rows − Public.
 type Config struct {
-	Variant Variant
-	Eta     float64   // step size η > 0
-	Sigma   float64   // noise σ ≥ 0 (per coordinate, added to the gradient)
-	Epochs  int       // passes over the data in a fixed order, ≥ 1
-	Batch   int       // examples per step, ≥ 1
-	R       float64   // radius of K; +Inf: no projection
-	W0      []float64 // starting point in K (nil: 0)
-	// Public is the number of examples at the end of the data that are
-	// public (Cor. 31): the algorithm is unchanged, only the accounting is.
-	Public int
+	shifted.Training
+	R  float64   // radius of K; +Inf: no projection
+	W0 []float64 // starting point in K (nil: 0)
 }
 
-// StepsPerEpoch is ⌈n/Batch⌉.
-func (c Config) StepsPerEpoch(n int) int { return (n + c.Batch - 1) / c.Batch }
+// Eta is the step size η (Training.Loss.Eta).
+func (c Config) Eta() float64 { return c.Loss.Eta }
 
-// Steps is the number of steps S = Epochs·⌈n/Batch⌉ of a full run.
-func (c Config) Steps(n int) int { return c.Epochs * c.StepsPerEpoch(n) }
-
-// Validate checks the configuration for n examples in dimension d.
-func (c Config) Validate(n, d int) error {
-	switch {
-	case n < 1:
-		return errors.New("the data set is empty")
-	case !(c.Eta > 0) || math.IsInf(c.Eta, 0):
-		return fmt.Errorf("η must be finite and > 0, got %v", c.Eta)
-	case !(c.Sigma >= 0) || math.IsInf(c.Sigma, 0):
-		return fmt.Errorf("σ must be finite and ≥ 0, got %v", c.Sigma)
-	case c.Epochs < 1:
-		return fmt.Errorf("epochs must be ≥ 1, got %d", c.Epochs)
-	case c.Batch < 1 || c.Batch > n:
-		return fmt.Errorf("batch must be in [1, n=%d], got %d", n, c.Batch)
-	case !(c.R > 0):
-		return fmt.Errorf("radius must be > 0, got %v", c.R)
-	case c.Public < 0 || c.Public >= n:
-		return fmt.Errorf("public examples must be in [0, n−1=%d], got %d", n-1, c.Public)
-	case c.W0 != nil && len(c.W0) != d:
-		return fmt.Errorf("starting point has dimension %d, the data %d", len(c.W0), d)
-	case c.W0 != nil && norm(c.W0) > c.R*(1+1e-12):
-		return fmt.Errorf("starting point has norm %v > R = %v", norm(c.W0), c.R)
+// ValidateRun checks what running the configuration on n records in
+// dimension d needs (the accounting is checked by Training.Validate).
+// Errors are *shifted.FieldError values.
+func (c Config) ValidateRun(n, d int) error {
+	if n < 1 {
+		return field.New("n", n, "must be ≥ 1: the data set is empty")
 	}
-	if float64(c.Epochs)*float64(c.StepsPerEpoch(n)) > 1e12 {
-		return fmt.Errorf("%d epochs of %d steps is too many steps", c.Epochs, c.StepsPerEpoch(n))
+	if c.Variant != "" {
+		if _, err := shifted.ParseVariant(string(c.Variant)); err != nil {
+			return err
+		}
+	}
+	eta, sigma := c.Loss.Eta, c.Sigma
+	switch {
+	case !(eta > 0) || math.IsInf(eta, 0):
+		return field.New("eta", eta, "must be finite and > 0")
+	case !(sigma >= 0) || math.IsInf(sigma, 0):
+		return field.New("sigma", sigma, "must be finite and ≥ 0")
+	case c.Epochs < 0:
+		return field.New("epochs", c.Epochs, "must be ≥ 1")
+	case c.Batch < 0 || c.BatchSize() > int64(n):
+		return field.New("batch", c.Batch, "must be in [1, %d] (the records)", n)
+	case !(c.R > 0):
+		return field.New("radius", c.R, "must be > 0")
+	case c.Public < 0 || c.Public >= int64(n):
+		return field.New("public", c.Public, "must be in [0, %d] (fewer than the records)", n-1)
+	case c.N != 0 && c.N+c.Public != int64(n):
+		return field.New("n", c.N, "must be the %d records less the %d public ones", n, c.Public)
+	case c.W0 != nil && len(c.W0) != d:
+		return field.New("start", len(c.W0), "must have the data's dimension %d", d)
+	case c.W0 != nil && norm(c.W0) > c.R*(1+1e-12):
+		return field.New("start", norm(c.W0), "must lie in K: norm ≤ R = %v", c.R)
+	}
+	if s := float64(c.EpochCount()) * float64((int64(n)+c.BatchSize()-1)/c.BatchSize()); s > 1e12 {
+		return field.New("epochs", c.Epochs, "gives %g steps, more than 10^12", s)
 	}
 	return nil
+}
+
+// forData returns the configuration with N set for n records.
+func (c Config) forData(n int) Config {
+	c.N = int64(n) - c.Public
+	return c
 }
 
 // Result is the outcome of one run.
@@ -142,10 +113,10 @@ func NewRunner(cfg Config, obj Objective, data *Dataset) (*Runner, error) {
 	if !(obj.L2 >= 0) || math.IsInf(obj.L2, 0) {
 		return nil, fmt.Errorf("ℓ2 weight must be finite and ≥ 0, got %v", obj.L2)
 	}
-	if err := cfg.Validate(data.N(), data.D); err != nil {
+	if err := cfg.ValidateRun(data.N(), data.D); err != nil {
 		return nil, err
 	}
-	r := &Runner{cfg: cfg, obj: obj, data: data,
+	r := &Runner{cfg: cfg.forData(data.N()), obj: obj, data: data,
 		w: make([]float64, data.D), g: make([]float64, data.D), xx: make([]float64, data.N())}
 	for i := range r.xx {
 		x := data.Row(i)
@@ -170,7 +141,7 @@ func (r *Runner) Data() *Dataset { return r.data }
 // neighbouring data sets).
 func (r *Runner) SetData(d *Dataset) error {
 	if d.N() != r.data.N() || d.D != r.data.D {
-		return errors.New("SetData needs the same n and d")
+		return field.New("data", d.N(), "must have the runner's %d records in dimension %d", r.data.N(), r.data.D)
 	}
 	r.data = d
 	for i := range r.xx {
@@ -190,12 +161,12 @@ func (r *Runner) Run(seed uint64) Result {
 	n, d := data.N(), data.D
 	r.src.Seed(seed, seedStream)
 	rng := r.rng
-	S := cfg.Steps(n)
+	S := int(cfg.Steps())
 	start, end := 0, S
 	switch cfg.Variant {
-	case Skip:
+	case shifted.VariantSkip:
 		start = rng.IntN(S/2 + 1)
-	case Stop:
+	case shifted.VariantStop:
 		end = 1 + rng.IntN(S)
 	}
 	w := r.w
@@ -205,9 +176,9 @@ func (r *Runner) Run(seed uint64) Result {
 		clear(w)
 	}
 	ww := dot(w, w)
-	spe := cfg.StepsPerEpoch(n)
-	b := cfg.Batch
-	eta, sigma, m, R := cfg.Eta, cfg.Sigma, r.obj.L2, cfg.R
+	spe := int(cfg.StepsPerEpoch())
+	b := int(cfg.BatchSize())
+	eta, sigma, m, R := cfg.Loss.Eta, cfg.Sigma, r.obj.L2, cfg.R
 	loss := r.obj.Loss
 	var maxG2, winG2 float64
 	if r.trace != nil {

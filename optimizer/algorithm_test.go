@@ -1,6 +1,7 @@
 package optimizer
 
 import (
+	"github.com/privamp/privamp/shifted"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -18,7 +19,7 @@ func TestRunDeterministic(t *testing.T) {
 	data, obj := synthData(t, "logistic", 200, 5)
 	for _, v := range []Variant{Final, Skip, Stop} {
 		for _, b := range []int{1, 7} {
-			cfg := Config{Variant: v, Eta: 0.1, Sigma: 1, Epochs: 2, Batch: b, R: 3}
+			cfg := Config{Training: shifted.Training{Variant: v, Sigma: 1, Epochs: 2, Batch: int64(b), Loss: shifted.Loss{Eta: 0.1}}, R: 3}
 			r1, _ := NewRunner(cfg, obj, data)
 			r2, _ := NewRunner(cfg, obj, data)
 			a := append([]float64(nil), r1.Run(42).W...)
@@ -62,7 +63,7 @@ func maxGrad(p []Point) float64 {
 
 func TestVariantRanges(t *testing.T) {
 	data, obj := synthData(t, "logistic", 10, 2)
-	cfg := Config{Variant: Skip, Eta: 0.1, Sigma: 1, Epochs: 1, Batch: 1, R: 1}
+	cfg := Config{Training: shifted.Training{Variant: shifted.VariantSkip, Sigma: 1, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.1}}, R: 1}
 	r, _ := NewRunner(cfg, obj, data)
 	seen := map[int]bool{}
 	for s := uint64(0); s < 2000; s++ {
@@ -75,7 +76,7 @@ func TestVariantRanges(t *testing.T) {
 	if len(seen) != 6 {
 		t.Fatalf("skip t0 takes %d values, want 6 (0..⌊n/2⌋)", len(seen))
 	}
-	cfg.Variant = Stop
+	cfg.Variant = shifted.VariantStop
 	r, _ = NewRunner(cfg, obj, data)
 	seen = map[int]bool{}
 	for s := uint64(0); s < 2000; s++ {
@@ -93,7 +94,7 @@ func TestVariantRanges(t *testing.T) {
 func TestRunNoAllocs(t *testing.T) {
 	for _, b := range []int{1, 4} {
 		data, obj := synthData(t, "logistic", 64, 20)
-		r, _ := NewRunner(Config{Eta: 0.1, Sigma: 1, Epochs: 2, Batch: b, R: 2}, obj, data)
+		r, _ := NewRunner(Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 1, Epochs: 2, Batch: int64(b), Loss: shifted.Loss{Eta: 0.1}}, R: 2}, obj, data)
 		seed := uint64(0)
 		allocs := testing.AllocsPerRun(20, func() { seed++; r.Run(seed) })
 		if allocs != 0 {
@@ -107,7 +108,7 @@ func TestRunNoAllocs(t *testing.T) {
 func TestMaxGradNormExact(t *testing.T) {
 	data, _ := synthData(t, "linear", 50, 3)
 	obj := Objective{Loss: Huber{Delta: 0.3}, L2: 0.2}
-	cfg := Config{Eta: 0.05, Sigma: 0, Epochs: 1, Batch: 1, R: 1}
+	cfg := Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 0, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.05}}, R: 1}
 	r, _ := NewRunner(cfg, obj, data)
 	res := r.Run(1)
 	// replay without noise
@@ -137,7 +138,7 @@ func TestExactGaussianMonteCarlo(t *testing.T) {
 		data.X[i] = 0.5
 	}
 	obj := Objective{Loss: LinearLoss{}, L2: 1}
-	cfg := Config{Eta: 0.1, Sigma: 2, Epochs: 1, Batch: 1, R: math.Inf(1)}
+	cfg := Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 2, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.1}}, R: math.Inf(1)}
 	S, Sp := data.Clone(), data.Clone()
 	const t0 = 5
 	S.X[t0-1], Sp.X[t0-1] = 1, -1
@@ -158,9 +159,9 @@ func TestExactGaussianMonteCarlo(t *testing.T) {
 	m1 /= float64(trials)
 	m2 /= float64(trials)
 	v1 = v1/float64(trials) - m1*m1
-	c := 1 - cfg.Eta
-	wantV := cfg.Eta * cfg.Eta * cfg.Sigma * cfg.Sigma * (1 - math.Pow(c, 2*float64(n))) / (1 - c*c)
-	wantDm := cfg.Eta * 2 * math.Pow(c, float64(n-t0))
+	c := 1 - cfg.Loss.Eta
+	wantV := cfg.Loss.Eta * cfg.Loss.Eta * cfg.Sigma * cfg.Sigma * (1 - math.Pow(c, 2*float64(n))) / (1 - c*c)
+	wantDm := cfg.Loss.Eta * 2 * math.Pow(c, float64(n-t0))
 	se := math.Sqrt(2 * wantV / float64(trials))
 	if math.Abs((m1-m2)-wantDm) > 5*se {
 		t.Fatalf("mean difference %v, want %v ± %v", m1-m2, wantDm, se)
@@ -179,7 +180,7 @@ func TestExactGaussianMonteCarlo(t *testing.T) {
 
 func TestExactRhoLinearIndexOne(t *testing.T) {
 	// linear loss, no ℓ2: ρ = (η·diff)²/(2nη²σ²) at every index (notes §5).
-	cfg := Config{Eta: 0.3, Sigma: 1.5, Epochs: 1, Batch: 1, R: math.Inf(1)}
+	cfg := Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 1.5, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.3}}, R: math.Inf(1)}
 	for _, tt := range []int{1, 7, 100} {
 		rho, _ := ExactRho(cfg, 100, 0, 2, tt)
 		want := 4.0 / (2 * 100 * 1.5 * 1.5)
@@ -188,14 +189,14 @@ func TestExactRhoLinearIndexOne(t *testing.T) {
 		}
 	}
 	// multi-epoch, batch: person in every epoch, shift adds up.
-	cfg = Config{Eta: 0.3, Sigma: 1.5, Epochs: 3, Batch: 4, R: math.Inf(1)}
+	cfg = Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 1.5, Epochs: 3, Batch: 4, Loss: shifted.Loss{Eta: 0.3}}, R: math.Inf(1)}
 	rho, _ := ExactRho(cfg, 100, 0, 2, 9)
 	want := math.Pow(0.3*2*3/4, 2) / (2 * 0.09 * 2.25 * 75)
 	if math.Abs(rho/want-1) > 1e-12 {
 		t.Fatalf("epochs: ρ = %v, want %v", rho, want)
 	}
 	// long strongly convex run: no underflow/NaN
-	cfg = Config{Eta: 0.01, Sigma: 1, Epochs: 1, Batch: 1, R: math.Inf(1)}
+	cfg = Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 1, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.01}}, R: math.Inf(1)}
 	rho, _ = ExactRho(cfg, 10_000_000, 1, 2, 1)
 	if math.IsNaN(rho) || rho < 0 {
 		t.Fatalf("ρ = %v", rho)
@@ -265,7 +266,7 @@ func TestTracerContraction(t *testing.T) {
 	data, obj := synthData(t, "logistic", 100, 3)
 	c := obj.Constants(data.MaxNorm(), 1, 2)
 	for _, eta := range []float64{1 / c.Beta, 2 / c.Beta, 6 / c.Beta} {
-		cfg := Config{Eta: eta, Sigma: 0.5, Epochs: 1, Batch: 1, R: 2}
+		cfg := Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 0.5, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: eta}}, R: 2}
 		r, _ := NewRunner(cfg, obj, data)
 		tr := &Tracer{Pairs: 24}
 		r.SetTracer(tr)

@@ -82,15 +82,20 @@ type AuditConfig struct {
 type AuditResult struct {
 	// Epsilon is the lower bound: with probability ≥ Confidence over the
 	// runs, the algorithm is not (ε', δ)-DP at this index for any ε' < Epsilon.
-	Epsilon   float64
-	Threshold float64 // threshold on the statistic chosen on the first half
-	Greater   bool    // the test says "S" when the statistic is > Threshold (else <)
+	Epsilon   float64 `json:"-"`
+	Threshold float64 `json:"threshold"` // threshold on the statistic chosen on the first half
+	Greater   bool    `json:"greater"`   // the test says "S" when the statistic is > Threshold (else <)
 	// TP, FP are counts on the evaluation half (EvalTrials runs each).
-	TP, FP, EvalTrials int
+	TP         int `json:"tp"`
+	FP         int `json:"fp"`
+	EvalTrials int `json:"eval_trials"`
 	// TPRLow and FPRHigh are the Clopper–Pearson bounds used.
-	TPRLow, FPRHigh float64
+	TPRLow  float64 `json:"tpr_low"`
+	FPRHigh float64 `json:"fpr_high"`
 	// MeanIn, MeanOut, SD: the statistic's means on S and S' and pooled sd.
-	MeanIn, MeanOut, SD float64
+	MeanIn  float64 `json:"mean_in"`
+	MeanOut float64 `json:"mean_out"`
+	SD      float64 `json:"sd"`
 }
 
 // Audit runs the algorithm Trials times on each of S and Sp (neighbours) with

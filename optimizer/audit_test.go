@@ -1,6 +1,7 @@
 package optimizer
 
 import (
+	"github.com/privamp/privamp/shifted"
 	"math"
 	"testing"
 
@@ -15,7 +16,7 @@ func linearGaussian(n int, sigma float64) (Config, Objective, *Dataset) {
 	for i := 0; i < n; i++ {
 		data.X[i*d+1] = 0.5
 	}
-	cfg := Config{Eta: 0.1, Sigma: sigma, Epochs: 1, Batch: 1, R: math.Inf(1)}
+	cfg := Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: sigma, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.1}}, R: math.Inf(1)}
 	return cfg, Objective{Loss: LinearLoss{}}, data
 }
 
@@ -44,7 +45,7 @@ func TestAuditLinearGaussian(t *testing.T) {
 		rho, _ := ExactRho(cfg, n, 0, 2, tt)
 		exact := GaussianShiftEpsilon(math.Sqrt(2*rho), delta)
 		// upper bound: shifted's per-index guarantee
-		p, err := PrivacyOf(Setting{Variant: Final, N: n, Batch: 1, Epochs: 1, Tasks: 1, Eta: cfg.Eta, Sigma: sigma, L: 1})
+		p, err := PrivacyOf(Setting{Variant: Final, N: n, Batch: 1, Epochs: 1, Tasks: 1, Eta: cfg.Loss.Eta, Sigma: sigma, L: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,14 +71,14 @@ func TestAuditNeverAboveUpperBound(t *testing.T) {
 		trials = 1000
 	}
 	for _, v := range []Variant{Final, Skip, Stop} {
-		cfg := Config{Variant: v, Eta: 1 / cons.Beta, Sigma: 0.3, Epochs: 1, Batch: 1, R: 2}
+		cfg := Config{Training: shifted.Training{Variant: v, Sigma: 0.3, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 1 / cons.Beta}}, R: 2}
 		c := MakeCanary(obj, data, 1, 1)
 		S, Sp := c.Neighbours(data, 30)
 		res, err := Audit(cfg, obj, S, Sp, c.Dir, AuditConfig{Trials: trials, Delta: 1e-5, Confidence: 0.95, Seed: 9, Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := PrivacyOf(Setting{Variant: v, N: 30, Batch: 1, Epochs: 1, Tasks: 1, Eta: cfg.Eta, Sigma: cfg.Sigma, L: cons.Sens, Beta: cons.Beta})
+		p, err := PrivacyOf(Setting{Variant: v, N: 30, Batch: 1, Epochs: 1, Tasks: 1, Eta: cfg.Loss.Eta, Sigma: cfg.Sigma, L: cons.Sens, Beta: cons.Beta})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/shifted"
 	"math/rand/v2"
 	"testing"
 )
@@ -21,7 +22,7 @@ func BenchmarkPNSGD(b *testing.B) {
 	for _, d := range benchDims {
 		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
 			data, obj := benchData(d)
-			r, _ := NewRunner(Config{Eta: 0.1, Sigma: 1, Epochs: 1, Batch: 1, R: 1}, obj, data)
+			r, _ := NewRunner(Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 1, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.1}}, R: 1}, obj, data)
 			n := data.N()
 			b.ResetTimer()
 			steps := 0
@@ -65,7 +66,7 @@ func BenchmarkAudit(b *testing.B) {
 	data, obj := g.Sample(rand.New(rand.NewPCG(1, 1)), 569), g.Objective()
 	c := MakeCanary(obj, data, 1, 1)
 	S, Sp := c.Neighbours(data, 569)
-	cfg := Config{Eta: 1, Sigma: 1, Epochs: 1, Batch: 1, R: 1}
+	cfg := Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 1, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 1}}, R: 1}
 	for _, w := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
 			const trials = 200

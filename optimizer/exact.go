@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/numeric"
+	"github.com/privamp/privamp/shifted"
 )
 
 // ExactRho is the exact Rényi divergence of the final iterate between
@@ -18,7 +19,7 @@ import (
 // (a ρ-zCDP curve that is attained). Only the Final variant (PNSGD or
 // fixed-order multi-epoch) has a Gaussian output. t is 1-based.
 func ExactRho(cfg Config, n int, lambda, diff float64, t int) (float64, error) {
-	if cfg.Variant != Final {
+	if cfg.Variant != shifted.VariantPNSGD {
 		return 0, errors.New("the output of Skip/Stop is a mixture, not Gaussian")
 	}
 	if !math.IsInf(cfg.R, 1) {
@@ -30,10 +31,11 @@ func ExactRho(cfg Config, n int, lambda, diff float64, t int) (float64, error) {
 	if cfg.Sigma == 0 {
 		return math.Inf(1), nil
 	}
-	c := 1 - cfg.Eta*lambda
-	spe := cfg.StepsPerEpoch(n)
-	S := cfg.Epochs * spe
-	step := (t - 1) / cfg.Batch // step within an epoch that uses t
+	eta, batch, epochs := cfg.Loss.Eta, int(cfg.BatchSize()), int(cfg.EpochCount())
+	c := 1 - eta*lambda
+	spe := (n + batch - 1) / batch
+	S := epochs * spe
+	step := (t - 1) / batch // step within an epoch that uses t
 	// Work in log space relative to the largest term to avoid underflow.
 	ac := math.Abs(c)
 	var logV float64 // ln Σ_{j<S} c^{2j}
@@ -47,7 +49,7 @@ func ExactRho(cfg Config, n int, lambda, diff float64, t int) (float64, error) {
 	}
 	// mean shift factor Σ_e c^{S−1−(e·spe+step)}
 	var m float64
-	for e := 0; e < cfg.Epochs; e++ {
+	for e := 0; e < epochs; e++ {
 		p := S - 1 - (e*spe + step)
 		if c == 0 {
 			if p == 0 {
@@ -57,12 +59,12 @@ func ExactRho(cfg Config, n int, lambda, diff float64, t int) (float64, error) {
 		}
 		m += math.Pow(c, float64(p))
 	}
-	size := cfg.Batch // the sum is divided by the nominal batch, also in a smaller last batch
-	dm := cfg.Eta / float64(size) * diff * math.Abs(m)
+	size := batch // the sum is divided by the nominal batch, also in a smaller last batch
+	dm := eta / float64(size) * diff * math.Abs(m)
 	if dm == 0 {
 		return 0, nil
 	}
-	logRho := 2*math.Log(dm) - math.Log(2) - 2*math.Log(cfg.Eta*cfg.Sigma) - logV
+	logRho := 2*math.Log(dm) - math.Log(2) - 2*math.Log(eta*cfg.Sigma) - logV
 	return math.Exp(logRho), nil
 }
 

@@ -2,6 +2,7 @@ package optimizer_test
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/shifted"
 	"math"
 	"strings"
 
@@ -22,7 +23,7 @@ func Example() {
 	c := obj.Constants(data.MaxNorm(), 1, 1)
 	fmt.Printf("L = %.4f, β = %.4f, η ≤ 2/β = %.2f\n", c.L, c.Beta, 2/c.Beta)
 
-	r, _ := optimizer.NewRunner(optimizer.Config{Variant: optimizer.Skip, Eta: 1, Sigma: 2, Epochs: 1, Batch: 1, R: 1}, obj, data)
+	r, _ := optimizer.NewRunner(optimizer.Config{Training: shifted.Training{Variant: shifted.VariantSkip, Sigma: 2, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 1}}, R: 1}, obj, data)
 	res := r.Run(42)
 	fmt.Printf("‖w‖ ≤ R: %v; max gradient norm ≤ L: %v\n", math.Hypot(res.W[0], res.W[1]) <= 1, res.MaxGradNorm <= c.L)
 
@@ -39,7 +40,7 @@ func Example() {
 // The exact Rényi divergence of the unprojected quadratic loss beside the
 // bound of package shifted (seed 002 notes §5).
 func ExampleExactRho() {
-	cfg := optimizer.Config{Eta: 0.1, Sigma: 1, Epochs: 1, Batch: 1, R: math.Inf(1)}
+	cfg := optimizer.Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 1, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.1}}, R: math.Inf(1)}
 	n := 100
 	exact, _ := optimizer.ExactRho(cfg, n, 1, 2, n) // ½‖w − x‖², ‖x − x'‖ = 2, last index
 	p, _ := optimizer.PrivacyOf(optimizer.Setting{Variant: optimizer.Final, N: n, Batch: 1, Epochs: 1, Tasks: 1,

@@ -110,15 +110,15 @@ func Derive(rule Rule, t Target) (Params, error) {
 }
 
 // DefaultRule is the theorem that goes with a variant.
-func DefaultRule(v Variant, public, tasks int) Rule {
+func DefaultRule(v shifted.Variant, public, tasks int64) Rule {
 	switch {
 	case tasks > 1:
 		return Thm32
-	case v == Stop:
+	case v == shifted.VariantStop:
 		return Thm29
-	case v == Skip && public > 0:
+	case v == shifted.VariantSkip && public > 0:
 		return Cor31
-	case v == Skip:
+	case v == shifted.VariantSkip:
 		return Thm30
 	}
 	return Calibrate
@@ -127,6 +127,6 @@ func DefaultRule(v Variant, public, tasks int) Rule {
 // CalibrateTarget finds the smallest σ whose worst-case ε over the private
 // indices (package shifted) is ≤ target at δ, with η fixed by the caller (η
 // must be known first: for strongly convex losses the bound depends on it).
-func CalibrateTarget(s Setting, eps, delta float64) (float64, error) {
-	return CalibrateSigma(s, delta, eps, nil)
+func CalibrateTarget(tr shifted.Training, eps, delta float64) (float64, error) {
+	return calibrate(tr, delta, eps, nil)
 }

@@ -1,6 +1,7 @@
 package optimizer
 
 import (
+	"github.com/privamp/privamp/shifted"
 	"math"
 	"strings"
 	"testing"
@@ -93,7 +94,7 @@ func TestUtilityBoundHolds(t *testing.T) {
 		if rule == Thm30 {
 			v = Skip
 		}
-		cfg := Config{Variant: v, Eta: p.Eta, Sigma: p.Sigma, Epochs: 1, Batch: 1, R: R}
+		cfg := Config{Training: shifted.Training{Variant: v, Sigma: p.Sigma, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: p.Eta}}, R: R}
 		st, err := MeasureUtility(cfg, obj, pop, n, reps, 11, 0.95)
 		if err != nil {
 			t.Fatal(err)

@@ -85,7 +85,7 @@ func (t *Tracer) begin(r *Runner, seed uint64, start, end int) {
 func (t *Tracer) due(step, end int) bool { return step%t.every == 0 || step == end }
 
 func (t *Tracer) observe(step int, w []float64, gradNorm float64, lo, hi int) {
-	p := Point{Step: step, GradNorm: gradNorm, StepSize: t.r.cfg.Eta, Dist: math.NaN()}
+	p := Point{Step: step, GradNorm: gradNorm, StepSize: t.r.cfg.Loss.Eta, Dist: math.NaN()}
 	p.Loss = EmpiricalRisk(t.r.obj, t.eval, w)
 	if t.Opt != nil {
 		var s float64
@@ -164,7 +164,7 @@ func (t *Tracer) stepMap(dst, w []float64, lo, hi int) {
 	r := t.r
 	d := r.data.D
 	copy(dst, w)
-	eta := r.cfg.Eta
+	eta := r.cfg.Loss.Eta
 	invB := 1 / float64(hi-lo)
 	for i := lo; i < hi; i++ {
 		x := r.data.Row(i)

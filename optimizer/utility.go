@@ -21,12 +21,12 @@ import (
 // (Stop: all S; Skip: the last ⌊S/2⌋ + 1, from a random start in K) and D
 // bounds the distance of the start to w* (‖w0‖ + R for Stop, 2R for Skip).
 // The Final variant has no bound in seed 002 (it returns +Inf).
-func UtilityBound(v Variant, steps int, eta, sigma float64, d int, L, R, w0norm float64) float64 {
+func UtilityBound(v shifted.Variant, steps int, eta, sigma float64, d int, L, R, w0norm float64) float64 {
 	u := shifted.UtilityParams{Lipschitz: L, Radius: R, Dimension: int64(d), Steps: int64(steps), Sigma: sigma}
 	switch v {
-	case Stop:
+	case shifted.VariantStop:
 		return u.Thm28(eta, w0norm+R, false)
-	case Skip:
+	case shifted.VariantSkip:
 		return u.Thm28(eta, 2*R, true)
 	}
 	return math.Inf(1)

@@ -7,13 +7,13 @@ import (
 )
 
 func TestAuditLinearGaussian(t *testing.T) {
-	m, code, stderr := runJSON(t, "audit", "--synthetic", "quadratic", "--loss", "linear", "--no-projection", "--n", "10", "--dim", "2",
+	m, code, stderr := runJSON(t, "audit", "--synthetic", "quadratic", "--loss", "linear", "--no-projection", "--n", "10", "--dimension", "2",
 		"--variant", "pnsgd", "--eta", "0.1", "--sigma", "0.3162", "--index", "1", "--trials", "4000", "--delta", "0.05")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	lo, up, ex := m["epsilon_lower"].(float64), m["epsilon_upper"].(float64), m["epsilon_exact"].(float64)
-	if !(lo <= ex && ex <= up) || lo < 0.5*ex || m["check"] != "PASS" {
+	lo, up, ex := m["epsilon_lower"].(float64), m["epsilon"].(float64), m["exact_epsilon"].(float64)
+	if !(lo <= ex && ex <= up) || lo < 0.5*ex || m["check"].(map[string]any)["status"] != "PASS" || m["command"] != "audit" {
 		t.Fatalf("lower %v, exact %v, upper %v", lo, ex, up)
 	}
 }
@@ -29,7 +29,7 @@ func TestAuditBreastCancerAndWorkers(t *testing.T) {
 	if m1["epsilon_lower"] != m2["epsilon_lower"] || m1["threshold"] != m2["threshold"] {
 		t.Fatal("audit result depends on the number of workers")
 	}
-	if m1["epsilon_lower"].(float64) > m1["epsilon_upper"].(float64) || m1["index"].(float64) != 569 {
+	if m1["epsilon_lower"].(float64) > m1["epsilon"].(float64) || m1["index"].(float64) != 569 {
 		t.Fatalf("audit %v", m1)
 	}
 }
@@ -48,6 +48,19 @@ func TestAuditBadInput(t *testing.T) {
 		code := run(append([]string{"audit", "--quiet"}, c.args...), &out, &errb)
 		if code != 2 || !strings.Contains(errb.String(), c.frag) {
 			t.Errorf("%v: exit %d %q", c.args, code, errb.String())
+		}
+	}
+}
+
+// Hole 7: audit --csv keeps the answer (the bounds and the verdict) before
+// the check table.
+func TestAuditCSVKeepsAnswer(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"audit", "--synthetic", "quadratic", "--loss", "linear", "--no-projection", "--n", "10", "--dimension", "2",
+		"--variant", "pnsgd", "--eta", "0.1", "--sigma", "1", "--trials", "200", "--csv", "--quiet"}, &out, &errb)
+	for _, s := range []string{"verdict", "ε lower bound (audit)", "ε upper bound (proven)", "check,status"} {
+		if code != 0 || !strings.Contains(out.String(), s) {
+			t.Errorf("--csv: exit %d, lacks %q:\n%s%s", code, s, out.String(), errb.String())
 		}
 	}
 }

@@ -1,0 +1,62 @@
+package optimizer
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/privamp/privamp/internal/quantity"
+)
+
+// check runs the checks of a trained run. Every check compares a measured
+// value with one derived from the declared bounds and the parameters, so
+// each can fail; a failure makes Result.OK false.
+func (res *TrainResult) check(spec Spec, follow *planFollow) {
+	pr := res.Problem
+	c, tr, m := pr.Constants, pr.Config.Training, res.Measured
+	eta := tr.Loss.Eta
+	add := func(name string, ok bool, value, bound float64, detail string) {
+		st := Pass
+		if !ok {
+			st = Fail
+		}
+		res.Checks = append(res.Checks, TrainCheck{name, st, quantity.Num(value), quantity.Num(bound), detail})
+	}
+	add("max gradient norm ≤ L", m.MaxGradNorm <= c.L*(1+1e-9), m.MaxGradNorm, c.L,
+		"largest per-record ‖∇f(w_t)‖ over every step, against L derived from the declared bounds (fails only if clipping or the constants are wrong)")
+	if c.Beta > 0 {
+		add("η ≤ 2/β", eta*c.Beta <= 2, eta, 2/c.Beta, "the gradient step contracts (FMTT18 Prop. 18); β from the declared bounds")
+		cc := c.Contraction(eta)
+		add("measured contraction ≤ c", m.MaxContraction <= cc*(1+1e-6), m.MaxContraction, cc,
+			fmt.Sprintf("max ‖ψ(u) − ψ(v)‖/‖u − v‖ over %d recorded steps × random pairs in K, against c = max(|1 − ηm|, |1 − ηβ|) from the declared β, m", len(res.Trace)))
+	}
+	if d := res.Derived.Rule; d != "" && d != string(Calibrate) && res.Privacy.Applicable {
+		add("sound ε ≤ target", float64(res.Privacy.WorstEpsilon) <= spec.Target, float64(res.Privacy.WorstEpsilon), spec.Target,
+			"worst-case ε certified by package shifted for the σ the theorem's formula gives")
+	}
+	add("final risk ≤ risk at the start w0", m.FinalRisk <= m.StartRisk, m.FinalRisk, m.StartRisk,
+		"empirical risk of the output against the starting point's: training must not make the model worse")
+	if follow != nil {
+		res.Checks = append(res.Checks, follow.checks...)
+	}
+	nan := quantity.Num(math.NaN())
+	u, bound, trivial := m.Utility, float64(m.UtilityBound), float64(res.Derived.TrivialRisk)
+	switch {
+	case u == nil:
+		res.Checks = append(res.Checks, TrainCheck{"utility", NA, nan, nan, "give repeats (≥ 2) to measure the excess population risk"})
+	case math.IsInf(bound, 1) || math.IsNaN(bound):
+		res.Checks = append(res.Checks, TrainCheck{"utility", NA, quantity.Num(u.Mean), nan,
+			fmt.Sprintf("mean excess risk %.6g over %d runs; FMTT18 has no utility theorem for the final iterate", u.Mean, u.Repeats)})
+	case bound >= trivial:
+		res.Checks = append(res.Checks, TrainCheck{"mean excess population risk ≤ utility bound", Vacuous, quantity.Num(u.Mean), quantity.Num(bound),
+			fmt.Sprintf("the bound (Thm 28 at this η) is above the trivial bound %.6g, the loss range on the domain: it says nothing", trivial)})
+	default:
+		add("mean excess population risk ≤ utility bound", u.Lower <= bound, u.Mean, bound,
+			fmt.Sprintf("%d runs, %g%% CI [%.6g, %.6g]; bound: Thm 28 at this η (D²/(2ηT) + η(L² + dσ²)/2 + DL/T)", u.Repeats, 100*u.Confidence, u.Lower, u.Upper))
+	}
+	res.OK = true
+	for _, ch := range res.Checks {
+		if ch.Status == Fail {
+			res.OK = false
+		}
+	}
+}
