@@ -33,8 +33,13 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 		add("sound ε ≤ target", float64(res.Privacy.WorstEpsilon) <= spec.Target, float64(res.Privacy.WorstEpsilon), spec.Target,
 			"worst-case ε certified by package shifted for the σ the theorem's formula gives")
 	}
-	add("final risk ≤ risk at the start w0", m.FinalRisk <= m.StartRisk, m.FinalRisk, m.StartRisk,
-		"empirical risk of the output against the starting point's: training must not make the model worse")
+	risk := TrainCheck{"final risk ≤ risk at the start w0", Pass, quantity.Num(m.FinalRisk), quantity.Num(m.StartRisk),
+		"empirical risk of the output against the starting point's"}
+	if !(m.FinalRisk <= m.StartRisk) {
+		risk.Status = Worse
+		risk.Detail = "training made the model WORSE than its starting point: more noise than signal at these parameters (more data, a larger ε, or more passes help)"
+	}
+	res.Checks = append(res.Checks, risk)
 	if follow != nil {
 		res.Checks = append(res.Checks, follow.checks...)
 	}

@@ -42,7 +42,7 @@ type Spec struct {
 // TrainCheck is one test of a run against what is proven, with its numbers.
 type TrainCheck struct {
 	Name   string       `json:"name"`
-	Status string       `json:"status"` // Pass, Fail, NA or Vacuous
+	Status string       `json:"status"` // Pass, Fail, NA, Vacuous or Worse
 	Value  quantity.Num `json:"value"`
 	Bound  quantity.Num `json:"bound"`
 	Detail string       `json:"detail"`
@@ -50,6 +50,12 @@ type TrainCheck struct {
 
 // Vacuous is the status of a bound that is above the trivial one.
 const Vacuous = "VACUOUS"
+
+// Worse is the status of a run whose output has a larger empirical risk
+// than its starting point: a fact about utility to report, not a broken
+// assumption (a noisy run from a start that is already optimal ends worse),
+// so it does not fail the run's checks.
+const Worse = "WORSE"
 
 // Derived are the values computed from the declared bounds and the
 // parameters only (never from the records).
