@@ -532,4 +532,3 @@ func mustRead(t *testing.T, path string) string {
 	}
 	return string(b)
 }
-
