@@ -1052,7 +1052,7 @@ func (pl *planFollow) checkConstants(pr *problem, R float64) error {
 // rows shows that the plan was followed and every budget group's ε.
 func (pl *planFollow) rows(pr *problem) ([]row, []string) {
 	p, v := pl.plan, pl.verify
-	s, _ := p.Setting()
+	s, _ := p.Options()
 	pub := ""
 	if p.Public > 0 {
 		pub = fmt.Sprintf(", then the %d public rows of %s", p.Public, pl.public)
