@@ -307,3 +307,16 @@ func ResolveTiers(specs []TierSpec, n int64) ([]Tier, []string, error) {
 	}
 	return tiers, notes, nil
 }
+
+// ParseTiers parses tiers as written ("[NAME=]SIZE:EPSILON[:DELTA]", ParseTier)
+// and resolves them (ResolveTiers: shares of n, or counts when n = 0).
+func ParseTiers(specs []string, n int64) ([]Tier, []string, error) {
+	ts := make([]TierSpec, len(specs))
+	for i, s := range specs {
+		var err error
+		if ts[i], err = ParseTier(s); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ResolveTiers(ts, n)
+}
