@@ -60,3 +60,30 @@ func ExampleMake_cap() {
 	// tier3 positions 99995–100000: target 4, at best 11.69
 	// public records needed: 6 (σ then 0.9584)
 }
+
+// Profile gives the plan at log-spaced positions and at each budget
+// group's ends, with the uniform plan's ε there: the points of a plot.
+func ExampleResult_Profile() {
+	o := plan.Options{
+		Training:   shifted.Training{Variant: shifted.VariantPNSGD, Loss: shifted.Loss{Lipschitz: 1}, Delta: 1e-6},
+		Radius:     1,
+		Dimension:  10,
+		Conversion: rdp.Improved,
+	}
+	res, err := plan.Make(o, plan.Budgets{Tiers: []plan.Tier{{Name: "strict", Count: 10, Epsilon: 0.5}, {Name: "rest", Count: 90, Epsilon: 3}}})
+	if err != nil {
+		panic(err)
+	}
+	pts, err := res.Profile(3)
+	if err != nil {
+		panic(err)
+	}
+	for _, pt := range pts {
+		fmt.Printf("position %3d (%s): target %g, achieved %s, uniform plan %s\n", pt.Index, pt.Tier, pt.Epsilon, pt.Achieved, pt.Uniform)
+	}
+	// Output:
+	// position   1 (strict): target 0.5, achieved 0.253599, uniform plan 0.0431838
+	// position  10 (strict): target 0.5, achieved 0.266621, uniform plan 0.0454146
+	// position  11 (rest): target 3, achieved 0.26819, uniform plan 0.0456833
+	// position 100 (rest): target 3, achieved 3, uniform plan 0.5
+}

@@ -396,7 +396,7 @@ func (p *problem) noRemedy(public bool) string {
 			if g, err := q.guarantee(c); err == nil {
 				r := q.loosest()
 				e := epsAt(g, q.lastPos(r), q.groups[r].delta, q.s.Conversion)
-				msg += fmt.Sprintf(": the least private position gets ε = %.6g at σ = %.6g whatever n is, above the loosest budget ε = %g; public records at the end help instead", e, c, q.groups[r].eps)
+				msg += fmt.Sprintf(": the least private position gets ε = %s at σ = %s whatever n is, above the loosest budget ε = %g; public records at the end help instead", quantity.Loss(e), quantity.Max(c), q.groups[r].eps)
 			}
 		}
 	}
