@@ -153,8 +153,14 @@ func (r Training) Validate() error {
 	default:
 		return field.New("order", string(r.Order), "must be fixed or shuffled")
 	}
-	if r.Variant != VariantPNSGD && (r.BatchSize() > 1 || r.EpochCount() > 1) {
-		return field.New("batch", r.Batch, "must be 1 with one pass for the %s variant: %s-PNSGD is analysed (Thm 24, 26 and the exact mixtures) for one pass with one record per step", r.Variant, r.Variant)
+	if r.Variant != VariantPNSGD {
+		why := fmt.Sprintf("for the %s variant: %s-PNSGD is analysed (Thm 24, 26 and the exact mixtures) for one pass with one record per step", r.Variant, r.Variant)
+		if r.BatchSize() > 1 {
+			return field.New("batch", r.Batch, "must be 1 "+why)
+		}
+		if r.EpochCount() > 1 {
+			return field.New("epochs", r.Epochs, "must be 1 "+why)
+		}
 	}
 	if r.TaskCount() > 1 && r.Variant != VariantStop {
 		return field.New("tasks", r.Tasks, "must be 1 unless the variant is stop: Thm 32's k tasks are Stop-PNSGD runs")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -200,7 +201,7 @@ func TestPlanCommandBadInput(t *testing.T) {
 		{append([]string{"--tier", "0.5:1", "--n", "10"}, "--dimension", "10"), "--radius"},
 		{append([]string{"--tier", "0.5:1", "--n", "10"}, "--radius", "1"), "--dimension"},
 		{base, "--people FILE.csv"},
-		{append(append([]string{}, base...), "--tier", "0.5:1", "--tier", "0.4:2", "--n", "100"), "sum to 0.9"},
+		{append(append([]string{}, base...), "--tier", "0.5:1", "--tier", "0.4:2", "--n", "100"), "sum to 1, got 0.9"},
 		{append(append([]string{}, base...), "--tier", "0.5:x"), "--tier"},
 		{append(append([]string{}, base...), "--tier", "0.5:-1", "--n", "2"), "epsilon must be > 0"},
 		{append(append([]string{}, base...), "--tier", "2.5:1"), "whole number"},
@@ -213,7 +214,7 @@ func TestPlanCommandBadInput(t *testing.T) {
 		{append(append(append([]string{}, base...), tiers...), "--plot", "x.pdf"), "--plot"},
 		{append(append(append([]string{}, base...), tiers...), "--strong-convexity", "0.1"), "--strong-convexity"},
 		{append(append(append([]string{}, base...), tiers...), "--smoothness", "1", "--eta", "3"), "2/β"},
-		{append(append(append([]string{}, base...), tiers...), "--variant", "minibatch"), "--batch ≥ 2"},
+		{append(append(append([]string{}, base...), tiers...), "--variant", "minibatch"), "--variant"},
 		{append(append(append([]string{}, base...), tiers...), "--epochs", "2", "--target-excess-risk", "0.5"), "target-excess-risk needs a utility bound"},
 		{append(append([]string{}, base...), "--people", "../../examples/plan/people.csv", "--n", "5"), "--n"},
 		{append(append([]string{}, base...), "--people", filepath.Join(dir, "missing.csv")), "cannot open"},
@@ -241,7 +242,7 @@ func TestPlanCommandBadInput(t *testing.T) {
 // TestPlanCommandVariants: skip, stop (descending order) and epochs run.
 func TestPlanCommandVariants(t *testing.T) {
 	small := []string{"--tier", "a=100:0.2", "--tier", "b=900:3", "--radius", "1", "--dimension", "5", "--delta", "1e-6"}
-	for _, v := range [][]string{{"--variant", "skip"}, {"--variant", "stop"}, {"--variant", "epochs", "--epochs", "3"}, {"--variant", "minibatch", "--batch", "10"}, {"--variant", "stop", "--tasks", "2"}} {
+	for _, v := range [][]string{{"--variant", "skip"}, {"--variant", "stop"}, {"--variant", "pnsgd", "--epochs", "3"}, {"--variant", "pnsgd", "--batch", "10"}, {"--variant", "stop", "--tasks", "2"}} {
 		obj := planJSONOut(t, append(append([]string{}, small...), v...)...)
 		if obj["feasible"] != true || !(obj["sigma"].(float64) > 0) {
 			t.Errorf("%v: %v", v, obj)
@@ -250,8 +251,133 @@ func TestPlanCommandVariants(t *testing.T) {
 		if (v[1] == "stop") != (order == "descending") {
 			t.Errorf("%v: order %s", v, order)
 		}
-		if v[1] == "epochs" && obj["utility"].(map[string]any)["bound"] != nil {
+		if len(v) > 2 && v[2] == "--epochs" && obj["utility"].(map[string]any)["bound"] != nil {
 			t.Errorf("epochs: a utility bound %v", obj["utility"])
 		}
+	}
+}
+
+// TestPlanOutputOverInput (issue 9, hole 6): --out or --plot naming the
+// --people file (by another spelling or a link) is refused with exit 2
+// naming both flags, and the input is left as it was.
+func TestPlanOutputOverInput(t *testing.T) {
+	dir := t.TempDir()
+	orig, err := os.ReadFile("../../examples/plan/people.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	people := filepath.Join(dir, "people.csv")
+	svg := filepath.Join(dir, "people.svg") // a people file whose name a plot may take
+	link := filepath.Join(dir, "link.csv")
+	for _, p := range []string{people, svg} {
+		if err := os.WriteFile(p, orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(people, link); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--radius", "1", "--dimension", "10", "--delta", "1e-6"}
+	for _, c := range [][]string{
+		{"--people", people, "--out", people},
+		{"--people", people, "--out", filepath.Join(dir, "sub", "..", "people.csv")},
+		{"--people", link, "--out", people},
+		{"--people", svg, "--plot", svg},
+		{"--people", people, "--out", filepath.Join(dir, "p.svg"), "--plot", filepath.Join(dir, "p.svg")},
+	} {
+		_, errs, code := planRun(append(append([]string{}, base...), c...)...)
+		if code != 2 || !strings.Contains(errs, "refusing to overwrite") || strings.Count(errs, "--") < 2 {
+			t.Errorf("%v: exit %d, stderr %q", c, code, errs)
+		}
+	}
+	for _, p := range []string{people, svg} {
+		if b, _ := os.ReadFile(p); !bytes.Equal(b, orig) {
+			t.Errorf("%s was overwritten", p)
+		}
+	}
+}
+
+// TestPlanDirectories (issue 9, hole 11): a directory given to --people or
+// --out is bad input (exit 2, naming the flag), not a failure (exit 1).
+func TestPlanDirectories(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"--radius", "1", "--dimension", "10"}
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--people", dir}, "--people"},
+		{append(append([]string{}, planTiers...), "--out", dir), "--out"},
+		{append(append([]string{}, planTiers...), "--plot", filepath.Join(dir, "d.png")), ""},
+	} {
+		if c.flag == "" {
+			os.Mkdir(filepath.Join(dir, "d.png"), 0o755)
+			c.flag = "--plot"
+		}
+		_, errs, code := planRun(append(append([]string{}, base...), c.args...)...)
+		if code != 2 || !strings.HasPrefix(strings.TrimPrefix(errs, "privamp: "), c.flag) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q", c.args, code, errs)
+		}
+	}
+}
+
+// planRowValue returns the value column of a text table row.
+func planRowValue(t *testing.T, text, quantity string) string {
+	t.Helper()
+	for _, l := range strings.Split(text, "\n") {
+		if f := strings.Split(l, "│"); len(f) > 3 && strings.TrimSpace(f[1]) == quantity {
+			return strings.TrimSpace(f[2])
+		}
+	}
+	t.Fatalf("no row %q in\n%s", quantity, text)
+	return ""
+}
+
+// TestPlanPrintedSigmaMeetsTargets (issue 9, hole 5): every σ the plan
+// prints — the plan's and a remedy's — meets every target when used as
+// printed: ε recomputed with package shifted at the printed σ. Before, σ
+// was printed to nearest (2.53565 for 2.5356509, 0.497282 for a remedy σ
+// of 0.49728205), giving ε above the target.
+func TestPlanPrintedSigmaMeetsTargets(t *testing.T) {
+	check := func(what string, sigma float64, public int64) {
+		g := shifted.SGD{N: 100000, Public: public, Sigma: sigma, Loss: shifted.Loss{Lipschitz: 1}}
+		for _, c := range []struct {
+			pos  int64
+			goal float64
+		}{{1000, 0.1}, {10000, 1}, {100000, 4}} {
+			dp, err := shifted.Epsilon(g, c.pos, 1e-6, rdp.Improved)
+			if err != nil || dp.Epsilon > c.goal {
+				t.Errorf("%s: printed σ = %v gives position %d ε = %.12g > %g (%v)", what, sigma, c.pos, dp.Epsilon, c.goal, err)
+			}
+		}
+	}
+	text, errs, code := planRun(planTiers...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	check("plan", parse(planRowValue(t, text, "noise σ")), 0)
+	for _, c := range []string{"0.5", "1", "1.5"} {
+		text, _, code := planRun(append(planTiers, "--max-sigma", c)...)
+		v := planRowValue(t, text, "remedy: public records at the end")
+		var count int64
+		var sigma float64
+		if _, err := fmt.Sscanf(v, "%d (then σ = %g,", &count, &sigma); code != 1 || err != nil {
+			t.Fatalf("cap %s: exit %d, remedy %q: %v", c, code, v, err)
+		}
+		check("remedy under --max-sigma "+c, sigma, count)
+	}
+}
+
+// TestPlanJSONKeys (issue 9): one key per concept (worst_index, not
+// binding_position), "command" in the object, and --help documents the exit
+// statuses.
+func TestPlanJSONKeys(t *testing.T) {
+	obj := planJSONOut(t, planTiers...)
+	if obj["command"] != "plan" || obj["worst_index"] != 100000.0 || obj["binding_position"] != nil {
+		t.Errorf("command %v, worst_index %v, binding_position %v", obj["command"], obj["worst_index"], obj["binding_position"])
+	}
+	out, _, code := planRun("--help")
+	if code != 0 || !strings.Contains(out, "Exit status: 0") || !strings.Contains(out, "2 bad input") {
+		t.Errorf("--help lacks the exit statuses (exit %d)", code)
 	}
 }

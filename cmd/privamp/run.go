@@ -166,14 +166,9 @@ func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
 	if err := checkProblemFlags(cmd, &rf.problemFlags); err != nil {
 		return err
 	}
-	inputs := map[string]string{"data": rf.spec.Data.Path, "public-data": rf.plan.PublicData, "plan": rf.plan.Path, "config": rf.config}
-	for _, out := range [][2]string{{"trace", rf.trace}, {"plot", rf.plot}} {
-		if err := refuseOverwrite(out[0], out[1], inputs); err != nil {
-			return err
-		}
-	}
-	if rf.trace != "" && rf.plot != "" && samePath(rf.trace, rf.plot) {
-		return badInput("--plot %s is the --trace file", rf.plot)
+	if err := checkOutputs([][2]string{{"trace", rf.trace}, {"plot", rf.plot}}, [][2]string{{"data", rf.spec.Data.Path},
+		{"public-data", rf.plan.PublicData}, {"plan", rf.plan.Path}, {"config", rf.config}}); err != nil {
+		return err
 	}
 	if ext := strings.ToLower(filepath.Ext(rf.plot)); rf.plot != "" && ext != ".png" && ext != ".svg" {
 		return badInput("--plot must name a .png or .svg file, got %q", rf.plot)
@@ -316,36 +311,6 @@ func checkNum(x quantity.Num) string {
 		return ""
 	}
 	return x.String()
-}
-
-// refuseOverwrite refuses an output path that names one of the inputs.
-func refuseOverwrite(outFlag, out string, inputs map[string]string) error {
-	if out == "" {
-		return nil
-	}
-	names := make([]string, 0, len(inputs))
-	for k := range inputs {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, in := range names {
-		if p := inputs[in]; p != "" && samePath(out, p) {
-			return badInput("--%s %s would overwrite the input --%s", outFlag, out, in)
-		}
-	}
-	return nil
-}
-
-// samePath compares cleaned absolute paths, and the files when both exist.
-func samePath(a, b string) bool {
-	aa, err1 := filepath.Abs(a)
-	bb, err2 := filepath.Abs(b)
-	if err1 == nil && err2 == nil && aa == bb {
-		return true
-	}
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
 // applyConfig sets every flag named in the JSON object that the command line

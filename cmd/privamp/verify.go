@@ -152,7 +152,7 @@ func verifyPlan(a *app, path string, data []byte) error {
 	if !v.OK {
 		verdict = "INVALID"
 	}
-	s, _ := p.Setting()
+	s, _ := p.Options()
 	r := &report{Title: fmt.Sprintf("privamp verify %s: %s (a per-person privacy plan)", path, verdict)}
 	add := func(q, val, u, src string) { r.Rows = append(r.Rows, row{q, val, u, src}) }
 	what := fmt.Sprintf("%d people", p.N)
@@ -183,7 +183,7 @@ func verifyPlan(a *app, path string, data []byte) error {
 			tb.Rows = append(tb.Rows, []string{fmtInt(float64(vi.Position)), nonEmpty(vi.ID, vi.Tier), fmtNum(vi.Epsilon), fmtNum(vi.Delta), fmtEps(vi.Achieved)})
 		}
 		r.Table = tb
-		if res, err := plan.Make(s, plan.Budgets{People: p.People, Tiers: p.Tiers}, plan.Options{}); err == nil && res.Plan != nil {
+		if res, err := plan.Make(s, plan.Budgets{People: p.People, Tiers: p.Tiers}); err == nil && res.Plan != nil {
 			add("σ that meets every target", fmtUp(res.Plan.Sigma), "", fmt.Sprintf("privamp plan on the same budgets and setting (η = %s fixed)", fmtNum(p.Eta)))
 			r.Notes = append(r.Notes, fmt.Sprintf("%d people's recomputed ε exceeds their target; re-planning the same budgets needs σ = %s (the plan has %s)", v.ViolationCount, fmtUp(res.Plan.Sigma), fmtNum(p.Sigma)))
 		}

@@ -22,7 +22,7 @@ func benchTiers(b *testing.B, v Variant, n int64) {
 	}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		res, err := Make(s, Budgets{Tiers: tiers}, Options{})
+		res, err := Make(s, Budgets{Tiers: tiers})
 		if err != nil || res.Plan == nil {
 			b.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func BenchmarkMakePeople1e7(b *testing.B) {
 	b.ResetTimer()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := Make(s, Budgets{People: pp}, Options{}); err != nil {
+		if _, err := Make(s, Budgets{People: pp}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -124,7 +124,7 @@ func BenchmarkPlanFromCSV1e7(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := Make(s, Budgets{People: pp}, Options{})
+		res, err := Make(s, Budgets{People: pp})
 		if err != nil || res.Plan == nil {
 			b.Fatal(err)
 		}

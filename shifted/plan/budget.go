@@ -2,6 +2,8 @@ package plan
 
 import (
 	"fmt"
+
+	"github.com/privamp/privamp/internal/field"
 	"math"
 	"strconv"
 	"strings"
@@ -237,7 +239,7 @@ func ResolveTiers(specs []TierSpec, n int64) ([]Tier, []string, error) {
 		var total float64
 		for i, s := range specs {
 			if s.Size != math.Trunc(s.Size) || s.Size < 1 {
-				return nil, nil, fmt.Errorf("tier %s: without --n the size is a count and must be a whole number ≥ 1, got %v (give --n to use shares)", tiers[i].Name, s.Size)
+				return nil, nil, field.New("tier", s.Size, "%s: without a total number of people the size is a count and must be a whole number ≥ 1 (give the total n to use shares)", tiers[i].Name)
 			}
 			total += s.Size
 			if total > float64(MaxPeople) {
@@ -249,12 +251,12 @@ func ResolveTiers(specs []TierSpec, n int64) ([]Tier, []string, error) {
 		var sum float64
 		for i, s := range specs {
 			if s.Size > 1 {
-				return nil, nil, fmt.Errorf("tier %s: with --n the size is a share in (0, 1], got %v", tiers[i].Name, s.Size)
+				return nil, nil, field.New("tier", s.Size, "%s: with a total number of people n the size is a share in (0, 1]", tiers[i].Name)
 			}
 			sum += s.Size
 		}
 		if math.Abs(sum-1) > 1e-9 {
-			return nil, nil, fmt.Errorf("the tier shares sum to %v, not 1", sum)
+			return nil, nil, field.New("tier", sum, "shares must sum to 1")
 		}
 		// Largest remainder: floor every share·n, then give the people
 		// left to the largest remainders (ties: the earlier tier).
@@ -304,4 +306,17 @@ func ResolveTiers(specs []TierSpec, n int64) ([]Tier, []string, error) {
 		seen[t.Name] = true
 	}
 	return tiers, notes, nil
+}
+
+// ParseTiers parses tiers as written ("[NAME=]SIZE:EPSILON[:DELTA]", ParseTier)
+// and resolves them (ResolveTiers: shares of n, or counts when n = 0).
+func ParseTiers(specs []string, n int64) ([]Tier, []string, error) {
+	ts := make([]TierSpec, len(specs))
+	for i, s := range specs {
+		var err error
+		if ts[i], err = ParseTier(s); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ResolveTiers(ts, n)
 }

@@ -65,6 +65,20 @@ func writeListed(b *strings.Builder, n, limit int, item func(i int)) {
 // missing column, an empty id, an ε that is not a finite number > 0, a δ
 // outside (0, 1) (an empty δ means the default) and a repeated id are all
 
+// ReadCSVFile reads the people CSV file at path with ReadCSV; a directory
+// is refused.
+func ReadCSVFile(path string) (*People, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	if fi, err := fh.Stat(); err == nil && fi.IsDir() {
+		return nil, errors.New("is a directory, not a CSV file")
+	}
+	return ReadCSV(fh)
+}
+
 // ReadCSV reads people from CSV with a header line naming the columns id,
 // epsilon and, optionally, delta (in any order, case-insensitive; other
 // columns are ignored). It streams the input and checks every row: a

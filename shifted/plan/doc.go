@@ -10,12 +10,13 @@
 //
 // so the people who need the strongest protection go first. Make takes the
 // budgets — individual (ε_i, δ_i) targets (People, read by ReadCSV) or a
-// summary by tiers (Tier) — and a Setting (variant, loss constants L, β, m,
-// radius R, dimension d, batch, epochs, public records, tasks, δ), and
+// summary by tiers (Tier) — and Options (a shifted.Training: variant, loss
+// constants L, β, m, batch, epochs, public records, tasks, δ; and the
+// radius R, dimension d, conversion and caps on σ), and
 // returns the order of the people, the smallest noise σ that meets every
 // budget, the step size η, every person's achieved ε recomputed with
 // package shifted, the utility bound, and the comparison with the uniform
-// plan that gives everyone the strictest budget. Options cap σ directly or
+// plan that gives everyone the strictest budget, as one typed Result. Options cap σ directly or
 // through a utility target; when a cap makes some budgets unreachable,
 // Make names those people, the smallest ε each can be given under the cap,
 // and the number of public records (Cor 31) or of extra people that would
@@ -85,7 +86,7 @@
 //
 // # Utility
 //
-// Setting.Utility gives the excess-risk bound of FMTT18 Thm 30 (Skip),
+// Options.Utility gives the excess-risk bound of FMTT18 Thm 30 (Skip),
 // Cor 31 (public records), Thm 29 (Stop) and Thm 32 (tasks) at the plan's σ,
 // with the theorems' step sizes η = c·R/√(S(L² + dσ²)); the formulas are
 // package shifted's (UtilityTheorem, UtilityParams.Thm28), shared with

@@ -4,16 +4,22 @@ import (
 	"fmt"
 
 	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/shifted"
 	"github.com/privamp/privamp/shifted/plan"
 )
 
 // A run over 100 000 people: 1% need ε = 0.1, 9% ε = 1, 90% ε = 4.
 func ExampleMake() {
-	s := plan.Setting{Variant: plan.PNSGD, Lipschitz: 1, Radius: 1, Dimension: 10, Delta: 1e-6, Conversion: rdp.Improved}
+	o := plan.Options{
+		Training:   shifted.Training{Variant: shifted.VariantPNSGD, Loss: shifted.Loss{Lipschitz: 1}, Delta: 1e-6},
+		Radius:     1,
+		Dimension:  10,
+		Conversion: rdp.Improved,
+	}
 	tiers, _, _ := plan.ResolveTiers([]plan.TierSpec{
 		{Size: 0.01, Epsilon: 0.1}, {Size: 0.09, Epsilon: 1}, {Size: 0.9, Epsilon: 4},
 	}, 100_000)
-	res, err := plan.Make(s, plan.Budgets{Tiers: tiers}, plan.Options{})
+	res, err := plan.Make(o, plan.Budgets{Tiers: tiers})
 	if err != nil {
 		panic(err)
 	}
@@ -34,11 +40,17 @@ func ExampleMake() {
 // Under a cap on σ the last people of the loosest tier cannot be served;
 // a few public records at the end (Cor 31) fix it.
 func ExampleMake_cap() {
-	s := plan.Setting{Variant: plan.PNSGD, Lipschitz: 1, Radius: 1, Dimension: 10, Delta: 1e-6, Conversion: rdp.Improved}
+	o := plan.Options{
+		Training:   shifted.Training{Variant: shifted.VariantPNSGD, Loss: shifted.Loss{Lipschitz: 1}, Delta: 1e-6},
+		Radius:     1,
+		Dimension:  10,
+		Conversion: rdp.Improved,
+	}
 	tiers, _, _ := plan.ResolveTiers([]plan.TierSpec{
 		{Size: 0.01, Epsilon: 0.1}, {Size: 0.09, Epsilon: 1}, {Size: 0.9, Epsilon: 4},
 	}, 100_000)
-	res, _ := plan.Make(s, plan.Budgets{Tiers: tiers}, plan.Options{MaxSigma: 1})
+	o.MaxSigma = 1
+	res, _ := plan.Make(o, plan.Budgets{Tiers: tiers})
 	inf := res.Infeasible
 	for _, u := range inf.Unreachable {
 		fmt.Printf("%s positions %d–%d: target %g, at best %.4g\n", u.Tier, u.First, u.Last, u.Epsilon, u.Achievable)
@@ -47,4 +59,31 @@ func ExampleMake_cap() {
 	// Output:
 	// tier3 positions 99995–100000: target 4, at best 11.69
 	// public records needed: 6 (σ then 0.9584)
+}
+
+// Profile gives the plan at log-spaced positions and at each budget
+// group's ends, with the uniform plan's ε there: the points of a plot.
+func ExampleResult_Profile() {
+	o := plan.Options{
+		Training:   shifted.Training{Variant: shifted.VariantPNSGD, Loss: shifted.Loss{Lipschitz: 1}, Delta: 1e-6},
+		Radius:     1,
+		Dimension:  10,
+		Conversion: rdp.Improved,
+	}
+	res, err := plan.Make(o, plan.Budgets{Tiers: []plan.Tier{{Name: "strict", Count: 10, Epsilon: 0.5}, {Name: "rest", Count: 90, Epsilon: 3}}})
+	if err != nil {
+		panic(err)
+	}
+	pts, err := res.Profile(3)
+	if err != nil {
+		panic(err)
+	}
+	for _, pt := range pts {
+		fmt.Printf("position %3d (%s): target %g, achieved %s, uniform plan %s\n", pt.Index, pt.Tier, pt.Epsilon, pt.Achieved, pt.Uniform)
+	}
+	// Output:
+	// position   1 (strict): target 0.5, achieved 0.253599, uniform plan 0.0431838
+	// position  10 (strict): target 0.5, achieved 0.266621, uniform plan 0.0454146
+	// position  11 (rest): target 3, achieved 0.26819, uniform plan 0.0456833
+	// position 100 (rest): target 3, achieved 3, uniform plan 0.5
 }

@@ -24,27 +24,27 @@ const (
 // (see the package documentation for the format). Positions are 1-based:
 // position t is the t-th private record the run processes.
 type Plan struct {
-	Format          string  `json:"format"`
-	Version         int     `json:"version"`
-	Variant         Variant `json:"variant"`
-	N               int64   `json:"n"`
-	Public          int64   `json:"public"`
-	Batch           int64   `json:"batch"`
-	Epochs          int64   `json:"epochs"`
-	Tasks           int64   `json:"tasks"`
-	Lipschitz       float64 `json:"lipschitz"`
-	Smoothness      float64 `json:"smoothness"`
-	StrongConvexity float64 `json:"strong_convexity"`
-	Radius          float64 `json:"radius"`
-	Dimension       int64   `json:"dimension"`
-	Delta           float64 `json:"delta"`
-	Conversion      string  `json:"conversion"`
-	Sigma           float64 `json:"sigma"`
-	Eta             float64 `json:"eta"`
-	Order           string  `json:"order"`
-	Summary         Summary `json:"summary"`
-	Tiers           []Tier  `json:"tiers,omitempty"`
-	People          *People `json:"people,omitempty"`
+	Format          string          `json:"format"`
+	Version         int             `json:"version"`
+	Variant         shifted.Variant `json:"variant"`
+	N               int64           `json:"n"`
+	Public          int64           `json:"public"`
+	Batch           int64           `json:"batch"`
+	Epochs          int64           `json:"epochs"`
+	Tasks           int64           `json:"tasks"`
+	Lipschitz       float64         `json:"lipschitz"`
+	Smoothness      float64         `json:"smoothness"`
+	StrongConvexity float64         `json:"strong_convexity"`
+	Radius          float64         `json:"radius"`
+	Dimension       int64           `json:"dimension"`
+	Delta           float64         `json:"delta"`
+	Conversion      string          `json:"conversion"`
+	Sigma           float64         `json:"sigma"`
+	Eta             float64         `json:"eta"`
+	Order           string          `json:"order"`
+	Summary         Summary         `json:"summary"`
+	Tiers           []Tier          `json:"tiers,omitempty"`
+	People          *People         `json:"people,omitempty"`
 }
 
 // Summary is what privamp computed with the plan, for people to read; Load
@@ -89,21 +89,18 @@ func optNum(x float64) *float64 {
 
 // plan assembles the Plan of a solved problem.
 func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, res *Result) *Plan {
-	s := p.s
+	s, t := p.s, p.s.Training
 	eta, etaSrc, _ := s.EtaRule(p.n, sigma)
-	pl := &Plan{Format: Format, Version: Version, Variant: s.Variant, N: p.n, Public: s.Public,
-		Batch: s.batch(), Epochs: s.epochs(), Tasks: s.tasks(), Lipschitz: s.Lipschitz,
-		Smoothness: s.Smoothness, StrongConvexity: s.StrongConvexity, Radius: s.Radius,
-		Dimension: s.Dimension, Delta: s.Delta, Conversion: s.Conversion.String(),
-		Sigma: sigma, Eta: eta, Order: "ascending"}
-	if p.mono < 0 {
-		pl.Order = "descending"
-	}
+	pl := &Plan{Format: Format, Version: Version, Variant: t.Variant, N: p.n, Public: t.Public,
+		Batch: t.BatchSize(), Epochs: t.EpochCount(), Tasks: t.TaskCount(), Lipschitz: t.Loss.Lipschitz,
+		Smoothness: t.Loss.Smoothness, StrongConvexity: t.Loss.StrongConvexity, Radius: s.Radius,
+		Dimension: s.Dimension, Delta: t.Delta, Conversion: s.Conversion.String(),
+		Sigma: sigma, Eta: eta, Order: res.Order}
 	u := s.Utility(p.n, sigma)
-	pl.Summary = Summary{Optimal: res.Optimal, OrderNote: res.OrderNote, SigmaSource: res.SigmaHow,
-		EtaSource: etaSrc, UtilityBound: optNum(u.Bound), UtilitySource: u.Source,
-		UniformEpsilon: res.Uniform.Epsilon, UniformDelta: res.Uniform.Delta, UniformSigma: res.Uniform.Sigma,
-		UniformUtilityBound: optNum(res.Uniform.Utility.Bound)}
+	pl.Summary = Summary{Optimal: res.Optimal, OrderNote: res.OrderNote, SigmaSource: res.SigmaSource,
+		EtaSource: etaSrc, UtilityBound: optNum(float64(u.Bound)), UtilitySource: u.Source,
+		UniformEpsilon: res.Uniform.Epsilon, UniformDelta: res.Uniform.Delta, UniformSigma: float64(res.Uniform.Sigma),
+		UniformUtilityBound: optNum(float64(res.Uniform.Utility.Bound))}
 	for r, gr := range p.groups {
 		for t := p.firstPos(r); t <= p.lastPos(r); t++ {
 			if v := eps[t-1] / gr.eps; v > pl.Summary.MaxAchievedRatio {
@@ -124,7 +121,7 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 			pp.ID[pos] = b.People.ID[i]
 			pp.Epsilon[pos] = b.People.Epsilon[i]
 			if pp.Delta != nil {
-				pp.Delta[pos] = b.People.delta(int(i), s.Delta)
+				pp.Delta[pos] = b.People.delta(int(i), t.Delta)
 			}
 		}
 		pl.People = pp
@@ -158,27 +155,30 @@ func (p *problem) groupResults(eps []float64, b Budgets) []GroupResult {
 	return out
 }
 
-// Setting returns the plan's setting, with η fixed at the plan's value.
-func (p *Plan) Setting() (Setting, error) {
+// Training returns the planned run: the plan's variant, counts, loss
+// constants, δ, σ and η, with N the number of private people.
+func (p *Plan) Training() shifted.Training {
+	return shifted.Training{Variant: p.Variant, N: p.N, Public: p.Public, Batch: p.Batch, Epochs: p.Epochs,
+		Tasks: p.Tasks, Order: shifted.Fixed, Sigma: p.Sigma, Delta: p.Delta,
+		Loss: shifted.Loss{Lipschitz: p.Lipschitz, Smoothness: p.Smoothness, StrongConvexity: p.StrongConvexity, Eta: p.Eta}}
+}
+
+// Options returns the options that plan the same run again (Make), with η
+// fixed at the plan's value and no caps.
+func (p *Plan) Options() (Options, error) {
 	conv, err := rdp.ParseConversion(p.Conversion)
 	if err != nil {
-		return Setting{}, err
+		return Options{}, err
 	}
-	return Setting{Variant: p.Variant, Lipschitz: p.Lipschitz, Smoothness: p.Smoothness,
-		StrongConvexity: p.StrongConvexity, Radius: p.Radius, Dimension: p.Dimension,
-		Batch: p.Batch, Epochs: p.Epochs, Tasks: p.Tasks, Public: p.Public, Eta: p.Eta,
-		Delta: p.Delta, Conversion: conv}, nil
+	t := p.Training()
+	t.N, t.Sigma = 0, 0
+	return Options{Training: t, Radius: p.Radius, Dimension: p.Dimension, Conversion: conv}, nil
 }
 
 // Guarantee returns the per-person guarantee of the planned run (package
 // shifted): position t's curve is Guarantee().Curve(t).
 func (p *Plan) Guarantee() (shifted.Guarantee, error) {
-	s, err := p.Setting()
-	if err != nil {
-		return nil, err
-	}
-	g, _, err := s.Guarantee(p.N, p.Sigma)
-	return g, err
+	return p.Training().Guarantee()
 }
 
 // Target returns the target (ε, δ) of the person at position t (1-based).
@@ -267,14 +267,14 @@ func (p *Plan) Verify() (*Verification, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	s, _ := p.Setting()
-	g, _, err := s.Guarantee(p.N, p.Sigma)
+	s, _ := p.Options()
+	g, err := p.Guarantee()
 	if err != nil {
 		return nil, err
 	}
 	q := &problem{s: s, n: p.N, mono: g.Monotone(), oneDelta: true}
 	for _, c := range p.Claims() {
-		if c.Delta != s.Delta {
+		if c.Delta != p.Delta {
 			q.oneDelta = false
 		}
 		q.groups = append(q.groups, group{eps: c.Epsilon, delta: c.Delta, count: c.Last - c.First + 1, first: c.First, tier: -1})
@@ -333,11 +333,11 @@ func (p *Plan) validate() error {
 	if p.Version < 1 || p.Version > Version {
 		return fmt.Errorf("field \"version\": plan format version %d is not supported (this privamp reads version %d)", p.Version, Version)
 	}
-	s, err := p.Setting()
+	o, err := p.Options()
 	if err != nil {
 		return fmt.Errorf("field \"conversion\": %v", err)
 	}
-	if err := s.Validate(); err != nil {
+	if err := o.validate(p.N); err != nil {
 		return err
 	}
 	if math.IsNaN(p.Sigma) || math.IsInf(p.Sigma, 0) || !(p.Sigma > 0) {

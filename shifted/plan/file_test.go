@@ -33,7 +33,7 @@ func TestPlanRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	pp := randomPeople(r, 50, true)
 	pp.ID[3] = "quote\"and\\back\nslash<é>"
-	res, err := Make(baseSetting(PNSGD), Budgets{People: pp}, Options{})
+	res, err := Make(baseSetting(PNSGD), Budgets{People: pp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestPlanRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(q, res.Plan) {
 		t.Errorf("round trip changed the plan:\n%+v\n%+v", q, res.Plan)
 	}
-	tr, err := Make(baseSetting(Skip), Budgets{Tiers: exampleTiers(t, 1000)}, Options{})
+	tr, err := Make(baseSetting(Skip), Budgets{Tiers: exampleTiers(t, 1000)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestPlanRoundTrip(t *testing.T) {
 
 func TestClaimsAndArrange(t *testing.T) {
 	pp := &People{ID: []string{"a", "b", "c", "d", "e"}, Epsilon: []float64{4, 0.5, 4, 0.1, 0.5}}
-	res, err := Make(baseSetting(PNSGD), Budgets{People: pp}, Options{})
+	res, err := Make(baseSetting(PNSGD), Budgets{People: pp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestClaimsAndArrange(t *testing.T) {
 	}
 	// Tier plan: records keyed by tier name keep their order within a tier.
 	tiers := []Tier{{Name: "loose", Count: 2, Epsilon: 4}, {Name: "strict", Count: 1, Epsilon: 0.1}}
-	tr, err := Make(baseSetting(PNSGD), Budgets{Tiers: tiers}, Options{})
+	tr, err := Make(baseSetting(PNSGD), Budgets{Tiers: tiers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestClaimsAndArrange(t *testing.T) {
 }
 
 func TestLoadRefuses(t *testing.T) {
-	res, err := Make(baseSetting(PNSGD), Budgets{Tiers: []Tier{{Name: "a", Count: 3, Epsilon: 1}, {Name: "b", Count: 2, Epsilon: 2}}}, Options{})
+	res, err := Make(baseSetting(PNSGD), Budgets{Tiers: []Tier{{Name: "a", Count: 3, Epsilon: 1}, {Name: "b", Count: 2, Epsilon: 2}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestLoadRefuses(t *testing.T) {
 	if len(v.Groups) != 2 || v.Groups[1].Tier != "b" || v.Groups[1].First != 4 || !(v.Groups[1].SlackMin < 0) || !(v.Groups[0].SlackMin > 0) {
 		t.Fatalf("groups %+v", v.Groups)
 	}
-	s, _ := p.Setting()
+	s, _ := p.Options()
 	if e := epsDirect(t, s, 5, p.Sigma, 5, 1e-6); !relClose(v.Groups[1].AchievedMax, e, 1e-9) || !relClose(v.Violations[1].Achieved, e, 1e-9) {
 		t.Errorf("position 5: %v, %v; shifted %v", v.Groups[1].AchievedMax, v.Violations[1].Achieved, e)
 	}

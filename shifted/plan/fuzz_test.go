@@ -66,14 +66,14 @@ func FuzzMake(f *testing.F) {
 			}
 		}
 		s := baseSetting([]Variant{PNSGD, Skip, Stop}[variant%3])
-		s.Public = int64(public % 5)
+		s.Training.Public = int64(public % 5)
 		pp := &People{ID: []string{"a", "b", "c"}, Epsilon: []float64{e1, e2, e3}}
-		res, err := Make(s, Budgets{People: pp}, Options{})
+		res, err := Make(s, Budgets{People: pp})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !(res.Plan.Sigma > 0) || math.IsInf(res.Plan.Sigma, 0) || math.IsNaN(res.Utility.Bound) {
-			t.Fatalf("σ = %v, utility %v", res.Plan.Sigma, res.Utility.Bound)
+		if !(res.Plan.Sigma > 0) || math.IsInf(res.Plan.Sigma, 0) || math.IsNaN(float64(res.Utility.Bound)) {
+			t.Fatalf("σ = %v, utility %v", res.Plan.Sigma, float64(res.Utility.Bound))
 		}
 		for pos := int64(1); pos <= 3; pos++ {
 			target, del, _ := res.Plan.Target(pos)

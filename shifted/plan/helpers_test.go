@@ -11,8 +11,24 @@ import (
 	"github.com/privamp/privamp/zcdp"
 )
 
-func baseSetting(v Variant) Setting {
-	return Setting{Variant: v, Lipschitz: 1, Radius: 1, Dimension: 10, Delta: 1e-6, Conversion: rdp.Improved}
+// The variants, as the tests spell them.
+type Variant = shifted.Variant
+
+const (
+	PNSGD = shifted.VariantPNSGD
+	Skip  = shifted.VariantSkip
+	Stop  = shifted.VariantStop
+)
+
+func baseSetting(v Variant) Options {
+	return Options{Training: shifted.Training{Variant: v, Loss: shifted.Loss{Lipschitz: 1}, Delta: 1e-6},
+		Radius: 1, Dimension: 10, Conversion: rdp.Improved}
+}
+
+// withCaps returns s with the caps on σ and on the utility bound.
+func withCaps(s Options, maxSigma, risk float64) Options {
+	s.MaxSigma, s.TargetExcessRisk = maxSigma, risk
+	return s
 }
 
 // permutations calls f with every permutation of 0..n−1.
@@ -37,7 +53,7 @@ func permutations(n int, f func([]int)) {
 }
 
 // epsDirect is ε of position t at σ, straight from package shifted.
-func epsDirect(t *testing.T, s Setting, n int64, sigma float64, pos int64, delta float64) float64 {
+func epsDirect(t *testing.T, s Options, n int64, sigma float64, pos int64, delta float64) float64 {
 	t.Helper()
 	g, _, err := s.Guarantee(n, sigma)
 	if err != nil {
@@ -54,7 +70,7 @@ func epsDirect(t *testing.T, s Setting, n int64, sigma float64, pos int64, delta
 // into eps, del) all meet (1 − Margin)·target, by bisection with package
 // shifted at every position: independent of the package's closed form and
 // feasibility tree.
-func bisectOrder(t *testing.T, s Setting, eps, del []float64, perm []int) float64 {
+func bisectOrder(t *testing.T, s Options, eps, del []float64, perm []int) float64 {
 	t.Helper()
 	n := int64(len(perm))
 	ok := func(sigma float64) bool {

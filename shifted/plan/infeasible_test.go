@@ -17,7 +17,7 @@ func exampleTiers(t *testing.T, n int64) []Tier {
 // checkUnreachable recomputes, at σ = cap, every position of the planned
 // order with package shifted: the unreachable ones are exactly those above
 // their target, and Achievable is their ε there.
-func checkUnreachable(t *testing.T, s Setting, res *Result, order []float64) {
+func checkUnreachable(t *testing.T, s Options, res *Result, order []float64) {
 	t.Helper()
 	inf := res.Infeasible
 	n := int64(len(order))
@@ -30,15 +30,15 @@ func checkUnreachable(t *testing.T, s Setting, res *Result, order []float64) {
 	}
 	var count int64
 	for pos := int64(1); pos <= n; pos++ {
-		e := epsDirect(t, s, n, inf.Cap, pos, s.Delta)
+		e := epsDirect(t, s, n, float64(inf.Cap), pos, s.Training.Delta)
 		target := order[pos-1]
 		u, listed := in[pos]
 		if e > target*(1-Margin/2) {
 			count++
 			if !listed {
 				t.Errorf("position %d: ε = %v at the cap exceeds %v but is not listed", pos, e, target)
-			} else if e > u.Achievable*(1+1e-9) {
-				t.Errorf("position %d: ε = %v at the cap above the listed achievable %v", pos, e, u.Achievable)
+			} else if e > float64(u.Achievable)*(1+1e-9) {
+				t.Errorf("position %d: ε = %v at the cap above the listed achievable %v", pos, e, float64(u.Achievable))
 			}
 		} else if listed {
 			t.Errorf("position %d listed as unreachable, but ε = %v ≤ %v at the cap", pos, e, target)
@@ -71,12 +71,12 @@ func positionsTargets(res *Result, tiers []Tier) []float64 {
 func TestCapPublicRemedy(t *testing.T) {
 	s := baseSetting(PNSGD)
 	tiers := exampleTiers(t, 20000)
-	free, err := Make(s, Budgets{Tiers: tiers}, Options{})
+	free, err := Make(s, Budgets{Tiers: tiers})
 	if err != nil {
 		t.Fatal(err)
 	}
 	capSigma := free.Plan.Sigma / 2.5
-	res, err := Make(s, Budgets{Tiers: tiers}, Options{MaxSigma: capSigma})
+	res, err := Make(withCaps(s, capSigma, 0), Budgets{Tiers: tiers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,8 +84,8 @@ func TestCapPublicRemedy(t *testing.T) {
 		t.Fatal("a cap below the needed σ gave a plan")
 	}
 	inf := res.Infeasible
-	if !relClose(inf.SigmaNeeded, free.Plan.Sigma, 1e-6) || inf.Cap != capSigma {
-		t.Errorf("needed %v (free plan %v), cap %v", inf.SigmaNeeded, free.Plan.Sigma, inf.Cap)
+	if !relClose(float64(inf.SigmaNeeded), free.Plan.Sigma, 1e-6) || float64(inf.Cap) != capSigma {
+		t.Errorf("needed %v (free plan %v), cap %v", float64(inf.SigmaNeeded), free.Plan.Sigma, float64(inf.Cap))
 	}
 	checkUnreachable(t, s, res, positionsTargets(res, tiers))
 	if inf.UnreachableCount == 0 {
@@ -98,8 +98,8 @@ func TestCapPublicRemedy(t *testing.T) {
 	}
 	for _, k := range []int64{rm.Count, rm.Count - 1} {
 		s2 := s
-		s2.Public += k
-		r2, err := Make(s2, Budgets{Tiers: tiers}, Options{MaxSigma: capSigma})
+		s2.Training.Public += k
+		r2, err := Make(withCaps(s2, capSigma, 0), Budgets{Tiers: tiers})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,12 +124,12 @@ func TestCapPeopleRemedy(t *testing.T) {
 	// The loosest budget is loose enough for the last position, so only the
 	// strict people bind: more people after them help.
 	tiers := []Tier{{Name: "strict", Count: 50, Epsilon: 0.2}, {Name: "loose", Count: 450, Epsilon: 30}}
-	free, err := Make(s, Budgets{Tiers: tiers}, Options{})
+	free, err := Make(s, Budgets{Tiers: tiers})
 	if err != nil {
 		t.Fatal(err)
 	}
 	capSigma := free.Plan.Sigma / 1.7
-	res, err := Make(s, Budgets{Tiers: tiers}, Options{MaxSigma: capSigma})
+	res, err := Make(withCaps(s, capSigma, 0), Budgets{Tiers: tiers})
 	if err != nil || res.Infeasible == nil {
 		t.Fatalf("%v %+v", err, res)
 	}
@@ -146,7 +146,7 @@ func TestCapPeopleRemedy(t *testing.T) {
 	for _, k := range []int64{rm.Count, rm.Count - 1} {
 		t2 := append([]Tier(nil), tiers...)
 		t2[1].Count += k
-		r2, err := Make(s, Budgets{Tiers: t2}, Options{MaxSigma: capSigma})
+		r2, err := Make(withCaps(s, capSigma, 0), Budgets{Tiers: t2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestCapPeopleRemedy(t *testing.T) {
 		pp.ID = append(pp.ID, "l"+itoa(i))
 		pp.Epsilon = append(pp.Epsilon, 30)
 	}
-	r3, err := Make(s, Budgets{People: pp}, Options{MaxSigma: capSigma})
+	r3, err := Make(withCaps(s, capSigma, 0), Budgets{People: pp})
 	if err != nil || r3.Infeasible == nil {
 		t.Fatal(err)
 	}
@@ -181,41 +181,41 @@ func TestCapPeopleRemedy(t *testing.T) {
 func TestUtilityTarget(t *testing.T) {
 	s := baseSetting(PNSGD)
 	tiers := exampleTiers(t, 20000)
-	free, err := Make(s, Budgets{Tiers: tiers}, Options{})
+	free, err := Make(s, Budgets{Tiers: tiers})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A target the free plan meets: same plan.
-	loose, err := Make(s, Budgets{Tiers: tiers}, Options{TargetExcessRisk: free.Utility.Bound * 1.01})
+	loose, err := Make(withCaps(s, 0, float64(free.Utility.Bound)*1.01), Budgets{Tiers: tiers})
 	if err != nil || loose.Plan == nil || loose.Plan.Sigma != free.Plan.Sigma {
 		t.Fatalf("a met utility target changed the plan: %v %+v", err, loose)
 	}
 	// A tighter one: infeasible, and the public remedy meets both.
-	target := free.Utility.Bound * 0.6
-	res, err := Make(s, Budgets{Tiers: tiers}, Options{TargetExcessRisk: target})
+	target := float64(free.Utility.Bound) * 0.6
+	res, err := Make(withCaps(s, 0, target), Budgets{Tiers: tiers})
 	if err != nil || res.Infeasible == nil {
 		t.Fatal(err)
 	}
-	if got := s.Utility(20000, res.Infeasible.Cap).Bound; !relClose(got, target, 1e-9) {
+	if got := float64(s.Utility(20000, float64(res.Infeasible.Cap)).Bound); !relClose(got, target, 1e-9) {
 		t.Errorf("the cap's utility bound is %v, target %v", got, target)
 	}
 	rm := res.Infeasible.Public
-	if !rm.Found || !rm.Verified || rm.Utility.Bound > target {
+	if !rm.Found || !rm.Verified || float64(rm.Utility.Bound) > target {
 		t.Fatalf("remedy %+v", rm)
 	}
 	s2 := s
-	s2.Public += rm.Count
-	r2, err := Make(s2, Budgets{Tiers: tiers}, Options{TargetExcessRisk: target})
-	if err != nil || r2.Plan == nil || r2.Utility.Bound > target {
+	s2.Training.Public += rm.Count
+	r2, err := Make(withCaps(s2, 0, target), Budgets{Tiers: tiers})
+	if err != nil || r2.Plan == nil || float64(r2.Utility.Bound) > target {
 		t.Fatalf("remedied: %v %+v", err, r2)
 	}
 	// Unreachable without any noise: every person is listed.
-	imp := s.Utility(20000, 0).Bound * 0.5
-	r3, err := Make(s, Budgets{Tiers: tiers}, Options{TargetExcessRisk: imp})
+	imp := float64(s.Utility(20000, 0).Bound) * 0.5
+	r3, err := Make(withCaps(s, 0, imp), Budgets{Tiers: tiers})
 	if err != nil || r3.Infeasible == nil {
 		t.Fatal(err)
 	}
-	if r3.Infeasible.Cap != 0 || r3.Infeasible.UnreachableCount != 20000 || !math.IsInf(r3.Infeasible.Floor, 1) {
+	if r3.Infeasible.Cap != 0 || r3.Infeasible.UnreachableCount != 20000 || !math.IsInf(float64(r3.Infeasible.Floor), 1) {
 		t.Errorf("%+v", r3.Infeasible)
 	}
 	if !r3.Infeasible.Public.Found || !r3.Infeasible.Public.Verified {
@@ -228,18 +228,18 @@ func TestUtilityTarget(t *testing.T) {
 // plan (the gain is for PNSGD and Skip).
 func TestStopGainsLittle(t *testing.T) {
 	tiers := exampleTiers(t, 20000)
-	res, err := Make(baseSetting(Stop), Budgets{Tiers: tiers}, Options{})
+	res, err := Make(baseSetting(Stop), Budgets{Tiers: tiers})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := res.Plan.Sigma / res.Uniform.Sigma; r > 1 || r < 0.99 {
+	if r := res.Plan.Sigma / float64(res.Uniform.Sigma); r > 1 || r < 0.99 {
 		t.Errorf("Stop: σ/σ_uniform = %v", r)
 	}
-	res2, err := Make(baseSetting(PNSGD), Budgets{Tiers: tiers}, Options{})
+	res2, err := Make(baseSetting(PNSGD), Budgets{Tiers: tiers})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := res2.Plan.Sigma / res2.Uniform.Sigma; r > 0.1 {
+	if r := res2.Plan.Sigma / float64(res2.Uniform.Sigma); r > 0.1 {
 		t.Errorf("PNSGD: σ/σ_uniform = %v", r)
 	}
 }

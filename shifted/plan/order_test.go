@@ -8,12 +8,12 @@ import (
 
 // closedOrder is σ for an order by the closed form of the package
 // documentation, σ² = max_t 2L²/((n + m − t + 1)·ρ*), with ρ* from RhoStar.
-func closedOrder(s Setting, eps, del []float64, perm []int) float64 {
+func closedOrder(s Options, eps, del []float64, perm []int) float64 {
 	n := float64(len(perm))
 	var best float64
 	for pos, i := range perm {
 		rho := RhoStar(eps[i]*(1-Margin), del[i], s.Conversion)
-		v := 2 * s.Lipschitz * s.Lipschitz / ((n + float64(s.Public) - float64(pos)) * rho)
+		v := 2 * s.Training.Loss.Lipschitz * s.Training.Loss.Lipschitz / ((n + float64(s.Training.Public) - float64(pos)) * rho)
 		best = math.Max(best, v)
 	}
 	return math.Sqrt(best)
@@ -40,16 +40,16 @@ func TestOrderOptimalBruteForcePNSGD(t *testing.T) {
 		m := 2 + trial%6 // 2..7 people
 		perDelta := trial%2 == 1
 		s := baseSetting(PNSGD)
-		s.Public = int64(trial % 3 * 2)
+		s.Training.Public = int64(trial % 3 * 2)
 		pp := randomPeople(r, m, perDelta)
-		res, err := Make(s, Budgets{People: pp}, Options{})
+		res, err := Make(s, Budgets{People: pp})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !res.Optimal {
 			t.Errorf("trial %d: PNSGD order not marked optimal", trial)
 		}
-		del := deltas(pp, s.Delta)
+		del := deltas(pp, s.Training.Delta)
 		best, bestPerm := math.Inf(1), []int(nil)
 		permutations(m, func(p []int) {
 			if v := closedOrder(s, pp.Epsilon, del, p); v < best {
@@ -86,14 +86,14 @@ func TestOrderOptimalBruteForceShifted(t *testing.T) {
 	for _, c := range cases {
 		s := baseSetting(c.v)
 		pp := randomPeople(r, c.m, false)
-		res, err := Make(s, Budgets{People: pp}, Options{})
+		res, err := Make(s, Budgets{People: pp})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !res.Optimal {
 			t.Errorf("%s: order with one δ not marked optimal", c.v)
 		}
-		del := deltas(pp, s.Delta)
+		del := deltas(pp, s.Training.Delta)
 		best, worst := math.Inf(1), 0.0
 		permutations(c.m, func(p []int) {
 			v := bisectOrder(t, s, pp.Epsilon, del, p)
@@ -123,19 +123,19 @@ func TestOrderOptimalBruteForceShifted(t *testing.T) {
 // the σ found by bisection with package shifted for the same order.
 func TestClosedFormMatchesBisection(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	settings := []Setting{baseSetting(PNSGD)}
+	settings := []Options{baseSetting(PNSGD)}
 	s := baseSetting(PNSGD)
-	s.Public = 5
+	s.Training.Public = 5
 	settings = append(settings, s)
 	s = baseSetting(PNSGD)
-	s.Batch, s.Epochs = 3, 2
+	s.Training.Batch, s.Training.Epochs = 3, 2
 	settings = append(settings, s)
 	s = baseSetting(PNSGD)
-	s.Smoothness, s.StrongConvexity, s.Eta = 1, 0.05, 0.5
+	s.Training.Loss.Smoothness, s.Training.Loss.StrongConvexity, s.Training.Loss.Eta = 1, 0.05, 0.5
 	settings = append(settings, s)
 	for k, s := range settings {
 		pp := randomPeople(r, 40, k%2 == 0)
-		res, err := Make(s, Budgets{People: pp}, Options{})
+		res, err := Make(s, Budgets{People: pp})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +147,7 @@ func TestClosedFormMatchesBisection(t *testing.T) {
 		for pos, id := range res.Plan.People.ID {
 			order[pos] = index[id]
 		}
-		want := bisectOrder(t, s, pp.Epsilon, deltas(pp, s.Delta), order)
+		want := bisectOrder(t, s, pp.Epsilon, deltas(pp, s.Training.Delta), order)
 		t.Logf("%s: σ = %.14g (closed form), %.14g (bisection)", s.Name(), res.Plan.Sigma, want)
 		if !relClose(res.Plan.Sigma, want, 1e-9) {
 			t.Errorf("setting %d (%s): closed form σ = %.14g, bisection %.14g", k, s.Name(), res.Plan.Sigma, want)
@@ -162,7 +162,7 @@ func TestPerPersonDeltaMixtureHeuristic(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	s := baseSetting(Skip)
 	pp := randomPeople(r, 4, true)
-	res, err := Make(s, Budgets{People: pp}, Options{})
+	res, err := Make(s, Budgets{People: pp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestPerPersonDeltaMixtureHeuristic(t *testing.T) {
 		t.Error("Skip with per-person δ marked optimal")
 	}
 	best := math.Inf(1)
-	permutations(4, func(p []int) { best = math.Min(best, bisectOrder(t, s, pp.Epsilon, deltas(pp, s.Delta), p)) })
+	permutations(4, func(p []int) { best = math.Min(best, bisectOrder(t, s, pp.Epsilon, deltas(pp, s.Training.Delta), p)) })
 	if res.Plan.Sigma < best*(1-1e-8) {
 		t.Errorf("σ = %v below the best order's %v", res.Plan.Sigma, best)
 	}

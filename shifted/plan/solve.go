@@ -34,7 +34,7 @@ type group struct {
 
 // problem is the planning problem in position order.
 type problem struct {
-	s        Setting
+	s        Options
 	groups   []group
 	n        int64 // private people
 	mono     int   // Guarantee.Monotone() of the variant
@@ -51,7 +51,7 @@ type node struct {
 }
 
 // monotone returns the variant's Guarantee.Monotone() for n people.
-func (s Setting) monotone(n int64) (int, error) {
+func (s Options) monotone(n int64) (int, error) {
 	g, _, err := s.Guarantee(n, 1)
 	if err != nil {
 		return 0, err
@@ -97,7 +97,7 @@ func parallel(n int, f func(lo, hi int)) {
 
 // newProblem orders the people and groups them. For people it returns the
 // input index of the person at each position.
-func newProblem(s Setting, b Budgets) (*problem, []int32, error) {
+func newProblem(s Options, b Budgets) (*problem, []int32, error) {
 	n := b.Len()
 	mono, err := s.monotone(n)
 	if err != nil {
@@ -110,7 +110,7 @@ func newProblem(s Setting, b Budgets) (*problem, []int32, error) {
 		pp := b.People
 		m := pp.Len()
 		for i := 0; i < m && pp.Delta != nil; i++ {
-			if pp.delta(i, s.Delta) != s.Delta {
+			if pp.delta(i, s.Training.Delta) != s.Training.Delta {
 				p.oneDelta = false
 				break
 			}
@@ -121,7 +121,7 @@ func newProblem(s Setting, b Budgets) (*problem, []int32, error) {
 			for i := lo; i < hi; i++ {
 				k := pp.Epsilon[i]
 				if !p.oneDelta {
-					k = rhoRaw(k*(1-Margin), pp.delta(i, s.Delta), s.Conversion)
+					k = rhoRaw(k*(1-Margin), pp.delta(i, s.Training.Delta), s.Conversion)
 				}
 				if desc {
 					k = -k
@@ -147,13 +147,13 @@ func newProblem(s Setting, b Budgets) (*problem, []int32, error) {
 				i := perm[pos]
 				se[pos] = pp.Epsilon[i]
 				if sd != nil {
-					sd[pos] = pp.delta(int(i), s.Delta)
+					sd[pos] = pp.delta(int(i), s.Training.Delta)
 				}
 			}
 		})
 		del := func(pos int) float64 {
 			if sd == nil {
-				return s.Delta
+				return s.Training.Delta
 			}
 			return sd[pos]
 		}
@@ -180,9 +180,9 @@ func newProblem(s Setting, b Budgets) (*problem, []int32, error) {
 			idx[i] = i
 			d := t.Delta
 			if d == 0 {
-				d = s.Delta
+				d = s.Training.Delta
 			}
-			if d != s.Delta {
+			if d != s.Training.Delta {
 				p.oneDelta = false
 			}
 			key[i] = t.Epsilon
@@ -191,7 +191,7 @@ func newProblem(s Setting, b Budgets) (*problem, []int32, error) {
 			for i, t := range b.Tiers {
 				d := t.Delta
 				if d == 0 {
-					d = s.Delta
+					d = s.Training.Delta
 				}
 				key[i] = rhoRaw(t.Epsilon*(1-Margin), d, s.Conversion)
 			}
@@ -207,7 +207,7 @@ func newProblem(s Setting, b Budgets) (*problem, []int32, error) {
 			t := b.Tiers[i]
 			d := t.Delta
 			if d == 0 {
-				d = s.Delta
+				d = s.Training.Delta
 			}
 			p.groups = append(p.groups, group{eps: t.Epsilon, delta: d, count: t.Count, first: pos, tier: i})
 			pos += t.Count
@@ -347,7 +347,7 @@ func (p *problem) feasible(sigma float64) bool {
 
 // closedForm reports whether ρ_t(σ) = ρ_t(1)/σ² (a zCDP guarantee of
 // shifted.SGD with a step size that does not depend on σ, or none needed).
-func (p *problem) closedForm() bool { return p.s.Variant == PNSGD }
+func (p *problem) closedForm() bool { return p.s.Training.Variant == shifted.VariantPNSGD }
 
 // minSigma returns the smallest σ at which every group meets its limit,
 // and how it was found.
@@ -379,7 +379,7 @@ func (p *problem) minSigma() (float64, string, error) {
 		// same positions in a PNSGD run is a feasible start for Skip; for
 		// Stop it is only a guess.
 		q := *p
-		q.s.Variant, q.s.Tasks = PNSGD, 1
+		q.s.Training.Variant, q.s.Training.Tasks = shifted.VariantPNSGD, 1
 		start := 1.0
 		if s0, _, err := q.minSigma(); err == nil && s0 > 0 && !math.IsInf(s0, 0) {
 			start = s0
@@ -418,7 +418,7 @@ func (p *problem) achieved(sigma float64) ([]float64, error) {
 	n := p.total()
 	conv := p.s.Conversion
 	if p.oneDelta && g.Len() <= shifted.MaxAll {
-		all, err := shifted.EpsilonsAll(g, p.s.Delta, conv)
+		all, err := shifted.EpsilonsAll(g, p.s.Training.Delta, conv)
 		if err != nil {
 			return nil, err
 		}

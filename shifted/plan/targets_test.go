@@ -14,21 +14,21 @@ import (
 // reported achieved value and the margin.
 func TestEveryPersonMeetsTarget(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	var settings []Setting
+	var settings []Options
 	for _, v := range []Variant{PNSGD, Skip, Stop} {
 		settings = append(settings, baseSetting(v))
 	}
 	s := baseSetting(PNSGD)
-	s.Batch, s.Public = 7, 30
+	s.Training.Batch, s.Training.Public = 7, 30
 	settings = append(settings, s)
 	s = baseSetting(PNSGD)
-	s.Epochs, s.Conversion = 3, rdp.Classic
+	s.Training.Epochs, s.Conversion = 3, rdp.Classic
 	settings = append(settings, s)
 	s = baseSetting(Stop)
-	s.Tasks = 3
+	s.Training.Tasks = 3
 	settings = append(settings, s)
 	s = baseSetting(Skip)
-	s.Public = 100
+	s.Training.Public = 100
 	settings = append(settings, s)
 	m := 600
 	if testing.Short() {
@@ -37,7 +37,7 @@ func TestEveryPersonMeetsTarget(t *testing.T) {
 	for k, s := range settings {
 		for _, perDelta := range []bool{false, true} {
 			pp := randomPeople(r, m, perDelta)
-			res, err := Make(s, Budgets{People: pp}, Options{})
+			res, err := Make(s, Budgets{People: pp})
 			if err != nil {
 				t.Fatalf("%s: %v", s.Name(), err)
 			}
@@ -95,7 +95,7 @@ func TestTierPlanKeepsEveryone(t *testing.T) {
 	if total != 1001 || len(notes) == 0 {
 		t.Fatalf("counts %v sum to %d (want 1001), notes %v", tiers, total, notes)
 	}
-	res, err := Make(baseSetting(PNSGD), Budgets{Tiers: tiers}, Options{})
+	res, err := Make(baseSetting(PNSGD), Budgets{Tiers: tiers})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,37 +4,41 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/numeric"
+	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted"
 )
 
 // Utility is a bound on the expected excess population risk
 // E[F(W)] − F* of the planned run for i.i.d. data, with its source.
 type Utility struct {
-	Bound  float64 // NaN when seed 002 gives no bound for the variant
-	Eta    float64 // the step size it holds at
-	Source string
+	// Bound is NaN (null in JSON) when seed 002 gives no bound for the
+	// variant; an upper bound, printed rounded up.
+	Bound  quantity.Loss `json:"bound"`
+	Eta    quantity.Num  `json:"eta"` // the step size it holds at
+	Source string        `json:"source"`
 }
 
 // theorem returns the utility theorem behind the setting's step-size rule
 // and bound (package shifted): Thm 32 for several Stop tasks, Thm 29 for
 // Stop, Cor 31 with public records and Thm 30 otherwise (PNSGD is reported
 // as Skip-PNSGD; see Utility).
-func (s Setting) theorem() shifted.UtilityTheorem {
+func (o Options) theorem() shifted.UtilityTheorem {
+	t := o.Training
 	switch {
-	case s.Variant == Stop && s.tasks() > 1:
+	case t.Variant == shifted.VariantStop && t.TaskCount() > 1:
 		return shifted.Thm32
-	case s.Variant == Stop:
+	case t.Variant == shifted.VariantStop:
 		return shifted.Thm29
-	case s.Public > 0:
+	case t.Public > 0:
 		return shifted.Cor31
 	}
 	return shifted.Thm30
 }
 
 // utilityParams are the quantities of FMTT18 §5 for n private people at σ.
-func (s Setting) utilityParams(n int64, sigma float64) shifted.UtilityParams {
-	return shifted.UtilityParams{Lipschitz: s.Lipschitz, Radius: s.Radius, Dimension: s.Dimension,
-		Steps: s.Steps(n), Sigma: sigma}
+func (o Options) utilityParams(n int64, sigma float64) shifted.UtilityParams {
+	return shifted.UtilityParams{Lipschitz: o.Training.Loss.Lipschitz, Radius: o.Radius, Dimension: o.Dimension,
+		Steps: o.Steps(n), Sigma: sigma}
 }
 
 // Utility returns the excess-risk bound of the run with n private people at
@@ -56,22 +60,22 @@ func (s Setting) utilityParams(n int64, sigma float64) shifted.UtilityParams {
 // the iterates the output is drawn from: S for Stop, ⌊S/2⌋ + 1 for Skip).
 // Several passes (Epochs > 1) reuse the data, so no population bound
 // applies: Bound is NaN.
-func (s Setting) Utility(n int64, sigma float64) Utility {
-	eta, _, paper := s.EtaRule(n, sigma)
-	u := Utility{Bound: math.NaN(), Eta: eta}
-	if s.epochs() > 1 {
+func (o Options) Utility(n int64, sigma float64) Utility {
+	eta, _, paper := o.EtaRule(n, sigma)
+	u := Utility{Bound: quantity.Loss(math.NaN()), Eta: quantity.Num(eta)}
+	if o.Training.EpochCount() > 1 {
 		u.Source = "none: seed 002 bounds the excess population risk of a single pass over i.i.d. data (Thm 28); later passes reuse the data"
 		return u
 	}
-	up := s.utilityParams(n, sigma)
+	up := o.utilityParams(n, sigma)
 	if paper {
-		th := s.theorem()
-		u.Bound, u.Source = th.Bound(up), th.String()+": "+th.BoundFormula()
+		th := o.theorem()
+		u.Bound, u.Source = quantity.Loss(th.Bound(up)), th.String()+": "+th.BoundFormula()
 	} else {
-		u.Bound = up.Thm28(eta, 2*s.Radius, s.Variant != Stop)
+		u.Bound = quantity.Loss(up.Thm28(eta, 2*o.Radius, o.Training.Variant != shifted.VariantStop))
 		u.Source = "FMTT18 Thm 28's regret argument at this η: D²/(2ηT) + η(L² + dσ²)/2 + DL/T, D = 2R"
 	}
-	if s.Variant == PNSGD {
+	if o.Training.Variant == shifted.VariantPNSGD {
 		u.Source += "; for the plan run as Skip-PNSGD (same order and σ; never less private, Thm 24): seed 002 has no bound for the last iterate"
 	}
 	return u
@@ -80,16 +84,17 @@ func (s Setting) Utility(n int64, sigma float64) Utility {
 // SigmaForUtility returns the largest σ whose utility bound (Utility) is at
 // most target, and false when even σ → 0 misses it (more records are
 // needed) or the variant has no bound. The bound is non-decreasing in σ.
-func (s Setting) SigmaForUtility(n int64, target float64) (float64, bool) {
-	if math.IsNaN(s.Utility(n, 0).Bound) {
+func (o Options) SigmaForUtility(n int64, target float64) (float64, bool) {
+	if math.IsNaN(float64(o.Utility(n, 0).Bound)) {
 		return 0, false
 	}
-	ok := func(sig float64) bool { return s.Utility(n, sig).Bound <= target }
-	lo := s.Lipschitz / math.Sqrt(float64(s.Dimension)) * 1e-12
+	ok := func(sig float64) bool { return float64(o.Utility(n, sig).Bound) <= target }
+	scale := o.Training.Loss.Lipschitz / math.Sqrt(float64(o.Dimension))
+	lo := scale * 1e-12
 	if !ok(lo) {
 		return 0, false
 	}
-	hi := s.Lipschitz / math.Sqrt(float64(s.Dimension))
+	hi := scale
 	for ok(hi) {
 		lo = hi
 		hi *= 4
