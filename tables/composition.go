@@ -59,11 +59,11 @@ func StrongComposition(eps, T, deltaPrime float64) (StrongCompositionResult, err
 	}
 	strong, err := composition.Advanced(eps, 0, int(T), deltaPrime)
 	if err != nil {
-		return StrongCompositionResult{}, &RangeError{Msg: err.Error()}
+		return StrongCompositionResult{}, rangeErr("epsilon", "%v", err)
 	}
 	basic, err := composition.BasicRepeat(eps, 0, int(T))
 	if err != nil {
-		return StrongCompositionResult{}, &RangeError{Msg: err.Error()}
+		return StrongCompositionResult{}, rangeErr("epsilon", "%v", err)
 	}
 	r := StrongCompositionResult{Epsilon: eps, Steps: T, DeltaPrime: deltaPrime, Basic: basic.Epsilon, Strong: strong.Epsilon, Source: StrongCompositionSource}
 	r.Best, r.BestIsBasic = r.Strong, false
@@ -145,10 +145,10 @@ func FullyAdaptiveStep(target, k, delta float64) (FullyAdaptiveResult, error) {
 	r := FullyAdaptiveResult{Target: target, Steps: k, Delta: delta, Source: FullyAdaptiveSource}
 	var err error
 	if r.StepExact, err = composition.FilterMaxStep(target, int(k), delta); err != nil {
-		return r, &RangeError{Msg: err.Error()}
+		return r, rangeErr("epsilon", "%v", err)
 	}
 	if r.StepPaper, err = composition.Cor36Step(target, int(k), delta); err != nil {
-		return r, &RangeError{Msg: err.Error()}
+		return r, rangeErr("epsilon", "%v", err)
 	}
 	r.TotalAtPaperStep, _ = composition.FilterEpsilon(r.StepPaper, int(k), delta)
 	r.TotalAtExactStep, _ = composition.FilterEpsilon(r.StepExact, int(k), delta)

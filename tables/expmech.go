@@ -163,7 +163,7 @@ func OutputPerturbation(eps, delta, lipschitz, strongConvexity, n, dim float64) 
 	}
 	mu, err := composition.CalibrateGaussian(eps, delta)
 	if err != nil {
-		return r, &RangeError{Param: "epsilon", Msg: err.Error()}
+		return r, rangeErr("epsilon", "%v", err)
 	}
 	r.AnalyticSigma = s / mu
 	// σ = s/μ must not fall below the exact boundary by rounding.

@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/zcdp"
 
 	"fmt"
@@ -56,17 +57,17 @@ func (p Params) resolve(needDelta, needEpsilon bool) (Params, error) {
 	if err := integerAtLeast("n", p.N, 1); err != nil {
 		return p, err
 	}
-	if err := integerAtLeast("d", p.D, 1); err != nil {
+	if err := integerAtLeast("dimension", p.D, 1); err != nil {
 		return p, err
 	}
 	if p.Epsilon == 0 && p.Rho > 0 && !needEpsilon {
 		// ε unused: the table takes ρ directly.
 	} else if !(p.Epsilon > 0) || math.IsInf(p.Epsilon, 0) {
-		return p, &RangeError{Param: "epsilon", Msg: fmt.Sprintf("must be a finite number > 0, got %v", p.Epsilon)}
+		return p, rangeErr("epsilon", "must be a finite number > 0, got %v", p.Epsilon)
 	}
 	if needDelta || p.Delta != 0 {
 		if !(p.Delta > 0 && p.Delta < 1) {
-			return p, &RangeError{Param: "delta", Msg: fmt.Sprintf("must be in (0, 1), got %v", p.Delta)}
+			return p, rangeErr("delta", "must be in (0, 1), got %v", p.Delta)
 		}
 	}
 	def := func(field *float64, name string, v float64, why string) error {
@@ -76,7 +77,7 @@ func (p Params) resolve(needDelta, needEpsilon bool) (Params, error) {
 			return nil
 		}
 		if !(*field > 0) || math.IsInf(*field, 0) {
-			return &RangeError{Param: name, Msg: fmt.Sprintf("must be a finite number > 0, got %v", *field)}
+			return rangeErr(name, "must be a finite number > 0, got %v", *field)
 		}
 		return nil
 	}
@@ -97,7 +98,7 @@ func (p Params) resolve(needDelta, needEpsilon bool) (Params, error) {
 	switch {
 	case p.radiusGiven && p.diameterGiven:
 		if p.Diameter > 2*p.Radius*(1+1e-12) {
-			return p, &RangeError{Param: "diameter", Msg: fmt.Sprintf("must be ≤ 2·radius = %v (a set in a ball of radius R has diameter ≤ 2R), got %v", 2*p.Radius, p.Diameter)}
+			return p, rangeErr("diameter", "must be ≤ 2·radius = %v (a set in a ball of radius R has diameter ≤ 2R), got %v", 2*p.Radius, p.Diameter)
 		}
 	case p.radiusGiven:
 		p.Diameter = 2 * p.Radius
@@ -109,14 +110,14 @@ func (p Params) resolve(needDelta, needEpsilon bool) (Params, error) {
 		p.Radius, p.Diameter = 1, 2
 		p.defaultsUsed = append(p.defaultsUsed, "radius = 1, diameter = 2 (default)")
 	}
-	if err := def(&p.StrongConvexity, "strong-convexity", 1, "default"); err != nil {
+	if err := def(&p.StrongConvexity, "strong_convexity", 1, "default"); err != nil {
 		return p, err
 	}
 	if err := def(&p.Smoothness, "smoothness", 1, "default"); err != nil {
 		return p, err
 	}
 	if !(p.Psi >= 0) || math.IsInf(p.Psi, 0) {
-		return p, &RangeError{Param: "psi", Msg: fmt.Sprintf("must be a finite number ≥ 0, got %v", p.Psi)}
+		return p, rangeErr("psi", "must be a finite number ≥ 0, got %v", p.Psi)
 	}
 	if p.Tasks == 0 {
 		p.Tasks = 1
@@ -137,45 +138,37 @@ func (p Params) resolve(needDelta, needEpsilon bool) (Params, error) {
 	}
 	if p.MomentOrder == 0 {
 		p.MomentOrder = 2
-		p.defaultsUsed = append(p.defaultsUsed, "moment-order k = 2 (default: the weakest moment assumption)")
+		p.defaultsUsed = append(p.defaultsUsed, "moment_order k = 2 (default: the weakest moment assumption)")
 	} else if !(p.MomentOrder >= 2) || math.IsInf(p.MomentOrder, 0) {
-		return p, &RangeError{Param: "moment-order", Msg: fmt.Sprintf("must be a finite number ≥ 2, got %v", p.MomentOrder)}
+		return p, rangeErr("moment_order", "must be a finite number ≥ 2, got %v", p.MomentOrder)
 	}
-	if err := def(&p.MomentBound, "moment-bound", p.Lipschitz, "r_k ≤ L_f: defaults to the Lipschitz constant"); err != nil {
+	if err := def(&p.MomentBound, "moment_bound", p.Lipschitz, "r_k ≤ L_f: defaults to the Lipschitz constant"); err != nil {
 		return p, err
 	}
-	if err := def(&p.SecondMoment, "second-moment", p.MomentBound, "r_2 ≤ r_k: defaults to r_k"); err != nil {
+	if err := def(&p.SecondMoment, "second_moment", p.MomentBound, "r_2 ≤ r_k: defaults to r_k"); err != nil {
 		return p, err
 	}
-	if err := def(&p.MomentBound2k, "moment-bound-2k", p.Lipschitz, "r̃_{2k,n} ≤ L_f: defaults to the Lipschitz constant"); err != nil {
+	if err := def(&p.MomentBound2k, "moment_bound_2k", p.Lipschitz, "r̃_{2k,n} ≤ L_f: defaults to the Lipschitz constant"); err != nil {
 		return p, err
 	}
 	if p.Rho == 0 && p.Delta > 0 && p.Epsilon > 0 {
 		p.Rho = rhoFor(p.Epsilon, p.Delta, zcdp.BunSteinke)
 		p.defaultsUsed = append(p.defaultsUsed, fmt.Sprintf("rho = %.6g (ρ*(ε, δ): every ρ-zCDP algorithm is then (ε, δ)-DP, BS16 Prop. 1.3)", p.Rho))
 	} else if p.Rho != 0 && (!(p.Rho > 0) || math.IsInf(p.Rho, 0)) {
-		return p, &RangeError{Param: "rho", Msg: fmt.Sprintf("must be a finite number > 0, got %v", p.Rho)}
+		return p, rangeErr("rho", "must be a finite number > 0, got %v", p.Rho)
 	}
 	p.resolved = true
 	return p, nil
 }
 
 // RangeError reports a parameter outside its allowed range, or an input
-// outside the validity range of a table or calculator.
-type RangeError struct {
-	Param string // the parameter's flag name, e.g. "delta"
-	Msg   string
-}
-
-func (e *RangeError) Error() string {
-	if e.Param == "" {
-		return e.Msg
-	}
-	return "--" + e.Param + " " + e.Msg
-}
+// outside the validity range of a table or calculator: a *field.Error whose
+// Field is the parameter's name as Params spells it in snake_case
+// ("delta", "strong_convexity", "dimension").
+type RangeError = field.Error
 
 func rangeErr(param, format string, args ...any) error {
-	return &RangeError{Param: param, Msg: fmt.Sprintf(format, args...)}
+	return field.New(param, nil, format, args...)
 }
 
 func integerAtLeast(name string, v, lo float64) error {

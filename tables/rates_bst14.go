@@ -59,7 +59,7 @@ var tableBST14 = register(&Table{
 			return rangeErr("delta", "must be < 1/n = %v (Table 1 assumes δ < 1/n), got %v", 1/p.N, p.Delta)
 		}
 		if p.StrongConvexity*p.Diameter/p.Lipschitz > 2*(1+1e-12) {
-			return rangeErr("strong-convexity", "must be ≤ 2L/‖C‖₂ = %v (an L-Lipschitz, Δ-strongly convex loss on a set of diameter ‖C‖₂ has Δ ≤ 2L/‖C‖₂), got %v", 2*p.Lipschitz/p.Diameter, p.StrongConvexity)
+			return rangeErr("strong_convexity", "must be ≤ 2L/‖C‖₂ = %v (an L-Lipschitz, Δ-strongly convex loss on a set of diameter ‖C‖₂ has Δ ≤ 2L/‖C‖₂), got %v", 2*p.Lipschitz/p.Diameter, p.StrongConvexity)
 		}
 		return nil
 	},

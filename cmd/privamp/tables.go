@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -134,14 +133,8 @@ Output: a table (default), --markdown, --csv or --json (one object).`,
 	return cmd
 }
 
-// libErr turns the tables package's range errors into bad input (exit 2).
-func libErr(err error) error {
-	var re *tables.RangeError
-	if errors.As(err, &re) {
-		return badInput("%s", re.Error())
-	}
-	return err
-}
+// libErr maps the tables package's field errors to flags (exit 2).
+func libErr(err error) error { return flagError(err, map[string]string{"dimension": "d"}) }
 
 // emit renders r, as Markdown when asked.
 func emit(a *app, markdown bool, r *report) error {
