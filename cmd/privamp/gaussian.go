@@ -23,20 +23,25 @@ func exactlyOne(cmd *cobra.Command, x, y string) error {
 	return nil
 }
 
-// commandResult is a command's --json object: the library's typed result
-// (a struct with json tags) with "command", "assumptions" and "notes" added,
+// commandResult is a command's --json object: the library's typed results
+// (structs with json tags, merged) with "command", "assumptions" and "notes" added,
 // and "<key>_reason" beside an ε that is null (no finite guarantee).
 type commandResult struct {
-	name   string
-	result any
-	r      *report
+	name  string
+	parts []any
+	r     *report
 }
 
 func (c commandResult) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(c.result)
 	obj := map[string]json.RawMessage{}
-	if err == nil {
-		err = json.Unmarshal(b, &obj)
+	for _, p := range c.parts {
+		b, err := json.Marshal(p)
+		if err == nil {
+			err = json.Unmarshal(b, &obj)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	add := func(key string, v any) {
 		if b, e := json.Marshal(v); e == nil {
@@ -60,7 +65,7 @@ func (c commandResult) MarshalJSON() ([]byte, error) {
 
 // withResult sets r's --json result to res tagged with the command's name.
 func withResult(name string, res any, r *report) *report {
-	r.Result = commandResult{name, res, r}
+	r.Result = commandResult{name, []any{res}, r}
 	return r
 }
 
