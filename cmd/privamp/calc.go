@@ -107,4 +107,3 @@ func newCalculator(a *app, c tables.Calculator) *cobra.Command {
 	}
 	return cmd
 }
-
