@@ -52,7 +52,7 @@ var tableBST14 = register(&Table{
 		"the smooth rows have four entries in the paper; the empty cells are read as 'This work' (the previous smooth bounds are already tight)",
 		"the explicit bound under 'This work, 1-Lipschitz, ε-DP' is the expectation of Thm 3.2's tail bound Pr[R ≥ (8L‖C‖₂/ε)((p+1) ln 3 + t)] ≤ e^{−t}",
 	},
-	Uses:     []string{"lipschitz", "diameter", "strong-convexity"},
+	Uses:     []string{"lipschitz", "diameter", "strong_convexity"},
 	Validity: "n ≥ 1, d ≥ 1, ε > 0, δ ∈ (0, 1/n), Δ‖C‖₂/L ≤ 2",
 	Check: func(p Params) error {
 		if !(p.Delta < 1/p.N) {

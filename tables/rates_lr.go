@@ -81,7 +81,7 @@ var tableLR = register(&Table{
 		"the prior-work column is text only: its forms are not reliable enough to evaluate",
 		"the non-smooth rows use r̃_{2k,n} (a weighted empirical 2k-th moment); under mild assumptions it tends to r_{2k} (Thm 45)",
 	},
-	Uses:     []string{"diameter", "strong-convexity", "smoothness", "moment-order", "moment-bound", "second-moment", "moment-bound-2k", "rho"},
+	Uses:     []string{"diameter", "strong_convexity", "smoothness", "moment_order", "moment_bound", "second_moment", "moment_bound_2k", "rho"},
 	Validity: "n ≥ 1, d ≥ 1, k ≥ 2, ρ > 0 (or ε > 0 and δ ∈ (0, 1) to use ρ*(ε, δ)), r_2 ≤ r_k ≤ r̃_{2k,n}, β ≥ μ; lower bounds: ρ ≤ d and a ≤ 1",
 	Check: func(p Params) error {
 		if p.Rho == 0 {
