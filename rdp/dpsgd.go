@@ -61,6 +61,11 @@ func whole(name string, v, lo, hi float64) error {
 // missing for the route the given fields choose.
 func (d DPSGD) rate() (q, steps float64, err error) {
 	missing := func(name, why string) error { return field.New(name, nil, "is required %s", why) }
+	// Given values first, so that a refused value is named before a missing one.
+	if err := field.First(givenCheck(d.N, whole("n", d.N, 1, 1e12)), givenCheck(d.Batch, whole("batch", d.Batch, 1, 1e12)),
+		givenCheck(d.Steps, whole("steps", d.Steps, 1, maxSteps)), givenCheck(d.Epochs, field.Positive("epochs", d.Epochs))); err != nil {
+		return 0, 0, err
+	}
 	switch {
 	case d.SamplingRate != 0 && (d.N != 0 || d.Batch != 0):
 		return 0, 0, field.New("sampling_rate", d.SamplingRate, "cannot be combined with n and batch (q = batch/n)")
@@ -69,33 +74,23 @@ func (d DPSGD) rate() (q, steps float64, err error) {
 			return 0, 0, field.New("sampling_rate", d.SamplingRate, "must be in (0, 1]")
 		}
 		q = d.SamplingRate
+	case d.N == 0:
+		return 0, 0, missing("n", "with batch (q = batch/n), or give the sampling rate")
+	case d.Batch == 0:
+		return 0, 0, missing("batch", "with n (q = batch/n), or give the sampling rate")
+	case d.Batch > d.N:
+		return 0, 0, field.New("batch", d.Batch, "must be ≤ n = %s", field.FormatValue(d.N))
 	default:
-		if err := field.First(whole("n", d.N, 1, 1e12), whole("batch", d.Batch, 1, 1e12)); err != nil {
-			if d.N == 0 {
-				return 0, 0, missing("n", "to derive the sampling rate batch/n (or give the sampling rate)")
-			}
-			if d.Batch == 0 {
-				return 0, 0, missing("batch", "to derive the sampling rate batch/n (or give the sampling rate)")
-			}
-			return 0, 0, err
-		}
-		if d.Batch > d.N {
-			return 0, 0, field.New("batch", d.Batch, "must be ≤ n = %s", field.FormatValue(d.N))
-		}
 		q = d.Batch / d.N
 	}
 	switch {
 	case d.Steps != 0 && d.Epochs != 0:
 		return 0, 0, field.New("steps", d.Steps, "cannot be combined with epochs")
 	case d.Steps != 0:
-		return q, d.Steps, whole("steps", d.Steps, 1, maxSteps)
+		return q, d.Steps, nil
 	case d.Epochs == 0:
 		return 0, 0, missing("steps", "(or epochs with n and batch)")
-	}
-	if err := field.Positive("epochs", d.Epochs); err != nil {
-		return 0, 0, err
-	}
-	if d.SamplingRate != 0 {
+	case d.SamplingRate != 0:
 		return 0, 0, field.New("epochs", d.Epochs, "needs n and batch to count steps: give steps with a sampling rate")
 	}
 	steps = math.Ceil(d.Epochs * d.N / d.Batch)
@@ -103,6 +98,14 @@ func (d DPSGD) rate() (q, steps float64, err error) {
 		return 0, 0, field.New("epochs", d.Epochs, "gives %s steps; at most 1e12 are supported", field.FormatValue(steps))
 	}
 	return q, steps, nil
+}
+
+// givenCheck returns err unless v is 0 ("not given").
+func givenCheck(v float64, err error) error {
+	if v == 0 {
+		return nil
+	}
+	return err
 }
 
 func (d DPSGD) curve(q, z, steps float64) Curve {

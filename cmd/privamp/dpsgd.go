@@ -12,6 +12,14 @@ func init() { register(newDPSGDCmd) }
 // TF-Privacy tutorial (60,000 examples, batch 256, 60 epochs, noise 1.1).
 var dpsgdDefaults = struct{ n, batch, epochs, noise, delta float64 }{60000, 256, 60, 1.1, 1e-5}
 
+// user returns v if the user set the flag, else 0 ("not given").
+func user(cmd *cobra.Command, name string, v float64) float64 {
+	if changed(cmd, name) {
+		return v
+	}
+	return 0
+}
+
 func newDPSGDCmd(a *app) *cobra.Command {
 	e := dpsgdDefaults
 	d := rdp.DPSGD{N: e.n, Batch: e.batch, Epochs: e.epochs, Noise: e.noise, Delta: e.delta}
@@ -22,7 +30,8 @@ func newDPSGDCmd(a *app) *cobra.Command {
 		Long: `The (ε, δ) of DP-SGD: T steps of the Poisson-subsampled Gaussian mechanism with sampling rate
 q = batch/n (or --sampling-rate) and noise multiplier z, accounted exactly in RDP at every real order
 (Mironov–Talwar–Zhang 2019) and converted with the optimal order. T = ⌈epochs·n/batch⌉, or --steps.
-With --sampling-rate, --n and --batch are not used and --steps is required.
+The defaults are the MNIST example (n 60000, batch 256, 60 epochs, noise 1.1, δ 1e-5): n and batch
+apply only as a pair and epochs only with them; with --sampling-rate give --steps.
 With --target-epsilon instead of --noise: the smallest noise multiplier that meets (ε, δ).
 
 ` + exitStatuses,
@@ -52,16 +61,14 @@ With --target-epsilon instead of --noise: the smallest noise multiplier that mee
 				return badInput("give only one of --%s or --%s", p[0], p[1])
 			}
 		}
-		// Defaults belong to the example: a flag the user did not give never
-		// takes part in a route they chose (with --sampling-rate, n, batch and
-		// epochs are not used; with --steps, epochs is not).
-		if changed(cmd, "sampling-rate") {
-			d.N, d.Batch = 0, 0
+		// The defaults are one example: n and batch only as a pair, epochs only
+		// with them; a route the user chose never takes a default they did not
+		// give (no "--batch must be ≤ n = 60000" for a batch of 100,000).
+		if changed(cmd, "n") || changed(cmd, "batch") || changed(cmd, "sampling-rate") {
+			d.N, d.Batch = user(cmd, "n", d.N), user(cmd, "batch", d.Batch)
 		}
-		if changed(cmd, "sampling-rate") || changed(cmd, "steps") {
-			if !changed(cmd, "epochs") {
-				d.Epochs = 0
-			}
+		if changed(cmd, "steps") || changed(cmd, "sampling-rate") || d.N != e.n || d.Batch != e.batch {
+			d.Epochs = user(cmd, "epochs", d.Epochs)
 		}
 		if neighbours != "add-remove" && neighbours != "replace-one" {
 			return badInput("--neighbours must be add-remove or replace-one, got %q", neighbours)
