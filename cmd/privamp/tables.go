@@ -63,9 +63,10 @@ Output: a table (default), --markdown, --csv or --json (one object).
 		if markdown && (a.mode.json || a.mode.csv) {
 			return badInput("--markdown cannot be used with --json or --csv")
 		}
-		given := map[string]bool{}
+		given, evaluate := map[string]bool{}, false
 		for _, n := range names {
 			given[n] = changed(cmd, strings.ReplaceAll(n, "_", "-"))
+			evaluate = evaluate || given[n]
 			if given[n] && len(args) == 0 {
 				return badInput("--%s needs a table name (run 'privamp tables' to list them)", strings.ReplaceAll(n, "_", "-"))
 			}
@@ -84,7 +85,7 @@ Output: a table (default), --markdown, --csv or --json (one object).
 			return badInput("unknown table %q (available: %s)", args[0], strings.Join(tables.Names(), ", "))
 		}
 		var ev *tables.Evaluation
-		if anyTrue(given) {
+		if evaluate {
 			var err error
 			if ev, err = t.EvaluateGiven(p, given); err != nil {
 				return err
@@ -93,15 +94,6 @@ Output: a table (default), --markdown, --csv or --json (one object).
 		return emit(tableReport(t.Describe(ev)))
 	}
 	return cmd
-}
-
-func anyTrue(m map[string]bool) bool {
-	for _, v := range m {
-		if v {
-			return true
-		}
-	}
-	return false
 }
 
 func tablesListReport() *report {
