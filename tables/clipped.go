@@ -66,13 +66,13 @@ func OptimalClip(k, rk, s, rho, d float64) float64 {
 // 0, τ* is used.
 func ClippedMean(k, rk, r2, tau, s, rho, d float64) (ClippedMeanResult, error) {
 	if !(k >= 2) || math.IsInf(k, 0) {
-		return ClippedMeanResult{}, rangeErr("moment-order", "must be a finite number ≥ 2, got %v", k)
+		return ClippedMeanResult{}, rangeErr("moment_order", "must be a finite number ≥ 2, got %v", k)
 	}
-	if err := firstError(positiveFinite("moment-bound", rk), positiveFinite("second-moment", r2), integerAtLeast("batch", s, 1), positiveFinite("rho", rho), integerAtLeast("d", d, 1)); err != nil {
+	if err := firstError(positiveFinite("moment_bound", rk), positiveFinite("second_moment", r2), integerAtLeast("batch", s, 1), positiveFinite("rho", rho), integerAtLeast("dimension", d, 1)); err != nil {
 		return ClippedMeanResult{}, err
 	}
 	if r2 > rk*(1+1e-12) {
-		return ClippedMeanResult{}, rangeErr("second-moment", "must be ≤ r_k = %v (r_2 ≤ r_k by Jensen), got %v", rk, r2)
+		return ClippedMeanResult{}, rangeErr("second_moment", "must be ≤ r_k = %v (r_2 ≤ r_k by Jensen), got %v", rk, r2)
 	}
 	r := ClippedMeanResult{K: k, RK: rk, R2: r2, S: s, Rho: rho, D: d, Source: ClippedMeanSource}
 	r.TauOpt = OptimalClip(k, rk, s, rho, d)
@@ -126,7 +126,7 @@ type ZCDPBudget struct {
 // ZCDPBudgets returns the per-step budgets and noise of one-pass and
 // multi-pass clipped noisy gradient methods with total budget ρ-zCDP.
 func ZCDPBudgets(n, T, tau, rho, d, delta float64) (ZCDPBudget, error) {
-	if err := firstError(integerAtLeast("n", n, 1), integerAtLeast("steps", T, 1), positiveFinite("tau", tau), positiveFinite("rho", rho), integerAtLeast("d", d, 1), openUnit("delta", delta)); err != nil {
+	if err := firstError(integerAtLeast("n", n, 1), integerAtLeast("steps", T, 1), positiveFinite("tau", tau), positiveFinite("rho", rho), integerAtLeast("dimension", d, 1), openUnit("delta", delta)); err != nil {
 		return ZCDPBudget{}, err
 	}
 	if T > n {

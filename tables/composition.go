@@ -59,11 +59,11 @@ func StrongComposition(eps, T, deltaPrime float64) (StrongCompositionResult, err
 	}
 	strong, err := composition.Advanced(eps, 0, int(T), deltaPrime)
 	if err != nil {
-		return StrongCompositionResult{}, &RangeError{Msg: err.Error()}
+		return StrongCompositionResult{}, rangeErr("epsilon", "%v", err)
 	}
 	basic, err := composition.BasicRepeat(eps, 0, int(T))
 	if err != nil {
-		return StrongCompositionResult{}, &RangeError{Msg: err.Error()}
+		return StrongCompositionResult{}, rangeErr("epsilon", "%v", err)
 	}
 	r := StrongCompositionResult{Epsilon: eps, Steps: T, DeltaPrime: deltaPrime, Basic: basic.Epsilon, Strong: strong.Epsilon, Source: StrongCompositionSource}
 	r.Best, r.BestIsBasic = r.Strong, false
@@ -82,7 +82,7 @@ func StrongComposition(eps, T, deltaPrime float64) (StrongCompositionResult, err
 // precision 1e-12, on the safe side) whose T-fold composition, by the better
 // of basic and strong composition, is (target, δ′)-DP.
 func StrongCompositionStep(target, T, deltaPrime float64) (float64, error) {
-	if err := firstError(positiveFinite("epsilon", target), integerAtLeast("steps", T, 1), openUnit("delta", deltaPrime)); err != nil {
+	if err := firstError(positiveFinite("target_epsilon", target), integerAtLeast("steps", T, 1), openUnit("delta", deltaPrime)); err != nil {
 		return 0, err
 	}
 	ok := func(e float64) bool { return math.Min(T*e, strongEps(e, T, deltaPrime)) <= target }
@@ -132,12 +132,12 @@ type FullyAdaptiveResult struct {
 // largest per-step ε₀ under Thm 3.5, Cor. 3.6's sufficient ε₀ and what each
 // really spends. It refuses ε ≥ 8 ln(1/δ), outside the paper's range.
 func FullyAdaptiveStep(target, k, delta float64) (FullyAdaptiveResult, error) {
-	if err := firstError(positiveFinite("epsilon", target), integerAtLeast("steps", k, 1), openUnit("delta", delta)); err != nil {
+	if err := firstError(positiveFinite("target_epsilon", target), integerAtLeast("steps", k, 1), openUnit("delta", delta)); err != nil {
 		return FullyAdaptiveResult{}, err
 	}
 	l := math.Log(1 / delta)
 	if !(target < 8*l) {
-		return FullyAdaptiveResult{}, rangeErr("epsilon", "must be < 8 ln(1/δ) = %.6g (seed 003 assumes 0 < ε < 8 log(1/δ) throughout; Cor. 3.6 needs it), got %v", 8*l, target)
+		return FullyAdaptiveResult{}, rangeErr("target_epsilon", "must be < 8 ln(1/δ) = %.6g (seed 003 assumes 0 < ε < 8 log(1/δ) throughout; Cor. 3.6 needs it), got %v", 8*l, target)
 	}
 	if k > composition.MaxK {
 		return FullyAdaptiveResult{}, rangeErr("steps", "must be ≤ %d, got %v", composition.MaxK, k)
@@ -145,10 +145,10 @@ func FullyAdaptiveStep(target, k, delta float64) (FullyAdaptiveResult, error) {
 	r := FullyAdaptiveResult{Target: target, Steps: k, Delta: delta, Source: FullyAdaptiveSource}
 	var err error
 	if r.StepExact, err = composition.FilterMaxStep(target, int(k), delta); err != nil {
-		return r, &RangeError{Msg: err.Error()}
+		return r, rangeErr("epsilon", "%v", err)
 	}
 	if r.StepPaper, err = composition.Cor36Step(target, int(k), delta); err != nil {
-		return r, &RangeError{Msg: err.Error()}
+		return r, rangeErr("epsilon", "%v", err)
 	}
 	r.TotalAtPaperStep, _ = composition.FilterEpsilon(r.StepPaper, int(k), delta)
 	r.TotalAtExactStep, _ = composition.FilterEpsilon(r.StepExact, int(k), delta)

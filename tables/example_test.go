@@ -26,7 +26,7 @@ func ExampleTable_Evaluate_refused() {
 	_, err := t.Evaluate(tables.Params{N: 1000, D: 10, Epsilon: 1, Delta: 0.01})
 	fmt.Println(err)
 	// Output:
-	// --delta must be < 1/n = 0.001 (Table 1 assumes δ < 1/n), got 0.01
+	// delta must be < 1/n = 0.001 (Table 1 assumes δ < 1/n), got 0.01
 }
 
 func ExampleLangevinBetaFor() {

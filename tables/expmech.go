@@ -95,7 +95,7 @@ type ExpMechConvexResult struct {
 // seed 000 Thm 2.4).
 func ExpMechConvex(eps, lipschitz, diameter, dim, n, failure float64) (ExpMechConvexResult, error) {
 	if err := firstError(positiveFinite("epsilon", eps), positiveFinite("lipschitz", lipschitz), positiveFinite("diameter", diameter),
-		integerAtLeast("d", dim, 1), integerAtLeast("n", n, 1), openUnit("failure", failure)); err != nil {
+		integerAtLeast("dimension", dim, 1), integerAtLeast("n", n, 1), openUnit("failure", failure)); err != nil {
 		return ExpMechConvexResult{}, err
 	}
 	lc := lipschitz * diameter
@@ -145,7 +145,7 @@ type OutputPerturbationResult struct {
 // paper's σ₀ really gives and recommends the standard or the analytic σ.
 func OutputPerturbation(eps, delta, lipschitz, strongConvexity, n, dim float64) (OutputPerturbationResult, error) {
 	if err := firstError(positiveFinite("epsilon", eps), openUnit("delta", delta), positiveFinite("lipschitz", lipschitz),
-		positiveFinite("strong-convexity", strongConvexity), integerAtLeast("n", n, 1), integerAtLeast("d", dim, 1)); err != nil {
+		positiveFinite("strong_convexity", strongConvexity), integerAtLeast("n", n, 1), integerAtLeast("dimension", dim, 1)); err != nil {
 		return OutputPerturbationResult{}, err
 	}
 	s := 2 * lipschitz / (n * strongConvexity)
@@ -163,7 +163,7 @@ func OutputPerturbation(eps, delta, lipschitz, strongConvexity, n, dim float64) 
 	}
 	mu, err := composition.CalibrateGaussian(eps, delta)
 	if err != nil {
-		return r, &RangeError{Param: "epsilon", Msg: err.Error()}
+		return r, rangeErr("epsilon", "%v", err)
 	}
 	r.AnalyticSigma = s / mu
 	// σ = s/μ must not fall below the exact boundary by rounding.

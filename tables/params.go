@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/zcdp"
 
 	"fmt"
@@ -11,30 +12,31 @@ import (
 // for the optional fields; Resolve fills them with documented defaults and
 // records each default it used.
 type Params struct {
-	N       float64 // dataset size n: an integer ≥ 1
-	D       float64 // dimension (d in seeds 002 and 004, p in seeds 000 and 001): an integer ≥ 1
-	Epsilon float64 // ε > 0
-	Delta   float64 // δ ∈ (0, 1); 0 when the table has no (ε, δ) cell
+	N       float64 `json:"n"`         // dataset size n: an integer ≥ 1
+	D       float64 `json:"dimension"` // dimension (d in seeds 002 and 004, p in seeds 000 and 001): an integer ≥ 1
+	Epsilon float64 `json:"epsilon"`   // ε > 0
+	Delta   float64 `json:"delta"`     // δ ∈ (0, 1); 0 when the table has no (ε, δ) cell
 
-	Lipschitz float64 // L > 0 (default 1)
-	Radius    float64 // R > 0: the constraint set lies in a ball of radius R (default 1)
+	Lipschitz float64 `json:"lipschitz"` // L > 0 (default 1)
+	Radius    float64 `json:"radius"`    // R > 0: the constraint set lies in a ball of radius R (default 1)
 	// Diameter of the constraint set (‖C‖₂ in seeds 000 and 001, D in seed
 	// 004). If zero it is taken as 2R, an upper bound. If given and Radius is
 	// zero, Radius is taken as Diameter·√(d/(2(d+1))) (Jung's theorem), also
 	// an upper bound, so explicit bounds stay valid.
-	Diameter float64
+	Diameter float64 `json:"diameter"`
 
-	StrongConvexity float64 // m (seed 000), Δ (seed 001), μ (seed 004) > 0 (default 1)
-	Smoothness      float64 // M (seed 000), β (seeds 002, 004) > 0 (default 1)
-	Psi             float64 // Rashomon threshold ψ ≥ 0 (seed 000; default 0)
-	Tasks           float64 // number of tasks k, 1 ≤ k ≤ n (seed 002; default 1)
-	DX, DY          float64 // simplex dimensions (seed 003; default d), integers ≥ 2
+	StrongConvexity float64 `json:"strong_convexity"` // m (seed 000), Δ (seed 001), μ (seed 004) > 0 (default 1)
+	Smoothness      float64 `json:"smoothness"`       // M (seed 000), β (seeds 002, 004) > 0 (default 1)
+	Psi             float64 `json:"psi"`              // Rashomon threshold ψ ≥ 0 (seed 000; default 0)
+	Tasks           float64 `json:"tasks"`            // number of tasks k, 1 ≤ k ≤ n (seed 002; default 1)
+	DX              float64 `json:"dx"`               // simplex dimensions (seed 003; default d), integers ≥ 2
+	DY              float64 `json:"dy"`
 
-	MomentOrder   float64 // k ≥ 2 of seed 004's moment assumption (default 2)
-	MomentBound   float64 // r_k (seed 004; default L, since r_k ≤ L_f)
-	SecondMoment  float64 // r_2 (seed 004; default r_k, since r_2 ≤ r_k)
-	MomentBound2k float64 // r̃_{2k,n} of seed 004's non-smooth bounds (default L)
-	Rho           float64 // ρ of ρ-zCDP (seed 004; default ρ*(ε, δ) of BS16 Prop. 1.3)
+	MomentOrder   float64 `json:"moment_order"`    // k ≥ 2 of seed 004's moment assumption (default 2)
+	MomentBound   float64 `json:"moment_bound"`    // r_k (seed 004; default L, since r_k ≤ L_f)
+	SecondMoment  float64 `json:"second_moment"`   // r_2 (seed 004; default r_k, since r_2 ≤ r_k)
+	MomentBound2k float64 `json:"moment_bound_2k"` // r̃_{2k,n} of seed 004's non-smooth bounds (default L)
+	Rho           float64 `json:"rho"`             // ρ of ρ-zCDP (seed 004; default ρ*(ε, δ) of BS16 Prop. 1.3)
 	defaultsUsed  []string
 	diameterGiven bool
 	radiusGiven   bool
@@ -56,17 +58,17 @@ func (p Params) resolve(needDelta, needEpsilon bool) (Params, error) {
 	if err := integerAtLeast("n", p.N, 1); err != nil {
 		return p, err
 	}
-	if err := integerAtLeast("d", p.D, 1); err != nil {
+	if err := integerAtLeast("dimension", p.D, 1); err != nil {
 		return p, err
 	}
 	if p.Epsilon == 0 && p.Rho > 0 && !needEpsilon {
 		// ε unused: the table takes ρ directly.
 	} else if !(p.Epsilon > 0) || math.IsInf(p.Epsilon, 0) {
-		return p, &RangeError{Param: "epsilon", Msg: fmt.Sprintf("must be a finite number > 0, got %v", p.Epsilon)}
+		return p, rangeErr("epsilon", "must be a finite number > 0, got %v", p.Epsilon)
 	}
 	if needDelta || p.Delta != 0 {
 		if !(p.Delta > 0 && p.Delta < 1) {
-			return p, &RangeError{Param: "delta", Msg: fmt.Sprintf("must be in (0, 1), got %v", p.Delta)}
+			return p, rangeErr("delta", "must be in (0, 1), got %v", p.Delta)
 		}
 	}
 	def := func(field *float64, name string, v float64, why string) error {
@@ -76,7 +78,7 @@ func (p Params) resolve(needDelta, needEpsilon bool) (Params, error) {
 			return nil
 		}
 		if !(*field > 0) || math.IsInf(*field, 0) {
-			return &RangeError{Param: name, Msg: fmt.Sprintf("must be a finite number > 0, got %v", *field)}
+			return rangeErr(name, "must be a finite number > 0, got %v", *field)
 		}
 		return nil
 	}
@@ -97,7 +99,7 @@ func (p Params) resolve(needDelta, needEpsilon bool) (Params, error) {
 	switch {
 	case p.radiusGiven && p.diameterGiven:
 		if p.Diameter > 2*p.Radius*(1+1e-12) {
-			return p, &RangeError{Param: "diameter", Msg: fmt.Sprintf("must be ≤ 2·radius = %v (a set in a ball of radius R has diameter ≤ 2R), got %v", 2*p.Radius, p.Diameter)}
+			return p, rangeErr("diameter", "must be ≤ 2·radius = %v (a set in a ball of radius R has diameter ≤ 2R), got %v", 2*p.Radius, p.Diameter)
 		}
 	case p.radiusGiven:
 		p.Diameter = 2 * p.Radius
@@ -109,14 +111,14 @@ func (p Params) resolve(needDelta, needEpsilon bool) (Params, error) {
 		p.Radius, p.Diameter = 1, 2
 		p.defaultsUsed = append(p.defaultsUsed, "radius = 1, diameter = 2 (default)")
 	}
-	if err := def(&p.StrongConvexity, "strong-convexity", 1, "default"); err != nil {
+	if err := def(&p.StrongConvexity, "strong_convexity", 1, "default"); err != nil {
 		return p, err
 	}
 	if err := def(&p.Smoothness, "smoothness", 1, "default"); err != nil {
 		return p, err
 	}
 	if !(p.Psi >= 0) || math.IsInf(p.Psi, 0) {
-		return p, &RangeError{Param: "psi", Msg: fmt.Sprintf("must be a finite number ≥ 0, got %v", p.Psi)}
+		return p, rangeErr("psi", "must be a finite number ≥ 0, got %v", p.Psi)
 	}
 	if p.Tasks == 0 {
 		p.Tasks = 1
@@ -137,45 +139,37 @@ func (p Params) resolve(needDelta, needEpsilon bool) (Params, error) {
 	}
 	if p.MomentOrder == 0 {
 		p.MomentOrder = 2
-		p.defaultsUsed = append(p.defaultsUsed, "moment-order k = 2 (default: the weakest moment assumption)")
+		p.defaultsUsed = append(p.defaultsUsed, "moment_order k = 2 (default: the weakest moment assumption)")
 	} else if !(p.MomentOrder >= 2) || math.IsInf(p.MomentOrder, 0) {
-		return p, &RangeError{Param: "moment-order", Msg: fmt.Sprintf("must be a finite number ≥ 2, got %v", p.MomentOrder)}
+		return p, rangeErr("moment_order", "must be a finite number ≥ 2, got %v", p.MomentOrder)
 	}
-	if err := def(&p.MomentBound, "moment-bound", p.Lipschitz, "r_k ≤ L_f: defaults to the Lipschitz constant"); err != nil {
+	if err := def(&p.MomentBound, "moment_bound", p.Lipschitz, "r_k ≤ L_f: defaults to the Lipschitz constant"); err != nil {
 		return p, err
 	}
-	if err := def(&p.SecondMoment, "second-moment", p.MomentBound, "r_2 ≤ r_k: defaults to r_k"); err != nil {
+	if err := def(&p.SecondMoment, "second_moment", p.MomentBound, "r_2 ≤ r_k: defaults to r_k"); err != nil {
 		return p, err
 	}
-	if err := def(&p.MomentBound2k, "moment-bound-2k", p.Lipschitz, "r̃_{2k,n} ≤ L_f: defaults to the Lipschitz constant"); err != nil {
+	if err := def(&p.MomentBound2k, "moment_bound_2k", p.Lipschitz, "r̃_{2k,n} ≤ L_f: defaults to the Lipschitz constant"); err != nil {
 		return p, err
 	}
 	if p.Rho == 0 && p.Delta > 0 && p.Epsilon > 0 {
 		p.Rho = rhoFor(p.Epsilon, p.Delta, zcdp.BunSteinke)
 		p.defaultsUsed = append(p.defaultsUsed, fmt.Sprintf("rho = %.6g (ρ*(ε, δ): every ρ-zCDP algorithm is then (ε, δ)-DP, BS16 Prop. 1.3)", p.Rho))
 	} else if p.Rho != 0 && (!(p.Rho > 0) || math.IsInf(p.Rho, 0)) {
-		return p, &RangeError{Param: "rho", Msg: fmt.Sprintf("must be a finite number > 0, got %v", p.Rho)}
+		return p, rangeErr("rho", "must be a finite number > 0, got %v", p.Rho)
 	}
 	p.resolved = true
 	return p, nil
 }
 
 // RangeError reports a parameter outside its allowed range, or an input
-// outside the validity range of a table or calculator.
-type RangeError struct {
-	Param string // the parameter's flag name, e.g. "delta"
-	Msg   string
-}
-
-func (e *RangeError) Error() string {
-	if e.Param == "" {
-		return e.Msg
-	}
-	return "--" + e.Param + " " + e.Msg
-}
+// outside the validity range of a table or calculator: a *field.Error whose
+// Field is the parameter's name as Params spells it in snake_case
+// ("delta", "strong_convexity", "dimension").
+type RangeError = field.Error
 
 func rangeErr(param, format string, args ...any) error {
-	return &RangeError{Param: param, Msg: fmt.Sprintf(format, args...)}
+	return field.New(param, nil, format, args...)
 }
 
 func integerAtLeast(name string, v, lo float64) error {

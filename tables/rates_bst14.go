@@ -52,14 +52,14 @@ var tableBST14 = register(&Table{
 		"the smooth rows have four entries in the paper; the empty cells are read as 'This work' (the previous smooth bounds are already tight)",
 		"the explicit bound under 'This work, 1-Lipschitz, ε-DP' is the expectation of Thm 3.2's tail bound Pr[R ≥ (8L‖C‖₂/ε)((p+1) ln 3 + t)] ≤ e^{−t}",
 	},
-	Uses:     []string{"lipschitz", "diameter", "strong-convexity"},
+	Uses:     []string{"lipschitz", "diameter", "strong_convexity"},
 	Validity: "n ≥ 1, d ≥ 1, ε > 0, δ ∈ (0, 1/n), Δ‖C‖₂/L ≤ 2",
 	Check: func(p Params) error {
 		if !(p.Delta < 1/p.N) {
 			return rangeErr("delta", "must be < 1/n = %v (Table 1 assumes δ < 1/n), got %v", 1/p.N, p.Delta)
 		}
 		if p.StrongConvexity*p.Diameter/p.Lipschitz > 2*(1+1e-12) {
-			return rangeErr("strong-convexity", "must be ≤ 2L/‖C‖₂ = %v (an L-Lipschitz, Δ-strongly convex loss on a set of diameter ‖C‖₂ has Δ ≤ 2L/‖C‖₂), got %v", 2*p.Lipschitz/p.Diameter, p.StrongConvexity)
+			return rangeErr("strong_convexity", "must be ≤ 2L/‖C‖₂ = %v (an L-Lipschitz, Δ-strongly convex loss on a set of diameter ‖C‖₂ has Δ ≤ 2L/‖C‖₂), got %v", 2*p.Lipschitz/p.Diameter, p.StrongConvexity)
 		}
 		return nil
 	},

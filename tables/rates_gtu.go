@@ -53,7 +53,7 @@ var tableGTU1 = register(&Table{
 		"the table prints no O(·), but it summarises Thms 2.1, 2.3, 2.4, 2.6, which hide constants (and log(L‖C‖₂/δ²) in the (ε,δ) column)",
 		"explicit bounds: Thm 2.4 gives γ = p/β exactly; with β = εn/(2L‖C‖₂) that is 2pL‖C‖₂/(εn); the population bound assembles Thm 2.4, Thm 2.5 (stability 4L√(2ψ/m) + 2L²/(mn)) and Lemma A.16 (notes, seed 000 §3)",
 	},
-	Uses:     []string{"lipschitz", "diameter", "strong-convexity", "smoothness", "psi"},
+	Uses:     []string{"lipschitz", "diameter", "strong_convexity", "smoothness", "psi"},
 	Validity: "n ≥ 1, d ≥ 1, ε > 0, δ ∈ (0, 1), ψ ≥ 0; (ε,δ) column only for ψ ≤ 2L²/(Mn²)",
 	Rows: []Row{
 		{
@@ -117,7 +117,7 @@ var tableGTU2 = register(&Table{
 		"† the blue marks are lost in the text dump; by the text (Secs. 4.1–4.2 and the notes), the new entries are ERM-SC ε-DP (Thm 4.2, improving p² log n to p² + p log n), SCO-Convex ε-DP (Thm 4.1) and SCO-SC ε-DP (Thm 4.4); the paper says every other entry is tight",
 		"Thm 4.4's proof yields L²(p² log n + log² n)/(mε²n²) + L²/(mn) (notes, seed 000 §3); the table prints the p² log n form",
 	},
-	Uses:     []string{"lipschitz", "diameter", "strong-convexity"},
+	Uses:     []string{"lipschitz", "diameter", "strong_convexity"},
 	Validity: "n ≥ 1, d ≥ 1, ε > 0, δ ∈ (0, 1)",
 	Rows: []Row{
 		{

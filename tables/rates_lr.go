@@ -81,17 +81,17 @@ var tableLR = register(&Table{
 		"the prior-work column is text only: its forms are not reliable enough to evaluate",
 		"the non-smooth rows use r̃_{2k,n} (a weighted empirical 2k-th moment); under mild assumptions it tends to r_{2k} (Thm 45)",
 	},
-	Uses:     []string{"diameter", "strong-convexity", "smoothness", "moment-order", "moment-bound", "second-moment", "moment-bound-2k", "rho"},
+	Uses:     []string{"diameter", "strong_convexity", "smoothness", "moment_order", "moment_bound", "second_moment", "moment_bound_2k", "rho"},
 	Validity: "n ≥ 1, d ≥ 1, k ≥ 2, ρ > 0 (or ε > 0 and δ ∈ (0, 1) to use ρ*(ε, δ)), r_2 ≤ r_k ≤ r̃_{2k,n}, β ≥ μ; lower bounds: ρ ≤ d and a ≤ 1",
 	Check: func(p Params) error {
 		if p.Rho == 0 {
-			return rangeErr("rho", "is required for this zCDP table (or give --delta to use ρ*(ε, δ))")
+			return rangeErr("rho", "is required for this zCDP table (or give delta to use ρ*(ε, δ))")
 		}
 		if p.SecondMoment > p.MomentBound*(1+1e-12) {
-			return rangeErr("second-moment", "must be ≤ r_k = %v (r_2 ≤ r_k by Jensen), got %v", p.MomentBound, p.SecondMoment)
+			return rangeErr("second_moment", "must be ≤ r_k = %v (r_2 ≤ r_k by Jensen), got %v", p.MomentBound, p.SecondMoment)
 		}
 		if p.MomentBound > p.MomentBound2k*(1+1e-12) {
-			return rangeErr("moment-bound-2k", "must be ≥ r_k = %v (r_k ≤ r_{2k} ≤ r̃_{2k,n}), got %v", p.MomentBound, p.MomentBound2k)
+			return rangeErr("moment_bound_2k", "must be ≥ r_k = %v (r_k ≤ r_{2k} ≤ r̃_{2k,n}), got %v", p.MomentBound, p.MomentBound2k)
 		}
 		if p.Smoothness < p.StrongConvexity {
 			return rangeErr("smoothness", "must be ≥ the strong convexity μ = %v (κ = β/μ ≥ 1), got %v", p.StrongConvexity, p.Smoothness)

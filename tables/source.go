@@ -2,12 +2,12 @@ package tables
 
 // Source is where a calculator's statement comes from and when it applies.
 type Source struct {
-	Paper       string   // authors, short title
-	Seed        string   // e.g. "000"
-	Theorem     string   // e.g. "Lemma 2.2, Lemma 3.1"
-	Assumptions []string // what the statement relies on
-	Validity    string   // the input range it is valid for
-	Notes       []string // paper errors, reconstructions, approximations
+	Paper       string   `json:"paper"`       // authors, short title
+	Seed        string   `json:"seed"`        // e.g. "000"
+	Theorem     string   `json:"theorem"`     // e.g. "Lemma 2.2, Lemma 3.1"
+	Assumptions []string `json:"assumptions"` // what the statement relies on
+	Validity    string   `json:"validity"`    // the input range it is valid for
+	Notes       []string `json:"notes"`       // paper errors, reconstructions, approximations
 }
 
 const (

@@ -148,11 +148,11 @@ func TestBST14Cells(t *testing.T) {
 func TestBST14TableRefusals(t *testing.T) {
 	_, err := tableBST14.Evaluate(Params{N: 1000, D: 10, Epsilon: 1, Delta: 1e-3})
 	var re *RangeError
-	if !errors.As(err, &re) || re.Param != "delta" || !strings.Contains(err.Error(), "1/n") {
+	if !errors.As(err, &re) || re.Field != "delta" || !strings.Contains(err.Error(), "1/n") {
 		t.Errorf("δ = 1/n accepted or wrong error: %v", err)
 	}
 	_, err = tableBST14.Evaluate(Params{N: 1000, D: 10, Epsilon: 1, Delta: 1e-5, Diameter: 1, Radius: 0.5, StrongConvexity: 3})
-	if !errors.As(err, &re) || re.Param != "strong-convexity" {
+	if !errors.As(err, &re) || re.Field != "strong_convexity" {
 		t.Errorf("Δ > 2L/‖C‖ accepted: %v", err)
 	}
 }
@@ -197,7 +197,7 @@ func TestGGPCells(t *testing.T) {
 	// 0 < ε < 8 ln(1/δ).
 	_, err = tableGGP.Evaluate(Params{N: n, D: 1000, Epsilon: 8 * math.Log(1e3), Delta: 1e-3})
 	var re *RangeError
-	if !errors.As(err, &re) || re.Param != "epsilon" || !strings.Contains(err.Error(), "8 ln(1/δ)") {
+	if !errors.As(err, &re) || re.Field != "epsilon" || !strings.Contains(err.Error(), "8 ln(1/δ)") {
 		t.Errorf("ε = 8 ln(1/δ) accepted: %v", err)
 	}
 	if _, err := tableGGP.Evaluate(Params{N: n, D: 1, Epsilon: 1, Delta: 1e-5}); err == nil {
@@ -325,7 +325,7 @@ func TestParamsResolve(t *testing.T) {
 	}{
 		{Params{N: 0.5, D: 1, Epsilon: 1}, "n"},
 		{Params{N: 10.5, D: 1, Epsilon: 1}, "n"},
-		{Params{N: 10, D: 0, Epsilon: 1}, "d"},
+		{Params{N: 10, D: 0, Epsilon: 1}, "dimension"},
 		{Params{N: 10, D: 1, Epsilon: 0}, "epsilon"},
 		{Params{N: 10, D: 1, Epsilon: math.Inf(1)}, "epsilon"},
 		{Params{N: 10, D: 1, Epsilon: 1, Delta: 1}, "delta"},
@@ -333,12 +333,12 @@ func TestParamsResolve(t *testing.T) {
 		{Params{N: 10, D: 1, Epsilon: 1, Delta: 0.1, Radius: math.NaN()}, "radius"},
 		{Params{N: 10, D: 1, Epsilon: 1, Delta: 0.1, Radius: 1, Diameter: 3}, "diameter"},
 		{Params{N: 10, D: 1, Epsilon: 1, Delta: 0.1, Psi: -1}, "psi"},
-		{Params{N: 10, D: 1, Epsilon: 1, Delta: 0.1, MomentOrder: 1.5}, "moment-order"},
+		{Params{N: 10, D: 1, Epsilon: 1, Delta: 0.1, MomentOrder: 1.5}, "moment_order"},
 	}
 	for _, b := range bad {
 		_, err := b.p.Resolve(true)
 		var re *RangeError
-		if !errors.As(err, &re) || re.Param != b.param {
+		if !errors.As(err, &re) || re.Field != b.param {
 			t.Errorf("%+v: err %v, want a RangeError on %s", b.p, err, b.param)
 		}
 	}

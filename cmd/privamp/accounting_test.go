@@ -84,7 +84,10 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{[]string{"gaussian", "--sigma", "x"}, "--sigma"},
 		{[]string{"gaussian"}, "--sigma"},
 		{[]string{"dpsgd", "--n", "0"}, "--n"},
-		{[]string{"dpsgd", "--batch", "70000"}, "--batch"},
+		{[]string{"dpsgd", "--n", "60000", "--batch", "70000"}, "--batch"},
+		{[]string{"dpsgd", "--sampling-rate", "1.5", "--steps", "10"}, "--sampling-rate"},
+		{[]string{"dpsgd", "--sampling-rate", "0.01"}, "--steps"},
+		{[]string{"dpsgd", "--sampling-rate", "0.01", "--n", "100", "--steps", "10"}, "--sampling-rate"},
 		{[]string{"dpsgd", "--epochs", "-1"}, "--epochs"},
 		{[]string{"dpsgd", "--noise", "0"}, "--noise"},
 		{[]string{"dpsgd", "--delta", "0"}, "--delta"},
@@ -247,4 +250,55 @@ func TestLaplaceCalibration(t *testing.T) {
 		}
 	}
 	expectBadInput(t, []string{"laplace", "--scale", "1", "--target-epsilon", "1"}, "--scale")
+}
+
+// Issue 9: dpsgd without --n/--batch no longer fails on a flag the user
+// never gave. On the old code --sampling-rate did not exist, and a batch
+// larger than the example's n was refused against that default n.
+func TestDPSGDWithoutNBatch(t *testing.T) {
+	byRate := jsonOf(t, "dpsgd", "--sampling-rate", fmtFull(256.0/60000), "--steps", "14063")
+	byN := jsonOf(t, "dpsgd")
+	if byRate["epsilon"] != byN["epsilon"] || byRate["steps"] != byN["steps"] {
+		t.Errorf("q given directly: ε %v at %v steps, want %v at %v", byRate["epsilon"], byRate["steps"], byN["epsilon"], byN["steps"])
+	}
+	_, errs, code := runCLI("dpsgd", "--batch", "100000", "--steps", "10")
+	if code != 2 || strings.Contains(errs, "60000") || !strings.Contains(errs, "--n") {
+		t.Errorf("batch without n: exit %d, %q; want --n named as missing, no default n", code, errs)
+	}
+}
+
+// Issue 9: every accounting command documents its exit statuses, and the
+// count of compose is --compositions (k is a count in no command).
+func TestExitStatusesAndFlagNames(t *testing.T) {
+	for _, c := range [][]string{{"laplace"}, {"gaussian"}, {"dpsgd"}, {"convert"}, {"compose"}, {"calc"}, {"calc", "langevin"}, {"tables"}} {
+		out, _, code := runCLI(append(c, "--help")...)
+		if code != 0 || !strings.Contains(out, "Exit status: 0") || !strings.Contains(out, "2 bad input") {
+			t.Errorf("%v --help lacks the exit statuses", c)
+		}
+		if strings.Contains(out, "--k ") || strings.Contains(out, "--d ") || strings.Contains(out, "--dim ") {
+			t.Errorf("%v --help still offers --k/--d/--dim", c)
+		}
+	}
+	if obj := jsonOf(t, "compose", "--epsilon", "0.1", "--compositions", "100"); obj["compositions"].(float64) != 100 {
+		t.Errorf("compositions: %v", obj)
+	}
+}
+
+// Issue 9, hole 5 (display): a maximum prints rounded down and a noise
+// level rounded up, by the value's type. The old code printed the filter's
+// largest per-step ε0 = 0.02040585… as 0.0204059 and the clipped mean's
+// σ = 0.03116194… as 0.0311619.
+func TestRoundingByKind(t *testing.T) {
+	out, _, _ := runCLI("compose", "--method", "filter", "--epsilon", "0.02", "--compositions", "100", "--target-delta", "1e-5", "--target-epsilon", "1")
+	if !strings.Contains(out, "0.0204058") {
+		t.Errorf("largest per-step ε0 not rounded down:\n%s", out)
+	}
+	out, _, _ = runCLI("calc", "clipped-mean", "--moment-order", "4", "--moment-bound", "3.78", "--second-moment", "2", "--batch", "1000", "--rho", "0.5")
+	if !strings.Contains(out, "0.031162 ") {
+		t.Errorf("σ not rounded up:\n%s", out)
+	}
+	out, _, _ = runCLI("convert", "--epsilon", "1", "--delta", "1e-6")
+	if !strings.Contains(out, "4.53088") { // 1/√(2ρ*) = 4.530877…
+		t.Errorf("noise multiplier not rounded up:\n%s", out)
+	}
 }

@@ -50,7 +50,7 @@ func TestCalcJSON(t *testing.T) {
 			jnear(t, o, "rho", 0.25, 1e-12)
 			jnear(t, o, "epsilon_classic", 3.64307, 1e-5)
 		}},
-		{[]string{"calc", "langevin", "--epsilon", "1", "--delta", "1e-5", "--sensitivity", "0.01", "--steps", "1000", "--eta", "0.01"}, func(o map[string]any) {
+		{[]string{"calc", "langevin", "--target-epsilon", "1", "--delta", "1e-5", "--sensitivity", "0.01", "--steps", "1000", "--eta", "0.01"}, func(o map[string]any) {
 			jnear(t, o, "beta_paper", 18.6396, 1e-5)
 			jnear(t, o, "beta_max_classic", 9.12577, 1e-5)
 			jnear(t, o, "paper_epsilon_classic", 2.08686, 1e-5)
@@ -62,12 +62,12 @@ func TestCalcJSON(t *testing.T) {
 			jnear(t, o, "gap", math.Log(100)+math.Log(20), 1e-12)
 			jnear(t, o, "temperature", 1, 1e-12)
 		}},
-		{[]string{"calc", "expmech-convex", "--epsilon", "1", "--d", "10", "--n", "1000"}, func(o map[string]any) {
+		{[]string{"calc", "expmech-convex", "--epsilon", "1", "--dimension", "10", "--n", "1000"}, func(o map[string]any) {
 			jnear(t, o, "tail_bound", 120.643740, 1e-8)
 			jnear(t, o, "mean_bst14", 104.677881, 1e-8)
 			jnear(t, o, "mean", 20, 1e-12)
 		}},
-		{[]string{"calc", "output-perturbation", "--epsilon", "0.5", "--delta", "1e-5", "--strong-convexity", "1", "--n", "1000", "--d", "10"}, func(o map[string]any) {
+		{[]string{"calc", "output-perturbation", "--epsilon", "0.5", "--delta", "1e-5", "--strong-convexity", "1", "--n", "1000", "--dimension", "10"}, func(o map[string]any) {
 			jnear(t, o, "sensitivity", 0.002, 1e-12)
 			if jnum(t, o, "paper_sigma_epsilon") <= 0.5 {
 				t.Error("paper σ₀ not flagged optimistic")
@@ -91,22 +91,22 @@ func TestCalcJSON(t *testing.T) {
 			jnear(t, o, "multi_pass_sigma", 0.02, 1e-12)
 			jnear(t, o, "one_pass_sigma", 0.2, 1e-12)
 		}},
-		{[]string{"calc", "strong-composition", "--epsilon", "0.1", "--steps", "100", "--delta", "1e-5"}, func(o map[string]any) {
+		{[]string{"calc", "strong-composition", "--step-epsilon", "0.1", "--steps", "100", "--delta", "1e-5"}, func(o map[string]any) {
 			jnear(t, o, "strong_epsilon", 5.850235, 1e-6)
 			jnear(t, o, "epsilon", 5.850235, 1e-6)
 		}},
-		{[]string{"calc", "strong-composition", "--epsilon", "1", "--steps", "10", "--delta", "1e-5"}, func(o map[string]any) {
+		{[]string{"calc", "strong-composition", "--step-epsilon", "1", "--steps", "10", "--delta", "1e-5"}, func(o map[string]any) {
 			jnear(t, o, "epsilon", 10, 1e-12)
 			if o["method"] != "basic" {
 				t.Error("basic should win")
 			}
 		}},
-		{[]string{"calc", "strong-composition", "--target", "1", "--steps", "100", "--delta", "1e-5"}, func(o map[string]any) {
+		{[]string{"calc", "strong-composition", "--target-epsilon", "1", "--steps", "100", "--delta", "1e-5"}, func(o map[string]any) {
 			if e := jnum(t, o, "epsilon"); e > 1 || e < 0.999999 {
 				t.Errorf("inverse gives ε = %v", e)
 			}
 		}},
-		{[]string{"calc", "fully-adaptive", "--epsilon", "1", "--steps", "100", "--delta", "1e-5"}, func(o map[string]any) {
+		{[]string{"calc", "fully-adaptive", "--target-epsilon", "1", "--steps", "100", "--delta", "1e-5"}, func(o map[string]any) {
 			jnear(t, o, "step_exact", 0.0204059, 1e-5)
 			jnear(t, o, "step_paper", 0.0104199, 1e-5)
 			jnear(t, o, "total_at_paper_step", 0.505429, 1e-5)
@@ -141,17 +141,17 @@ func TestCalcBadInput(t *testing.T) {
 		{"calc", "langevin", "--beta", "1", "--lipschitz", "1", "--n", "10", "--adjacency", "x", "--horizon", "1", "--delta", "0.1"},
 		{"calc", "expmech", "--epsilon", "1", "--candidates", "2.5"},
 		{"calc", "expmech", "--epsilon", "1", "--candidates", "10", "--alpha", "0"},
-		{"calc", "expmech-convex", "--epsilon", "1", "--d", "10"},
+		{"calc", "expmech-convex", "--epsilon", "1", "--dimension", "10"},
 		{"calc", "output-perturbation", "--epsilon", "1", "--delta", "2", "--strong-convexity", "1", "--n", "10"},
 		{"calc", "bst14-sgd", "--n", "1000", "--epsilon", "1", "--delta", "0.01"},  // δ ≥ 1/n
 		{"calc", "bst14-sgd", "--n", "1000", "--epsilon", "10", "--delta", "1e-5"}, // ε > 2√ln(1/δ)
 		{"calc", "clipped-mean", "--moment-order", "1", "--moment-bound", "1", "--batch", "10", "--rho", "1"},
 		{"calc", "clipped-mean", "--moment-order", "2", "--moment-bound", "1", "--second-moment", "2", "--batch", "10", "--rho", "1"},
 		{"calc", "zcdp-budget", "--n", "10", "--steps", "11", "--rho", "1"},
-		{"calc", "strong-composition", "--epsilon", "1", "--target", "1", "--steps", "10", "--delta", "0.1"},
-		{"calc", "strong-composition", "--epsilon", "1", "--steps", "0", "--delta", "0.1"},
-		{"calc", "fully-adaptive", "--epsilon", "60", "--steps", "10", "--delta", "1e-3"}, // ε ≥ 8 ln(1/δ)
-		{"calc", "fully-adaptive", "--epsilon", "1", "--steps", "10"},
+		{"calc", "strong-composition", "--step-epsilon", "1", "--target-epsilon", "1", "--steps", "10", "--delta", "0.1"},
+		{"calc", "strong-composition", "--step-epsilon", "1", "--steps", "0", "--delta", "0.1"},
+		{"calc", "fully-adaptive", "--target-epsilon", "60", "--steps", "10", "--delta", "1e-3"}, // ε ≥ 8 ln(1/δ)
+		{"calc", "fully-adaptive", "--target-epsilon", "1", "--steps", "10"},
 		{"calc", "nope"},
 		{"calc", "langevin", "--beta", "zz"},
 	}
@@ -161,8 +161,8 @@ func TestCalcBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errw)
 		}
 	}
-	_, _, errw := runTables("calc", "fully-adaptive", "--epsilon", "60", "--steps", "10", "--delta", "1e-3")
-	if !strings.Contains(errw, "--epsilon") || !strings.Contains(errw, "8 ln(1/δ)") {
+	_, _, errw := runTables("calc", "fully-adaptive", "--target-epsilon", "60", "--steps", "10", "--delta", "1e-3")
+	if !strings.Contains(errw, "--target-epsilon") || !strings.Contains(errw, "8 ln(1/δ)") {
 		t.Errorf("range refusal message: %q", errw)
 	}
 }

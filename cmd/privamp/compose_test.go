@@ -25,7 +25,7 @@ func composeJSON(t *testing.T, args ...string) map[string]any {
 func near(a, b, rel float64) bool { return math.Abs(a-b) <= rel*math.Abs(b) }
 
 func TestComposeBestDefault(t *testing.T) {
-	obj := composeJSON(t, "--epsilon", "0.1", "--k", "100", "--target-delta", "1e-5")
+	obj := composeJSON(t, "--epsilon", "0.1", "--compositions", "100", "--target-delta", "1e-5")
 	want, _ := composition.Best(0.1, 0, 100, 1e-5)
 	if obj["epsilon"].(float64) != want.Epsilon || obj["method"] != "optimal" || obj["command"] != "compose" {
 		t.Errorf("best: %v via %v, want %v via optimal", obj["epsilon"], obj["method"], want.Epsilon)
@@ -53,11 +53,11 @@ func TestComposeBestDefault(t *testing.T) {
 	if a := ms[1].(map[string]any)["epsilon"].(float64); math.Abs(a-5.850235) > 5e-7 {
 		t.Errorf("advanced = %v, want 5.850235", a)
 	}
-	if obj["k"].(float64) != 100 || obj["mechanism_epsilon"].(float64) != 0.1 || obj["target_delta"].(float64) != 1e-5 {
+	if obj["compositions"].(float64) != 100 || obj["mechanism_epsilon"].(float64) != 0.1 || obj["target_delta"].(float64) != 1e-5 {
 		t.Errorf("inputs echoed wrongly: %v", obj)
 	}
 	// 1e5 and "1e5" style k are accepted.
-	obj = composeJSON(t, "--epsilon", "0.001", "--k", "1e5", "--target-delta", "1e-6")
+	obj = composeJSON(t, "--epsilon", "0.001", "--compositions", "1e5", "--target-delta", "1e-6")
 	if obj["method"] != "optimal" || obj["epsilon"].(float64) >= 0.001*1e5 {
 		t.Errorf("k = 1e5: %v via %v", obj["epsilon"], obj["method"])
 	}
@@ -70,13 +70,13 @@ func TestComposeSingleMethods(t *testing.T) {
 		eps    float64
 		delta  float64
 	}{
-		{[]string{"--method", "advanced", "--epsilon", "0.1", "--k", "100", "--delta-prime", "1e-5"}, "advanced", 5.850235, 1e-5},
-		{[]string{"--method", "advanced", "--epsilon", "0.01", "--k", "10000", "--delta-prime", "1e-6"}, "advanced", 6.261538, 1e-6},
-		{[]string{"--method", "advanced", "--epsilon", "1", "--k", "10", "--delta-prime", "1e-5"}, "advanced", 32.357090, 1e-5},
-		{[]string{"--method", "advanced", "--epsilon", "0.1", "--delta", "1e-7", "--k", "100", "--target-delta", "2e-5"}, "advanced",
+		{[]string{"--method", "advanced", "--epsilon", "0.1", "--compositions", "100", "--delta-prime", "1e-5"}, "advanced", 5.850235, 1e-5},
+		{[]string{"--method", "advanced", "--epsilon", "0.01", "--compositions", "10000", "--delta-prime", "1e-6"}, "advanced", 6.261538, 1e-6},
+		{[]string{"--method", "advanced", "--epsilon", "1", "--compositions", "10", "--delta-prime", "1e-5"}, "advanced", 32.357090, 1e-5},
+		{[]string{"--method", "advanced", "--epsilon", "0.1", "--delta", "1e-7", "--compositions", "100", "--target-delta", "2e-5"}, "advanced",
 			math.Sqrt(200*math.Log(1e5))*0.1 + 10*math.Expm1(0.1), 2e-5},
-		{[]string{"--method", "basic", "--epsilon", "0.1", "--delta", "1e-7", "--k", "100"}, "basic", 10, 1e-5},
-		{[]string{"--method", "filter", "--epsilon", "0.1", "--k", "100", "--delta-prime", "1e-5"}, "filter",
+		{[]string{"--method", "basic", "--epsilon", "0.1", "--delta", "1e-7", "--compositions", "100"}, "basic", 10, 1e-5},
+		{[]string{"--method", "filter", "--epsilon", "0.1", "--compositions", "100", "--delta-prime", "1e-5"}, "filter",
 			0.1*math.Sqrt(200*math.Log(1e5)) + 0.5, 1e-5},
 	} {
 		obj := composeJSON(t, c.args...)
@@ -88,7 +88,7 @@ func TestComposeSingleMethods(t *testing.T) {
 		}
 	}
 	// optimal with --delta-prime: target = kδ + δ'.
-	obj := composeJSON(t, "--method", "optimal", "--epsilon", "0.01", "--delta", "1e-9", "--k", "100000", "--delta-prime", "1e-5")
+	obj := composeJSON(t, "--method", "optimal", "--epsilon", "0.01", "--delta", "1e-9", "--compositions", "100000", "--delta-prime", "1e-5")
 	want, _ := composition.OptimalEpsilon(0.01, 1e-9, 100000, 1e-4+1e-5)
 	if obj["epsilon"].(float64) != want || obj["delta"].(float64) > 1.1e-4*(1+1e-12) {
 		t.Errorf("optimal k=1e5: %v, want %v (δ %v)", obj["epsilon"], want, obj["delta"])
@@ -136,7 +136,7 @@ func TestComposeFilterCheck(t *testing.T) {
 	if obj["allowed"].(float64) != 2 || obj["halted"] != true || obj["epsilon"].(float64) != 1 || !near(obj["delta"].(float64), 2e-5, 1e-12) {
 		t.Errorf("filter check: %v", obj)
 	}
-	steps := obj["steps"].([]any)
+	steps := obj["filter_steps"].([]any)
 	if len(steps) != 4 || steps[1].(map[string]any)["allowed"] != true || steps[2].(map[string]any)["allowed"] != false || steps[3].(map[string]any)["allowed"] != false {
 		t.Errorf("steps %v", steps)
 	}
@@ -152,19 +152,19 @@ func TestComposeFilterCheck(t *testing.T) {
 
 func TestComposeFilterInverse(t *testing.T) {
 	// Seed 003 notes §5, first row: ε = 1, k = 100, δ = 1e-5.
-	obj := composeJSON(t, "--method", "filter", "--epsilon", "0.02", "--k", "100", "--target-delta", "1e-5", "--target-epsilon", "1")
+	obj := composeJSON(t, "--method", "filter", "--epsilon", "0.02", "--compositions", "100", "--target-delta", "1e-5", "--target-epsilon", "1")
 	if !near(obj["max_step_epsilon"].(float64), 0.0204059, 1e-5) || !near(obj["cor36_step_epsilon"].(float64), 0.0104199, 1e-5) {
 		t.Errorf("inverse: %v", obj)
 	}
 	// Outside Cor. 3.6's range (ε > 8 ln(1/δ) = 55.3): no number, a reason.
-	obj = composeJSON(t, "--method", "filter", "--epsilon", "1", "--k", "10", "--target-delta", "1e-3", "--target-epsilon", "60")
+	obj = composeJSON(t, "--method", "filter", "--epsilon", "1", "--compositions", "10", "--target-delta", "1e-3", "--target-epsilon", "60")
 	if obj["cor36_step_epsilon"] != nil || !strings.Contains(obj["cor36_reason"].(string), "8 ln(1/delta)") {
 		t.Errorf("Cor 3.6 out of range: %v", obj)
 	}
 }
 
 func TestComposeTableOutput(t *testing.T) {
-	out, errs, code := composeCLI("--epsilon", "0.1", "--k", "100", "--target-delta", "1e-5")
+	out, errs, code := composeCLI("--epsilon", "0.1", "--compositions", "100", "--target-delta", "1e-5")
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -175,11 +175,11 @@ func TestComposeTableOutput(t *testing.T) {
 		}
 	}
 	// Not applicable methods are labelled, never given a number.
-	out, _, code = composeCLI("--epsilon", "0.1", "--delta", "0.125", "--k", "4", "--target-delta", "0.5")
+	out, _, code = composeCLI("--epsilon", "0.1", "--delta", "0.125", "--compositions", "4", "--target-delta", "0.5")
 	if code != 0 || !strings.Contains(out, "not applicable") || !strings.Contains(out, "needs delta' = target") {
 		t.Errorf("not-applicable rows: %d\n%s", code, out)
 	}
-	obj := composeJSON(t, "--epsilon", "0.1", "--delta", "0.125", "--k", "4", "--target-delta", "0.5")
+	obj := composeJSON(t, "--epsilon", "0.1", "--delta", "0.125", "--compositions", "4", "--target-delta", "0.5")
 	for _, m := range obj["methods"].([]any) {
 		mm := m.(map[string]any)
 		if mm["valid"] == false && (mm["epsilon"] != nil || mm["reason"] == nil) {
@@ -187,11 +187,11 @@ func TestComposeTableOutput(t *testing.T) {
 		}
 	}
 	// An infinite ε is "no finite guarantee", JSON null plus a reason.
-	obj = composeJSON(t, "--method", "advanced", "--epsilon", "800", "--k", "2", "--delta-prime", "1e-5")
+	obj = composeJSON(t, "--method", "advanced", "--epsilon", "800", "--compositions", "2", "--delta-prime", "1e-5")
 	if obj["epsilon"] != nil || obj["epsilon_reason"] != noFinite {
 		t.Errorf("infinite ε: %v", obj)
 	}
-	out, _, _ = composeCLI("--method", "advanced", "--epsilon", "800", "--k", "2", "--delta-prime", "1e-5")
+	out, _, _ = composeCLI("--method", "advanced", "--epsilon", "800", "--compositions", "2", "--delta-prime", "1e-5")
 	if !strings.Contains(out, noFinite) || strings.Contains(out, "Inf") || strings.Contains(out, "NaN") {
 		t.Errorf("infinite ε table:\n%s", out)
 	}
@@ -226,32 +226,32 @@ func TestComposeBadInput(t *testing.T) {
 		args []string
 		flag string
 	}{
-		{[]string{"--method", "magic", "--epsilon", "1", "--k", "2"}, "--method"},
-		{[]string{"--epsilon", "-1", "--k", "10"}, "--epsilon"},
-		{[]string{"--epsilon", "NaN", "--k", "10"}, "--epsilon"},
-		{[]string{"--epsilon", "Inf", "--k", "10"}, "--epsilon"},
-		{[]string{"--epsilon", "x", "--k", "10"}, "--epsilon"},
-		{[]string{"--epsilon", "1", "--k", "0"}, "--k"},
-		{[]string{"--epsilon", "1", "--k", "2.5"}, "--k"},
-		{[]string{"--epsilon", "1", "--k", "1e8"}, "--k"},
-		{[]string{"--epsilon", "1", "--k", "-3"}, "--k"},
-		{[]string{"--epsilon", "1", "--k", "10", "--delta", "1"}, "--delta"},
-		{[]string{"--epsilon", "1", "--k", "10", "--delta", "-0.1"}, "--delta"},
-		{[]string{"--epsilon", "1"}, "--k"},
-		{[]string{"--k", "10"}, "--epsilon"},
+		{[]string{"--method", "magic", "--epsilon", "1", "--compositions", "2"}, "--method"},
+		{[]string{"--epsilon", "-1", "--compositions", "10"}, "--epsilon"},
+		{[]string{"--epsilon", "NaN", "--compositions", "10"}, "--epsilon"},
+		{[]string{"--epsilon", "Inf", "--compositions", "10"}, "--epsilon"},
+		{[]string{"--epsilon", "x", "--compositions", "10"}, "--epsilon"},
+		{[]string{"--epsilon", "1", "--compositions", "0"}, "--compositions"},
+		{[]string{"--epsilon", "1", "--compositions", "2.5"}, "--compositions"},
+		{[]string{"--epsilon", "1", "--compositions", "1e8"}, "--compositions"},
+		{[]string{"--epsilon", "1", "--compositions", "-3"}, "--compositions"},
+		{[]string{"--epsilon", "1", "--compositions", "10", "--delta", "1"}, "--delta"},
+		{[]string{"--epsilon", "1", "--compositions", "10", "--delta", "-0.1"}, "--delta"},
+		{[]string{"--epsilon", "1"}, "--compositions"},
+		{[]string{"--compositions", "10"}, "--epsilon"},
 		{[]string{}, "--epsilon"},
-		{[]string{"--epsilon", "1", "--k", "10", "--delta-prime", "0"}, "--delta-prime"},
-		{[]string{"--epsilon", "1", "--k", "10", "--delta-prime", "1"}, "--delta-prime"},
-		{[]string{"--epsilon", "1", "--k", "10", "--target-delta", "0"}, "--target-delta"},
-		{[]string{"--epsilon", "1", "--k", "10", "--target-delta", "1.5"}, "--target-delta"},
-		{[]string{"--epsilon", "1", "--k", "10", "--delta-prime", "1e-5", "--target-delta", "1e-4"}, "--delta-prime"},
-		{[]string{"--method", "advanced", "--epsilon", "1", "--k", "10"}, "--delta-prime"},
-		{[]string{"--method", "optimal", "--epsilon", "1", "--k", "10"}, "--target-delta"},
-		{[]string{"--method", "advanced", "--epsilon", "1", "--k", "10", "--delta", "1e-5", "--target-delta", "1e-5"}, "--target-delta"},
-		{[]string{"--method", "filter", "--epsilon", "1", "--k", "10", "--delta", "1e-5", "--target-delta", "1e-5"}, "--target-delta"},
-		{[]string{"--method", "optimal", "--epsilon", "1", "--k", "10", "--delta", "0.1", "--target-delta", "0.5"}, "--target-delta"},
-		{[]string{"--epsilon", "0.1", "--k", "10", "--delta", "0.1", "--target-delta", "0.5"}, "--target-delta"},
-		{[]string{"--epsilon", "0.1", "--k", "10", "--delta", "0.09", "--delta-prime", "0.5"}, "--delta-prime"},
+		{[]string{"--epsilon", "1", "--compositions", "10", "--delta-prime", "0"}, "--delta-prime"},
+		{[]string{"--epsilon", "1", "--compositions", "10", "--delta-prime", "1"}, "--delta-prime"},
+		{[]string{"--epsilon", "1", "--compositions", "10", "--target-delta", "0"}, "--target-delta"},
+		{[]string{"--epsilon", "1", "--compositions", "10", "--target-delta", "1.5"}, "--target-delta"},
+		{[]string{"--epsilon", "1", "--compositions", "10", "--delta-prime", "1e-5", "--target-delta", "1e-4"}, "--delta-prime"},
+		{[]string{"--method", "advanced", "--epsilon", "1", "--compositions", "10"}, "--delta-prime"},
+		{[]string{"--method", "optimal", "--epsilon", "1", "--compositions", "10"}, "--target-delta"},
+		{[]string{"--method", "advanced", "--epsilon", "1", "--compositions", "10", "--delta", "1e-5", "--target-delta", "1e-5"}, "--target-delta"},
+		{[]string{"--method", "filter", "--epsilon", "1", "--compositions", "10", "--delta", "1e-5", "--target-delta", "1e-5"}, "--target-delta"},
+		{[]string{"--method", "optimal", "--epsilon", "1", "--compositions", "10", "--delta", "0.1", "--target-delta", "0.5"}, "--target-delta"},
+		{[]string{"--epsilon", "0.1", "--compositions", "10", "--delta", "0.1", "--target-delta", "0.5"}, "--target-delta"},
+		{[]string{"--epsilon", "0.1", "--compositions", "10", "--delta", "0.09", "--delta-prime", "0.5"}, "--delta-prime"},
 		{[]string{"--list", "1:0,x:0"}, "--list"},
 		{[]string{"--list", "1:2"}, "--list"},
 		{[]string{"--list", "1:0,,2:0"}, "--list"},
@@ -260,17 +260,17 @@ func TestComposeBadInput(t *testing.T) {
 		{[]string{"--list", "Inf:0"}, "--list"},
 		{[]string{"--list", "1:NaN"}, "--list"},
 		{[]string{"--list", "1:0", "--epsilon", "1"}, "--list"},
-		{[]string{"--list", "1:0", "--k", "3"}, "--list"},
+		{[]string{"--list", "1:0", "--compositions", "3"}, "--list"},
 		{[]string{"--guarantee", "a:0"}, "--guarantee"},
 		{[]string{"--method", "advanced", "--list", "1:0,2:0", "--target-delta", "1e-5"}, "--method"},
 		{[]string{"--method", "optimal", "--list", "1:0"}, "--method"},
-		{[]string{"--epsilon", "1", "--k", "2", "--target-delta", "1e-5", "--target-epsilon", "1"}, "--target-epsilon"},
+		{[]string{"--epsilon", "1", "--compositions", "2", "--target-delta", "1e-5", "--target-epsilon", "1"}, "--target-epsilon"},
 		{[]string{"--method", "filter", "--list", "1:0", "--target-epsilon", "0", "--delta-prime", "1e-5", "--target-delta", "2e-5"}, "--target-epsilon"},
 		{[]string{"--method", "filter", "--list", "1:0", "--target-epsilon", "1", "--target-delta", "1e-5"}, "--delta-prime"},
 		{[]string{"--method", "filter", "--list", "1:0", "--target-epsilon", "1", "--delta-prime", "1e-5", "--target-delta", "1e-5"}, "--target-delta"},
 		{[]string{"--method", "filter", "--list", "1:0"}, "--delta-prime"},
-		{[]string{"--epsilon", "1", "--k", "2", "--json", "--csv"}, "--json"},
-		{[]string{"--epsilon", "1", "--k", "2", "extra"}, "extra"},
+		{[]string{"--epsilon", "1", "--compositions", "2", "--json", "--csv"}, "--json"},
+		{[]string{"--epsilon", "1", "--compositions", "2", "extra"}, "extra"},
 	}
 	for _, tc := range cases {
 		expectBadInput(t, append([]string{"compose"}, tc.args...), tc.flag)
@@ -289,7 +289,7 @@ func FuzzComposeFlags(f *testing.F) {
 		if list != "" {
 			args = append(args, "--list", list)
 		} else {
-			args = append(args, "--epsilon", eps, "--delta", delta, "--k", k)
+			args = append(args, "--epsilon", eps, "--delta", delta, "--compositions", k)
 		}
 		if v, err := strconv.ParseFloat(k, 64); err == nil && v > 1e6 {
 			return // keep each run fast; k up to 10^7 is covered by the tests above

@@ -1,8 +1,7 @@
 package main
 
 import (
-	"math"
-
+	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/spf13/cobra"
 )
@@ -13,139 +12,99 @@ func init() { register(newDPSGDCmd) }
 // TF-Privacy tutorial (60,000 examples, batch 256, 60 epochs, noise 1.1).
 var dpsgdDefaults = struct{ n, batch, epochs, noise, delta float64 }{60000, 256, 60, 1.1, 1e-5}
 
+// user returns v if the user set the flag, else 0 ("not given").
+func user(cmd *cobra.Command, name string, v float64) float64 {
+	if changed(cmd, name) {
+		return v
+	}
+	return 0
+}
+
 func newDPSGDCmd(a *app) *cobra.Command {
-	var n, batch, epochs, steps, noise, delta, target float64
+	e := dpsgdDefaults
+	d := rdp.DPSGD{N: e.n, Batch: e.batch, Epochs: e.epochs, Noise: e.noise, Delta: e.delta}
 	var neighbours string
 	cmd := &cobra.Command{
 		Use:   "dpsgd",
 		Short: "ε of DP-SGD (Poisson-subsampled Gaussian), or the noise multiplier for a target ε",
 		Long: `The (ε, δ) of DP-SGD: T steps of the Poisson-subsampled Gaussian mechanism with sampling rate
-q = batch/n and noise multiplier z, accounted exactly in RDP at every real order (Mironov–Talwar–Zhang
-2019) and converted with the optimal order. T = ⌈epochs·n/batch⌉, or --steps.
-With --target-epsilon instead of --noise: the smallest noise multiplier that meets (ε, δ).`,
+q = batch/n (or --sampling-rate) and noise multiplier z, accounted exactly in RDP at every real order
+(Mironov–Talwar–Zhang 2019) and converted with the optimal order. T = ⌈epochs·n/batch⌉, or --steps.
+The defaults are the MNIST example (n 60000, batch 256, 60 epochs, noise 1.1, δ 1e-5): n and batch
+apply only as a pair and epochs only with them; with --sampling-rate give --steps.
+With --target-epsilon instead of --noise: the smallest noise multiplier that meets (ε, δ).
+
+` + exitStatuses,
 		Args: cobra.NoArgs,
 		Example: `  privamp dpsgd --n 60000 --batch 256 --epochs 60 --noise 1.1 --delta 1e-5
+  privamp dpsgd --sampling-rate 0.01 --steps 10000 --noise 1.0
   privamp dpsgd --n 60000 --batch 256 --epochs 60 --target-epsilon 3 --delta 1e-5 --json`,
 	}
 	conv := conversionFlag(cmd)
 	f := cmd.Flags()
-	f.Float64Var(&n, "n", dpsgdDefaults.n, "number of training examples (whole number ≥ 1)")
-	f.Float64Var(&batch, "batch", dpsgdDefaults.batch, "expected batch size (whole number, ≤ n)")
-	f.Float64Var(&epochs, "epochs", dpsgdDefaults.epochs, "epochs > 0 (steps = ⌈epochs·n/batch⌉)")
-	f.Float64Var(&steps, "steps", 0, "number of steps T instead of --epochs (whole number ≥ 1)")
-	f.Float64Var(&noise, "noise", dpsgdDefaults.noise, "noise multiplier z = σ/C > 0")
-	f.Float64Var(&delta, "delta", dpsgdDefaults.delta, "δ in (0, 1)")
-	f.Float64Var(&target, "target-epsilon", 0, "calibrate the noise multiplier for this ε > 0 instead of taking --noise")
+	f.Float64Var(&d.N, "n", d.N, "number of training examples (whole number ≥ 1)")
+	f.Float64Var(&d.Batch, "batch", d.Batch, "expected batch size (whole number, ≤ n)")
+	f.Float64Var(&d.SamplingRate, "sampling-rate", 0, "sampling rate q in (0, 1] instead of --batch/--n (needs --steps)")
+	f.Float64Var(&d.Epochs, "epochs", d.Epochs, "epochs > 0 (steps = ⌈epochs·n/batch⌉)")
+	f.Float64Var(&d.Steps, "steps", 0, "number of steps T instead of --epochs (whole number ≥ 1)")
+	f.Float64Var(&d.Noise, "noise", d.Noise, "noise multiplier z = σ/C > 0")
+	f.Float64Var(&d.Delta, "delta", d.Delta, "δ in (0, 1)")
+	f.Float64Var(&d.TargetEpsilon, "target-epsilon", 0, "calibrate the noise multiplier for this ε > 0 instead of taking --noise")
 	f.StringVar(&neighbours, "neighbours", "add-remove", "neighbouring relation: add-remove or replace-one")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		c, err := conv()
-		if err != nil {
+		var err error
+		if d.Conversion, err = conv(); err != nil {
 			return err
 		}
-		if changed(cmd, "noise") && changed(cmd, "target-epsilon") {
-			return badInput("give only one of --noise or --target-epsilon")
-		}
-		if changed(cmd, "steps") && changed(cmd, "epochs") {
-			return badInput("give only one of --epochs or --steps")
-		}
-		if err := firstErr(positiveInt("n", n, 1e12), positiveInt("batch", batch, 1e12), openUnit("delta", delta)); err != nil {
-			return err
-		}
-		if batch > n {
-			return badInput("--batch must be ≤ --n (%v), got %v", n, batch)
-		}
-		T := steps
-		if changed(cmd, "steps") {
-			if err := positiveInt("steps", steps, 1e12); err != nil {
-				return err
+		for _, p := range [][2]string{{"noise", "target-epsilon"}, {"epochs", "steps"}, {"sampling-rate", "n"}, {"sampling-rate", "batch"}} {
+			if changed(cmd, p[0]) && changed(cmd, p[1]) {
+				return badInput("give only one of --%s or --%s", p[0], p[1])
 			}
-		} else {
-			if err := positive("epochs", epochs); err != nil {
-				return err
-			}
-			T = math.Ceil(epochs * n / batch)
-			if T > 1e12 {
-				return badInput("--epochs gives %v steps; at most 1e12 are supported", T)
-			}
+		}
+		// The defaults are one example: n and batch only as a pair, epochs only
+		// with them; a route the user chose never takes a default they did not
+		// give (no "--batch must be ≤ n = 60000" for a batch of 100,000).
+		if changed(cmd, "n") || changed(cmd, "batch") || changed(cmd, "sampling-rate") {
+			d.N, d.Batch = user(cmd, "n", d.N), user(cmd, "batch", d.Batch)
+		}
+		if changed(cmd, "steps") || changed(cmd, "sampling-rate") || d.N != e.n || d.Batch != e.batch {
+			d.Epochs = user(cmd, "epochs", d.Epochs)
 		}
 		if neighbours != "add-remove" && neighbours != "replace-one" {
 			return badInput("--neighbours must be add-remove or replace-one, got %q", neighbours)
 		}
-		calibrate := changed(cmd, "target-epsilon")
-		if calibrate {
-			if err := positive("target-epsilon", target); err != nil {
-				return err
-			}
-		} else if err := positive("noise", noise); err != nil {
-			return err
-		}
-		r, err := dpsgdReport(n, batch, T, noise, delta, target, calibrate, neighbours == "replace-one", c)
+		d.ReplaceOne, d.Calibrate = neighbours == "replace-one", changed(cmd, "target-epsilon")
+		res, err := d.Account()
 		if err != nil {
 			return err
 		}
-		return render(a.out, a.mode, r)
+		zSrc, nb := "input", "add/remove one example"
+		if res.Calibrated {
+			zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
+		}
+		if d.ReplaceOne {
+			nb = "replace one example (bounded through remove-then-add, Mironov 2017, Prop. 11)"
+		}
+		r := &report{
+			Title: "DP-SGD (Poisson-subsampled Gaussian)",
+			Rows: []row{
+				{"q = batch/n", res.SamplingRate, "sampling rate", "input"},
+				{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉ or --steps"},
+				{"z (noise multiplier)", res.NoiseMultiplier, "σ/C", zSrc},
+				{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
+				{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"},
+			},
+			Assumptions: []string{
+				"every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so",
+				"per-example gradients are clipped to ℓ2 norm ≤ C and the summed batch gradient gets N(0, (zC)²I) noise",
+				"neighbouring data sets: " + nb,
+				"all intermediate models may be released (no amplification by iteration is assumed)",
+			},
+		}
+		if res.N > 0 {
+			r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
+		}
+		return render(a.out, a.mode, withResult("dpsgd", res, r))
 	}
 	return cmd
-}
-
-// dpsgdCurve is the RDP curve of T DP-SGD steps.
-func dpsgdCurve(q, z, T float64, replaceOne bool) rdp.Curve {
-	if replaceOne {
-		return rdp.Repeat(rdp.SampledGaussianReplaceOne{Q: q, Z: z}, T)
-	}
-	return rdp.Repeat(rdp.SampledGaussian{Q: q, Z: z}, T)
-}
-
-func dpsgdReport(n, batch, T, z, delta, target float64, calibrate, replaceOne bool, conv rdp.Conversion) (*report, error) {
-	q := batch / n
-	if calibrate {
-		var err error
-		z, _, err = rdp.Calibrate(func(z float64) rdp.Curve { return dpsgdCurve(q, z, T, replaceOne) }, target, delta, conv)
-		if err != nil {
-			return nil, badInput("--target-epsilon %v cannot be met with a noise multiplier in [1e-3, 1e6]", target)
-		}
-	}
-	dp, err := rdp.EpsilonFor(dpsgdCurve(q, z, T, replaceOne), delta, conv)
-	if err != nil {
-		return nil, err
-	}
-	method := "rdp-poisson-subsampled-gaussian"
-	src := "Mironov–Talwar–Zhang 2019, §3 + " + conv.Source()
-	nb := "add/remove one example"
-	if replaceOne {
-		method += "-replace-one"
-		src = "Mironov–Talwar–Zhang 2019 + Mironov 2017, Prop. 11 (replace = remove then add) + " + conv.Source()
-		nb = "replace one example (bounded through remove-then-add, Mironov 2017, Prop. 11)"
-	}
-	zSrc := "input"
-	if calibrate {
-		zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
-	}
-	r := &report{
-		Title: "DP-SGD (Poisson-subsampled Gaussian)",
-		Rows: []row{
-			{"n (examples)", fmtInt(n), "", "input"},
-			{"q = batch/n", fmtNum(q), "sampling rate", "input"},
-			{"T (steps)", fmtInt(T), "", "⌈epochs·n/batch⌉ or --steps"},
-			{"z (noise multiplier)", fmtUp(z), "σ/C", zSrc},
-			{"ε", fmtEps(dp.Epsilon), "at δ = " + fmtNum(delta), src},
-			{"optimal order α", fmtOrder(dp.Order), "", "minimised over real α > 1"},
-		},
-		Assumptions: []string{
-			"every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so",
-			"per-example gradients are clipped to ℓ2 norm ≤ C and the summed batch gradient gets N(0, (zC)²I) noise",
-			"neighbouring data sets: " + nb,
-			"all intermediate models may be released (no amplification by iteration is assumed)",
-		},
-	}
-	r.JSON = map[string]any{
-		"command": "dpsgd", "n": n, "batch": batch, "sampling_rate": q, "steps": T, "noise_multiplier": z,
-		"delta": delta, "order": num(dp.Order), "method": method, "source": src, "conversion": conv.String(),
-		"neighbours": map[bool]string{true: "replace-one", false: "add-remove"}[replaceOne], "calibrated": calibrate,
-	}
-	epsJSON(r.JSON, "epsilon", dp.Epsilon)
-	if calibrate {
-		r.JSON["target_epsilon"] = target
-	}
-	return r, nil
 }

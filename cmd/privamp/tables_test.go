@@ -87,7 +87,7 @@ func TestTablesRender(t *testing.T) {
 }
 
 func TestTablesEvaluate(t *testing.T) {
-	code, out, errw := runTables("tables", "bst14", "--n", "1e4", "--d", "10", "--epsilon", "1", "--delta", "1e-6", "--diameter", "1", "--json")
+	code, out, errw := runTables("tables", "bst14", "--n", "1e4", "--dimension", "10", "--epsilon", "1", "--delta", "1e-6", "--diameter", "1", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
@@ -113,22 +113,22 @@ func TestTablesEvaluate(t *testing.T) {
 		t.Errorf("best: %v", best)
 	}
 	// Long-form CSV: one record per evaluated cell (plus explicit bounds).
-	code, out, _ = runTables("tables", "ggp-l1", "--n", "1e5", "--d", "1000", "--epsilon", "1", "--delta", "1e-5", "--csv")
+	code, out, _ = runTables("tables", "ggp-l1", "--n", "1e5", "--dimension", "1000", "--epsilon", "1", "--delta", "1e-5", "--csv")
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if code != 0 || err != nil || len(recs) != 14 || recs[0][3] != "value" {
 		t.Errorf("CSV long: exit %d, err %v, %d records", code, err, len(recs))
 	}
 	// Text output names the best row and the gap.
-	code, out, _ = runTables("tables", "fmtt18", "--n", "1e5", "--d", "10", "--epsilon", "0.5", "--delta", "1e-6")
+	code, out, _ = runTables("tables", "fmtt18", "--n", "1e5", "--dimension", "10", "--epsilon", "0.5", "--delta", "1e-6")
 	if code != 0 || !strings.Contains(out, "best row: Noisy SGD + sampling") || !strings.Contains(out, "(explicit)") {
 		t.Errorf("fmtt18 text:\n%s", out)
 	}
-	code, out, _ = runTables("tables", "lr-heavy-tailed", "--n", "1e6", "--d", "100", "--rho", "1", "--moment-order", "4", "--markdown")
+	code, out, _ = runTables("tables", "lr-heavy-tailed", "--n", "1e6", "--dimension", "100", "--rho", "1", "--moment-order", "4", "--markdown")
 	if code != 0 || !strings.Contains(out, "gap to the lower bound") {
 		t.Errorf("lr markdown (exit %d):\n%s", code, out)
 	}
 	// ∞ (output perturbation's LDP) is exact and null in JSON with a reason.
-	code, out, _ = runTables("tables", "fmtt18", "--n", "100", "--d", "1", "--epsilon", "1", "--delta", "1e-3", "--json")
+	code, out, _ = runTables("tables", "fmtt18", "--n", "100", "--dimension", "1", "--epsilon", "1", "--delta", "1e-3", "--json")
 	obj = decodeOne(t, out)
 	c := obj["rows"].([]any)[2].(map[string]any)["cells"].([]any)[2].(map[string]any)
 	if code != 0 || c["value"] != nil || c["value_reason"] == nil {
@@ -139,18 +139,18 @@ func TestTablesEvaluate(t *testing.T) {
 func TestTablesBadInput(t *testing.T) {
 	cases := [][]string{
 		{"tables", "nope"},
-		{"tables", "bst14", "--n", "1000", "--d", "10", "--epsilon", "1", "--delta", "0.01"},   // δ ≥ 1/n
-		{"tables", "ggp-l1", "--n", "1000", "--d", "10", "--epsilon", "60", "--delta", "1e-3"}, // ε ≥ 8 ln(1/δ)
-		{"tables", "bst14", "--n", "10.5", "--d", "10", "--epsilon", "1", "--delta", "0.01"},
-		{"tables", "bst14", "--n", "1000", "--d", "10", "--epsilon", "1"}, // δ missing
-		{"tables", "bst14", "--n", "1000", "--d", "10", "--epsilon", "-1", "--delta", "1e-4"},
-		{"tables", "bst14", "--n", "1000", "--d", "10", "--epsilon", "1", "--delta", "1e-4", "--lipschitz", "0"},
-		{"tables", "bst14", "--n", "1000", "--d", "10", "--epsilon", "1", "--delta", "1e-4", "--radius", "NaN"},
+		{"tables", "bst14", "--n", "1000", "--dimension", "10", "--epsilon", "1", "--delta", "0.01"},   // δ ≥ 1/n
+		{"tables", "ggp-l1", "--n", "1000", "--dimension", "10", "--epsilon", "60", "--delta", "1e-3"}, // ε ≥ 8 ln(1/δ)
+		{"tables", "bst14", "--n", "10.5", "--dimension", "10", "--epsilon", "1", "--delta", "0.01"},
+		{"tables", "bst14", "--n", "1000", "--dimension", "10", "--epsilon", "1"}, // δ missing
+		{"tables", "bst14", "--n", "1000", "--dimension", "10", "--epsilon", "-1", "--delta", "1e-4"},
+		{"tables", "bst14", "--n", "1000", "--dimension", "10", "--epsilon", "1", "--delta", "1e-4", "--lipschitz", "0"},
+		{"tables", "bst14", "--n", "1000", "--dimension", "10", "--epsilon", "1", "--delta", "1e-4", "--radius", "NaN"},
 		{"tables", "bst14", "--n", "x"},
 		{"tables", "--n", "10"},
 		{"tables", "bst14", "--markdown", "--json"},
-		{"tables", "fmtt18", "--n", "10", "--d", "1", "--epsilon", "1", "--delta", "0.1", "--tasks", "11"},
-		{"tables", "lr-heavy-tailed", "--n", "100", "--d", "1", "--rho", "1", "--moment-order", "1"},
+		{"tables", "fmtt18", "--n", "10", "--dimension", "1", "--epsilon", "1", "--delta", "0.1", "--tasks", "11"},
+		{"tables", "lr-heavy-tailed", "--n", "100", "--dimension", "1", "--rho", "1", "--moment-order", "1"},
 		{"tables", "a", "b"},
 	}
 	for _, args := range cases {
@@ -159,7 +159,7 @@ func TestTablesBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errw)
 		}
 	}
-	_, _, errw := runTables("tables", "bst14", "--n", "1000", "--d", "10", "--epsilon", "1", "--delta", "0.01")
+	_, _, errw := runTables("tables", "bst14", "--n", "1000", "--dimension", "10", "--epsilon", "1", "--delta", "0.01")
 	if !strings.Contains(errw, "--delta") || !strings.Contains(errw, "1/n") {
 		t.Errorf("δ refusal does not name the flag and range: %q", errw)
 	}

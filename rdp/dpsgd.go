@@ -1,0 +1,159 @@
+package rdp
+
+import (
+	"math"
+
+	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/quantity"
+)
+
+// DPSGD describes a DP-SGD run for accounting: T steps of the
+// Poisson-subsampled Gaussian mechanism with sampling rate q and noise
+// multiplier z (Abadi et al. 2016). The rate is q = Batch/N, or
+// SamplingRate; the number of steps is Steps, or ⌈Epochs·N/Batch⌉ (which
+// needs N and Batch). Zero means "not given" for N, Batch, SamplingRate,
+// Epochs and Steps: a field that the chosen route needs but that is zero is
+// reported as missing, and a given one as refused.
+type DPSGD struct {
+	N            float64 // training examples (whole number ≥ 1)
+	Batch        float64 // expected batch size (whole number, ≤ N)
+	SamplingRate float64 // q ∈ (0, 1], instead of N and Batch
+	Epochs       float64 // > 0; steps = ⌈Epochs·N/Batch⌉
+	Steps        float64 // T, a whole number in [1, 1e12], instead of Epochs
+	Noise        float64 // noise multiplier z = σ/C > 0 (ignored when Calibrate)
+	Delta        float64 // δ ∈ (0, 1)
+	ReplaceOne   bool    // replace-one neighbours (else add/remove one example)
+	Calibrate    bool    // find the smallest z for TargetEpsilon instead of taking Noise
+	// TargetEpsilon is the ε > 0 to calibrate z for.
+	TargetEpsilon float64
+	Conversion    Conversion
+}
+
+// DPSGDResult is the (ε, δ) of a DPSGD run.
+type DPSGDResult struct {
+	N               quantity.Num   `json:"n,omitempty"`
+	Batch           quantity.Num   `json:"batch,omitempty"`
+	SamplingRate    quantity.Num   `json:"sampling_rate"`
+	Steps           quantity.Num   `json:"steps"`
+	NoiseMultiplier quantity.Noise `json:"noise_multiplier"`
+	Calibrated      bool           `json:"calibrated"`
+	TargetEpsilon   quantity.Num   `json:"target_epsilon,omitempty"`
+	Epsilon         quantity.Loss  `json:"epsilon"`
+	Delta           quantity.Loss  `json:"delta"`
+	Order           quantity.Num   `json:"order"` // the optimal real order α
+	Neighbours      string         `json:"neighbours"`
+	Method          string         `json:"method"`
+	Source          string         `json:"source"`
+	Conversion      string         `json:"conversion"`
+}
+
+// maxSteps is the largest number of steps accepted.
+const maxSteps = 1e12
+
+func whole(name string, v, lo, hi float64) error {
+	if !(v >= lo && v <= hi && v == math.Trunc(v)) {
+		return field.New(name, v, "must be a whole number in [%s, %s]", field.FormatInt(int64(lo)), field.FormatInt(int64(hi)))
+	}
+	return nil
+}
+
+// rate returns q and T, refusing the first field that is out of range or
+// missing for the route the given fields choose.
+func (d DPSGD) rate() (q, steps float64, err error) {
+	missing := func(name, why string) error { return field.New(name, nil, "is required %s", why) }
+	// Given values first, so that a refused value is named before a missing one.
+	if err := field.First(givenCheck(d.N, whole("n", d.N, 1, 1e12)), givenCheck(d.Batch, whole("batch", d.Batch, 1, 1e12)),
+		givenCheck(d.Steps, whole("steps", d.Steps, 1, maxSteps)), givenCheck(d.Epochs, field.Positive("epochs", d.Epochs))); err != nil {
+		return 0, 0, err
+	}
+	switch {
+	case d.SamplingRate != 0 && (d.N != 0 || d.Batch != 0):
+		return 0, 0, field.New("sampling_rate", d.SamplingRate, "cannot be combined with n and batch (q = batch/n)")
+	case d.SamplingRate != 0:
+		if !(d.SamplingRate > 0 && d.SamplingRate <= 1) {
+			return 0, 0, field.New("sampling_rate", d.SamplingRate, "must be in (0, 1]")
+		}
+		q = d.SamplingRate
+	case d.N == 0:
+		return 0, 0, missing("n", "with batch (q = batch/n), or give the sampling rate")
+	case d.Batch == 0:
+		return 0, 0, missing("batch", "with n (q = batch/n), or give the sampling rate")
+	case d.Batch > d.N:
+		return 0, 0, field.New("batch", d.Batch, "must be ≤ n = %s", field.FormatValue(d.N))
+	default:
+		q = d.Batch / d.N
+	}
+	switch {
+	case d.Steps != 0 && d.Epochs != 0:
+		return 0, 0, field.New("steps", d.Steps, "cannot be combined with epochs")
+	case d.Steps != 0:
+		return q, d.Steps, nil
+	case d.Epochs == 0:
+		return 0, 0, missing("steps", "(or epochs with n and batch)")
+	case d.SamplingRate != 0:
+		return 0, 0, field.New("epochs", d.Epochs, "needs n and batch to count steps: give steps with a sampling rate")
+	}
+	steps = math.Ceil(d.Epochs * d.N / d.Batch)
+	if steps > maxSteps {
+		return 0, 0, field.New("epochs", d.Epochs, "gives %s steps; at most 1e12 are supported", field.FormatValue(steps))
+	}
+	return q, steps, nil
+}
+
+// givenCheck returns err unless v is 0 ("not given").
+func givenCheck(v float64, err error) error {
+	if v == 0 {
+		return nil
+	}
+	return err
+}
+
+func (d DPSGD) curve(q, z, steps float64) Curve {
+	if d.ReplaceOne {
+		return Repeat(SampledGaussianReplaceOne{Q: q, Z: z}, steps)
+	}
+	return Repeat(SampledGaussian{Q: q, Z: z}, steps)
+}
+
+// Account returns the ε of d, accounted exactly in RDP at every real order
+// (Mironov–Talwar–Zhang 2019, §3; replace-one through remove-then-add,
+// Mironov 2017, Prop. 11) and converted with the optimal order. With
+// Calibrate, the noise multiplier is the smallest that meets (TargetEpsilon,
+// Delta), verified (Calibrate's bisection keeps the safe end).
+func (d DPSGD) Account() (DPSGDResult, error) {
+	q, steps, err := d.rate()
+	if err == nil {
+		err = field.OpenUnit("delta", d.Delta)
+	}
+	if err == nil && d.Calibrate {
+		err = field.Positive("target_epsilon", d.TargetEpsilon)
+	} else if err == nil {
+		err = field.Positive("noise", d.Noise)
+	}
+	if err != nil {
+		return DPSGDResult{}, err
+	}
+	z := d.Noise
+	if d.Calibrate {
+		z, _, err = Calibrate(func(z float64) Curve { return d.curve(q, z, steps) }, d.TargetEpsilon, d.Delta, d.Conversion)
+		if err != nil {
+			return DPSGDResult{}, field.New("target_epsilon", d.TargetEpsilon, "cannot be met with a noise multiplier in [1e-3, 1e6]")
+		}
+	}
+	dp, err := EpsilonFor(d.curve(q, z, steps), d.Delta, d.Conversion)
+	if err != nil {
+		return DPSGDResult{}, err
+	}
+	r := DPSGDResult{N: quantity.Num(d.N), Batch: quantity.Num(d.Batch), SamplingRate: quantity.Num(q), Steps: quantity.Num(steps),
+		NoiseMultiplier: quantity.Noise(z), Calibrated: d.Calibrate, Epsilon: quantity.Loss(dp.Epsilon), Delta: quantity.Loss(d.Delta),
+		Order: quantity.Num(dp.Order), Neighbours: "add-remove", Method: "rdp-poisson-subsampled-gaussian",
+		Source: "Mironov–Talwar–Zhang 2019, §3 + " + d.Conversion.Source(), Conversion: d.Conversion.String()}
+	if d.Calibrate {
+		r.TargetEpsilon = quantity.Num(d.TargetEpsilon)
+	}
+	if d.ReplaceOne {
+		r.Neighbours, r.Method = "replace-one", r.Method+"-replace-one"
+		r.Source = "Mironov–Talwar–Zhang 2019 + Mironov 2017, Prop. 11 (replace = remove then add) + " + d.Conversion.Source()
+	}
+	return r, nil
+}

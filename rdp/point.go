@@ -1,0 +1,51 @@
+package rdp
+
+import (
+	"math"
+
+	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/quantity"
+)
+
+// PointConversion is what one RDP point (α, ε(α)) implies: the ε at a δ, or
+// the δ at an ε, by the improved conversion (Canonne–Kamath–Steinke 2020,
+// Prop. 12; with Bretagnolle–Huber for δ) beside the classic one (Mironov
+// 2017, Prop. 3). Other orders of the same mechanism could give less.
+type PointConversion struct {
+	Order      quantity.Num  `json:"order"`
+	RDPEpsilon quantity.Loss `json:"rdp_epsilon"`
+	Epsilon    quantity.Loss `json:"epsilon"`
+	Delta      quantity.Loss `json:"delta"`
+	// Classic is the classic conversion's ε (ToEpsilon) or δ (ToDelta).
+	ClassicEpsilon quantity.Loss `json:"classic_epsilon,omitempty"`
+	ClassicDelta   quantity.Loss `json:"classic_delta,omitempty"`
+	Method         string        `json:"method"`
+	Source         string        `json:"source"`
+}
+
+func checkPoint(order, rdpEps float64) error {
+	if !(order > 1) || math.IsNaN(order) || math.IsInf(order, 0) {
+		return field.New("order", order, "must be a finite number > 1")
+	}
+	return field.NonNegative("rdp_epsilon", rdpEps)
+}
+
+// PointToEpsilon converts (α, ε(α))-RDP to the ε at δ.
+func PointToEpsilon(order, rdpEps, delta float64) (PointConversion, error) {
+	if err := field.First(checkPoint(order, rdpEps), field.OpenUnit("delta", delta)); err != nil {
+		return PointConversion{}, err
+	}
+	return PointConversion{Order: quantity.Num(order), RDPEpsilon: quantity.Loss(rdpEps), Delta: quantity.Loss(delta),
+		Epsilon:        quantity.Loss(PointEpsilon(order, rdpEps, delta, Improved)),
+		ClassicEpsilon: quantity.Loss(PointEpsilon(order, rdpEps, delta, Classic)), Method: "improved", Source: Improved.Source()}, nil
+}
+
+// PointToDelta converts (α, ε(α))-RDP to the δ at ε.
+func PointToDelta(order, rdpEps, eps float64) (PointConversion, error) {
+	if err := field.First(checkPoint(order, rdpEps), field.NonNegative("epsilon", eps)); err != nil {
+		return PointConversion{}, err
+	}
+	return PointConversion{Order: quantity.Num(order), RDPEpsilon: quantity.Loss(rdpEps), Epsilon: quantity.Loss(eps),
+		Delta:        quantity.Loss(math.Exp(PointLogDelta(order, rdpEps, eps, Improved))),
+		ClassicDelta: quantity.Loss(math.Exp(PointLogDelta(order, rdpEps, eps, Classic))), Method: "improved", Source: Improved.Source()}, nil
+}
