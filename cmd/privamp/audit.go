@@ -30,7 +30,7 @@ that holds with the stated confidence: an (ε, δ)-DP algorithm has TPR ≤ e^ε
 
 The lower bound is printed beside the proven upper bound (package shifted) at the same index and δ; it
 must never exceed it. With N runs a test cannot see an ε much above ln N. Runs on all cores (--workers);
-run i uses its own seed, so the result does not depend on scheduling.` + exitStatuses,
+run i uses its own seed, so the result does not depend on scheduling.` + checkExitStatuses,
 		Args: cobra.NoArgs,
 		Example: `  privamp audit --data testdata/breast_cancer.csv --label malignant --standardize --normalize \
       --variant pnsgd --sigma 1 --trials 5000 --delta 1e-3

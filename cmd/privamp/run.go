@@ -38,7 +38,7 @@ type problemFlags struct {
 	public               int
 }
 
-const exitStatuses = "\n\nExit status: 0 every check passes, 1 a check failed, 2 bad input."
+const checkExitStatuses = "\n\nExit status: 0 every check passes, 1 a check failed, 2 bad input."
 
 func (p *problemFlags) register(f *pflag.FlagSet) {
 	d, s := &p.spec.Data, &p.spec
@@ -127,7 +127,7 @@ bounds one at a time, so neighbouring data sets get the same certificate.
 object whose keys are flag names; flags on the command line win. --plan FILE.json follows a plan written
 by 'privamp plan --out': rows are matched by --id COLUMN, --row-ids or --tier COLUMN, put in the plan's
 order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; public records come from
---public-data FILE. The declared constants must stay within the plan's.` + exitStatuses,
+--public-data FILE. The declared constants must stay within the plan's.` + checkExitStatuses,
 		Args: cobra.NoArgs,
 		Example: `  privamp run --data testdata/breast_cancer.csv --label malignant --standardize --normalize \
       --variant skip --target-epsilon 1 --delta 1e-5 --repeats 20
