@@ -1,4 +1,4 @@
-package optimizer
+package dataset
 
 import (
 	"fmt"
@@ -29,8 +29,8 @@ type Synthetic struct {
 	wstar []float64
 }
 
-// SyntheticKinds are the kinds NewSynthetic accepts.
-var SyntheticKinds = []string{"logistic", "linear", "quadratic"}
+// SyntheticKinds returns the kinds NewSynthetic accepts (a new slice).
+func SyntheticKinds() []string { return []string{"logistic", "linear", "quadratic"} }
 
 // NewSynthetic returns the generator of the given kind in dimension d.
 func NewSynthetic(kind string, d int, seed uint64) (*Synthetic, error) {
@@ -38,7 +38,7 @@ func NewSynthetic(kind string, d int, seed uint64) (*Synthetic, error) {
 	switch kind {
 	case "logistic", "linear", "quadratic":
 	default:
-		return nil, fmt.Errorf("unknown synthetic kind %q (allowed: %s)", kind, strings.Join(SyntheticKinds, ", "))
+		return nil, fmt.Errorf("unknown synthetic kind %q (allowed: %s)", kind, strings.Join(SyntheticKinds(), ", "))
 	}
 	if d < 1 || d > 1_000_000 {
 		return nil, fmt.Errorf("dimension must be in [1, 10^6], got %d", d)
@@ -102,14 +102,29 @@ func (s *Synthetic) Sample(rng *rand.Rand, n int) *Dataset {
 	return ds
 }
 
-// Objective is the natural loss for the kind: logistic, least squares, or
-// the quadratic ½‖w − x‖² (+const).
-func (s *Synthetic) Objective() Objective {
+// LossName is the name of the loss whose model generates the labels, as
+// optimizer.ParseLoss and optimizer.LossSpec spell it: "logistic",
+// "squared" (least squares) or "quadratic" (½‖w − x‖² + const). The
+// generator only names the loss so that this package does not depend on the
+// training code; package optimizer builds the objective from the name.
+func (s *Synthetic) LossName() string {
 	switch s.Kind {
 	case "logistic":
-		return Objective{Loss: Logistic{}}
+		return "logistic"
 	case "linear":
-		return Objective{Loss: LeastSquares{}}
+		return "squared"
 	}
-	return Objective{Loss: LinearLoss{}, L2: 1}
+	return "quadratic"
+}
+
+// NewRand is the generator privamp draws data with (PCG, seeded).
+func NewRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0xda7a)) }
+
+// sigmoid is the logistic function 1/(1 + e^{−x}), computed without overflow.
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
 }
