@@ -1,7 +1,6 @@
 package optimizer
 
 import (
-	"math/rand/v2"
 	"strconv"
 
 	"github.com/privamp/privamp/optimizer/dataset"
@@ -14,8 +13,6 @@ func strconvFormat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64
 func linearEps(rho, delta float64) (float64, float64) {
 	return rdp.LinearEpsilon(rho, delta, rdp.Improved)
 }
-
-func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 
 // objectiveOf is the objective of the loss that generates g's labels, built
 // from the name the generator gives (dataset.Synthetic.LossName).
