@@ -138,7 +138,7 @@ func Build(ds DataSpec, ls LossSpec, radius float64, tr shifted.Training, keyCol
 		}
 		g, err := dataset.NewSynthetic(kind, ds.Dimension, ds.Seed)
 		if err != nil {
-			return nil, field.New("synthetic", kind, "must be one of %s", strings.Join(dataset.SyntheticKinds(), ", "))
+			return nil, err
 		}
 		p.Synthetic = g
 		p.Data = g.Sample(dataset.NewRand(ds.Seed), ds.N)

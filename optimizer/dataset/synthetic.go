@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 // Synthetic is a seeded generator with a known population distribution P, so
@@ -33,15 +35,16 @@ type Synthetic struct {
 func SyntheticKinds() []string { return []string{"logistic", "linear", "quadratic"} }
 
 // NewSynthetic returns the generator of the given kind in dimension d.
+// Errors are *field.Error values (fields "synthetic" and "dimension").
 func NewSynthetic(kind string, d int, seed uint64) (*Synthetic, error) {
 	kind = strings.ToLower(kind)
 	switch kind {
 	case "logistic", "linear", "quadratic":
 	default:
-		return nil, fmt.Errorf("unknown synthetic kind %q (allowed: %s)", kind, strings.Join(SyntheticKinds(), ", "))
+		return nil, field.New("synthetic", kind, "must be one of %s", strings.Join(SyntheticKinds(), ", "))
 	}
 	if d < 1 || d > 1_000_000 {
-		return nil, fmt.Errorf("dimension must be in [1, 10^6], got %d", d)
+		return nil, field.New("dimension", d, "must be in [1, 10^6]")
 	}
 	s := &Synthetic{Kind: kind, Dim: d, WNorm: 2, Noise: 0.1, Seed: seed}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
