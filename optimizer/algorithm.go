@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -97,7 +98,7 @@ type Result struct {
 type Runner struct {
 	cfg   Config
 	obj   Objective
-	data  *Dataset
+	data  *dataset.Dataset
 	w, g  []float64
 	xx    []float64 // ‖x_i‖²
 	src   *rand.PCG
@@ -106,7 +107,7 @@ type Runner struct {
 }
 
 // NewRunner checks cfg against the data and prepares the buffers.
-func NewRunner(cfg Config, obj Objective, data *Dataset) (*Runner, error) {
+func NewRunner(cfg Config, obj Objective, data *dataset.Dataset) (*Runner, error) {
 	if obj.Loss == nil {
 		return nil, errors.New("no loss")
 	}
@@ -135,11 +136,11 @@ func (r *Runner) SetTracer(t *Tracer) { r.trace = t }
 func (r *Runner) Config() Config { return r.cfg }
 
 // Data returns the runner's data set.
-func (r *Runner) Data() *Dataset { return r.data }
+func (r *Runner) Data() *dataset.Dataset { return r.data }
 
 // SetData swaps in a data set of the same size and dimension (for audits on
 // neighbouring data sets).
-func (r *Runner) SetData(d *Dataset) error {
+func (r *Runner) SetData(d *dataset.Dataset) error {
 	if d.N() != r.data.N() || d.D != r.data.D {
 		return field.New("data", d.N(), "must have the runner's %d records in dimension %d", r.data.N(), r.data.D)
 	}
@@ -236,7 +237,7 @@ func (r *Runner) Run(seed uint64) Result {
 // randomness (Thm 32: k tasks on the same people): task i uses data[i] (the
 // same examples with the i-th task's labels) and its own seed stream. It
 // returns copies of the k outputs.
-func RunTasks(cfg Config, obj Objective, data []*Dataset, seed uint64) ([][]float64, error) {
+func RunTasks(cfg Config, obj Objective, data []*dataset.Dataset, seed uint64) ([][]float64, error) {
 	if len(data) == 0 {
 		return nil, errors.New("no tasks")
 	}

@@ -1,18 +1,19 @@
 package optimizer
 
 import (
+	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 	"math"
 	"math/rand/v2"
 	"testing"
 )
 
-func synthData(t testing.TB, kind string, n, d int) (*Dataset, Objective) {
-	g, err := NewSynthetic(kind, d, 7)
+func synthData(t testing.TB, kind string, n, d int) (*dataset.Dataset, Objective) {
+	g, err := dataset.NewSynthetic(kind, d, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g.Sample(rand.New(rand.NewPCG(1, 1)), n), g.Objective()
+	return g.Sample(rand.New(rand.NewPCG(1, 1)), n), objectiveOf(g)
 }
 
 func TestRunDeterministic(t *testing.T) {
@@ -133,7 +134,7 @@ func TestMaxGradNormExact(t *testing.T) {
 // ExactRho.
 func TestExactGaussianMonteCarlo(t *testing.T) {
 	n, d := 20, 1
-	data := &Dataset{D: d, X: make([]float64, n), Y: make([]float64, n)}
+	data := &dataset.Dataset{D: d, X: make([]float64, n), Y: make([]float64, n)}
 	for i := range data.X {
 		data.X[i] = 0.5
 	}

@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 	"math/rand/v2"
 	"testing"
@@ -10,10 +11,10 @@ import (
 // benchDims are the dimensions of the speed target.
 var benchDims = []int{10, 100, 1000, 10000}
 
-func benchData(d int) (*Dataset, Objective) {
+func benchData(d int) (*dataset.Dataset, Objective) {
 	n := 256
-	g, _ := NewSynthetic("logistic", d, 1)
-	return g.Sample(rand.New(rand.NewPCG(1, 1)), n), g.Objective()
+	g, _ := dataset.NewSynthetic("logistic", d, 1)
+	return g.Sample(rand.New(rand.NewPCG(1, 1)), n), objectiveOf(g)
 }
 
 // BenchmarkPNSGD measures PNSGD steps per second (one example per step,
@@ -55,27 +56,6 @@ func BenchmarkNoiseFloor(b *testing.B) {
 			if w[0] == 42 {
 				b.Log(w[0])
 			}
-		})
-	}
-}
-
-// BenchmarkAudit measures audit throughput (runs per second) with 1 and 2
-// workers on the shipped-size problem (n = 569, d = 30).
-func BenchmarkAudit(b *testing.B) {
-	g, _ := NewSynthetic("logistic", 30, 1)
-	data, obj := g.Sample(rand.New(rand.NewPCG(1, 1)), 569), g.Objective()
-	c := MakeCanary(obj, data, 1, 1)
-	S, Sp := c.Neighbours(data, 569)
-	cfg := Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 1, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 1}}, R: 1}
-	for _, w := range []int{1, 2} {
-		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
-			const trials = 200
-			for i := 0; i < b.N; i++ {
-				if _, err := Audit(cfg, obj, S, Sp, c.Dir, AuditConfig{Trials: trials, Delta: 1e-3, Confidence: 0.95, Workers: w, Seed: uint64(i)}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(2*trials*b.N)/b.Elapsed().Seconds(), "runs/s")
 		})
 	}
 }

@@ -15,15 +15,20 @@
 // the data's feature and label bounds, and the sensitivity Sens ≤ L that the
 // privacy analysis needs (the ℓ2 term cancels between neighbours).
 //
-// Data come from CSV files (ReadCSV: header, label column by name, numeric
-// features, malformed lines reported by number) or from seeded generators
-// with a known population (Synthetic), so that excess population risk can be
-// measured (MeasureUtility).
+// The records are a dataset.Dataset (package optimizer/dataset): a CSV file
+// or a seeded generator with a known population (dataset.Synthetic), so that
+// excess population risk can be measured (MeasureUtility). Build turns a
+// DataSpec and a LossSpec into a Problem: it reads or draws the records,
+// clips them to the declared feature and label bounds one record at a time,
+// and derives the constants from the declared bounds only, never from the
+// records. A generator names the loss of its label model (a name of
+// LossNames) and Build makes the objective from it, so the data package
+// does not depend on this one.
 //
 // # Algorithms
 //
 // Runner executes Config: PNSGD (Alg. 1), fixed-order multi-epoch PNMSGD
-// (Alg. 2, Epochs > 1), minibatches, Skip-PNSGD and Stop-PNSGD (Variant),
+// (Alg. 2, Epochs > 1), minibatches, Skip-PNSGD and Stop-PNSGD (shifted.Variant),
 // public examples at the end (Cor 31: Config.Public, an accounting matter),
 // and k tasks (RunTasks, Thm 32). Runs are deterministic for a seed (PCG from
 // math/rand/v2) and allocate nothing per step. Parameters are given or
@@ -37,15 +42,25 @@
 // distance to the non-private optimum (Minimize, a Newton–CG solver with the
 // ball constraint handled through its Lagrange multiplier).
 //
+// # Training
+//
+// Train is the one call behind privamp run: it builds the Problem from a
+// Spec (whose shifted.Training is the one description of the run), sets σ
+// and η (given, from a privacy plan, a paper's rule or calibrated against
+// the sound bound), certifies the run, trains it with a trajectory, measures
+// the optimum and (with Repeats) the utility, and checks what it measured
+// against what is declared and proven (TrainResult.Checks; OK is false when
+// a check failed). Certify does everything but the training, for callers
+// that need the certificate of a run without its measurements.
+//
 // # Privacy
 //
-// Every bound comes from package shifted through Accountant (PrivacyOf):
-// per-index curves, the worst index, sources and assumptions. This package
-// adds only plain composition (CompositionEpsilon), the exact divergence of
-// the Gaussian cases (ExactRho, GaussianShiftEpsilon) and the empirical
-// lower bound of an audit (Audit: neighbouring data sets with a canary,
-// a thresholded statistic, Clopper–Pearson intervals via gonum's Beta
-// quantile, parallel workers with per-run seeds).
+// Every bound comes from package shifted (shifted.Training.Guarantee and
+// Composition): per-index ε, the worst index, sources and assumptions, in
+// TrainResult.Privacy. This package adds only the exact divergence of the
+// Gaussian cases (ExactRho, GaussianShiftEpsilon) beside the bound. The
+// empirical lower bound of an audit is package optimizer/audit, which
+// imports this package.
 //
 // # Claims (privamp verify)
 //

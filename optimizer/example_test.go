@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // Run Skip-PNSGD on a tiny CSV data set and read off the constants the
 // privacy analysis needs.
 func Example() {
 	csv := "x1,x2,y\n0.5,0.1,1\n-0.3,0.4,0\n0.2,-0.6,1\n-0.1,-0.2,0\n"
-	data, err := optimizer.ReadCSV(strings.NewReader(csv), optimizer.CSVOptions{Label: "y"})
+	data, err := dataset.ReadCSV(strings.NewReader(csv), dataset.CSVOptions{Label: "y"})
 	if err != nil {
 		fmt.Println(err)
 		return

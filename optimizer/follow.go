@@ -9,6 +9,7 @@ import (
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 	"github.com/privamp/privamp/shifted/plan"
 )
@@ -131,7 +132,7 @@ func (pl *planFollow) matchDesc() string {
 }
 
 // arrange puts the records in the plan's order and appends the public ones.
-func (pl *planFollow) arrange(ds *Dataset) (*Dataset, error) {
+func (pl *planFollow) arrange(ds *dataset.Dataset) (*dataset.Dataset, error) {
 	keys := ds.Keys
 	if pl.spec.RowIDs {
 		keys = make([]string, ds.N())
@@ -150,7 +151,7 @@ func (pl *planFollow) arrange(ds *Dataset) (*Dataset, error) {
 	out := ds.Subset(rows)
 	out.Source = ds.Source
 	if pl.spec.PublicData != "" {
-		pub, err := ReadCSVFile(pl.spec.PublicData, CSVOptions{Label: ds.Label, Key: pl.key, OptionalKey: true})
+		pub, err := dataset.ReadCSVFile(pl.spec.PublicData, dataset.CSVOptions{Label: ds.Label, Key: pl.key, OptionalKey: true})
 		if err != nil {
 			return nil, field.New("public_data", pl.spec.PublicData, "%v", err.(*field.Error).Reason)
 		}

@@ -1,9 +1,9 @@
 package optimizer
 
 import (
-	"math/rand/v2"
 	"strconv"
 
+	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -14,4 +14,12 @@ func linearEps(rho, delta float64) (float64, float64) {
 	return rdp.LinearEpsilon(rho, delta, rdp.Improved)
 }
 
-func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
+// objectiveOf is the objective of the loss that generates g's labels, built
+// from the name the generator gives (dataset.Synthetic.LossName).
+func objectiveOf(g *dataset.Synthetic) Objective {
+	l, l2, err := ParseLoss(g.LossName(), 0)
+	if err != nil {
+		panic(err)
+	}
+	return Objective{Loss: l, L2: l2}
+}

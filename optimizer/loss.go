@@ -240,3 +240,6 @@ func sigmoid(x float64) float64 {
 func stdPhi(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
 
 func stdPdf(z float64) float64 { return math.Exp(-0.5*z*z) / math.Sqrt(2*math.Pi) }
+
+// isLinear reports whether l is the linear loss (whose labels are ignored).
+func isLinear(l Loss) bool { _, ok := l.(LinearLoss); return ok }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 func testObjectives() []Objective {
@@ -184,5 +186,28 @@ func TestParseLoss(t *testing.T) {
 	}
 	if l, m, _ := ParseLoss("quadratic", 0); m != 1 || l.Name() != "linear" {
 		t.Error("quadratic is not linear + ℓ2 weight 1")
+	}
+}
+
+// Each synthetic kind names the loss of its label model, and ParseLoss turns
+// the name into the objective the generator used to return itself
+// (Synthetic.Objective, before the data sets moved to package dataset).
+func TestSyntheticLossName(t *testing.T) {
+	want := map[string]Objective{
+		"logistic":  {Loss: Logistic{}},
+		"linear":    {Loss: LeastSquares{}},
+		"quadratic": {Loss: LinearLoss{}, L2: 1},
+	}
+	for _, kind := range dataset.SyntheticKinds() {
+		g, err := dataset.NewSynthetic(kind, 3, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := objectiveOf(g); got != want[kind] {
+			t.Errorf("%s: objective %+v, want %+v", kind, got, want[kind])
+		}
+	}
+	if len(want) != len(dataset.SyntheticKinds()) {
+		t.Errorf("kinds %v, want %d", dataset.SyntheticKinds(), len(want))
 	}
 }

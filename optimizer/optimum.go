@@ -2,6 +2,8 @@ package optimizer
 
 import (
 	"math"
+
+	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // Optimum is the non-private minimiser of the empirical risk over K.
@@ -24,7 +26,7 @@ type Optimum struct {
 //
 // (gonum/optimize would be the natural choice but cannot be imported in this
 // module: it pulls in golang.org/x/tools, which go.sum does not list.)
-func Minimize(obj Objective, data *Dataset, R float64) Optimum {
+func Minimize(obj Objective, data *dataset.Dataset, R float64) Optimum {
 	d := data.D
 	nw := newNewton(obj, data)
 	w := make([]float64, d)
@@ -102,12 +104,12 @@ func Minimize(obj Objective, data *Dataset, R float64) Optimum {
 
 type newton struct {
 	obj                 Objective
-	data                *Dataset
+	data                *dataset.Dataset
 	g, p, r, q, hv, tmp []float64
 	h2                  []float64 // ∂²φ(u_i)/n
 }
 
-func newNewton(obj Objective, data *Dataset) *newton {
+func newNewton(obj Objective, data *dataset.Dataset) *newton {
 	d := data.D
 	mk := func() []float64 { return make([]float64, d) }
 	return &newton{obj: obj, data: data, g: mk(), p: mk(), r: mk(), q: mk(), hv: mk(), tmp: mk(),
@@ -227,7 +229,7 @@ func (nt *newton) solve(w []float64, mu, stopNorm float64) bool {
 	return false
 }
 
-func empiricalGrad(grad []float64, obj Objective, data *Dataset, w []float64) {
+func empiricalGrad(grad []float64, obj Objective, data *dataset.Dataset, w []float64) {
 	clear(grad)
 	n := data.N()
 	for i := 0; i < n; i++ {

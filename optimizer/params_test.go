@@ -1,6 +1,7 @@
 package optimizer
 
 import (
+	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 	"math"
 	"strings"
@@ -79,8 +80,8 @@ func TestCor31Correction(t *testing.T) {
 }
 
 func TestUtilityBoundHolds(t *testing.T) {
-	g, _ := NewSynthetic("logistic", 5, 3)
-	obj := g.Objective()
+	g, _ := dataset.NewSynthetic("logistic", 5, 3)
+	obj := objectiveOf(g)
 	R := 2.0
 	n, reps := 2000, 12
 	if testing.Short() {

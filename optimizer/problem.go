@@ -3,13 +3,12 @@ package optimizer
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -53,8 +52,8 @@ type LossSpec struct {
 // Problem is a set-up run: the (clipped) records, the objective, the
 // declared bounds, the constants derived from them, and the configuration.
 type Problem struct {
-	Data      *Dataset
-	Synthetic *Synthetic // nil for CSV data
+	Data      *dataset.Dataset
+	Synthetic *dataset.Synthetic // nil for CSV data
 	Objective Objective
 	Constants Constants // from the declared bounds only
 	Config    Config
@@ -98,7 +97,7 @@ const (
 // if not nil, reorders (and may extend) the records read before anything
 // else happens to them (a privacy plan's order). Errors are
 // *shifted.FieldError values.
-func Build(ds DataSpec, ls LossSpec, radius float64, tr shifted.Training, keyColumn string, arrange func(*Dataset) (*Dataset, error)) (*Problem, error) {
+func Build(ds DataSpec, ls LossSpec, radius float64, tr shifted.Training, keyColumn string, arrange func(*dataset.Dataset) (*dataset.Dataset, error)) (*Problem, error) {
 	p := &Problem{}
 	if err := field.First(field.OpenUnit("delta", tr.Delta), field.NonNegative("l2", ls.L2)); err != nil {
 		return nil, err
@@ -113,7 +112,7 @@ func Build(ds DataSpec, ls LossSpec, radius float64, tr shifted.Training, keyCol
 		if ds.Label == "" {
 			return nil, field.New("label", "", "is required with a data file (the name of its label column)")
 		}
-		data, err := ReadCSVFile(ds.Path, CSVOptions{Label: ds.Label, Key: keyColumn})
+		data, err := dataset.ReadCSVFile(ds.Path, dataset.CSVOptions{Label: ds.Label, Key: keyColumn})
 		if err != nil {
 			return nil, err
 		}
@@ -137,12 +136,12 @@ func Build(ds DataSpec, ls LossSpec, radius float64, tr shifted.Training, keyCol
 		if ds.Dimension < 1 || ds.Dimension > 100_000 || float64(ds.N)*float64(ds.Dimension) > maxCells {
 			return nil, field.New("dimension", ds.Dimension, "must be in [1, 10^5] with n·d ≤ 5·10^7")
 		}
-		g, err := NewSynthetic(kind, ds.Dimension, ds.Seed)
+		g, err := dataset.NewSynthetic(kind, ds.Dimension, ds.Seed)
 		if err != nil {
-			return nil, field.New("synthetic", kind, "must be one of %s", strings.Join(SyntheticKinds, ", "))
+			return nil, err
 		}
 		p.Synthetic = g
-		p.Data = g.Sample(NewRand(ds.Seed), ds.N)
+		p.Data = g.Sample(dataset.NewRand(ds.Seed), ds.N)
 		p.Description = fmt.Sprintf("synthetic %s (%d × %d, data seed %d)", kind, ds.N, ds.Dimension, ds.Seed)
 	}
 	if err := p.setLoss(ls); err != nil {
@@ -172,7 +171,7 @@ func (p *Problem) setLoss(ls LossSpec) error {
 	if name == "" {
 		name = "logistic"
 		if p.Synthetic != nil {
-			name = map[string]string{"logistic": "logistic", "linear": "squared", "quadratic": "quadratic"}[p.Synthetic.Kind]
+			name = p.Synthetic.LossName()
 		}
 	}
 	var loss Loss
@@ -267,28 +266,6 @@ func (p *Problem) declare(ds DataSpec, radius float64) error {
 	}
 	return nil
 }
-
-// ReadCSVFile reads a CSV data set from a file (ReadCSV). Errors name the
-// field "data" and carry the file's line.
-func ReadCSVFile(path string, opt CSVOptions) (*Dataset, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if pe, ok := err.(*os.PathError); ok {
-			err = pe.Err
-		}
-		return nil, field.New("data", path, "cannot be read: %v", err)
-	}
-	defer f.Close()
-	ds, err := ReadCSV(f, opt)
-	if err != nil {
-		return nil, field.New("data", path, "%v", err)
-	}
-	ds.Source = path
-	return ds, nil
-}
-
-// NewRand is the generator privamp draws data with (PCG, seeded).
-func NewRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0xda7a)) }
 
 // TrivialRisk is the range of the objective on the domain, sup − inf of
 // f(w; x, y) over ‖w‖ ≤ R, ‖x‖ ≤ X, |y| ≤ Y: any output has excess risk at

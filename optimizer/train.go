@@ -7,6 +7,7 @@ import (
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -181,6 +182,16 @@ func Train(spec Spec) (*TrainResult, error) {
 	return res, nil
 }
 
+// Certify builds the problem (Build), sets σ and η as Train does and
+// certifies the run without training it: the result has the declared and
+// derived values and the certificate, and nothing measured. The
+// certificate is Train's, since it depends on the declared bounds and the
+// parameters only (package audit audits the run it describes).
+func Certify(spec Spec) (*TrainResult, error) {
+	res, _, err := prepare(spec)
+	return res, err
+}
+
 // prepare builds the problem, sets the parameters and certifies the run.
 func prepare(spec Spec) (*TrainResult, *planFollow, error) {
 	var follow *planFollow
@@ -190,7 +201,7 @@ func prepare(spec Spec) (*TrainResult, *planFollow, error) {
 			return nil, nil, err
 		}
 	}
-	key, arrange := "", (func(*Dataset) (*Dataset, error))(nil)
+	key, arrange := "", (func(*dataset.Dataset) (*dataset.Dataset, error))(nil)
 	if follow != nil {
 		key, arrange = follow.key, follow.arrange
 	}
@@ -522,7 +533,7 @@ func (res *TrainResult) train(spec Spec) error {
 		m.Accuracy, m.OptimumAccuracy, m.MajorityShare = &a, &ao, &maj
 	}
 	if k := cfg.TaskCount(); k > 1 {
-		others := make([]*Dataset, k-1)
+		others := make([]*dataset.Dataset, k-1)
 		for i := range others {
 			others[i] = pr.Data
 		}
@@ -557,7 +568,7 @@ func (res *TrainResult) train(spec Spec) error {
 }
 
 // Accuracy is the share of records with sign(⟨w, x⟩) = sign(y).
-func Accuracy(ds *Dataset, w []float64) float64 {
+func Accuracy(ds *dataset.Dataset, w []float64) float64 {
 	ok := 0
 	for i := 0; i < ds.N(); i++ {
 		if (dot(w, ds.Row(i)) >= 0) == (ds.Y[i] > 0) {

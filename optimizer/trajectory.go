@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+
+	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // Point is one recorded step of a trajectory.
@@ -35,7 +37,7 @@ type Tracer struct {
 	MaxPoints int
 	// Eval are the rows the loss is averaged over (nil: up to 2000 rows of
 	// the training data, evenly spaced).
-	Eval *Dataset
+	Eval *dataset.Dataset
 	// Opt is the non-private optimum (nil: Dist is NaN).
 	Opt []float64
 	// Pairs is the number of random pairs per contraction measurement
@@ -50,7 +52,7 @@ type Tracer struct {
 	r          *Runner
 	every, end int
 	rng        *rand.Rand
-	eval       *Dataset
+	eval       *dataset.Dataset
 	u, v, pu   []float64
 	pv         []float64
 }
@@ -190,7 +192,7 @@ func randomInBall(rng *rand.Rand, dst []float64, R float64) {
 }
 
 // EmpiricalRisk is (1/n) Σ_i f(w; x_i, y_i).
-func EmpiricalRisk(obj Objective, data *Dataset, w []float64) float64 {
+func EmpiricalRisk(obj Objective, data *dataset.Dataset, w []float64) float64 {
 	var s float64
 	for i := 0; i < data.N(); i++ {
 		s += obj.Loss.Phi(dot(w, data.Row(i)), data.Y[i])
@@ -240,7 +242,7 @@ type TracePoint struct {
 // ReadTrace reads a trajectory CSV: a header with at least the columns step,
 // grad_norm and step_size (any order, others ignored), then one row per
 // recorded step with finite non-negative numbers and increasing steps.
-// Errors are *LineError.
+// Errors are *dataset.LineError.
 func ReadTrace(r io.Reader) ([]TracePoint, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
@@ -258,7 +260,7 @@ func ReadTrace(r io.Reader) ([]TracePoint, error) {
 			if pe, ok := err.(*csv.ParseError); ok {
 				l = pe.Line
 			}
-			return nil, &LineError{Line: max(l, 1), Msg: "not valid CSV: " + cleanCSVErr(err)}
+			return nil, &dataset.LineError{Line: max(l, 1), Msg: "not valid CSV: " + cleanCSVErr(err)}
 		}
 		line, _ := cr.FieldPos(0)
 		if !header {
@@ -267,7 +269,7 @@ func ReadTrace(r io.Reader) ([]TracePoint, error) {
 			}
 			for _, need := range []string{"step", "grad_norm", "step_size"} {
 				if _, ok := col[need]; !ok {
-					return nil, &LineError{Line: line, Msg: fmt.Sprintf("header has no column %q (need step, grad_norm, step_size)", need)}
+					return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("header has no column %q (need step, grad_norm, step_size)", need)}
 				}
 			}
 			header = true
@@ -276,11 +278,11 @@ func ReadTrace(r io.Reader) ([]TracePoint, error) {
 		get := func(name string) (float64, error) {
 			i := col[name]
 			if i >= len(rec) {
-				return 0, &LineError{Line: line, Msg: fmt.Sprintf("missing column %q", name)}
+				return 0, &dataset.LineError{Line: line, Msg: fmt.Sprintf("missing column %q", name)}
 			}
 			v, perr := strconv.ParseFloat(rec[i], 64)
 			if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return 0, &LineError{Line: line, Msg: fmt.Sprintf("column %q: %q is not a finite number ≥ 0", name, truncate(rec[i], 30))}
+				return 0, &dataset.LineError{Line: line, Msg: fmt.Sprintf("column %q: %q is not a finite number ≥ 0", name, truncate(rec[i], 30))}
 			}
 			return v, nil
 		}
@@ -289,7 +291,7 @@ func ReadTrace(r io.Reader) ([]TracePoint, error) {
 			return nil, err
 		}
 		if st != math.Trunc(st) || st > 1e15 {
-			return nil, &LineError{Line: line, Msg: fmt.Sprintf("step %v is not an integer", st)}
+			return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("step %v is not an integer", st)}
 		}
 		g, err := get("grad_norm")
 		if err != nil {
@@ -300,15 +302,15 @@ func ReadTrace(r io.Reader) ([]TracePoint, error) {
 			return nil, err
 		}
 		if len(out) > 0 && int(st) <= out[len(out)-1].Step {
-			return nil, &LineError{Line: line, Msg: fmt.Sprintf("step %d does not increase (previous %d)", int(st), out[len(out)-1].Step)}
+			return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("step %d does not increase (previous %d)", int(st), out[len(out)-1].Step)}
 		}
 		out = append(out, TracePoint{Step: int(st), GradNorm: g, StepSize: e, Line: line})
 	}
 	if !header {
-		return nil, &LineError{Line: 1, Msg: "no header line"}
+		return nil, &dataset.LineError{Line: 1, Msg: "no header line"}
 	}
 	if len(out) == 0 {
-		return nil, &LineError{Line: 2, Msg: "no rows after the header"}
+		return nil, &dataset.LineError{Line: 2, Msg: "no rows after the header"}
 	}
 	return out, nil
 }

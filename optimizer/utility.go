@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -45,7 +46,7 @@ type UtilityStats struct {
 // Population is the distribution excess risk is measured against. Sample
 // draws a training set of size n from it; Risk is F(w); FStar is min_K F.
 type Population interface {
-	Sample(rng *rand.Rand, n int) *Dataset
+	Sample(rng *rand.Rand, n int) *dataset.Dataset
 	Risk(w []float64) float64
 	FStar() float64
 	Describe() string
@@ -56,19 +57,19 @@ type Population interface {
 // are exact. The utility theorems hold for any distribution, this one
 // included.
 type EmpiricalPopulation struct {
-	Data  *Dataset
+	Data  *dataset.Dataset
 	Obj   Objective
 	R     float64
 	fstar float64
 }
 
 // NewEmpiricalPopulation computes F* by Minimize.
-func NewEmpiricalPopulation(data *Dataset, obj Objective, R float64) *EmpiricalPopulation {
+func NewEmpiricalPopulation(data *dataset.Dataset, obj Objective, R float64) *EmpiricalPopulation {
 	return &EmpiricalPopulation{Data: data, Obj: obj, R: R, fstar: Minimize(obj, data, R).F}
 }
 
 // Sample implements Population.
-func (p *EmpiricalPopulation) Sample(rng *rand.Rand, n int) *Dataset {
+func (p *EmpiricalPopulation) Sample(rng *rand.Rand, n int) *dataset.Dataset {
 	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = rng.IntN(p.Data.N())
@@ -90,22 +91,24 @@ func (p *EmpiricalPopulation) Describe() string {
 // SyntheticPopulation is a Synthetic generator with F and F* estimated on a
 // large fixed evaluation sample.
 type SyntheticPopulation struct {
-	Gen   *Synthetic
+	Gen   *dataset.Synthetic
 	Obj   Objective
 	R     float64
-	Eval  *Dataset
+	Eval  *dataset.Dataset
 	fstar float64
 }
 
 // NewSyntheticPopulation draws an evaluation sample of size m (seeded) and
 // computes F* on it.
-func NewSyntheticPopulation(g *Synthetic, obj Objective, R float64, m int, seed uint64) *SyntheticPopulation {
+func NewSyntheticPopulation(g *dataset.Synthetic, obj Objective, R float64, m int, seed uint64) *SyntheticPopulation {
 	ev := g.Sample(rand.New(rand.NewPCG(seed, 0xe7a1)), m)
 	return &SyntheticPopulation{Gen: g, Obj: obj, R: R, Eval: ev, fstar: Minimize(obj, ev, R).F}
 }
 
 // Sample implements Population.
-func (p *SyntheticPopulation) Sample(rng *rand.Rand, n int) *Dataset { return p.Gen.Sample(rng, n) }
+func (p *SyntheticPopulation) Sample(rng *rand.Rand, n int) *dataset.Dataset {
+	return p.Gen.Sample(rng, n)
+}
 
 // Risk implements Population.
 func (p *SyntheticPopulation) Risk(w []float64) float64 { return EmpiricalRisk(p.Obj, p.Eval, w) }
@@ -145,4 +148,12 @@ func MeasureUtility(cfg Config, obj Objective, pop Population, n, repeats int, s
 	h := tq * sd / math.Sqrt(float64(repeats))
 	return UtilityStats{Repeats: repeats, Mean: m, SD: sd, Lower: m - h, Upper: m + h, Confidence: conf,
 		FStar: pop.FStar(), Population: pop.Describe()}, nil
+}
+
+func mean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/audit"
 	"github.com/spf13/cobra"
 )
 
@@ -13,7 +14,7 @@ func init() { register(newAuditCmd) }
 
 type auditFlags struct {
 	problemFlags
-	as optimizer.AuditSpec
+	as audit.Spec
 }
 
 func newAuditCmd(a *app) *cobra.Command {
@@ -49,7 +50,7 @@ run i uses its own seed, so the result does not depend on scheduling.` + checkEx
 // auditResult is audit's --json object.
 type auditResult struct {
 	Command string `json:"command"`
-	*optimizer.AuditReport
+	*audit.Report
 }
 
 func runAudit(a *app, cmd *cobra.Command, af *auditFlags) error {
@@ -58,7 +59,7 @@ func runAudit(a *app, cmd *cobra.Command, af *auditFlags) error {
 	}
 	bar := newBar(a)
 	var mu sync.Mutex
-	rep, err := optimizer.AuditTraining(af.build(cmd, false), af.as, func(done int) {
+	rep, err := audit.Training(af.build(cmd, false), af.as, func(done int) {
 		mu.Lock()
 		bar.set("audit", int64(done), int64(2*af.as.Trials))
 		mu.Unlock()

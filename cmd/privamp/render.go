@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -14,8 +13,6 @@ import (
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/privamp/privamp/internal/quantity"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
 )
 
 // noFinite is how privamp prints an infinite ε.
@@ -311,18 +308,3 @@ func nonFiniteReason(key string, x float64) string {
 // fmtDown formats x ≥ 0 with 6 significant digits, rounding down: for
 // maxima a user must not exceed (ρ*, a largest per-step ε).
 func fmtDown(x float64) string { return quantity.Down(x) }
-
-// savePlot renders p at 7 × 4.5 inches in the format named by path's
-// extension (.png or .svg; callers validate it) and writes it atomically.
-func savePlot(p *plot.Plot, path string) error {
-	ext := strings.ToLower(filepath.Ext(path))
-	wt, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, strings.TrimPrefix(ext, "."))
-	if err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	if _, err := wt.WriteTo(&buf); err != nil {
-		return err
-	}
-	return writeFileAtomic(path, buf.Bytes())
-}

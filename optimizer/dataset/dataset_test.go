@@ -1,4 +1,4 @@
-package optimizer
+package dataset
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 func TestReadCSV(t *testing.T) {
@@ -53,7 +55,7 @@ func TestReadCSVErrorsNameLine(t *testing.T) {
 }
 
 func TestShippedBreastCancer(t *testing.T) {
-	f, err := os.Open("../testdata/breast_cancer.csv")
+	f, err := os.Open("../../testdata/breast_cancer.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,5 +159,23 @@ func TestReadCSVKey(t *testing.T) {
 	other, _ := ReadCSV(strings.NewReader("a,y,c\n5,1,6\n"), CSVOptions{Label: "y"})
 	if err := sub.Append(other); err == nil || !strings.Contains(err.Error(), `"c"`) {
 		t.Fatalf("append with other columns: %v", err)
+	}
+}
+
+// NewSynthetic's errors are field values naming the parameter at fault.
+func TestNewSyntheticErrors(t *testing.T) {
+	for _, c := range []struct {
+		kind  string
+		d     int
+		field string
+	}{{"poisson", 3, "synthetic"}, {"linear", 0, "dimension"}, {"logistic", 2_000_000, "dimension"}} {
+		_, err := NewSynthetic(c.kind, c.d, 1)
+		var fe *field.Error
+		if !errors.As(err, &fe) || fe.Field != c.field {
+			t.Errorf("NewSynthetic(%q, %d): error %v, want a field error on %q", c.kind, c.d, err, c.field)
+		}
+	}
+	if g, err := NewSynthetic("Linear", 3, 1); err != nil || g.Kind != "linear" || g.LabelBound() != 2.3 {
+		t.Errorf("NewSynthetic(Linear): %+v, %v", g, err)
 	}
 }

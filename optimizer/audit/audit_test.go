@@ -1,23 +1,42 @@
-package optimizer
+package audit
 
 import (
-	"github.com/privamp/privamp/shifted"
 	"math"
+	"math/rand/v2"
 	"testing"
 
+	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/shifted"
 )
+
+// upperEpsilon is shifted's certified ε of index t at δ (the improved
+// conversion of package rdp), computed here without package optimizer.
+func upperEpsilon(t *testing.T, tr shifted.Training, idx int64, delta float64) float64 {
+	t.Helper()
+	tr.Delta = delta
+	g, err := tr.Guarantee()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dp, err := rdp.EpsilonFor(g.Curve(idx), delta, rdp.Improved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dp.Epsilon
+}
 
 // linearGaussian is the exactly solvable case of seed 002 notes §5: the
 // linear loss −⟨w, x⟩ without projection, where every step is a translation.
-func linearGaussian(n int, sigma float64) (Config, Objective, *Dataset) {
+func linearGaussian(n int, sigma float64) (optimizer.Config, optimizer.Objective, *dataset.Dataset) {
 	d := 2
-	data := &Dataset{D: d, X: make([]float64, n*d), Y: make([]float64, n)}
+	data := &dataset.Dataset{D: d, X: make([]float64, n*d), Y: make([]float64, n)}
 	for i := 0; i < n; i++ {
 		data.X[i*d+1] = 0.5
 	}
-	cfg := Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: sigma, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.1}}, R: math.Inf(1)}
-	return cfg, Objective{Loss: LinearLoss{}}, data
+	cfg := optimizer.Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: sigma, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.1}}, R: math.Inf(1)}
+	return cfg, optimizer.Objective{Loss: optimizer.LinearLoss{}}, data
 }
 
 func TestAuditLinearGaussian(t *testing.T) {
@@ -31,25 +50,22 @@ func TestAuditLinearGaussian(t *testing.T) {
 	// A finite audit can only see ε where TPR ≫ δ and FPR ≫ 1/trials: at
 	// μ = 2 and δ = 0.05 the exact ε is 4.57, in reach of 2·10⁴ runs.
 	delta := 0.05
-	c := MakeCanary(obj, data, 1, 0)
+	c := NewCanary(obj, data, 1, 0)
 	if c.Dir[0] != 1 {
 		t.Fatalf("canary direction %v, want the empty axis", c.Dir)
 	}
 	for _, tt := range []int{1, n} {
 		S, Sp := c.Neighbours(data, tt)
-		res, err := Audit(cfg, obj, S, Sp, c.Dir, AuditConfig{Trials: trials, Delta: delta, Confidence: 0.95, Seed: 5})
+		res, err := Run(cfg, obj, S, Sp, c.Dir, Config{Trials: trials, Delta: delta, Confidence: 0.95, Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// exact: ρ = 2X²/(nσ²) at every index (notes §5)
-		rho, _ := ExactRho(cfg, n, 0, 2, tt)
-		exact := GaussianShiftEpsilon(math.Sqrt(2*rho), delta)
+		rho, _ := optimizer.ExactRho(cfg, n, 0, 2, tt)
+		exact := optimizer.GaussianShiftEpsilon(math.Sqrt(2*rho), delta)
 		// upper bound: shifted's per-index guarantee
-		p, err := PrivacyOf(Setting{Variant: Final, N: n, Batch: 1, Epochs: 1, Tasks: 1, Eta: cfg.Loss.Eta, Sigma: sigma, L: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		upper, _ := p.Epsilon(tt, delta)
+		upper := upperEpsilon(t, shifted.Training{Variant: shifted.VariantPNSGD, N: int64(n), Batch: 1, Epochs: 1, Tasks: 1, Sigma: sigma,
+			Loss: shifted.Loss{Lipschitz: 1, Eta: cfg.Loss.Eta}}, int64(tt), delta)
 		t.Logf("t=%d: audit %.3f  exact %.3f  upper %.3f  (TP %d FP %d of %d)", tt, res.Epsilon, exact, upper, res.TP, res.FP, res.EvalTrials)
 		if res.Epsilon > exact || res.Epsilon > upper {
 			t.Fatalf("t=%d: audit lower bound %v above exact %v / upper bound %v", tt, res.Epsilon, exact, upper)
@@ -63,26 +79,27 @@ func TestAuditLinearGaussian(t *testing.T) {
 // TestAuditNeverAboveUpperBound audits logistic regression runs of several
 // variants and checks the lower bound against shifted's upper bound.
 func TestAuditNeverAboveUpperBound(t *testing.T) {
-	data, obj := synthData(t, "logistic", 30, 3)
+	g, err := dataset.NewSynthetic("logistic", 3, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, obj := g.Sample(rand.New(rand.NewPCG(1, 1)), 30), optimizer.Objective{Loss: optimizer.Logistic{}}
 	data.NormalizeRows(1)
 	cons := obj.Constants(1, 1, 2)
 	trials := 4000
 	if testing.Short() {
 		trials = 1000
 	}
-	for _, v := range []Variant{Final, Skip, Stop} {
-		cfg := Config{Training: shifted.Training{Variant: v, Sigma: 0.3, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 1 / cons.Beta}}, R: 2}
-		c := MakeCanary(obj, data, 1, 1)
+	for _, v := range []shifted.Variant{shifted.VariantPNSGD, shifted.VariantSkip, shifted.VariantStop} {
+		cfg := optimizer.Config{Training: shifted.Training{Variant: v, Sigma: 0.3, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 1 / cons.Beta}}, R: 2}
+		c := NewCanary(obj, data, 1, 1)
 		S, Sp := c.Neighbours(data, 30)
-		res, err := Audit(cfg, obj, S, Sp, c.Dir, AuditConfig{Trials: trials, Delta: 1e-5, Confidence: 0.95, Seed: 9, Workers: 2})
+		res, err := Run(cfg, obj, S, Sp, c.Dir, Config{Trials: trials, Delta: 1e-5, Confidence: 0.95, Seed: 9, Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := PrivacyOf(Setting{Variant: v, N: 30, Batch: 1, Epochs: 1, Tasks: 1, Eta: cfg.Loss.Eta, Sigma: cfg.Sigma, L: cons.Sens, Beta: cons.Beta})
-		if err != nil {
-			t.Fatal(err)
-		}
-		upper, _ := p.Epsilon(30, 1e-5)
+		upper := upperEpsilon(t, shifted.Training{Variant: v, N: 30, Batch: 1, Epochs: 1, Tasks: 1, Sigma: cfg.Sigma,
+			Loss: shifted.Loss{Lipschitz: cons.Sens, Smoothness: cons.Beta, Eta: cfg.Loss.Eta}}, 30, 1e-5)
 		t.Logf("%v: audit %.3f ≤ upper %.3f", v, res.Epsilon, upper)
 		if res.Epsilon > upper {
 			t.Fatalf("%v: audit %v above the proven bound %v", v, res.Epsilon, upper)
@@ -92,11 +109,11 @@ func TestAuditNeverAboveUpperBound(t *testing.T) {
 
 func TestAuditDeterministicAcrossWorkers(t *testing.T) {
 	cfg, obj, data := linearGaussian(5, 0.5)
-	c := MakeCanary(obj, data, 1, 0)
+	c := NewCanary(obj, data, 1, 0)
 	S, Sp := c.Neighbours(data, 2)
-	var prev AuditResult
+	var prev Result
 	for i, w := range []int{1, 2, 3} {
-		res, err := Audit(cfg, obj, S, Sp, c.Dir, AuditConfig{Trials: 500, Delta: 1e-3, Confidence: 0.9, Seed: 1, Workers: w})
+		res, err := Run(cfg, obj, S, Sp, c.Dir, Config{Trials: 500, Delta: 1e-3, Confidence: 0.9, Seed: 1, Workers: w})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +144,6 @@ func TestClopperPearson(t *testing.T) {
 	if math.Abs(tail-a) > 1e-6 {
 		t.Fatalf("P(X ≥ %d | p = %v) = %v, want %v", k, lo, tail, a)
 	}
-	_ = rdp.Improved
 }
 
 func lgammaBinom(n, k int) (float64, int) {

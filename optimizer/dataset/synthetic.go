@@ -1,10 +1,12 @@
-package optimizer
+package dataset
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 // Synthetic is a seeded generator with a known population distribution P, so
@@ -29,19 +31,20 @@ type Synthetic struct {
 	wstar []float64
 }
 
-// SyntheticKinds are the kinds NewSynthetic accepts.
-var SyntheticKinds = []string{"logistic", "linear", "quadratic"}
+// SyntheticKinds returns the kinds NewSynthetic accepts (a new slice).
+func SyntheticKinds() []string { return []string{"logistic", "linear", "quadratic"} }
 
 // NewSynthetic returns the generator of the given kind in dimension d.
+// Errors are *field.Error values (fields "synthetic" and "dimension").
 func NewSynthetic(kind string, d int, seed uint64) (*Synthetic, error) {
 	kind = strings.ToLower(kind)
 	switch kind {
 	case "logistic", "linear", "quadratic":
 	default:
-		return nil, fmt.Errorf("unknown synthetic kind %q (allowed: %s)", kind, strings.Join(SyntheticKinds, ", "))
+		return nil, field.New("synthetic", kind, "must be one of %s", strings.Join(SyntheticKinds(), ", "))
 	}
 	if d < 1 || d > 1_000_000 {
-		return nil, fmt.Errorf("dimension must be in [1, 10^6], got %d", d)
+		return nil, field.New("dimension", d, "must be in [1, 10^6]")
 	}
 	s := &Synthetic{Kind: kind, Dim: d, WNorm: 2, Noise: 0.1, Seed: seed}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
@@ -102,14 +105,29 @@ func (s *Synthetic) Sample(rng *rand.Rand, n int) *Dataset {
 	return ds
 }
 
-// Objective is the natural loss for the kind: logistic, least squares, or
-// the quadratic ½‖w − x‖² (+const).
-func (s *Synthetic) Objective() Objective {
+// LossName is the name of the loss whose model generates the labels, as
+// optimizer.ParseLoss and optimizer.LossSpec spell it: "logistic",
+// "squared" (least squares) or "quadratic" (½‖w − x‖² + const). The
+// generator only names the loss so that this package does not depend on the
+// training code; package optimizer builds the objective from the name.
+func (s *Synthetic) LossName() string {
 	switch s.Kind {
 	case "logistic":
-		return Objective{Loss: Logistic{}}
+		return "logistic"
 	case "linear":
-		return Objective{Loss: LeastSquares{}}
+		return "squared"
 	}
-	return Objective{Loss: LinearLoss{}, L2: 1}
+	return "quadratic"
+}
+
+// NewRand is the generator privamp draws data with (PCG, seeded).
+func NewRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0xda7a)) }
+
+// sigmoid is the logistic function 1/(1 + e^{−x}), computed without overflow.
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
 }

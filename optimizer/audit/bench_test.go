@@ -1,0 +1,32 @@
+package audit
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/shifted"
+)
+
+// BenchmarkAudit measures audit throughput (runs per second) with 1 and 2
+// workers on the shipped-size problem (n = 569, d = 30).
+func BenchmarkAudit(b *testing.B) {
+	g, _ := dataset.NewSynthetic("logistic", 30, 1)
+	data, obj := g.Sample(rand.New(rand.NewPCG(1, 1)), 569), optimizer.Objective{Loss: optimizer.Logistic{}}
+	c := NewCanary(obj, data, 1, 1)
+	S, Sp := c.Neighbours(data, 569)
+	cfg := optimizer.Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 1, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 1}}, R: 1}
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			const trials = 200
+			for i := 0; i < b.N; i++ {
+				if _, err := Run(cfg, obj, S, Sp, c.Dir, Config{Trials: trials, Delta: 1e-3, Confidence: 0.95, Workers: w, Seed: uint64(i)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(2*trials*b.N)/b.Elapsed().Seconds(), "runs/s")
+		})
+	}
+}
