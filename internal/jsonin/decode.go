@@ -33,6 +33,46 @@ func Decode(r io.Reader, limit int64, v any) error {
 type decoder struct {
 	s     *scanner
 	depth int
+	path  []pathElem // where the decoder is, rendered only for errors
+}
+
+// pathElem is a key of an object or (key "") an index of a list.
+type pathElem struct {
+	key   string
+	index int
+}
+
+func (d *decoder) push(key string, index int) { d.path = append(d.path, pathElem{key, index}) }
+func (d *decoder) pop()                       { d.path = d.path[:len(d.path)-1] }
+
+// at renders the current path ("per_index[2].epsilon").
+func (d *decoder) at() string {
+	var b strings.Builder
+	for _, e := range d.path {
+		if e.key == "" {
+			fmt.Fprintf(&b, "[%d]", e.index)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(e.key)
+	}
+	return b.String()
+}
+
+// atKey renders the path of key in the current object.
+func (d *decoder) atKey(key string) string {
+	d.push(key, 0)
+	defer d.pop()
+	return d.at()
+}
+
+// atIndex renders the path of element i of the current list.
+func (d *decoder) atIndex(i int) string {
+	d.push("", i)
+	defer d.pop()
+	return d.at()
 }
 
 func (d *decoder) document(v reflect.Value) error {
@@ -46,7 +86,7 @@ func (d *decoder) document(v reflect.Value) error {
 	if c := s.buf[s.pos]; c != '{' {
 		return &Error{Line: s.line, Reason: "expected a JSON object {…}, got " + describeValue(c)}
 	}
-	if err := d.object(nil, v); err != nil {
+	if err := d.object(v); err != nil {
 		return err
 	}
 	switch err := s.skipSpace(); err {
@@ -138,15 +178,21 @@ func infoOf(t reflect.Type) *structInfo {
 }
 
 // object decodes the object at the scanner into the struct v.
-func (d *decoder) object(p *path, v reflect.Value) error {
+func (d *decoder) object(v reflect.Value) error {
 	s := d.s
 	if d.depth++; d.depth > maxDepth {
-		return &Error{Field: p.String(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
+		return &Error{Field: d.at(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
 	}
 	defer func() { d.depth-- }()
 	si := infoOf(v.Type())
-	s.pos++                             // '{'
-	seen := make([]int, len(si.fields)) // line of each key's first occurrence
+	s.pos++ // '{'
+	var seenBuf [32]int
+	seen := seenBuf[:0]
+	if len(si.fields) <= len(seenBuf) {
+		seen = seenBuf[:len(si.fields)] // line of each key's first occurrence
+	} else {
+		seen = make([]int, len(si.fields))
+	}
 	c, err := s.peek()
 	if err != nil {
 		return err
@@ -166,20 +212,22 @@ func (d *decoder) object(p *path, v reflect.Value) error {
 			fi, ok := si.byName[string(kb)]
 			if !ok {
 				key := string(kb)
-				return &Error{Field: (&path{parent: p, key: key}).String(), Line: line, Reason: unknownReason(si, key)}
+				return &Error{Field: d.atKey(key), Line: line, Reason: unknownReason(si, key)}
 			}
 			f := si.fields[fi]
 			if seen[fi] > 0 {
-				return &Error{Field: (&path{parent: p, key: f.name}).String(), Line: line,
+				return &Error{Field: d.atKey(f.name), Line: line,
 					Reason: fmt.Sprintf("repeated key (first on line %d): each key may appear once", seen[fi])}
 			}
 			seen[fi] = line
 			if err := s.expect(':', "after a key (expected ':')"); err != nil {
 				return err
 			}
-			if err := d.value(&path{parent: p, key: f.name}, v.Field(f.index)); err != nil {
+			d.push(f.name, 0)
+			if err := d.value(v.Field(f.index)); err != nil {
 				return err
 			}
+			d.pop()
 			if c, err = s.peek(); err != nil {
 				return err
 			}
@@ -197,7 +245,7 @@ func (d *decoder) object(p *path, v reflect.Value) error {
 	}
 	for i, f := range si.fields {
 		if f.required && seen[i] == 0 {
-			return &Error{Field: (&path{parent: p, key: f.name}).String(), Reason: "is required"}
+			return &Error{Field: d.atKey(f.name), Reason: "is required"}
 		}
 	}
 	return nil
@@ -250,7 +298,7 @@ var (
 )
 
 // value decodes the value at the scanner into v.
-func (d *decoder) value(p *path, v reflect.Value) error {
+func (d *decoder) value(v reflect.Value) error {
 	s := d.s
 	c, err := s.peek()
 	if err != nil {
@@ -269,12 +317,12 @@ func (d *decoder) value(p *path, v reflect.Value) error {
 		if v.IsNil() {
 			v.Set(reflect.New(v.Type().Elem()))
 		}
-		return d.value(p, v.Elem())
+		return d.value(v.Elem())
 	case reflect.Struct:
 		if c != '{' {
-			return d.mismatch(p, c, "an object {…}")
+			return d.mismatch(c, "an object {…}")
 		}
-		return d.object(p, v)
+		return d.object(v)
 	case reflect.Slice:
 		switch c {
 		case 'n':
@@ -285,12 +333,12 @@ func (d *decoder) value(p *path, v reflect.Value) error {
 			return nil
 		case '[':
 		default:
-			return d.mismatch(p, c, "a list […]")
+			return d.mismatch(c, "a list […]")
 		}
-		return d.list(p, v)
+		return d.list(v)
 	case reflect.String:
 		if c != '"' {
-			return d.mismatch(p, c, "a string")
+			return d.mismatch(c, "a string")
 		}
 		b, err := s.str()
 		if err != nil {
@@ -300,20 +348,20 @@ func (d *decoder) value(p *path, v reflect.Value) error {
 		return nil
 	case reflect.Bool:
 		if c != 't' && c != 'f' {
-			return d.mismatch(p, c, "true or false")
+			return d.mismatch(c, "true or false")
 		}
 		w, err := s.literal()
 		if err != nil {
 			return err
 		}
 		if w == "null" {
-			return &Error{Field: p.String(), Line: line, Reason: "expected true or false, got null"}
+			return &Error{Field: d.at(), Line: line, Reason: "expected true or false, got null"}
 		}
 		v.SetBool(w == "true")
 		return nil
 	case reflect.Float64, reflect.Float32:
 		if c != '-' && (c < '0' || c > '9') {
-			return d.mismatch(p, c, "a number")
+			return d.mismatch(c, "a number")
 		}
 		text, err := s.number()
 		if err != nil {
@@ -321,14 +369,14 @@ func (d *decoder) value(p *path, v reflect.Value) error {
 		}
 		x, err := strconv.ParseFloat(unsafeString(text), v.Type().Bits())
 		if err != nil {
-			return &Error{Field: p.String(), Line: line, Value: Number(text),
+			return &Error{Field: d.at(), Line: line, Value: Number(text),
 				Reason: fmt.Sprintf("%s is outside the range of a %d-bit float", truncate(text), v.Type().Bits())}
 		}
 		v.SetFloat(x)
 		return nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		if c != '-' && (c < '0' || c > '9') {
-			return d.mismatch(p, c, "a whole number")
+			return d.mismatch(c, "a whole number")
 		}
 		text, err := s.number()
 		if err != nil {
@@ -336,7 +384,7 @@ func (d *decoder) value(p *path, v reflect.Value) error {
 		}
 		x, reason := parseInt(text, v.Type().Bits())
 		if reason != "" {
-			return &Error{Field: p.String(), Line: line, Value: Number(text), Reason: reason}
+			return &Error{Field: d.at(), Line: line, Value: Number(text), Reason: reason}
 		}
 		v.SetInt(x)
 		return nil
@@ -346,10 +394,10 @@ func (d *decoder) value(p *path, v reflect.Value) error {
 
 // list decodes the list at the scanner into the slice v, element by
 // element; lists of numbers and strings skip reflection.
-func (d *decoder) list(p *path, v reflect.Value) error {
+func (d *decoder) list(v reflect.Value) error {
 	s := d.s
 	if d.depth++; d.depth > maxDepth {
-		return &Error{Field: p.String(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
+		return &Error{Field: d.at(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
 	}
 	defer func() { d.depth-- }()
 	s.pos++ // '['
@@ -374,7 +422,8 @@ func (d *decoder) list(p *path, v reflect.Value) error {
 		switch {
 		case et == float64Type:
 			if c != '-' && (c < '0' || c > '9') {
-				return d.mismatch(&path{parent: p, index: n}, c, "a number")
+				d.push("", n)
+				return d.mismatch(c, "a number")
 			}
 			line := s.line
 			text, err := s.number()
@@ -383,13 +432,14 @@ func (d *decoder) list(p *path, v reflect.Value) error {
 			}
 			x, err := strconv.ParseFloat(unsafeString(text), 64)
 			if err != nil {
-				return &Error{Field: (&path{parent: p, index: n}).String(), Line: line, Value: Number(text),
+				return &Error{Field: d.atIndex(n), Line: line, Value: Number(text),
 					Reason: fmt.Sprintf("%s is outside the range of a 64-bit float", truncate(text))}
 			}
 			fs = append(fs, x)
 		case et == stringType:
 			if c != '"' {
-				return d.mismatch(&path{parent: p, index: n}, c, "a string")
+				d.push("", n)
+				return d.mismatch(c, "a string")
 			}
 			b, err := s.str()
 			if err != nil {
@@ -401,9 +451,11 @@ func (d *decoder) list(p *path, v reflect.Value) error {
 				v.Grow(max(4, n) - (v.Cap() - v.Len()))
 				v.SetLen(v.Cap())
 			}
-			if err := d.value(&path{parent: p, index: n}, v.Index(n)); err != nil {
+			d.push("", n)
+			if err := d.value(v.Index(n)); err != nil {
 				return err
 			}
+			d.pop()
 		}
 		n++
 		if c, err = s.peek(); err != nil {
@@ -423,12 +475,6 @@ func (d *decoder) list(p *path, v reflect.Value) error {
 	switch {
 	case !fast:
 		v.SetLen(n)
-		// Release the spare capacity of long lists.
-		if v.Cap() > n+n/8+8 {
-			t := reflect.MakeSlice(v.Type(), n, n)
-			reflect.Copy(t, v)
-			v.Set(t)
-		}
 	case et == float64Type:
 		v.Set(reflect.ValueOf(shrink(fs)).Convert(v.Type()))
 	default:
@@ -447,9 +493,9 @@ func shrink[T any](xs []T) []T {
 
 // mismatch reports a value of the wrong kind; scalars are read to show
 // them.
-func (d *decoder) mismatch(p *path, c byte, want string) error {
+func (d *decoder) mismatch(c byte, want string) error {
 	s := d.s
-	e := &Error{Field: p.String(), Line: s.line}
+	e := &Error{Field: d.at(), Line: s.line}
 	switch {
 	case c == '"':
 		b, err := s.str()

@@ -28,34 +28,3 @@ func (e *Error) Error() string {
 	b.WriteString(e.Reason)
 	return b.String()
 }
-
-// path is the location of a value, built on the stack as the decoder
-// descends and rendered only when an error names it.
-type path struct {
-	parent *path
-	key    string // "" for a list element
-	index  int
-}
-
-func (p *path) String() string {
-	if p == nil {
-		return ""
-	}
-	var parts []*path
-	for q := p; q != nil; q = q.parent {
-		parts = append(parts, q)
-	}
-	var b strings.Builder
-	for i := len(parts) - 1; i >= 0; i-- {
-		q := parts[i]
-		if q.key == "" {
-			fmt.Fprintf(&b, "[%d]", q.index)
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(q.key)
-	}
-	return b.String()
-}
