@@ -544,7 +544,10 @@ func describeValue(c byte) string {
 	if c == '-' || c >= '0' && c <= '9' {
 		return "a number"
 	}
-	return describeByte(c)
+	if c >= 0x21 && c < 0x7f {
+		return fmt.Sprintf("%q, which is not JSON", c)
+	}
+	return fmt.Sprintf("byte 0x%02x, which is not JSON", c)
 }
 
 // Number is the text of a JSON number, as an Error's Value shows it.

@@ -353,3 +353,14 @@ func FuzzScanner(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeNotJSON(t *testing.T) {
+	for in, want := range map[string]string{
+		"id,epsilon\na,1\n": `line 1: expected a JSON object {…}, got 'i', which is not JSON`,
+		"\xef\xbb\xbf{}":    `line 1: expected a JSON object {…}, got byte 0xef, which is not JSON`,
+	} {
+		if err := Decode(strings.NewReader(in), 100, &doc{}); err == nil || err.Error() != want {
+			t.Errorf("%q: %v, want %s", in, err, want)
+		}
+	}
+}

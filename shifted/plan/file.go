@@ -400,6 +400,9 @@ func (p *Plan) validate() error {
 func Load(r io.Reader) (*Plan, error) {
 	p := &Plan{}
 	if err := jsonin.Decode(r, planLimit, p); err != nil {
+		if fe, ok := err.(*FileError); ok && fe.Field == "" {
+			fe.Reason = "not a valid plan file: " + fe.Reason
+		}
 		return nil, err
 	}
 	if err := p.validate(); err != nil {
