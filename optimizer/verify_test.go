@@ -377,3 +377,31 @@ func TestVerifyCrossChecks(t *testing.T) {
 		t.Errorf("minimal trajectory: %v trusted %v", v.Verdict, v.Trusted)
 	}
 }
+
+// FuzzVerifyTrace: whatever trajectory ReadTrace accepts, Verify does not
+// panic, a failed check is never VALID, and VALID via amplification means
+// every check passed or did not apply.
+func FuzzVerifyTrace(f *testing.F) {
+	f.Add([]byte("step,loss,grad_norm,step_size,contraction,dist_to_opt\n500,0.5,0.9,0.5,0.4,0.3\n1000,0.4,0.95,0.5,0.5,0.2\n"))
+	f.Add([]byte("step,grad_norm,step_size\n1000,0,0.5\n"))
+	f.Add([]byte("step,grad_norm,step_size,contraction\n999,0.1,0.5,NaN\n1000,0.1,0.5,1e308\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := ReadTrace(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		cl := parseClaimString(t, strings.Replace(baseClaim, `"epsilon": 3`, `"epsilon": 100, "radius": 2`, 1))
+		v, err := Verify(cl, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkInvariants(t, v)
+		if v.Verdict == Valid && v.Via == "amplification by iteration" {
+			for _, ch := range v.Checks {
+				if ch.Status != Pass && ch.Status != NA {
+					t.Fatalf("VALID with check %+v", ch)
+				}
+			}
+		}
+	})
+}
