@@ -143,3 +143,56 @@ func FuzzParseClaim(f *testing.F) {
 		}
 	})
 }
+
+// TestParseClaimIssue9Hole4: keys are exact and unique, and a claim over
+// the size limit says so. The old parser matched "Epsilon" to "epsilon"
+// and kept the last of a repeated key ("Epsilon": 0.01, "epsilon": 2 read
+// as ε = 2, VALID), and cut an oversize file at 8 MiB ("unexpected end of
+// file").
+func TestParseClaimIssue9Hole4(t *testing.T) {
+	withEps := func(eps string) string { return replaceField(baseClaim, `"epsilon"`, eps) }
+	cases := []struct {
+		in, field string
+		line      int
+		reason    string
+	}{
+		{withEps(`"Epsilon": 0.01, "epsilon": 2`), "Epsilon", 3, `case-sensitive; did you mean "epsilon"?`},
+		{withEps(`"epsilon": 2, "Epsilon": 0.01`), "Epsilon", 3, `case-sensitive`},
+		{withEps(`"EPSILON": 2`), "EPSILON", 3, `case-sensitive`},
+		{withEps("\"epsilon\": 0.01,\n\"epsilon\": 2"), "epsilon", 4, "repeated key (first on line 3)"},
+		{withEps(`"epsilon": 2, "per_index": [{"index": 1, "epsilon": 1, "epsilon": 0.1}]`), "per_index[0].epsilon", 3, "repeated key"},
+		{withEps(`"epsilon": 2, "per_index": [{"Index": 1, "epsilon": 1}]`), "per_index[0].Index", 3, "case-sensitive"},
+		{strings.Replace(baseClaim, `"lipschitz"`, `"Lipschitz"`, 1), "Lipschitz", 3, "case-sensitive"},
+		{strings.Replace(baseClaim, `"n": 1000`, `"n": 1000.5`, 1), "n", 2, "expected a whole number, got 1000.5"},
+		{strings.Replace(baseClaim, `"n": 1000`, `"n": 1e13`, 1), "n", 0, "must be an integer in [1, 10^12]"},
+	}
+	for _, c := range cases {
+		_, err := ParseClaim(strings.NewReader(c.in))
+		var ce *ClaimError
+		if !errors.As(err, &ce) || ce.Field != c.field || ce.Line != c.line || !strings.Contains(ce.Reason, c.reason) {
+			t.Errorf("%s:\n got %v\nwant line %d, field %q: …%s", c.in, err, c.line, c.field, c.reason)
+		}
+	}
+	// Whole numbers however written.
+	c := parseClaimString(t, strings.Replace(baseClaim, `"n": 1000`, `"n": 1e3, "batch": 10.0, "epochs": 2E0`, 1))
+	if c.N != 1000 || c.Batch != 10 || c.Epochs != 2 {
+		t.Errorf("whole numbers: n %d batch %d epochs %d", c.N, c.Batch, c.Epochs)
+	}
+	// Over the size limit: a long description, or a long per_index list.
+	for _, pad := range []string{
+		`"description": "` + strings.Repeat("x", ClaimMaxBytes) + `", `,
+		`"per_index": [` + strings.Repeat(`{"index": 1, "epsilon": 1}, `, ClaimMaxBytes/26) + `{"index": 2, "epsilon": 1}], `,
+	} {
+		in := strings.Replace(baseClaim, "{", "{"+pad, 1)
+		_, err := ParseClaim(strings.NewReader(in))
+		var ce *ClaimError
+		if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "exceeds the 8388608-byte (8 MiB) limit") || strings.Contains(err.Error(), "end of") {
+			t.Errorf("oversize claim (%d bytes): %v", len(in), err)
+		}
+	}
+	// Just under the limit is read.
+	in := strings.Replace(baseClaim, "{", `{"description": "`+strings.Repeat("x", ClaimMaxBytes-len(baseClaim)-20)+`", `, 1)
+	if _, err := ParseClaim(strings.NewReader(in)); err != nil {
+		t.Errorf("claim of %d bytes: %v", len(in), err)
+	}
+}

@@ -2,11 +2,13 @@ package optimizer
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 
 	"github.com/privamp/privamp/optimizer/dataset"
 )
@@ -205,8 +207,14 @@ func EmpiricalRisk(obj Objective, data *dataset.Dataset, w []float64) float64 {
 }
 
 // TraceHeader is the header of the trajectory CSV that WriteTrace writes and
-// ReadTrace reads (verify's --trajectory input). Only step, grad_norm and
-// step_size are required when reading.
+// ReadTrace reads (verify's trajectory input). Its columns are the fields of
+// Point: step (steps done), loss (the mean objective over training
+// examples at the iterate), grad_norm (the largest per-example gradient
+// norm since the previous row), step_size (η of those steps), contraction
+// (the largest ‖ψ(u) − ψ(v)‖/‖u − v‖ measured for the step map) and
+// dist_to_opt (‖w_t − w*‖, w* the non-private minimiser over K). Only step,
+// grad_norm and step_size are required when reading; Verify cross-checks
+// every column it is given against the claim's constants.
 var TraceHeader = []string{"step", "loss", "grad_norm", "step_size", "contraction", "dist_to_opt"}
 
 // WriteTrace writes points as CSV with TraceHeader. NaN values are written as
@@ -231,22 +239,36 @@ func WriteTrace(w io.Writer, pts []Point) error {
 	return cw.Error()
 }
 
-// TracePoint is one row of a user-supplied trajectory.
+// TracePoint is one row of a user-supplied trajectory. Loss, Contraction
+// and Dist are NaN when not recorded (column absent or field empty);
+// GradNorm and StepSize are NaN when the field is empty. ReadTrace keeps
+// every value as written, impossible ones included (negative, infinite,
+// steps that do not increase): judging them is Verify's job, which fails a
+// trajectory that cannot be evidence.
 type TracePoint struct {
-	Step     int
-	GradNorm float64 // max per-example gradient norm since the previous row
-	StepSize float64 // largest step size since the previous row
-	Line     int     // line in the file
+	Step        int
+	Loss        float64 // mean objective at the iterate
+	GradNorm    float64 // max per-example gradient norm since the previous row
+	StepSize    float64 // largest step size since the previous row
+	Contraction float64 // largest measured ‖ψ(u) − ψ(v)‖/‖u − v‖ of the step map
+	Dist        float64 // ‖w_t − w*‖
+	Line        int     // line in the file
 }
 
-// ReadTrace reads a trajectory CSV: a header with at least the columns step,
-// grad_norm and step_size (any order, others ignored), then one row per
-// recorded step with finite non-negative numbers and increasing steps.
-// Errors are *dataset.LineError.
+// MaxTraceRows is the most rows ReadTrace reads.
+const MaxTraceRows = 10_000_000
+
+// ReadTrace reads a trajectory CSV: a header naming the columns of
+// TraceHeader (step, grad_norm and step_size required, any order; each
+// name at most once and exactly as written there: "Contraction" is refused,
+// not ignored; other columns are ignored), then at most MaxTraceRows rows
+// of numbers, the step a whole number. A field that is not a number is an
+// error; an empty field is NaN. Errors are *dataset.LineError.
 func ReadTrace(r io.Reader) ([]TracePoint, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.Comment = '#'
+	cr.ReuseRecord = true
 	var out []TracePoint
 	col := map[string]int{}
 	header := false
@@ -264,7 +286,22 @@ func ReadTrace(r io.Reader) ([]TracePoint, error) {
 		}
 		line, _ := cr.FieldPos(0)
 		if !header {
+			known := map[string]bool{}
+			for _, h := range TraceHeader {
+				known[h] = true
+			}
 			for i, h := range rec {
+				h = strings.TrimSpace(h)
+				if _, dup := col[h]; dup && known[h] {
+					return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("header repeats column %q", h)}
+				}
+				if !known[h] {
+					for _, k := range TraceHeader {
+						if strings.EqualFold(h, k) {
+							return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("header column %q: column names are case-sensitive; did you mean %q?", h, k)}
+						}
+					}
+				}
 				col[h] = i
 			}
 			for _, need := range []string{"step", "grad_norm", "step_size"} {
@@ -275,36 +312,45 @@ func ReadTrace(r io.Reader) ([]TracePoint, error) {
 			header = true
 			continue
 		}
+		if len(out) == MaxTraceRows {
+			return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("more than %d rows", MaxTraceRows)}
+		}
 		get := func(name string) (float64, error) {
-			i := col[name]
+			i, ok := col[name]
+			if !ok {
+				return math.NaN(), nil
+			}
 			if i >= len(rec) {
 				return 0, &dataset.LineError{Line: line, Msg: fmt.Sprintf("missing column %q", name)}
 			}
-			v, perr := strconv.ParseFloat(rec[i], 64)
-			if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return 0, &dataset.LineError{Line: line, Msg: fmt.Sprintf("column %q: %q is not a finite number ≥ 0", name, truncate(rec[i], 30))}
+			f := strings.TrimSpace(rec[i])
+			if f == "" {
+				return math.NaN(), nil
+			}
+			v, perr := strconv.ParseFloat(f, 64)
+			if perr != nil && !errors.Is(perr, strconv.ErrRange) {
+				return 0, &dataset.LineError{Line: line, Msg: fmt.Sprintf("column %q: %q is not a number", name, truncate(rec[i], 30))}
 			}
 			return v, nil
 		}
+		p := TracePoint{Line: line}
 		st, err := get("step")
 		if err != nil {
 			return nil, err
 		}
-		if st != math.Trunc(st) || st > 1e15 {
-			return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("step %v is not an integer", st)}
+		if st != math.Trunc(st) || math.Abs(st) > 1e15 {
+			return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("column \"step\": %v is not a whole number of steps", st)}
 		}
-		g, err := get("grad_norm")
-		if err != nil {
-			return nil, err
+		p.Step = int(st)
+		for _, f := range []struct {
+			name string
+			dst  *float64
+		}{{"loss", &p.Loss}, {"grad_norm", &p.GradNorm}, {"step_size", &p.StepSize}, {"contraction", &p.Contraction}, {"dist_to_opt", &p.Dist}} {
+			if *f.dst, err = get(f.name); err != nil {
+				return nil, err
+			}
 		}
-		e, err := get("step_size")
-		if err != nil {
-			return nil, err
-		}
-		if len(out) > 0 && int(st) <= out[len(out)-1].Step {
-			return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("step %d does not increase (previous %d)", int(st), out[len(out)-1].Step)}
-		}
-		out = append(out, TracePoint{Step: int(st), GradNorm: g, StepSize: e, Line: line})
+		out = append(out, p)
 	}
 	if !header {
 		return nil, &dataset.LineError{Line: 1, Msg: "no header line"}

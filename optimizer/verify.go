@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // Verdict is the answer of Verify.
@@ -32,18 +33,46 @@ func (v Verdict) String() string {
 
 // Status of a Check.
 const (
+	// Pass: the check holds.
 	Pass = "PASS"
+	// Fail: a declared value is contradicted by the claim's own inputs (a
+	// trajectory column, or the other declared constants), or the
+	// trajectory cannot be evidence (degenerate, non-finite, steps that do
+	// not increase). A claim with a failed check is never Valid: its
+	// verdict is Unsupported.
 	Fail = "FAIL"
-	NA   = "N/A"
+	// Unmet: the declared constants are consistent but do not meet an
+	// assumption of amplification by iteration (η > 2/β, no β, a reshuffled
+	// order); plain composition, which needs only gradients bounded by L,
+	// decides instead.
+	Unmet = "UNMET"
+	// NA: the check does not apply.
+	NA = "N/A"
+)
+
+// Basis of a Check: how its value was established.
+const (
+	// BasisTrajectory: compared with a column of the claim's trajectory
+	// and not contradicted (a necessary condition: a trajectory samples the
+	// run, it cannot prove a constant).
+	BasisTrajectory = "checked (trajectory)"
+	// BasisArithmetic: decided by arithmetic on the declared values.
+	BasisArithmetic = "checked (arithmetic)"
+	// BasisTrust: declared by the claim; nothing it brings can contradict
+	// the value.
+	BasisTrust = "declared (taken on trust)"
 )
 
 // Check is one assumption or sanity check with its numbers.
 type Check struct {
 	Name   string
-	Status string  // Pass, Fail or NA
+	Status string  // Pass, Fail, Unmet or NA
 	Value  float64 // measured or stated value (NaN: none)
 	Bound  float64 // the bound it is compared with (NaN: none)
 	Detail string
+	// Basis says whether the value was checked (BasisTrajectory,
+	// BasisArithmetic) or is declared and taken on trust (BasisTrust).
+	Basis string
 }
 
 // IndexVerdict compares a per-index claim with the certified ε.
@@ -56,12 +85,19 @@ type IndexVerdict struct {
 // Verification is the result of Verify.
 type Verification struct {
 	Verdict Verdict
-	// Via names the argument that decided: "amplification by iteration"
-	// or "composition".
-	Via     string
-	Checks  []Check
-	Failed  []string // the assumptions that fail, in words
-	Setting Setting
+	// Via names the argument that decided: "amplification by iteration",
+	// "composition", or ViaNone when a declared value is contradicted.
+	Via    string
+	Checks []Check
+	// Failed lists the failed (Fail) and unmet (Unmet) checks, in words.
+	Failed []string
+	// CrossChecked lists the declared values that were compared with the
+	// trajectory or with each other and not contradicted; Trusted those
+	// nothing in the claim could cross-check (σ always: a trajectory does
+	// not record the noise; L, β, m and η when there is no trajectory).
+	CrossChecked []string
+	Trusted      []string
+	Setting      Setting
 	// Certified is the smallest worst-case ε (over private indices) privamp
 	// certifies by amplification by iteration, attained at WorstIndex (NaN
 	// when an assumption fails).
@@ -69,7 +105,7 @@ type Verification struct {
 	WorstIndex int
 	PerIndex   []IndexVerdict
 	// Composition is plain composition's ε (needs only ‖∇f‖ ≤ L); +Inf when
-	// the Lipschitz check fails.
+	// the trajectory contradicts L.
 	Composition float64
 	// SigmaNeeded is the smallest σ that makes every claim true (Invalid
 	// only; NaN otherwise).
@@ -79,121 +115,114 @@ type Verification struct {
 	Notes       []string
 }
 
+// ViaNone is Verification.Via when a check fails: no argument is applied to
+// a claim whose own inputs contradict it.
+const ViaNone = "none: the claim's own inputs contradict it"
+
 // ClaimSetting is the accounting setting a claim describes.
 func ClaimSetting(c *Claim) Setting {
 	return Setting{Variant: c.Variant, N: c.N, Batch: c.Batch, Epochs: c.Epochs, Public: c.Public,
 		Tasks: c.Tasks, Eta: c.Eta, Sigma: c.Sigma, L: c.Lipschitz, Beta: c.Smoothness, M: c.StrongConvexity}
 }
 
-// Verify recomputes the guarantee of a claim, checks every assumption it
-// needs against the stated constants and the trajectory (may be nil), and
-// decides:
+// Verify recomputes the guarantee of a claim, cross-checks every constant
+// it declares against everything the claim brings — the other constants
+// (m ≤ β, L ≥ m·R) and each column of the trajectory (may be nil: steps,
+// gradient norms against L, step sizes against η, the measured contraction
+// against the c that β and m imply, loss changes against L, distances to
+// the optimum against the radius) — and decides:
 //
+//   - a declared value is contradicted, or the trajectory cannot be evidence
+//     (every gradient norm 0, non-finite values, steps that do not increase,
+//     a column blanked on some rows): Unsupported, whatever ε is claimed, via
+//     ViaNone (no argument is applied to false constants);
 //   - every assumption holds and each claimed ε is ≥ the certified one:
 //     Valid (via amplification by iteration);
 //   - every assumption holds but some claimed ε is smaller: Invalid, with the
 //     smallest certifiable ε and the σ that would make the claim true;
-//   - an assumption fails: plain composition (which needs only gradients
-//     bounded by L) is tried; if it supports the claim the answer is Valid
-//     (via composition), else Unsupported, naming the failed assumptions and
-//     the composition ε.
+//   - an assumption of amplification by iteration is unmet (η > 2/β, no β, a
+//     reshuffled multi-epoch order): plain composition (which needs only
+//     gradients bounded by L) is tried; if it supports the claim the answer
+//     is Valid (via composition), else Unsupported, naming the unmet
+//     assumptions and the composition ε.
+//
+// Each check says whether its value was checked or taken on trust (Basis);
+// CrossChecked and Trusted list the declared values of each kind.
 func Verify(c *Claim, trace []TracePoint) (Verification, error) {
 	s := ClaimSetting(c)
 	v := Verification{Setting: s, Certified: math.NaN(), SigmaNeeded: math.NaN(), Via: "amplification by iteration"}
 	nan := math.NaN()
 	add := func(ch Check) {
 		v.Checks = append(v.Checks, ch)
-		if ch.Status == Fail {
+		if ch.Status == Fail || ch.Status == Unmet {
 			v.Failed = append(v.Failed, ch.Name+": "+ch.Detail)
 		}
 	}
+	checked := func(what string) { v.CrossChecked = append(v.CrossChecked, what) }
+	trusted := func(what string) { v.Trusted = append(v.Trusted, what) }
 	lipschitzOK := true
 
-	// 1. The step contracts: η ≤ 2/β (Prop. 18), or c ≤ 1 when strongly convex.
+	// 1. The declared constants: in range, and consistent with each other.
+	consistencyChecks(c, add)
+
+	// 2. The step contracts: η ≤ 2/β (Prop. 18), or c ≤ 1 when strongly convex.
+	cc := Constants{Beta: c.Smoothness, M: c.StrongConvexity}.Contraction(c.Eta)
 	switch {
 	case c.Smoothness == 0:
-		add(Check{Name: "smoothness β stated", Status: Fail, Value: nan, Bound: nan,
+		add(Check{Name: "smoothness β stated", Status: Unmet, Value: nan, Bound: nan, Basis: BasisArithmetic,
 			Detail: "no \"smoothness\" given: amplification by iteration needs β-smooth losses with η ≤ 2/β (Prop. 18); for a non-smooth loss smooth it first (Thm 33) and state the smoothed β"})
 	default:
-		cc := Constants{Beta: c.Smoothness, M: c.StrongConvexity}.Contraction(c.Eta)
-		ch := Check{Name: "η ≤ 2/β (the step contracts)", Value: c.Eta, Bound: 2 / c.Smoothness,
+		ch := Check{Name: "η ≤ 2/β (the step contracts)", Value: c.Eta, Bound: 2 / c.Smoothness, Basis: BasisArithmetic,
 			Detail: fmt.Sprintf("contraction c = max(|1 − ηm|, |1 − ηβ|) = %.6g", cc)}
 		ch.Status = Pass
 		if c.Eta*c.Smoothness > 2 {
-			ch.Status = Fail
+			ch.Status = Unmet
 			ch.Detail = fmt.Sprintf("η = %g > 2/β = %g: the gradient step expands distances (c = %.6g > 1); Theorem 22 does not apply", c.Eta, 2/c.Smoothness, cc)
 		}
 		add(ch)
 	}
 
-	// 2. Data order.
+	// 3. Data order (declared: nothing in a trajectory shows it).
 	if c.Order == "shuffled" {
 		switch {
 		case c.Epochs > 1:
-			add(Check{Name: "fixed data order", Status: Fail, Value: nan, Bound: nan,
+			add(Check{Name: "fixed data order", Status: Unmet, Value: nan, Bound: nan, Basis: BasisTrust,
 				Detail: "a reshuffle every epoch puts a person at different positions in each pass; the analysis (Thm 35 and the engine) needs one fixed order"})
 		case len(c.PerIndex) > 0:
-			add(Check{Name: "fixed data order", Status: Fail, Value: nan, Bound: nan,
+			add(Check{Name: "fixed data order", Status: Unmet, Value: nan, Bound: nan, Basis: BasisTrust,
 				Detail: "per-index claims need a fixed order: after a shuffle a person's position is random"})
 		default:
-			add(Check{Name: "fixed data order", Status: Pass, Value: nan, Bound: nan,
+			add(Check{Name: "fixed data order", Status: Pass, Value: nan, Bound: nan, Basis: BasisTrust,
 				Detail: "one pass after a data-independent shuffle: the worst case over positions still bounds every person (the guarantee holds conditionally on the permutation)"})
 		}
 	}
 
-	// 3. Trajectory.
+	// 4. The trajectory, column by column.
 	if trace != nil {
-		S := c.Steps()
-		var maxG float64
-		gLine := 0
-		badEta := 0
-		for _, p := range trace {
-			if p.GradNorm > maxG {
-				maxG, gLine = p.GradNorm, p.Line
-			}
-			if badEta == 0 && math.Abs(p.StepSize-c.Eta) > 1e-9*c.Eta {
-				badEta = p.Line
-			}
-		}
-		ch := Check{Name: "trajectory: max gradient norm ≤ L", Value: maxG, Bound: c.Lipschitz, Status: Pass,
-			Detail: fmt.Sprintf("largest per-example gradient norm in the trajectory (line %d)", gLine)}
-		if maxG > c.Lipschitz*(1+1e-9) {
-			ch.Status = Fail
-			ch.Detail = fmt.Sprintf("line %d: gradient norm %g exceeds L = %g: the stated Lipschitz constant does not hold (clip gradients or state a larger L)", gLine, maxG, c.Lipschitz)
-			lipschitzOK = false
-		}
-		add(ch)
-		ch = Check{Name: "trajectory: step size = η", Value: nan, Bound: c.Eta, Status: Pass, Detail: "every row's step size equals the claimed η"}
-		if badEta > 0 {
-			for _, p := range trace {
-				if p.Line == badEta {
-					ch.Value = p.StepSize
-				}
-			}
-			ch.Status = Fail
-			ch.Detail = fmt.Sprintf("line %d: step size %g differs from the claimed η = %g; the closed-form analysis assumes a constant step (a smaller late step also means less noise)", badEta, ch.Value, c.Eta)
-		}
-		add(ch)
-		last := trace[len(trace)-1].Step
-		ch = Check{Name: "trajectory: number of steps", Value: float64(last), Bound: float64(S), Status: Pass,
-			Detail: fmt.Sprintf("epochs·⌈n/batch⌉ = %d steps", S)}
-		switch {
-		case last > S:
-			ch.Status = Fail
-			ch.Detail = fmt.Sprintf("the trajectory has %d steps, more than the %d that n, batch and epochs give", last, S)
-		case c.Variant == Final && last != S:
-			ch.Status = Fail
-			ch.Detail = fmt.Sprintf("the trajectory ends at step %d, but %s runs all %d steps", last, c.Variant, S)
-		}
-		add(ch)
+		lipschitzOK = trajectoryChecks(c, trace, cc, add, checked, trusted)
 	} else {
-		add(Check{Name: "trajectory", Status: NA, Value: nan, Bound: nan,
-			Detail: "no trajectory given: L, β and η are taken as stated (give \"trajectory\" to check them against the run)"})
+		add(Check{Name: "trajectory", Status: NA, Value: nan, Bound: nan, Basis: BasisTrust,
+			Detail: "no trajectory given: L, β, m, η and the number of steps are taken as declared (give \"trajectory\" to check them against the run)"})
+		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g, %d steps (no trajectory)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta, c.Steps()))
 	}
+	trusted(fmt.Sprintf("σ = %g (a trajectory does not record the noise)", c.Sigma))
+	if c.Order == "shuffled" {
+		trusted("the shuffle is data-independent and secret")
+	}
+	if c.Public > 0 {
+		trusted(fmt.Sprintf("the last %d examples are public", c.Public))
+	}
+	if c.Tasks > 1 {
+		trusted(fmt.Sprintf("%d tasks on the same data", c.Tasks))
+	}
+	if len(v.CrossChecked) > 0 {
+		v.Notes = append(v.Notes, "checked against the claim's own inputs: "+strings.Join(v.CrossChecked, "; "))
+	}
+	v.Notes = append(v.Notes, "declared, taken on trust (nothing the claim brings can contradict them): "+strings.Join(v.Trusted, "; "))
 
 	// composition: always computed (as the reference)
 	v.Composition = math.Inf(1)
-	if lipschitzOK {
+	if lipschitzOK && c.Lipschitz > 0 && c.Sigma > 0 && !math.IsInf(c.Lipschitz, 0) {
 		v.Composition = CompositionEpsilon(s, c.Delta)
 	}
 	claimedWorst := -1.0
@@ -205,13 +234,34 @@ func Verify(c *Claim, trace []TracePoint) (Verification, error) {
 		per[p.Index] = p.Epsilon
 	}
 
-	if len(v.Failed) == 0 {
+	// A contradicted value: no argument applies to the claim as declared.
+	var contradicted []string
+	for _, ch := range v.Checks {
+		if ch.Status == Fail {
+			contradicted = append(contradicted, ch.Name)
+		}
+	}
+	if len(contradicted) > 0 {
+		v.Verdict = Unsupported
+		v.Via = ViaNone
+		v.Notes = append(v.Notes, fmt.Sprintf("the claim's own inputs contradict it (%s): neither amplification by iteration nor composition is applied to constants that do not hold; correct the claim (or the trajectory) and verify again", strings.Join(contradicted, "; ")))
+		if !math.IsInf(v.Composition, 1) {
+			v.Notes = append(v.Notes, "the plain composition ε shown is for reference only (it assumes the declared L)")
+		}
+		return v, nil
+	}
+
+	unmet := false
+	for _, ch := range v.Checks {
+		unmet = unmet || ch.Status == Unmet
+	}
+	if !unmet {
 		p, err := PrivacyOf(s)
 		if err != nil {
 			if err == ErrNoAccountant {
 				return v, err
 			}
-			add(Check{Name: "assumptions of the theorem", Status: Fail, Value: nan, Bound: nan, Detail: err.Error()})
+			add(Check{Name: "assumptions of the theorem", Status: Unmet, Value: nan, Bound: nan, Basis: BasisArithmetic, Detail: err.Error()})
 		} else {
 			v.Source = p.Source()
 			v.Assumptions = p.Assumptions()
@@ -250,7 +300,7 @@ func Verify(c *Claim, trace []TracePoint) (Verification, error) {
 			return v, nil
 		}
 	}
-	// An assumption failed: fall back on composition.
+	// An assumption of amplification is unmet: fall back on composition.
 	v.Via = "composition"
 	v.Source = "plain composition of Gaussian steps (Mironov 2017 Prop. 7, Cor. 3; seed 002 Lemma 27)"
 	okc := !math.IsInf(v.Composition, 1) && (claimedWorst < 0 || claimedWorst >= v.Composition)
@@ -261,13 +311,10 @@ func Verify(c *Claim, trace []TracePoint) (Verification, error) {
 	}
 	if okc {
 		v.Verdict = Valid
-		v.Notes = append(v.Notes, "amplification by iteration does not apply (see the failed checks), but plain composition, which only needs gradients bounded by L, already supports the claim")
+		v.Notes = append(v.Notes, "amplification by iteration does not apply (see the unmet checks), but plain composition, which only needs gradients bounded by L, already supports the claim")
 		return v, nil
 	}
 	v.Verdict = Unsupported
-	if math.IsInf(v.Composition, 1) {
-		v.Notes = append(v.Notes, "no sound bound: the gradient norms exceed the stated L, so not even plain composition applies")
-	}
 	return v, nil
 }
 
@@ -278,4 +325,321 @@ func sortedKeys(m map[int]float64) []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// relTol is the relative slack of comparisons with measured values: a
+// trajectory is written with 10 significant digits (WriteTrace), and the
+// tracer's own contraction check allows 1e-6.
+const relTol = 1e-6
+
+// consistencyChecks checks the declared constants by arithmetic: each in
+// its range, m ≤ β, and L ≥ m·R.
+func consistencyChecks(c *Claim, add func(Check)) {
+	nan := math.NaN()
+	var bad []string
+	pos := func(name string, x float64) {
+		if !(x > 0) || math.IsInf(x, 0) {
+			bad = append(bad, fmt.Sprintf("%s = %v is not a finite number > 0", name, x))
+		}
+	}
+	nonneg := func(name string, x float64) {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			bad = append(bad, fmt.Sprintf("%s = %v is not a finite number ≥ 0", name, x))
+		}
+	}
+	pos("L", c.Lipschitz)
+	pos("η", c.Eta)
+	pos("σ", c.Sigma)
+	nonneg("β", c.Smoothness)
+	nonneg("m", c.StrongConvexity)
+	if !(c.Radius > 0) {
+		bad = append(bad, fmt.Sprintf("R = %v is not > 0", c.Radius))
+	}
+	ch := Check{Name: "declared constants in range", Status: Pass, Value: nan, Bound: nan, Basis: BasisArithmetic,
+		Detail: "L, η, σ finite and > 0; β, m finite and ≥ 0; R > 0"}
+	if len(bad) > 0 {
+		ch.Status, ch.Detail = Fail, strings.Join(bad, "; ")
+	}
+	add(ch)
+	beta, m, L, R := c.Smoothness, c.StrongConvexity, c.Lipschitz, c.Radius
+	if beta > 0 && m > 0 {
+		ch := Check{Name: "m ≤ β (constants consistent)", Status: Pass, Value: m, Bound: beta, Basis: BasisArithmetic,
+			Detail: "a loss that is m-strongly convex and β-smooth has m ≤ β"}
+		if m > beta {
+			ch.Status = Fail
+			ch.Detail = fmt.Sprintf("m = %g exceeds β = %g: no function is both m-strongly convex and β-smooth", m, beta)
+		}
+		add(ch)
+	}
+	if m > 0 {
+		// An m-strongly convex f has ‖∇f(u) − ∇f(v)‖ ≥ m‖u − v‖ (Nesterov
+		// 2004, Thm 2.1.10); with u = R·e and v = −R·e in K = {‖w‖ ≤ R},
+		// 2L ≥ ‖∇f(u)‖ + ‖∇f(v)‖ ≥ 2mR.
+		ch := Check{Name: "L ≥ m·R (constants consistent)", Status: Pass, Value: L, Bound: m * R, Basis: BasisArithmetic,
+			Detail: "an m-strongly convex loss on the ball of radius R has gradients of norm ≥ m·R at some point of it, so L ≥ m·R"}
+		switch {
+		case math.IsInf(R, 1):
+			ch.Status = Fail
+			ch.Detail = fmt.Sprintf("m = %g > 0 with no radius: on an unbounded domain the gradients of an m-strongly convex loss are unbounded, so no finite L bounds them (state the radius R of the projection, with L ≥ m·R)", m)
+		case L < m*R*(1-1e-12):
+			ch.Status = Fail
+			ch.Detail = fmt.Sprintf("L = %g < m·R = %g: an m-strongly convex loss on the ball of radius %g has a gradient of norm ≥ m·R, so the declared L, m and R cannot all hold", L, m*R, R)
+		}
+		add(ch)
+	}
+}
+
+// trajectoryChecks cross-checks the declared constants against every
+// column of the trajectory. It reports whether the gradient norms are
+// within L (false: not even composition holds).
+func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check), checked, trusted func(string)) bool {
+	nan := math.NaN()
+	const name = "trajectory: usable as evidence"
+	if reason := degenerate(trace); reason != "" {
+		add(Check{Name: name, Status: Fail, Value: nan, Bound: nan, Basis: BasisTrajectory,
+			Detail: reason + ": such a trajectory cannot be evidence for the declared constants"})
+		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g (the trajectory is not usable)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta))
+		return true
+	}
+	add(Check{Name: name, Status: Pass, Value: float64(len(trace)), Bound: nan, Basis: BasisTrajectory,
+		Detail: "rows with increasing steps ≥ 1, finite values, gradient norms not all 0, no column blanked on some rows only"})
+
+	// grad_norm against L
+	var maxG float64
+	gLine := trace[0].Line
+	badEta := -1
+	for i, p := range trace {
+		if p.GradNorm > maxG {
+			maxG, gLine = p.GradNorm, p.Line
+		}
+		if badEta < 0 && math.Abs(p.StepSize-c.Eta) > 1e-9*c.Eta {
+			badEta = i
+		}
+	}
+	lipschitzOK := true
+	ch := Check{Name: "trajectory: max gradient norm ≤ L", Value: maxG, Bound: c.Lipschitz, Status: Pass, Basis: BasisTrajectory,
+		Detail: fmt.Sprintf("largest per-example gradient norm in the trajectory (line %d)", gLine)}
+	if maxG > c.Lipschitz*(1+1e-9) {
+		ch.Status = Fail
+		ch.Detail = fmt.Sprintf("line %d: gradient norm %g exceeds L = %g: the declared Lipschitz constant does not hold (clip gradients or state a larger L)", gLine, maxG, c.Lipschitz)
+		lipschitzOK = false
+	} else {
+		checked(fmt.Sprintf("L = %g (grad_norm column)", c.Lipschitz))
+	}
+	add(ch)
+
+	// step_size against η
+	ch = Check{Name: "trajectory: step size = η", Value: c.Eta, Bound: c.Eta, Status: Pass, Basis: BasisTrajectory, Detail: "every row's step size equals the declared η"}
+	if badEta >= 0 {
+		p := trace[badEta]
+		ch.Value, ch.Status = p.StepSize, Fail
+		ch.Detail = fmt.Sprintf("line %d: step size %g differs from the declared η = %g; the closed-form analysis assumes a constant step (a smaller late step also means less noise)", p.Line, p.StepSize, c.Eta)
+	} else {
+		checked(fmt.Sprintf("η = %g (step_size column)", c.Eta))
+	}
+	add(ch)
+
+	// step against n, batch, epochs
+	S := c.Steps()
+	last := trace[len(trace)-1].Step
+	ch = Check{Name: "trajectory: number of steps", Value: float64(last), Bound: float64(S), Status: Pass, Basis: BasisTrajectory,
+		Detail: fmt.Sprintf("epochs·⌈n/batch⌉ = %d steps", S)}
+	switch {
+	case last > S:
+		ch.Status = Fail
+		ch.Detail = fmt.Sprintf("the trajectory has %d steps, more than the %d that n, batch and epochs give", last, S)
+	case c.Variant != Stop && last != S:
+		ch.Status = Fail
+		ch.Detail = fmt.Sprintf("the trajectory ends at step %d, but %s runs all %d steps that n, batch and epochs give", last, c.Variant, S)
+	}
+	if ch.Status == Pass {
+		checked(fmt.Sprintf("%d steps (step column)", S))
+	}
+	add(ch)
+
+	// contraction against the c that β and m imply
+	if recorded(trace, func(p TracePoint) float64 { return p.Contraction }) {
+		var mc float64
+		cLine := trace[0].Line
+		for _, p := range trace {
+			if p.Contraction > mc {
+				mc, cLine = p.Contraction, p.Line
+			}
+		}
+		if c.Smoothness > 0 {
+			ch := Check{Name: "trajectory: measured contraction ≤ c", Value: mc, Bound: cc, Status: Pass, Basis: BasisTrajectory,
+				Detail: fmt.Sprintf("largest measured ‖ψ(u) − ψ(v)‖/‖u − v‖ of the step map (line %d) against c = max(|1 − ηm|, |1 − ηβ|) of the declared β = %g, m = %g (Prop. 18: a convex β-smooth, m-strongly convex loss never exceeds it)", cLine, c.Smoothness, c.StrongConvexity)}
+			if mc > cc*(1+relTol) {
+				ch.Status = Fail
+				ch.Detail = fmt.Sprintf("line %d: the measured contraction %.6g exceeds c = %.6g that the declared β = %g and m = %g imply: the declared β or m (or convexity) does not hold", cLine, mc, cc, c.Smoothness, c.StrongConvexity)
+				if mc > 1 {
+					ch.Detail += fmt.Sprintf("; a convex loss whose step expands by %.6g has β ≥ (1 + %.6g)/η = %.6g", mc, mc, (1+mc)/c.Eta)
+				}
+			} else {
+				checked(fmt.Sprintf("β = %g, m = %g (contraction column; a sample of pairs, not a proof)", c.Smoothness, c.StrongConvexity))
+			}
+			add(ch)
+		} else {
+			add(Check{Name: "trajectory: measured contraction", Status: NA, Value: mc, Bound: nan, Basis: BasisTrajectory,
+				Detail: fmt.Sprintf("no β declared, so there is no c to compare with; largest measured contraction %.6g (line %d)", mc, cLine)})
+		}
+	} else {
+		add(Check{Name: "trajectory: measured contraction ≤ c", Status: NA, Value: nan, Bound: cc, Basis: BasisTrust,
+			Detail: "no contraction column: β and m are taken as declared"})
+		trusted(fmt.Sprintf("β = %g, m = %g (no contraction column)", c.Smoothness, c.StrongConvexity))
+	}
+
+	// loss against L: for iterates w_s, w_t in K, |F(w_s) − F(w_t)| ≤
+	// L·‖w_s − w_t‖ ≤ L·min(d_s + d_t, 2R) (triangle inequality through w*).
+	loss := func(p TracePoint) float64 { return p.Loss }
+	dist := func(p TracePoint) float64 { return p.Dist }
+	hasDist := recorded(trace, dist)
+	if recorded(trace, loss) && (hasDist || !math.IsInf(c.Radius, 1)) {
+		ch := lossCheck(c, trace, hasDist)
+		if ch.Status == Pass {
+			checked(fmt.Sprintf("L = %g (loss column)", c.Lipschitz))
+		}
+		add(ch)
+	}
+
+	// dist_to_opt against R: w_t and w* both lie in K, so d_t ≤ 2R.
+	if hasDist && !math.IsInf(c.Radius, 1) {
+		var md float64
+		dLine := trace[0].Line
+		for _, p := range trace {
+			if p.Dist > md {
+				md, dLine = p.Dist, p.Line
+			}
+		}
+		ch := Check{Name: "trajectory: distance to the optimum ≤ 2R", Value: md, Bound: 2 * c.Radius, Status: Pass, Basis: BasisTrajectory,
+			Detail: fmt.Sprintf("iterate and minimiser both lie in K = {‖w‖ ≤ R}; largest ‖w_t − w*‖ on line %d", dLine)}
+		if md > 2*c.Radius*(1+relTol) {
+			ch.Status = Fail
+			ch.Detail = fmt.Sprintf("line %d: ‖w_t − w*‖ = %g exceeds the diameter 2R = %g of the declared domain: the iterates (or the optimum) are not in a ball of radius %g", dLine, md, 2*c.Radius, c.Radius)
+		} else {
+			checked(fmt.Sprintf("R = %g (dist_to_opt column)", c.Radius))
+		}
+		add(ch)
+	}
+	return lipschitzOK
+}
+
+// lossCheck compares the loss column with what an L-Lipschitz loss allows:
+// F(w_s) − F(w_t) ≤ L·b(s, t) for every pair of rows, b = d_s + d_t (the
+// distances to the optimum, triangle inequality) and b = 2R (the diameter
+// of K). For b = d_s + d_t a violating pair exists iff max_s (F_s − L·d_s) >
+// min_t (F_t + L·d_t); for b = 2R iff max F − min F > 2RL: one pass each.
+// The row reports the pair with the largest excess F_s − F_t − L·b.
+func lossCheck(c *Claim, trace []TracePoint, hasDist bool) Check {
+	L, R := c.Lipschitz, c.Radius
+	type pair struct {
+		s, t   TracePoint
+		b      float64
+		how    string
+		excess float64
+	}
+	var best *pair
+	consider := func(p pair) {
+		p.excess = p.s.Loss - p.t.Loss - L*p.b
+		if best == nil || p.excess > best.excess {
+			best = &p
+		}
+	}
+	if hasDist {
+		hi, lo := trace[0], trace[0]
+		for _, p := range trace {
+			if p.Loss-L*p.Dist > hi.Loss-L*hi.Dist {
+				hi = p
+			}
+			if p.Loss+L*p.Dist < lo.Loss+L*lo.Dist {
+				lo = p
+			}
+		}
+		consider(pair{s: hi, t: lo, b: hi.Dist + lo.Dist, how: "d_s + d_t"})
+	}
+	if !math.IsInf(R, 1) {
+		hi, lo := trace[0], trace[0]
+		for _, p := range trace {
+			if p.Loss > hi.Loss {
+				hi = p
+			}
+			if p.Loss < lo.Loss {
+				lo = p
+			}
+		}
+		consider(pair{s: hi, t: lo, b: 2 * R, how: "2R"})
+	}
+	p := *best
+	change := p.s.Loss - p.t.Loss
+	ch := Check{Name: "trajectory: loss changes ≤ L·‖w_s − w_t‖", Value: change, Bound: L * p.b, Status: Pass, Basis: BasisTrajectory,
+		Detail: fmt.Sprintf("the mean loss of L-Lipschitz examples changes by at most L·‖w_s − w_t‖ ≤ L·(%s) between any two rows; closest pair: lines %d and %d", p.how, p.s.Line, p.t.Line)}
+	slack := relTol * (math.Abs(p.s.Loss) + math.Abs(p.t.Loss) + L*p.b)
+	if p.excess > slack {
+		ch.Status = Fail
+		ch.Detail = fmt.Sprintf("lines %d and %d: the loss changes by %g, more than L·(%s) = %g allows: the declared L does not bound the gradients (or the loss column is not the training objective)", p.s.Line, p.t.Line, change, p.how, L*p.b)
+	}
+	return ch
+}
+
+// recorded reports whether a column has a value on some row.
+func recorded(trace []TracePoint, f func(TracePoint) float64) bool {
+	for _, p := range trace {
+		if !math.IsNaN(f(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// degenerate returns why a trajectory cannot be evidence, "" if it can.
+func degenerate(trace []TracePoint) string {
+	if len(trace) == 0 {
+		return "the trajectory has no rows"
+	}
+	allZero := true
+	for i, p := range trace {
+		switch {
+		case p.Step < 1:
+			return fmt.Sprintf("line %d: step %d is not ≥ 1", p.Line, p.Step)
+		case i > 0 && p.Step <= trace[i-1].Step:
+			return fmt.Sprintf("line %d: step %d does not increase (previous %d)", p.Line, p.Step, trace[i-1].Step)
+		case !(p.GradNorm >= 0) || math.IsInf(p.GradNorm, 1):
+			return fmt.Sprintf("line %d: grad_norm %v is not a finite number ≥ 0", p.Line, p.GradNorm)
+		case !(p.StepSize > 0) || math.IsInf(p.StepSize, 1):
+			return fmt.Sprintf("line %d: step_size %v is not a finite number > 0", p.Line, p.StepSize)
+		case math.IsInf(p.Loss, 0):
+			return fmt.Sprintf("line %d: loss %v is not finite", p.Line, p.Loss)
+		case p.Contraction < 0 || math.IsInf(p.Contraction, 0):
+			return fmt.Sprintf("line %d: contraction %v is not a finite number ≥ 0", p.Line, p.Contraction)
+		case p.Dist < 0 || math.IsInf(p.Dist, 0):
+			return fmt.Sprintf("line %d: dist_to_opt %v is not a finite number ≥ 0", p.Line, p.Dist)
+		}
+		allZero = allZero && p.GradNorm == 0
+	}
+	if allZero {
+		return "every grad_norm is exactly 0 (no gradient was ever recorded)"
+	}
+	for _, col := range []struct {
+		name string
+		f    func(TracePoint) float64
+	}{{"loss", func(p TracePoint) float64 { return p.Loss }},
+		{"contraction", func(p TracePoint) float64 { return p.Contraction }},
+		{"dist_to_opt", func(p TracePoint) float64 { return p.Dist }}} {
+		var have, miss int
+		missLine := 0
+		for _, p := range trace {
+			if math.IsNaN(col.f(p)) {
+				miss++
+				if missLine == 0 {
+					missLine = p.Line
+				}
+			} else {
+				have++
+			}
+		}
+		if have > 0 && miss > 0 {
+			return fmt.Sprintf("line %d: column %q is empty on %d of %d rows (a column is recorded on every row or on none)", missLine, col.name, miss, len(trace))
+		}
+	}
+	return ""
 }

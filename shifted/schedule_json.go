@@ -1,12 +1,12 @@
 package shifted
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/privamp/privamp/internal/jsonin"
 )
 
 // jsonEntry is one element of a "steps" list: a run of identical steps, or
@@ -23,42 +23,46 @@ type jsonEntry struct {
 type jsonSchedule struct {
 	Variance    *float64    `json:"variance,omitempty"`
 	Contraction *float64    `json:"contraction,omitempty"`
-	Steps       []jsonEntry `json:"steps"`
+	Steps       []jsonEntry `json:"steps" jsonin:"required"`
 }
 
 const maxDepth = 8
 
+// ScheduleMaxBytes is the largest schedule file ParseSchedule reads: 1 GiB,
+// room for MaxRuns written out one entry per run at about 20 bytes each.
+const ScheduleMaxBytes = 1 << 30
+
+// scheduleLimit is ScheduleMaxBytes, lowered by tests.
+var scheduleLimit int64 = ScheduleMaxBytes
+
+// ScheduleError is a bad schedule file: the field (a path such as
+// "steps[3].steps[1].variance"; empty for the file as a whole), its line
+// (0 for checks made after reading), the value and the reason. It is the
+// error of every privamp JSON reader (internal/jsonin).
+type ScheduleError = jsonin.Error
+
 // ParseSchedule reads a schedule in the JSON format of the package
-// documentation. Errors name the entry (e.g. steps[3].steps[1].variance) or,
-// for malformed JSON, the line.
+// documentation: one JSON object of at most ScheduleMaxBytes bytes, keys
+// exact and unique, counts and repeats whole numbers in any notation (1e7).
+// Entries are decoded one by one as they are read. Errors are
+// *ScheduleError naming the entry (e.g. steps[3].steps[1].variance) and, for
+// what is wrong with the text itself, the line.
 func ParseSchedule(r io.Reader) (Schedule, error) {
-	data, err := io.ReadAll(io.LimitReader(r, 1<<30))
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var js jsonSchedule
-	if err := dec.Decode(&js); err != nil {
-		return nil, jsonError(data, err)
-	}
-	if dec.More() {
-		return nil, errors.New("unexpected data after the schedule object")
-	}
-	if js.Steps == nil {
-		return nil, errors.New(`missing "steps": the schedule needs a list of steps`)
+	if err := jsonin.Decode(r, scheduleLimit, &js); err != nil {
+		return nil, err
 	}
 	def := Step{Variance: math.NaN(), Contraction: 1}
 	if js.Variance != nil {
 		def.Variance = *js.Variance
 		if err := (Step{Variance: def.Variance, Contraction: 1}).check(); err != nil {
-			return nil, fmt.Errorf("variance: %v", err)
+			return nil, &ScheduleError{Field: "variance", Value: def.Variance, Reason: err.Error()}
 		}
 	}
 	if js.Contraction != nil {
 		def.Contraction = *js.Contraction
 		if err := (Step{Variance: 1, Contraction: def.Contraction}).check(); err != nil {
-			return nil, fmt.Errorf("contraction: %v", err)
+			return nil, &ScheduleError{Field: "contraction", Value: def.Contraction, Reason: err.Error()}
 		}
 	}
 	sch, _, err := expand(js.Steps, def, "steps", 0)
@@ -66,7 +70,7 @@ func ParseSchedule(r io.Reader) (Schedule, error) {
 		return nil, err
 	}
 	if len(sch) == 0 {
-		return nil, errors.New(`"steps" is empty: the schedule needs at least one step`)
+		return nil, &ScheduleError{Field: "steps", Reason: "is empty: the schedule needs at least one step"}
 	}
 	return sch, nil
 }
@@ -77,18 +81,18 @@ func ParseSchedule(r io.Reader) (Schedule, error) {
 // the result stays within MaxSteps and MaxRuns.
 func expand(entries []jsonEntry, def Step, path string, depth int) (Schedule, int64, error) {
 	if depth >= maxDepth {
-		return nil, 0, fmt.Errorf("%s: groups nest more than %d deep", path, maxDepth)
+		return nil, 0, &ScheduleError{Field: path, Reason: fmt.Sprintf("groups nest more than %d deep", maxDepth)}
 	}
 	var sch Schedule
 	var steps int64
 	push := func(p string, r Run) error {
 		if steps > MaxSteps-r.Count {
-			return fmt.Errorf("%s: the schedule exceeds %d steps", p, MaxSteps)
+			return &ScheduleError{Field: p, Reason: fmt.Sprintf("the schedule exceeds %d steps", MaxSteps)}
 		}
 		steps += r.Count
 		sch = sch.Append(r.Step, r.Count)
 		if len(sch) > MaxRuns {
-			return fmt.Errorf("%s: the schedule exceeds %d runs once groups are expanded", p, MaxRuns)
+			return &ScheduleError{Field: p, Reason: fmt.Sprintf("the schedule exceeds %d runs once groups are expanded", MaxRuns)}
 		}
 		return nil
 	}
@@ -96,24 +100,24 @@ func expand(entries []jsonEntry, def Step, path string, depth int) (Schedule, in
 		p := fmt.Sprintf("%s[%d]", path, i)
 		if e.Repeat != nil || e.Steps != nil {
 			if e.Variance != nil || e.Contraction != nil || e.Sensitivity != nil || e.Count != nil {
-				return nil, 0, fmt.Errorf("%s: a group has only \"repeat\" and \"steps\"", p)
+				return nil, 0, &ScheduleError{Field: p, Reason: "a group has only \"repeat\" and \"steps\""}
 			}
 			k := int64(1)
 			if e.Repeat != nil {
 				k = *e.Repeat
 			}
 			if k < 1 {
-				return nil, 0, fmt.Errorf("%s.repeat must be ≥ 1, got %d", p, k)
+				return nil, 0, &ScheduleError{Field: p + ".repeat", Value: k, Reason: fmt.Sprintf("must be ≥ 1, got %d", k)}
 			}
 			if len(e.Steps) == 0 {
-				return nil, 0, fmt.Errorf("%s.steps must list at least one step", p)
+				return nil, 0, &ScheduleError{Field: p + ".steps", Reason: "must list at least one step"}
 			}
 			body, n, err := expand(e.Steps, def, p+".steps", depth+1)
 			if err != nil {
 				return nil, 0, err
 			}
 			if n > MaxSteps/k {
-				return nil, 0, fmt.Errorf("%s: the schedule exceeds %d steps", p, MaxSteps)
+				return nil, 0, &ScheduleError{Field: p, Reason: fmt.Sprintf("the schedule exceeds %d steps", MaxSteps)}
 			}
 			if len(body) == 1 {
 				if err := push(p, Run{Step: body[0].Step, Count: body[0].Count * k}); err != nil {
@@ -122,7 +126,7 @@ func expand(entries []jsonEntry, def Step, path string, depth int) (Schedule, in
 				continue
 			}
 			if int64(len(body)-1) > int64(MaxRuns)/k {
-				return nil, 0, fmt.Errorf("%s: the schedule exceeds %d runs once groups are expanded", p, MaxRuns)
+				return nil, 0, &ScheduleError{Field: p, Reason: fmt.Sprintf("the schedule exceeds %d runs once groups are expanded", MaxRuns)}
 			}
 			for rep := int64(0); rep < k; rep++ {
 				for _, r := range body {
@@ -144,42 +148,23 @@ func expand(entries []jsonEntry, def Step, path string, depth int) (Schedule, in
 			st.Sensitivity = *e.Sensitivity
 		}
 		if math.IsNaN(st.Variance) {
-			return nil, 0, fmt.Errorf("%s: no variance (give \"variance\" here or at the top level)", p)
+			return nil, 0, &ScheduleError{Field: p, Reason: "no variance (give \"variance\" here or at the top level)"}
 		}
 		if err := st.check(); err != nil {
-			return nil, 0, fmt.Errorf("%s: %v", p, err)
+			return nil, 0, &ScheduleError{Field: p, Reason: err.Error()}
 		}
 		count := int64(1)
 		if e.Count != nil {
 			count = *e.Count
 		}
 		if count < 1 {
-			return nil, 0, fmt.Errorf("%s.count must be ≥ 1, got %d", p, count)
+			return nil, 0, &ScheduleError{Field: p + ".count", Value: count, Reason: fmt.Sprintf("must be ≥ 1, got %d", count)}
 		}
 		if err := push(p, Run{Step: st, Count: count}); err != nil {
 			return nil, 0, err
 		}
 	}
 	return sch, steps, nil
-}
-
-// jsonError turns a decoding error into a message with a line number.
-func jsonError(data []byte, err error) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	off := int64(-1)
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case errors.As(err, &te):
-		off = te.Offset
-		err = fmt.Errorf("%s must be a %s, got %s", te.Field, te.Type, te.Value)
-	}
-	if off < 0 {
-		return fmt.Errorf("bad schedule JSON: %v", err)
-	}
-	line := 1 + bytes.Count(data[:min(off, int64(len(data)))], []byte("\n"))
-	return fmt.Errorf("line %d: %v", line, err)
 }
 
 // MarshalJSON writes the schedule in the format ParseSchedule reads, one

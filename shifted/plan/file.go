@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 
+	"github.com/privamp/privamp/internal/jsonin"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 )
@@ -325,47 +325,63 @@ func (p *Plan) Verify() (*Verification, error) {
 	return v, nil
 }
 
-// validate checks a plan read from a file.
+// PlanMaxBytes is the largest plan file Load reads: 64 GiB, room for
+// MaxPeople people with identifiers of up to 250 bytes and their ε and δ.
+const PlanMaxBytes = 64 << 30
+
+// planLimit is PlanMaxBytes, lowered by tests.
+var planLimit int64 = PlanMaxBytes
+
+// FileError is a bad plan file: the field (a path such as "tiers[2].count";
+// empty for the file as a whole), its line (0 for checks made after
+// reading), the value and the reason. It is the error of every privamp
+// JSON reader (internal/jsonin).
+type FileError = jsonin.Error
+
+// validate checks a plan read from a file. Errors are *FileError.
 func (p *Plan) validate() error {
+	bad := func(field string, value any, format string, a ...any) error {
+		return &FileError{Field: field, Value: value, Reason: fmt.Sprintf(format, a...)}
+	}
 	if p.Format != Format {
-		return fmt.Errorf("field \"format\": not a privamp plan (want %q, got %q)", Format, p.Format)
+		return bad("format", p.Format, "not a privamp plan (want %q, got %q)", Format, p.Format)
 	}
 	if p.Version < 1 || p.Version > Version {
-		return fmt.Errorf("field \"version\": plan format version %d is not supported (this privamp reads version %d)", p.Version, Version)
+		return bad("version", p.Version, "plan format version %d is not supported (this privamp reads version %d)", p.Version, Version)
 	}
 	o, err := p.Options()
 	if err != nil {
-		return fmt.Errorf("field \"conversion\": %v", err)
+		return bad("conversion", p.Conversion, "%v", err)
 	}
 	if err := o.validate(p.N); err != nil {
 		return err
 	}
 	if math.IsNaN(p.Sigma) || math.IsInf(p.Sigma, 0) || !(p.Sigma > 0) {
-		return fmt.Errorf("field \"sigma\": must be a finite number > 0, got %v", p.Sigma)
+		return bad("sigma", p.Sigma, "must be a finite number > 0, got %v", p.Sigma)
 	}
 	if !(p.Eta > 0) {
-		return fmt.Errorf("field \"eta\": must be a finite number > 0, got %v", p.Eta)
+		return bad("eta", p.Eta, "must be a finite number > 0, got %v", p.Eta)
 	}
 	if p.Order != "ascending" && p.Order != "descending" {
-		return fmt.Errorf("field \"order\": must be \"ascending\" or \"descending\", got %q", p.Order)
+		return bad("order", p.Order, "must be \"ascending\" or \"descending\", got %q", p.Order)
 	}
 	if p.N < 1 || p.N > MaxPeople {
-		return fmt.Errorf("field \"n\": must be in [1, %d], got %d", MaxPeople, p.N)
+		return bad("n", p.N, "must be in [1, %d], got %d", MaxPeople, p.N)
 	}
 	b := Budgets{People: p.People, Tiers: p.Tiers}
 	if err := b.Validate(); err != nil {
 		if p.People != nil {
-			return fmt.Errorf("field \"people\": %v", err)
+			return bad("people", nil, "%v", err)
 		}
-		return fmt.Errorf("field \"tiers\": %v", err)
+		return bad("tiers", nil, "%v", err)
 	}
 	if b.Len() != p.N {
-		return fmt.Errorf("field \"n\": %d, but the plan lists %d people", p.N, b.Len())
+		return bad("n", p.N, "%d, but the plan lists %d people", p.N, b.Len())
 	}
 	pos := int64(1)
-	for _, t := range p.Tiers {
+	for i, t := range p.Tiers {
 		if t.First != pos || t.Last != pos+t.Count-1 {
-			return fmt.Errorf("field \"tiers\": tier %q must hold positions %d–%d (count %d), got %d–%d", t.Name, pos, pos+t.Count-1, t.Count, t.First, t.Last)
+			return bad(fmt.Sprintf("tiers[%d]", i), nil, "tier %q must hold positions %d–%d (count %d), got %d–%d", t.Name, pos, pos+t.Count-1, t.Count, t.First, t.Last)
 		}
 		pos += t.Count
 	}
@@ -375,19 +391,19 @@ func (p *Plan) validate() error {
 // Load reads a plan written by WriteTo and checks its structure: the format
 // and version, the setting, σ and η, the budgets (ids unique, ε > 0,
 // δ ∈ (0, 1)) and that the positions cover 1..n once. It does not recompute
-// the privacy (Verify does). Unknown fields are refused.
+// the privacy (Verify does). The file is one JSON object of at most
+// PlanMaxBytes bytes, decoded as it is read (the people's columns go
+// straight into their slices); its keys must be exactly the names of the
+// format, each at most once (unknown keys, and keys that differ only by
+// case, are refused by name), with whole numbers in any notation where
+// integers go. Errors are *FileError.
 func Load(r io.Reader) (*Plan, error) {
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<20))
-	dec.DisallowUnknownFields()
 	p := &Plan{}
-	if err := dec.Decode(p); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errors.New("empty plan file")
+	if err := jsonin.Decode(r, planLimit, p); err != nil {
+		if fe, ok := err.(*FileError); ok && fe.Field == "" {
+			fe.Reason = "not a valid plan file: " + fe.Reason
 		}
-		return nil, fmt.Errorf("not a valid plan: %v", err)
-	}
-	if dec.More() {
-		return nil, errors.New("extra data after the plan object")
+		return nil, err
 	}
 	if err := p.validate(); err != nil {
 		return nil, err

@@ -183,3 +183,71 @@ func TestExampleFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadStrict: the rules every privamp JSON input shares (internal/jsonin).
+// encoding/json matched "Sigma" to "sigma" and kept the last of a repeated
+// key, so a hand-edited plan could carry two σ and be verified at the one
+// read last; it refused "n": 5.0; and it read a plan of any size.
+func TestLoadStrict(t *testing.T) {
+	res, err := Make(baseSetting(PNSGD), Budgets{Tiers: []Tier{{Name: "a", Count: 3, Epsilon: 1}, {Name: "b", Count: 2, Epsilon: 2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	res.Plan.WriteTo(&buf)
+	good := buf.String()
+	line := func(key string) int { return 1 + strings.Count(good[:strings.Index(good, key)], "\n") }
+	cases := []struct {
+		in, field string
+		line      int
+		reason    string
+	}{
+		{strings.Replace(good, `"sigma"`, `"Sigma"`, 1), "Sigma", line(`"sigma"`), `case-sensitive; did you mean "sigma"?`},
+		{strings.Replace(good, `"sigma": `, `"sigma": 100, "sigma": `, 1), "sigma", line(`"sigma"`), fmt.Sprintf("repeated key (first on line %d)", line(`"sigma"`))},
+		{strings.Replace(good, `"name": "a"`, `"name": "a", "Count": 3`, 1), "tiers[0].Count", line(`"name": "a"`), "case-sensitive"},
+		{strings.Replace(good, `"n": 5`, `"n": 5.5`, 1), "n", line(`"n": 5`), "expected a whole number, got 5.5"},
+		{strings.Replace(good, `"sigma": `, `"sigma": -`, 1), "sigma", 0, "must be a finite number > 0"},
+		{replaceLast(good, `"first": 4`, `"first": 5`), "tiers[1]", 0, "positions 4–5"},
+	}
+	for _, c := range cases {
+		_, err := Load(strings.NewReader(c.in))
+		var fe *FileError
+		if !errors.As(err, &fe) || fe.Field != c.field || fe.Line != c.line || !strings.Contains(fe.Reason, c.reason) {
+			t.Errorf("%v, want line %d field %q: …%s", err, c.line, c.field, c.reason)
+		}
+	}
+	// Whole numbers in any notation.
+	p, err := Load(strings.NewReader(strings.Replace(strings.Replace(good, `"n": 5`, `"n": 5.0`, 1), `"count": 3`, `"count": 3e0`, 1)))
+	if err != nil || p.N != 5 || p.Tiers[0].Count != 3 {
+		t.Fatalf("whole numbers: %v", err)
+	}
+	// The size limit.
+	defer func(l int64) { planLimit = l }(planLimit)
+	planLimit = int64(len(good))
+	if _, err := Load(strings.NewReader(good)); err != nil {
+		t.Fatalf("at the limit: %v", err)
+	}
+	planLimit--
+	if _, err := Load(strings.NewReader(good)); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("exceeds the %d-byte limit", planLimit)) {
+		t.Errorf("over the limit: %v", err)
+	}
+}
+
+// BenchmarkLoad1e6 reads a plan of 10⁶ people (ids, ε and δ columns).
+func BenchmarkLoad1e6(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	res, err := Make(baseSetting(PNSGD), Budgets{People: randomPeople(r, 1_000_000, true)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	res.Plan.WriteTo(&buf)
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Load(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

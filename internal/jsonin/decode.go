@@ -1,0 +1,661 @@
+package jsonin
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// maxDepth bounds the nesting of objects and lists.
+const maxDepth = 64
+
+// Decode reads one JSON object of at most limit bytes from r into v, a
+// non-nil pointer to a struct, under the rules of the package
+// documentation. Fields absent from the input keep the values v had, so
+// defaults can be set before the call. Errors in the input are *Error.
+func Decode(r io.Reader, limit int64, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("jsonin: Decode needs a non-nil pointer to a struct, got %T", v)
+	}
+	s := newScanner(r, limit)
+	d := &decoder{s: s}
+	err := d.document(rv.Elem())
+	return d.wrap(err, limit)
+}
+
+type decoder struct {
+	s     *scanner
+	depth int
+	path  []pathElem // where the decoder is, rendered only for errors
+}
+
+// pathElem is a key of an object or (key "") an index of a list.
+type pathElem struct {
+	key   string
+	index int
+}
+
+func (d *decoder) push(key string, index int) { d.path = append(d.path, pathElem{key, index}) }
+func (d *decoder) pop()                       { d.path = d.path[:len(d.path)-1] }
+
+// at renders the current path ("per_index[2].epsilon").
+func (d *decoder) at() string {
+	var b strings.Builder
+	for _, e := range d.path {
+		if e.key == "" {
+			fmt.Fprintf(&b, "[%d]", e.index)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(e.key)
+	}
+	return b.String()
+}
+
+// atKey renders the path of key in the current object.
+func (d *decoder) atKey(key string) string {
+	d.push(key, 0)
+	defer d.pop()
+	return d.at()
+}
+
+// atIndex renders the path of element i of the current list.
+func (d *decoder) atIndex(i int) string {
+	d.push("", i)
+	defer d.pop()
+	return d.at()
+}
+
+func (d *decoder) document(v reflect.Value) error {
+	s := d.s
+	if err := s.skipSpace(); err != nil {
+		if err == io.EOF {
+			return &Error{Line: 1, Reason: "empty input: expected a JSON object"}
+		}
+		return err
+	}
+	if c := s.buf[s.pos]; c != '{' {
+		return &Error{Line: s.line, Reason: "expected a JSON object {…}, got " + describeValue(c)}
+	}
+	if err := d.object(v); err != nil {
+		return err
+	}
+	switch err := s.skipSpace(); err {
+	case io.EOF:
+		return nil
+	case nil:
+		return &Error{Line: s.line, Reason: "extra data after the object: the input must hold exactly one JSON object"}
+	default:
+		return err
+	}
+}
+
+// wrap turns scanner errors into *Error; past the limit, whatever went
+// wrong, the error says the input is too large.
+func (d *decoder) wrap(err error, limit int64) error {
+	if err == nil {
+		return nil
+	}
+	if d.s.err == errTooLarge {
+		return &Error{Line: d.s.line, Reason: fmt.Sprintf("the input exceeds the %d-byte%s limit", limit, sizeName(limit))}
+	}
+	var e *Error
+	var se *syntaxError
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.As(err, &se):
+		return &Error{Line: se.line, Reason: se.msg}
+	case err == io.ErrUnexpectedEOF:
+		return &Error{Line: d.s.line, Reason: "unexpected end of input: the JSON object is not closed"}
+	}
+	return &Error{Line: d.s.line, Reason: "cannot read the input: " + err.Error()}
+}
+
+// sizeName is " (8 MiB)" for round sizes, "" otherwise.
+func sizeName(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf(" (%d GiB)", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf(" (%d MiB)", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf(" (%d KiB)", n>>10)
+	}
+	return ""
+}
+
+// field is a struct field as the decoder sees it.
+type field struct {
+	name     string
+	index    int
+	required bool
+}
+
+type structInfo struct {
+	fields  []field
+	byName  map[string]int // exact key → position in fields
+	byLower map[string]int // lower-case key → position in fields
+}
+
+var infoCache sync.Map // reflect.Type → *structInfo
+
+func infoOf(t reflect.Type) *structInfo {
+	if si, ok := infoCache.Load(t); ok {
+		return si.(*structInfo)
+	}
+	si := &structInfo{byName: map[string]int{}, byLower: map[string]int{}}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		name := f.Name
+		if tag, ok := f.Tag.Lookup("json"); ok {
+			n, _, _ := strings.Cut(tag, ",")
+			if n == "-" && !strings.HasPrefix(tag, "-,") {
+				continue
+			}
+			if n != "" {
+				name = n
+			}
+		}
+		si.byName[name] = len(si.fields)
+		si.byLower[strings.ToLower(name)] = len(si.fields)
+		si.fields = append(si.fields, field{name: name, index: i, required: f.Tag.Get("jsonin") == "required"})
+	}
+	infoCache.Store(t, si)
+	return si
+}
+
+// object decodes the object at the scanner into the struct v.
+func (d *decoder) object(v reflect.Value) error {
+	s := d.s
+	if d.depth++; d.depth > maxDepth {
+		return &Error{Field: d.at(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
+	}
+	defer func() { d.depth-- }()
+	si := infoOf(v.Type())
+	s.pos++ // '{'
+	var seenBuf [32]int
+	seen := seenBuf[:0]
+	if len(si.fields) <= len(seenBuf) {
+		seen = seenBuf[:len(si.fields)] // line of each key's first occurrence
+	} else {
+		seen = make([]int, len(si.fields))
+	}
+	c, err := s.peek()
+	if err != nil {
+		return err
+	}
+	if c == '}' {
+		s.pos++
+	} else {
+		for {
+			if c != '"' {
+				return s.errorf("invalid JSON: %s where a key belongs (keys are quoted strings)", describeByte(c))
+			}
+			line := s.line
+			kb, err := s.str()
+			if err != nil {
+				return err
+			}
+			fi, ok := si.byName[string(kb)]
+			if !ok {
+				key := string(kb)
+				return &Error{Field: d.atKey(key), Line: line, Reason: unknownReason(si, key)}
+			}
+			f := si.fields[fi]
+			if seen[fi] > 0 {
+				return &Error{Field: d.atKey(f.name), Line: line,
+					Reason: fmt.Sprintf("repeated key (first on line %d): each key may appear once", seen[fi])}
+			}
+			seen[fi] = line
+			if err := s.expect(':', "after a key (expected ':')"); err != nil {
+				return err
+			}
+			d.push(f.name, 0)
+			if err := d.value(v.Field(f.index)); err != nil {
+				return err
+			}
+			d.pop()
+			if c, err = s.peek(); err != nil {
+				return err
+			}
+			s.pos++
+			if c == '}' {
+				break
+			}
+			if c != ',' {
+				return s.errorf("invalid JSON: %s after a value (expected ',' or '}')", describeByte(c))
+			}
+			if c, err = s.peek(); err != nil {
+				return err
+			}
+		}
+	}
+	for i, f := range si.fields {
+		if f.required && seen[i] == 0 {
+			return &Error{Field: d.atKey(f.name), Reason: "is required"}
+		}
+	}
+	return nil
+}
+
+func unknownReason(si *structInfo, key string) string {
+	if i, ok := si.byLower[strings.ToLower(key)]; ok {
+		return fmt.Sprintf("unknown field: keys are case-sensitive; did you mean %q?", si.fields[i].name)
+	}
+	best, bd := "", 3
+	for _, f := range si.fields {
+		if dd := editDistance(key, f.name, bd); dd < bd {
+			best, bd = f.name, dd
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf("unknown field; did you mean %q?", best)
+	}
+	return "unknown field"
+}
+
+// editDistance is the Levenshtein distance of a and b, or max when it is
+// at least max.
+func editDistance(a, b string, max int) int {
+	if d := len(a) - len(b); d >= max || -d >= max {
+		return max
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], max)
+}
+
+var (
+	float64Type = reflect.TypeFor[float64]()
+	stringType  = reflect.TypeFor[string]()
+)
+
+// value decodes the value at the scanner into v.
+func (d *decoder) value(v reflect.Value) error {
+	s := d.s
+	c, err := s.peek()
+	if err != nil {
+		return err
+	}
+	line := s.line
+	switch v.Kind() {
+	case reflect.Pointer:
+		if c == 'n' {
+			if _, err := s.literal(); err != nil {
+				return err
+			}
+			v.SetZero()
+			return nil
+		}
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		return d.value(v.Elem())
+	case reflect.Struct:
+		if c != '{' {
+			return d.mismatch(c, "an object {…}")
+		}
+		return d.object(v)
+	case reflect.Slice:
+		switch c {
+		case 'n':
+			if _, err := s.literal(); err != nil {
+				return err
+			}
+			v.SetZero()
+			return nil
+		case '[':
+		default:
+			return d.mismatch(c, "a list […]")
+		}
+		return d.list(v)
+	case reflect.String:
+		if c != '"' {
+			return d.mismatch(c, "a string")
+		}
+		b, err := s.str()
+		if err != nil {
+			return err
+		}
+		v.SetString(string(b))
+		return nil
+	case reflect.Bool:
+		if c != 't' && c != 'f' {
+			return d.mismatch(c, "true or false")
+		}
+		w, err := s.literal()
+		if err != nil {
+			return err
+		}
+		if w == "null" {
+			return &Error{Field: d.at(), Line: line, Reason: "expected true or false, got null"}
+		}
+		v.SetBool(w == "true")
+		return nil
+	case reflect.Float64, reflect.Float32:
+		if c != '-' && (c < '0' || c > '9') {
+			return d.mismatch(c, "a number")
+		}
+		text, err := s.number()
+		if err != nil {
+			return err
+		}
+		x, err := strconv.ParseFloat(unsafeString(text), v.Type().Bits())
+		if err != nil {
+			return &Error{Field: d.at(), Line: line, Value: Number(text),
+				Reason: fmt.Sprintf("%s is outside the range of a %d-bit float", truncate(text), v.Type().Bits())}
+		}
+		v.SetFloat(x)
+		return nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if c != '-' && (c < '0' || c > '9') {
+			return d.mismatch(c, "a whole number")
+		}
+		text, err := s.number()
+		if err != nil {
+			return err
+		}
+		x, reason := parseInt(text, v.Type().Bits())
+		if reason != "" {
+			return &Error{Field: d.at(), Line: line, Value: Number(text), Reason: reason}
+		}
+		v.SetInt(x)
+		return nil
+	}
+	return fmt.Errorf("jsonin: cannot decode into a field of type %s", v.Type())
+}
+
+// list decodes the list at the scanner into the slice v, element by
+// element; lists of numbers and strings skip reflection.
+func (d *decoder) list(v reflect.Value) error {
+	s := d.s
+	if d.depth++; d.depth > maxDepth {
+		return &Error{Field: d.at(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
+	}
+	defer func() { d.depth-- }()
+	s.pos++ // '['
+	c, err := s.peek()
+	if err != nil {
+		return err
+	}
+	if c == ']' {
+		s.pos++
+		v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+		return nil
+	}
+	var fs []float64
+	var ss []string
+	et := v.Type().Elem()
+	fast := et == float64Type || et == stringType
+	if !fast {
+		v.Set(reflect.MakeSlice(v.Type(), 0, 4)) // never reuse what v held
+	}
+	n := 0
+	for {
+		switch {
+		case et == float64Type:
+			if c != '-' && (c < '0' || c > '9') {
+				d.push("", n)
+				return d.mismatch(c, "a number")
+			}
+			line := s.line
+			text, err := s.number()
+			if err != nil {
+				return err
+			}
+			x, err := strconv.ParseFloat(unsafeString(text), 64)
+			if err != nil {
+				return &Error{Field: d.atIndex(n), Line: line, Value: Number(text),
+					Reason: fmt.Sprintf("%s is outside the range of a 64-bit float", truncate(text))}
+			}
+			fs = append(fs, x)
+		case et == stringType:
+			if c != '"' {
+				d.push("", n)
+				return d.mismatch(c, "a string")
+			}
+			b, err := s.str()
+			if err != nil {
+				return err
+			}
+			ss = append(ss, string(b))
+		default:
+			if n == v.Len() {
+				v.Grow(max(4, n) - (v.Cap() - v.Len()))
+				v.SetLen(v.Cap())
+			}
+			d.push("", n)
+			if err := d.value(v.Index(n)); err != nil {
+				return err
+			}
+			d.pop()
+		}
+		n++
+		if c, err = s.peek(); err != nil {
+			return err
+		}
+		s.pos++
+		if c == ']' {
+			break
+		}
+		if c != ',' {
+			return s.errorf("invalid JSON: %s after a list element (expected ',' or ']')", describeByte(c))
+		}
+		if c, err = s.peek(); err != nil {
+			return err
+		}
+	}
+	switch {
+	case !fast:
+		v.SetLen(n)
+	case et == float64Type:
+		v.Set(reflect.ValueOf(shrink(fs)).Convert(v.Type()))
+	default:
+		v.Set(reflect.ValueOf(shrink(ss)).Convert(v.Type()))
+	}
+	return nil
+}
+
+// shrink returns xs without spare capacity beyond 1/8.
+func shrink[T any](xs []T) []T {
+	if cap(xs) > len(xs)+len(xs)/8+8 {
+		return append(make([]T, 0, len(xs)), xs...)
+	}
+	return xs
+}
+
+// mismatch reports a value of the wrong kind; scalars are read to show
+// them.
+func (d *decoder) mismatch(c byte, want string) error {
+	s := d.s
+	e := &Error{Field: d.at(), Line: s.line}
+	switch {
+	case c == '"':
+		b, err := s.str()
+		if err != nil {
+			return err
+		}
+		e.Value = string(b)
+		e.Reason = fmt.Sprintf("expected %s, got the string %q", want, truncate(b))
+	case c == '-' || c >= '0' && c <= '9':
+		text, err := s.number()
+		if err != nil {
+			return err
+		}
+		e.Value = Number(text)
+		e.Reason = fmt.Sprintf("expected %s, got the number %s", want, truncate(text))
+	case c == 't' || c == 'f' || c == 'n':
+		w, err := s.literal()
+		if err != nil {
+			return err
+		}
+		if w != "null" {
+			e.Value = w == "true"
+		}
+		e.Reason = fmt.Sprintf("expected %s, got %s", want, w)
+	case c == '{' || c == '[':
+		e.Reason = fmt.Sprintf("expected %s, got %s", want, describeValue(c))
+	default:
+		return s.errorf("invalid JSON: %s where a value belongs", describeByte(c))
+	}
+	return e
+}
+
+func describeValue(c byte) string {
+	switch c {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "true or false"
+	case 'n':
+		return "null"
+	}
+	if c == '-' || c >= '0' && c <= '9' {
+		return "a number"
+	}
+	if c >= 0x21 && c < 0x7f {
+		return fmt.Sprintf("%q, which is not JSON", c)
+	}
+	return fmt.Sprintf("byte 0x%02x, which is not JSON", c)
+}
+
+// Number is the text of a JSON number, as an Error's Value shows it.
+type Number string
+
+func (n Number) String() string { return string(n) }
+
+// unsafeString views b as a string for a call that does not keep it
+// (strconv.ParseFloat copies the text into any error it returns).
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// parseInt parses a JSON number that must be a whole number within a
+// signed integer of the given bits, however it is written (1e12, 500.0,
+// 5E2). It returns the reason it is refused, "" when it is accepted.
+func parseInt(text []byte, bits int) (int64, string) {
+	neg, mag, whole, ok := wholeValue(text)
+	switch {
+	case !whole:
+		return 0, fmt.Sprintf("expected a whole number, got %s", truncate(text))
+	case !ok:
+		return 0, fmt.Sprintf("%s is outside the range of a %d-bit integer", truncate(text), bits)
+	}
+	lim := uint64(1) << (bits - 1) // |min|; max is lim − 1
+	if neg {
+		if mag > lim {
+			return 0, fmt.Sprintf("%s is outside the range of a %d-bit integer", truncate(text), bits)
+		}
+		return int64(-mag), "" // two's complement: −2^63 wraps correctly
+	}
+	if mag >= lim {
+		return 0, fmt.Sprintf("%s is outside the range of a %d-bit integer", truncate(text), bits)
+	}
+	return int64(mag), ""
+}
+
+// wholeValue reads a JSON number (already checked against the grammar)
+// exactly, without rounding through a float: whole reports that its value
+// is an integer, ok that its magnitude fits in a uint64 (mag).
+func wholeValue(text []byte) (neg bool, mag uint64, whole, ok bool) {
+	i := 0
+	if text[0] == '-' {
+		neg = true
+		i++
+	}
+	// digits of the integer and fraction parts, and the decimal exponent
+	var digits []byte
+	var buf [40]byte
+	digits = buf[:0]
+	exp := int64(0)
+	for ; i < len(text) && text[i] >= '0' && text[i] <= '9'; i++ {
+		digits = append(digits, text[i])
+	}
+	if i < len(text) && text[i] == '.' {
+		for i++; i < len(text) && text[i] >= '0' && text[i] <= '9'; i++ {
+			digits = append(digits, text[i])
+			exp--
+		}
+	}
+	if i < len(text) {
+		i++ // e or E
+		esign := int64(1)
+		if text[i] == '+' || text[i] == '-' {
+			if text[i] == '-' {
+				esign = -1
+			}
+			i++
+		}
+		var e int64
+		for ; i < len(text); i++ {
+			if e < 1e9 {
+				e = e*10 + int64(text[i]-'0')
+			}
+		}
+		exp += esign * e
+	}
+	// strip leading zeros, then trailing zeros into the exponent
+	for len(digits) > 0 && digits[0] == '0' {
+		digits = digits[1:]
+	}
+	for len(digits) > 0 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+		exp++
+	}
+	if len(digits) == 0 {
+		return neg, 0, true, true // zero, however written
+	}
+	if exp < 0 {
+		return neg, 0, false, false
+	}
+	if int64(len(digits))+exp > 20 {
+		return neg, 0, true, false
+	}
+	for _, c := range digits {
+		if mag > (math.MaxUint64-uint64(c-'0'))/10 {
+			return neg, 0, true, false
+		}
+		mag = mag*10 + uint64(c-'0')
+	}
+	for ; exp > 0; exp-- {
+		if mag > math.MaxUint64/10 {
+			return neg, 0, true, false
+		}
+		mag *= 10
+	}
+	return neg, mag, true, true
+}
