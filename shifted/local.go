@@ -53,10 +53,10 @@ func (l Local) Assumptions() []string {
 // convex Lipschitz extension of f, is convex, L-Lipschitz and
 // (L/λ)-smooth, and |f̂ − f| ≤ Lλ√d on the domain.
 type Smoothing struct {
-	Lambda     float64 // the smoothing radius λ
-	Smoothness float64 // β = L/λ of the smoothed loss
-	Error      float64 // the approximation error Lλ√d
-	Source     string
+	Lambda     float64 `json:"lambda"`     // the smoothing radius λ
+	Smoothness float64 `json:"smoothness"` // β = L/λ of the smoothed loss
+	Error      float64 `json:"error"`      // the approximation error Lλ√d
+	Source     string  `json:"source"`
 }
 
 // SmoothingForStep returns the least smoothing for which a gradient step of

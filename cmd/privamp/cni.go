@@ -5,12 +5,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
 	"strconv"
 
+	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
 )
@@ -48,8 +49,12 @@ Schedule file (JSON; runs of identical steps keep 1e7-step schedules small):
 An entry is a run — "variance", "contraction", "sensitivity" (≥ 0, default 0), "count" (≥ 1, default
 1) — or a group {"repeat": k, "steps": [...]} repeated k times (nesting up to 8 deep). Unknown keys are
 refused; a contraction above 1 is refused (the step does not contract; Theorem 22 does not apply).
+--json prints the zCDP parameter K under the key "rho".
 For PNSGD with step size η, noise σ and L-Lipschitz losses: v_t = η²σ², c_t = 1 (or
-max(|1 − ηm|, |1 − ηβ|) for m-strongly convex, β-smooth losses), s_t = 2ηL/b at the person's steps.`,
+max(|1 − ηm|, |1 − ηβ|) for m-strongly convex, β-smooth losses), s_t = 2ηL/b at the person's steps.
+
+Exit status: 0 success, 1 failure (e.g. --allocation cannot be written), 2 bad input (a flag out of
+range, or a schedule that is unreadable or invalid, named by its line or key).`,
 		Args: cobra.NoArgs,
 		Example: `  privamp cni --schedule person.json --delta 1e-6
   privamp cni --schedule person.json --alpha 2,8,32 --allocation shifts.csv --json`,
@@ -63,30 +68,25 @@ max(|1 − ηm|, |1 − ηβ|) for m-strongly convex, β-smooth losses), s_t = 2
 	conv := conversionFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		c, err := conv()
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
-		}
-		if path == "" {
+		case path == "":
 			return badInput("--schedule is required: a JSON schedule file (see 'privamp cni --help')")
-		}
-		if err := openUnit("delta", delta); err != nil {
-			return err
+		case !(delta > 0 && delta < 1):
+			return badInput("--delta must be in (0, 1), got %v", delta)
+		case show < 0 || show > 10000:
+			return badInput("--segments must be in [0, 10000], got %d", show)
+		case allocPath != "" && path != "-" && sameFile(path, allocPath):
+			return badInput("--allocation %s would overwrite the input --schedule %s", allocPath, path)
 		}
 		for _, al := range alphas {
-			if err := finite("alpha", al); err != nil {
-				return err
-			}
-			if !(al > 1) {
-				return badInput("--alpha must be > 1, got %v", al)
+			if !(al > 1) || math.IsInf(al, 0) {
+				return badInput("--alpha must be a finite number > 1, got %v", al)
 			}
 		}
-		if show < 0 || show > 10000 {
-			return badInput("--segments must be in [0, 10000], got %d", show)
-		}
-		var rd io.Reader
-		if path == "-" {
-			rd = cmd.InOrStdin()
-		} else {
+		rd := cmd.InOrStdin()
+		if path != "-" {
 			fh, err := os.Open(path)
 			if err != nil {
 				var pe *fs.PathError
@@ -114,58 +114,91 @@ max(|1 − ηm|, |1 − ηβ|) for m-strongly convex, β-smooth losses), s_t = 2
 				return err
 			}
 		}
-		eps, order := sol.Epsilon(delta, c)
-		src := "FMTT18 Thm 22 with the optimal shift allocation (notes §2.1–2.2)"
-		r := &report{
-			Title: fmt.Sprintf("Contractive noisy iteration: %s steps in %d runs", fmtInt(float64(sol.Steps)), len(sch)),
-			Rows: []row{
-				{"K (zCDP: D_α ≤ αK for all α > 1)", fmtNum(sol.K), cniLogK(sol), src},
-				{"ε", fmtEps(eps), "at δ = " + fmtNum(delta), src + "; " + c.Source()},
-				{"optimal order α", fmtOrder(order), "", "minimised over real α > 1"},
-			},
-			Assumptions: []string{
-				"X_t = ψ_t(X_{t−1}) + Z_t with Z_t ~ N(0, v_t I) independent of everything else, both runs from the same X_0",
-				"every ψ_t (and ψ'_t) is c_t-Lipschitz with c_t ≤ 1 (contractions: Lemma 21, notes §2.1)",
-				"sup_x ‖ψ_t(x) − ψ'_t(x)‖ ≤ s_t at every step (the person's influence)",
-				"only the final iterate X_T is released",
-			},
-		}
-		js := map[string]any{
-			"command": "cni", "steps": sol.Steps, "runs": len(sch), "k": sol.K, "log_k": num(sol.LogK),
-			"delta": delta, "order": num(order), "conversion": c.String(), "source": src,
-		}
-		epsJSON(js, "epsilon", eps)
-		var rdpRows []any
-		for _, al := range alphas {
-			v := al * sol.K
-			r.Rows = append(r.Rows, row{fmt.Sprintf("RDP ε(α = %s)", fmtNum(al)), fmtNum(v), "αK", src})
-			rdpRows = append(rdpRows, map[string]any{"alpha": al, "epsilon": v})
-		}
-		if len(rdpRows) > 0 {
-			js["rdp"] = rdpRows
-		}
-		r.Table = &table{Header: []string{"segment", "first step", "last step", "K share", "shift at first step"}}
-		var segs []any
-		for i, s := range sol.Segments {
-			if i >= show {
-				r.Notes = append(r.Notes, fmt.Sprintf("%d more segments not listed (--segments)", len(sol.Segments)-show))
-				break
-			}
-			a := sol.Shift(s.First)
-			r.Table.Rows = append(r.Table.Rows, []string{strconv.Itoa(i + 1), fmtInt(float64(s.First)), fmtInt(float64(s.Last)), fmtNum(s.K), fmtNum(a)})
-			segs = append(segs, map[string]any{"first": s.First, "last": s.Last, "k": s.K, "log_slope": num(s.LogSlope), "first_shift": a})
-		}
-		js["segments"] = segs
-		js["segment_count"] = len(sol.Segments)
-		r.Notes = append(r.Notes, "segments are the pieces of the greatest convex minorant; the shift z_t returns to 0 at the end of each (the string touches the staircase there), and a_t = 0 on segments with K share 0")
-		if allocPath != "" {
-			r.Notes = append(r.Notes, "optimal shifts a_t written to "+allocPath)
-			js["allocation_file"] = allocPath
-		}
-		r.JSON = js
-		return render(a.out, a.mode, r)
+		return render(a.out, a.mode, cniReport(sol, len(sch), delta, c, alphas, show, allocPath))
 	}
 	return cmd
+}
+
+// cniResult is cni's --json object. Rho is the schedule's zCDP parameter
+// (the help's K: D_α ≤ αρ for every α > 1).
+type cniResult struct {
+	Command        string        `json:"command"`
+	Steps          int64         `json:"steps"`
+	Runs           int           `json:"runs"`
+	Rho            quantity.Loss `json:"rho"`
+	LogRho         quantity.Num  `json:"log_rho"`
+	Epsilon        quantity.Loss `json:"epsilon"`
+	Delta          float64       `json:"delta"`
+	Order          quantity.Num  `json:"order"`
+	Conversion     string        `json:"conversion"`
+	Source         string        `json:"source"`
+	RDP            []cniRDP      `json:"rdp,omitempty"`
+	Segments       []cniSegment  `json:"segments"`
+	SegmentCount   int           `json:"segment_count"`
+	AllocationFile string        `json:"allocation_file,omitempty"`
+	Assumptions    []string      `json:"assumptions"`
+	Notes          []string      `json:"notes"`
+}
+
+type cniRDP struct {
+	Alpha   float64       `json:"alpha"`
+	Epsilon quantity.Loss `json:"epsilon"`
+}
+
+type cniSegment struct {
+	First      int64         `json:"first"`
+	Last       int64         `json:"last"`
+	Rho        quantity.Loss `json:"rho"`
+	LogSlope   quantity.Num  `json:"log_slope"`
+	FirstShift quantity.Num  `json:"first_shift"`
+}
+
+func cniReport(sol shifted.Solution, runs int, delta float64, c rdp.Conversion, alphas []float64, show int, allocPath string) *report {
+	eps, order := sol.Epsilon(delta, c)
+	src := "FMTT18 Thm 22 with the optimal shift allocation (notes §2.1–2.2)"
+	res := cniResult{Command: "cni", Steps: sol.Steps, Runs: runs, Rho: quantity.Loss(sol.K), LogRho: quantity.Num(sol.LogK), Epsilon: quantity.Loss(eps),
+		Delta: delta, Order: quantity.Num(order), Conversion: c.String(), Source: src, SegmentCount: len(sol.Segments), AllocationFile: allocPath,
+		Assumptions: []string{
+			"X_t = ψ_t(X_{t−1}) + Z_t with Z_t ~ N(0, v_t I) independent of everything else, both runs from the same X_0",
+			"every ψ_t (and ψ'_t) is c_t-Lipschitz with c_t ≤ 1 (contractions: Lemma 21, notes §2.1)",
+			"sup_x ‖ψ_t(x) − ψ'_t(x)‖ ≤ s_t at every step (the person's influence)",
+			"only the final iterate X_T is released",
+		}}
+	r := &report{
+		Title: fmt.Sprintf("Contractive noisy iteration: %s steps in %d runs", fmtInt(float64(sol.Steps)), runs),
+		Rows: []row{
+			{"K (zCDP: D_α ≤ αK for all α > 1)", res.Rho, cniLogK(sol), src},
+			{"ε", res.Epsilon, "at δ = " + fmtNum(delta), src + "; " + c.Source()},
+			{"optimal order α", fmtOrder(order), "", "minimised over real α > 1"},
+		},
+		Table: &table{Header: []string{"segment", "first step", "last step", "K share", "shift at first step"}},
+	}
+	for _, al := range alphas {
+		res.RDP = append(res.RDP, cniRDP{al, quantity.Loss(al * sol.K)})
+		r.Rows = append(r.Rows, row{fmt.Sprintf("RDP ε(α = %s)", fmtNum(al)), quantity.Loss(al * sol.K), "αK", src})
+	}
+	for i, s := range sol.Segments {
+		if i >= show {
+			res.Notes = append(res.Notes, fmt.Sprintf("%d more segments not listed (--segments)", len(sol.Segments)-show))
+			break
+		}
+		a := sol.Shift(s.First)
+		r.Table.Rows = append(r.Table.Rows, []string{strconv.Itoa(i + 1), fmtInt(float64(s.First)), fmtInt(float64(s.Last)), fmtEps(s.K), fmtNum(a)})
+		res.Segments = append(res.Segments, cniSegment{s.First, s.Last, quantity.Loss(s.K), quantity.Num(s.LogSlope), quantity.Num(a)})
+	}
+	res.Notes = append(res.Notes, "segments are the pieces of the greatest convex minorant; the shift z_t returns to 0 at the end of each (the string touches the staircase there), and a_t = 0 on segments with K share 0")
+	if allocPath != "" {
+		res.Notes = append(res.Notes, "optimal shifts a_t written to "+allocPath)
+	}
+	r.Result, r.Assumptions, r.Notes, r.CSVAll = res, res.Assumptions, res.Notes, true
+	return r
+}
+
+// sameFile reports whether two paths name the same existing file.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // cniLogK shows ln K when K underflows.

@@ -19,7 +19,7 @@ func TestCNI(t *testing.T) {
 	alloc := filepath.Join(dir, "a.csv")
 	obj := jsonOf(t, "cni", "--schedule", path, "--alpha", "2,10", "--allocation", alloc)
 	want := 0.04 / (0.02 * 5001)
-	if k := obj["k"].(float64); !ampClose(k, want, 1e-12) {
+	if k := obj["rho"].(float64); !ampClose(k, want, 1e-12) {
 		t.Fatalf("K = %g, want %g", k, want)
 	}
 	if r := obj["rdp"].([]any)[1].(map[string]any)["epsilon"].(float64); !ampClose(r, 10*want, 1e-12) {

@@ -1,0 +1,103 @@
+package shifted
+
+import (
+	"fmt"
+
+	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/rdp"
+)
+
+// CurveColumn is the per-person curve ε_t(δ) of one variant of a run.
+type CurveColumn struct {
+	// Name is "epsilon_" followed by the variant: the column's one meaning is
+	// the run of the Training with this variant, whatever else is drawn.
+	Name                string   `json:"column"`
+	Variant             Variant  `json:"variant"`
+	RunName             string   `json:"name"`
+	CompositionFallback bool     `json:"composition_fallback"`
+	Source              string   `json:"source"`
+	Assumptions         []string `json:"assumptions"`
+	Notes               []string `json:"notes"`
+	// Epsilon[i] is ε at the i-th index of Curves.Index.
+	Epsilon []float64 `json:"-"`
+}
+
+// Curves holds the per-person curves of one run under several variants and,
+// optionally, the sampling baseline of the same run.
+type Curves struct {
+	N          int64   `json:"n"`
+	Delta      float64 `json:"delta"`
+	Conversion string  `json:"conversion"`
+	// Index lists the indices of the rows; nil means every index 1..N.
+	Index    []int64       `json:"-"`
+	Columns  []CurveColumn `json:"columns"`
+	Sampling *Sampling     `json:"-"`
+}
+
+// Rows returns the number of rows.
+func (c Curves) Rows() int64 {
+	if c.Index == nil {
+		return c.N
+	}
+	return int64(len(c.Index))
+}
+
+// At returns the index of row i.
+func (c Curves) At(i int64) int64 {
+	if c.Index == nil {
+		return i + 1
+	}
+	return c.Index[i]
+}
+
+// PersonCurves evaluates the run r under each variant (r.Variant is
+// replaced; every other field applies to every variant, and a variant the
+// fields do not fit is refused) at the indices idx, or at every index when
+// idx is nil (EpsilonsAll, n ≤ MaxAll). With sampling it adds the sampling
+// baseline of r (SamplingOf).
+func PersonCurves(r Training, variants []Variant, o Options, idx []int64, sampling bool) (Curves, error) {
+	c := Curves{N: r.N, Delta: r.Delta, Conversion: o.Conversion.String(), Index: idx}
+	if len(variants) == 0 {
+		return c, field.New("variants", nil, "must list at least one of %s", variantList())
+	}
+	if idx == nil && r.N > MaxAll {
+		return c, field.New("n", r.N, "must be ≤ %d to list every index", MaxAll)
+	}
+	seen := map[Variant]bool{}
+	for _, v := range variants {
+		if seen[v] {
+			return c, field.New("variants", string(v), "must list each variant once")
+		}
+		seen[v] = true
+		rv := r
+		rv.Variant = v
+		m, err := NewModel(rv, o)
+		if err != nil {
+			return c, err
+		}
+		col := CurveColumn{Name: "epsilon_" + string(v), Variant: v, RunName: m.Training.Name(), CompositionFallback: m.Fallback,
+			Source: m.Source(), Assumptions: m.Guarantee.Assumptions(), Notes: m.Notes}
+		if idx == nil {
+			col.Epsilon, err = EpsilonsAll(m.Guarantee, r.Delta, o.Conversion)
+		} else {
+			col.Epsilon, err = Epsilons(m.Guarantee, idx, r.Delta, o.Conversion)
+		}
+		if err != nil {
+			return c, err
+		}
+		c.Columns = append(c.Columns, col)
+	}
+	if sampling {
+		s, err := SamplingOf(SGD{N: r.N, Batch: r.BatchSize(), Epochs: r.EpochCount(), Sigma: r.Sigma, Loss: r.Loss}, r.Delta, o.Conversion)
+		if err != nil {
+			return c, err
+		}
+		c.Sampling = &s
+	}
+	return c, nil
+}
+
+// SamplingSource cites the sampling column (replace-one, loose).
+func (c Curves) SamplingSource(conv rdp.Conversion) string {
+	return fmt.Sprintf("Poisson sampling q = b/n = %v, %d steps, z = bσ/L = %v, replace-one: %s", c.Sampling.Q, c.Sampling.Steps, c.Sampling.Z, c.Sampling.ReplaceOneSource(conv))
+}
