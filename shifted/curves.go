@@ -1,10 +1,11 @@
 package shifted
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/internal/quantity"
 )
 
 // CurveColumn is the per-person curve ε_t(δ) of one variant of a run.
@@ -28,10 +29,48 @@ type Curves struct {
 	N          int64   `json:"n"`
 	Delta      float64 `json:"delta"`
 	Conversion string  `json:"conversion"`
-	// Index lists the indices of the rows; nil means every index 1..N.
-	Index    []int64       `json:"-"`
-	Columns  []CurveColumn `json:"columns"`
-	Sampling *Sampling     `json:"-"`
+	// Index lists the indices of the rows; nil means every index 1..N
+	// (ExpandIndex lists them).
+	Index    []int64         `json:"index"`
+	Columns  []CurveColumn   `json:"columns"`
+	Sampling *SamplingColumn `json:"sampling,omitempty"`
+}
+
+// SamplingColumn is the sampling baseline of the run (replace-one, like for
+// like with the columns, and loose: see Sampling.LoosenessNote).
+type SamplingColumn struct {
+	Column     string        `json:"column"`
+	Neighbours string        `json:"neighbours"`
+	Epsilon    quantity.Loss `json:"epsilon"`
+	Order      quantity.Num  `json:"order"`
+	Looseness  quantity.Num  `json:"looseness"`
+	Source     string        `json:"source"`
+	Notes      []string      `json:"notes"`
+}
+
+// MarshalJSON adds the column's ε values (key "epsilon", null for no
+// finite guarantee).
+func (c CurveColumn) MarshalJSON() ([]byte, error) {
+	type plain CurveColumn
+	eps := make([]quantity.Loss, len(c.Epsilon))
+	for i, e := range c.Epsilon {
+		eps[i] = quantity.Loss(e)
+	}
+	return json.Marshal(struct {
+		plain
+		Epsilon []quantity.Loss `json:"epsilon"`
+	}{plain(c), eps})
+}
+
+// ExpandIndex lists every index 1..N when Index is nil.
+func (c *Curves) ExpandIndex() {
+	if c.Index != nil {
+		return
+	}
+	c.Index = make([]int64, c.N)
+	for i := range c.Index {
+		c.Index[i] = int64(i) + 1
+	}
 }
 
 // Rows returns the number of rows.
@@ -92,12 +131,10 @@ func PersonCurves(r Training, variants []Variant, o Options, idx []int64, sampli
 		if err != nil {
 			return c, err
 		}
-		c.Sampling = &s
+		c.Sampling = &SamplingColumn{Column: "epsilon_sampling_replace_one", Neighbours: "replace-one",
+			Epsilon: quantity.Loss(s.ReplaceOne.Epsilon), Order: quantity.Num(s.ReplaceOne.Order), Looseness: quantity.Num(s.Looseness()),
+			Source: fmt.Sprintf("Poisson sampling q = b/n = %v, %d steps, z = bσ/L = %v, replace-one: %s", s.Q, s.Steps, s.Z, s.ReplaceOneSource(o.Conversion)),
+			Notes:  []string{"every iterate may be released; the sampling must stay secret", s.LoosenessNote()}}
 	}
 	return c, nil
-}
-
-// SamplingSource cites the sampling column (replace-one, loose).
-func (c Curves) SamplingSource(conv rdp.Conversion) string {
-	return fmt.Sprintf("Poisson sampling q = b/n = %v, %d steps, z = bσ/L = %v, replace-one: %s", c.Sampling.Q, c.Sampling.Steps, c.Sampling.Z, c.Sampling.ReplaceOneSource(conv))
 }

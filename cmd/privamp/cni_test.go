@@ -71,3 +71,14 @@ func TestCNIBadInput(t *testing.T) {
 		t.Error("allocation written for a refused schedule")
 	}
 }
+
+// Output over input (issue 9): --allocation never overwrites the --schedule file.
+func TestCNIAllocationOverSchedule(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	src := `{"variance": 1, "steps": [{"sensitivity": 1}]}`
+	os.WriteFile(path, []byte(src), 0o644)
+	_, errs, code := runCLI("cni", "--schedule", path, "--allocation", path)
+	if data, _ := os.ReadFile(path); code != 2 || !strings.Contains(errs, "--allocation") || !strings.Contains(errs, "--schedule") || string(data) != src {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
 	"gonum.org/v1/plot"
@@ -23,23 +22,10 @@ func init() { register(newCurveCmd) }
 // curveMaxJSON is the most indices --json prints (the CSV streams any n).
 const curveMaxJSON = 1_000_000
 
-// curveResult is curve's --json object: one ε column per variant.
+// curveResult is curve's --json object: one column per variant.
 type curveResult struct {
 	Command string `json:"command"`
 	shifted.Curves
-	Index    []int64                    `json:"index"`
-	Epsilon  map[string][]quantity.Loss `json:"epsilon"`
-	Sampling *curveSampling             `json:"sampling,omitempty"`
-}
-
-type curveSampling struct {
-	Column     string        `json:"column"`
-	Neighbours string        `json:"neighbours"`
-	Epsilon    quantity.Loss `json:"epsilon"`
-	Order      quantity.Num  `json:"order"`
-	Looseness  quantity.Num  `json:"looseness"`
-	Source     string        `json:"source"`
-	Notes      []string      `json:"notes"`
 }
 
 func newCurveCmd(a *app) *cobra.Command {
@@ -111,45 +97,30 @@ FILE.svg draws ε against n − t + 1 on log axes; the file is written atomicall
 				return err
 			}
 		}
-		res := curveResult{Command: "curve", Curves: c, Epsilon: map[string][]quantity.Loss{}}
-		if c.Sampling != nil {
-			res.Sampling = &curveSampling{"epsilon_sampling_replace_one", "replace-one", quantity.Loss(c.Sampling.ReplaceOne.Epsilon), quantity.Num(c.Sampling.ReplaceOne.Order),
-				quantity.Num(c.Sampling.Looseness()), c.SamplingSource(o.Conversion), []string{"every iterate may be released; the sampling must stay secret", c.Sampling.LoosenessNote()}}
-		}
 		if a.mode.json {
-			for i := int64(0); i < c.Rows(); i++ {
-				res.Index = append(res.Index, c.At(i))
-			}
-			for _, col := range c.Columns {
-				res.Epsilon[col.Name] = make([]quantity.Loss, len(col.Epsilon))
-				for i, e := range col.Epsilon {
-					res.Epsilon[col.Name][i] = quantity.Loss(e)
-				}
-			}
-			return render(a.out, a.mode, &report{Result: res})
+			c.ExpandIndex()
+			return render(a.out, a.mode, &report{Result: curveResult{"curve", c}})
 		}
 		if !a.quiet {
 			fmt.Fprintf(a.errw, "# privamp curve: n = %d, δ = %s; ε by %s\n", c.N, fmtNum(c.Delta), o.Conversion.Source())
 			for _, col := range c.Columns {
-				fmt.Fprintf(a.errw, "# %s (%s): %s\n", col.Name, col.RunName, col.Source)
-				for _, s := range col.Assumptions {
-					fmt.Fprintf(a.errw, "#   assumes: %s\n", s)
-				}
+				fmt.Fprintf(a.errw, "# %s (%s): %s\n#   assumes: %s\n", col.Name, col.RunName, col.Source, strings.Join(col.Assumptions, "\n#   assumes: "))
 				for _, s := range col.Notes {
 					fmt.Fprintf(a.errw, "#   note: %s\n", s)
 				}
 			}
-			if s := res.Sampling; s != nil {
-				fmt.Fprintf(a.errw, "# %s: %s\n#   note: %s\n#   note: %s\n", s.Column, s.Source, s.Notes[0], s.Notes[1])
+			if s := c.Sampling; s != nil {
+				fmt.Fprintf(a.errw, "# %s: %s\n#   note: %s\n", s.Column, s.Source, strings.Join(s.Notes, "\n#   note: "))
 			}
 		}
-		return curveCSV(a.out, c, res.Sampling)
+		return curveCSV(a.out, c)
 	}
 	return cmd
 }
 
 // curveCSV streams the rows, every ε with all its digits (no rounding).
-func curveCSV(w io.Writer, c shifted.Curves, s *curveSampling) error {
+func curveCSV(w io.Writer, c shifted.Curves) error {
+	s := c.Sampling
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("index,steps_to_end")
 	for _, col := range c.Columns {
@@ -243,8 +214,8 @@ func curvePlot(c shifted.Curves, path string) error {
 			drawn++
 		}
 	}
-	if s := c.Sampling; s != nil && drawn > 0 && s.ReplaceOne.Epsilon > 0 && !math.IsInf(s.ReplaceOne.Epsilon, 1) {
-		if err := add(len(c.Columns), plotter.XYs{{X: xmin, Y: s.ReplaceOne.Epsilon}, {X: xmax, Y: s.ReplaceOne.Epsilon}}, "sampling (replace-one, loose)"); err != nil {
+	if s := c.Sampling; s != nil && drawn > 0 && s.Epsilon > 0 && !math.IsInf(float64(s.Epsilon), 1) {
+		if err := add(len(c.Columns), plotter.XYs{{X: xmin, Y: float64(s.Epsilon)}, {X: xmax, Y: float64(s.Epsilon)}}, "sampling (replace-one, loose)"); err != nil {
 			return err
 		}
 	}

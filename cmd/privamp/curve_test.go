@@ -118,8 +118,15 @@ func TestCurveAll(t *testing.T) {
 		}
 	}
 	obj := jsonOf(t, "curve", "--n", "100", "--sigma", "2", "--all")
-	if len(obj["index"].([]any)) != 100 || obj["sampling"] == nil {
+	cols := obj["columns"].([]any)
+	if len(obj["index"].([]any)) != 100 || obj["sampling"] == nil || obj["command"] != "curve" || len(cols) != 1 {
 		t.Fatalf("%v", obj)
+	}
+	col := cols[0].(map[string]any)
+	g1 := shifted.SGD{N: 100, Sigma: 2, Loss: shifted.Loss{Lipschitz: 1}}
+	e100, _ := shifted.Epsilon(g1, 100, 1e-5, rdp.Improved)
+	if eps := col["epsilon"].([]any); col["column"] != "epsilon_pnsgd" || len(eps) != 100 || !ampClose(eps[99].(float64), e100.Epsilon, 1e-9) {
+		t.Fatalf("%v", col)
 	}
 }
 
