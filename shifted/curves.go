@@ -1,8 +1,12 @@
 package shifted
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
+	"math"
+	"strconv"
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/quantity"
@@ -137,4 +141,43 @@ func PersonCurves(r Training, variants []Variant, o Options, idx []int64, sampli
 			Notes:  []string{"every iterate may be released; the sampling must stay secret", s.LoosenessNote()}}
 	}
 	return c, nil
+}
+
+// WriteCSV streams the curves as CSV: index, steps_to_end = n − t + 1, one
+// column per variant and the sampling column, every ε with all its digits
+// (the float itself: no rounding in either direction) and "inf" for no
+// finite guarantee.
+func (c Curves) WriteCSV(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString("index,steps_to_end")
+	for _, col := range c.Columns {
+		bw.WriteString("," + col.Name)
+	}
+	if c.Sampling != nil {
+		bw.WriteString("," + c.Sampling.Column)
+	}
+	bw.WriteByte('\n')
+	var buf []byte
+	num := func(x float64) {
+		if math.IsInf(x, 1) || math.IsNaN(x) {
+			buf = append(buf, ",inf"...)
+		} else {
+			buf = strconv.AppendFloat(append(buf, ','), x, 'g', -1, 64)
+		}
+	}
+	for i := int64(0); i < c.Rows(); i++ {
+		t := c.At(i)
+		buf = strconv.AppendInt(buf[:0], t, 10)
+		buf = strconv.AppendInt(append(buf, ','), c.N-t+1, 10)
+		for _, col := range c.Columns {
+			num(col.Epsilon[i])
+		}
+		if c.Sampling != nil {
+			num(float64(c.Sampling.Epsilon))
+		}
+		if _, err := bw.Write(append(buf, '\n')); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }

@@ -234,3 +234,27 @@ func LogSpaced(n int64, points int) []int64 {
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
+
+// Highlight is one labelled point of a Summary.
+type Highlight struct {
+	Label   string
+	Index   int64
+	Epsilon float64
+}
+
+// Highlights returns the worst record, the 90th percentile, the median, the
+// 10th percentile and the best record, in that order.
+func (s Summary) Highlights() []Highlight {
+	out := []Highlight{{"worst record", s.Worst.Index, s.Worst.Epsilon}}
+	for _, q := range []struct {
+		q     float64
+		label string
+	}{{0.9, "90th percentile"}, {0.5, "median"}, {0.1, "10th percentile"}} {
+		for _, x := range s.Quantiles {
+			if x.Q == q.q {
+				out = append(out, Highlight{q.label, x.Index, x.Epsilon})
+			}
+		}
+	}
+	return append(out, Highlight{"best record", s.Best.Index, s.Best.Epsilon})
+}

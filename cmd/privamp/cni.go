@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"os"
 	"strconv"
@@ -68,11 +67,7 @@ range, or a schedule that is unreadable or invalid, named by its line or key).`,
 		if path != "-" {
 			fh, err := os.Open(path)
 			if err != nil {
-				var pe *fs.PathError
-				if errors.As(err, &pe) {
-					err = pe.Err
-				}
-				return badInput("--schedule: cannot read %s: %v", path, err)
+				return badInput("--schedule: cannot read %s: %v", path, errors.Unwrap(err))
 			}
 			defer fh.Close()
 			rd = fh

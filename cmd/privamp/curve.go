@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -36,18 +34,15 @@ func newCurveCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "curve",
 		Short: "Per-person privacy curve ε_t(δ) over the record positions t, as CSV or a plot",
-		Long: `The per-person privacy curve of noisy SGD under amplification by iteration (FMTT18): ε_t(δ) for
-record positions t = 1..n, one column per variant (--variants pnsgd, skip, stop). Every column is the
-run the flags describe (same flags as 'privamp pnsgd') with that variant, whatever else is listed; a
-variant the flags do not fit (skip or stop with --batch or --epochs) is refused. Unless --no-sampling,
-a column gives the ε of amplification by sampling for the same run (Poisson rate b/n, E·⌈n/b⌉ steps,
-noise multiplier bσ/L; replace-one through remove-then-add, which is loose).
+		Long: `The per-person privacy curve ε_t(δ) of noisy SGD under amplification by iteration (FMTT18), one column
+epsilon_<variant> per --variants entry: the run the flags describe (as for 'privamp pnsgd') with that
+variant, whatever else is listed (skip and stop with --batch or --epochs are refused). Unless
+--no-sampling, a column gives sampling's ε for the same run (replace-one through remove-then-add: loose).
 
-Output is CSV (header: index, steps_to_end = n − t + 1, then epsilon_<variant> …, every ε with all
-its digits) at about --points indices spaced geometrically in t and in n − t + 1, or at every index with
---all (streamed). The source and assumptions of every column are printed on stderr as '#' lines (not
-with --quiet). --json prints one object with the same columns (at most 1e6 indices). --plot FILE.png or
-FILE.svg draws ε against n − t + 1 on log axes; the file is written atomically.` + ampExit,
+CSV (index, steps_to_end = n − t + 1, the columns; every ε with all its digits) at about --points
+indices spaced geometrically in t and n − t + 1, or every index with --all (streamed); sources and
+assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at most 1e6 indices).
+--plot FILE.png|svg draws ε against n − t + 1 on log axes.` + ampExit,
 		Args: cobra.NoArgs,
 		Example: `  privamp curve --n 100000 --sigma 4 --variants pnsgd,skip,stop --plot curve.png
   privamp curve --n 1e7 --sigma 4 --all > curve.csv
@@ -69,7 +64,7 @@ FILE.svg draws ε against n − t + 1 on log axes; the file is written atomicall
 			}
 			vs = append(vs, v)
 		}
-		r, o, err := f.training(cmd, shifted.VariantPNSGD)
+		r, o, err := f.training(cmd, "pnsgd")
 		switch ext := strings.ToLower(filepath.Ext(plotPath)); {
 		case err != nil:
 			return err
@@ -113,46 +108,9 @@ FILE.svg draws ε against n − t + 1 on log axes; the file is written atomicall
 				fmt.Fprintf(a.errw, "# %s: %s\n#   note: %s\n", s.Column, s.Source, strings.Join(s.Notes, "\n#   note: "))
 			}
 		}
-		return curveCSV(a.out, c)
+		return c.WriteCSV(a.out)
 	}
 	return cmd
-}
-
-// curveCSV streams the rows, every ε with all its digits (no rounding).
-func curveCSV(w io.Writer, c shifted.Curves) error {
-	s := c.Sampling
-	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString("index,steps_to_end")
-	for _, col := range c.Columns {
-		bw.WriteString("," + col.Name)
-	}
-	if s != nil {
-		bw.WriteString("," + s.Column)
-	}
-	bw.WriteByte('\n')
-	var buf []byte
-	num := func(x float64) {
-		if math.IsInf(x, 1) || math.IsNaN(x) {
-			buf = append(buf, ",inf"...)
-		} else {
-			buf = strconv.AppendFloat(append(buf, ','), x, 'g', -1, 64)
-		}
-	}
-	for i := int64(0); i < c.Rows(); i++ {
-		t := c.At(i)
-		buf = strconv.AppendInt(buf[:0], t, 10)
-		buf = strconv.AppendInt(append(buf, ','), c.N-t+1, 10)
-		for _, col := range c.Columns {
-			num(col.Epsilon[i])
-		}
-		if s != nil {
-			num(float64(s.Epsilon))
-		}
-		if _, err := bw.Write(append(buf, '\n')); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
 }
 
 // curveNum prints a number for CSV: "inf" when it is not finite (used by plan).
@@ -163,9 +121,9 @@ func curveNum(x float64) string {
 	return strconv.FormatFloat(x, 'g', 10, 64)
 }
 
-// curvePlot draws ε against n − t + 1 on log axes (with --all at about 2000
-// log-spaced points per line) and writes the file atomically. Points with ε = 0 or no finite
-// guarantee cannot be drawn on a log axis and are left out.
+// curvePlot draws ε against n − t + 1 on log axes (at most about 2000
+// log-spaced rows) and writes the file atomically. Points with ε = 0 or no
+// finite guarantee cannot be drawn on a log axis and are left out.
 func curvePlot(c shifted.Curves, path string) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Per-person privacy, n = %d, δ = %s", c.N, fmtNum(c.Delta))
@@ -173,16 +131,7 @@ func curvePlot(c shifted.Curves, path string) error {
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
 	p.Legend.Left = true
-	rows := shifted.LogSpaced(c.N, 2000) // --all: row t − 1 holds index t
-	for i := range rows {
-		rows[i]--
-	}
-	if c.Index != nil {
-		rows = rows[:0]
-		for i := range c.Index {
-			rows = append(rows, int64(i))
-		}
-	}
+	rows := shifted.LogSpaced(c.Rows(), 2000) // row numbers: every row up to 2000 rows
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	add := func(k int, xy plotter.XYs, label string) error {
 		l, err := plotter.NewLine(xy)
@@ -198,8 +147,8 @@ func curvePlot(c shifted.Curves, path string) error {
 	for k, col := range c.Columns {
 		var xy plotter.XYs
 		for _, i := range rows {
-			if e := col.Epsilon[i]; e > 0 && !math.IsInf(e, 1) {
-				x := float64(c.N - c.At(i) + 1)
+			if e := col.Epsilon[i-1]; e > 0 && !math.IsInf(e, 1) {
+				x := float64(c.N - c.At(i-1) + 1)
 				xy, xmin, xmax = append(xy, plotter.XY{X: x, Y: e}), math.Min(xmin, x), math.Max(xmax, x)
 			}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -26,9 +27,8 @@ func init() {
 		if !a.mode.json && !a.mode.csv {
 			fmt.Fprintf(a.out, "privamp — worked example on embedded defaults: the MNIST-sized DP-SGD run of the TF-Privacy\n"+
 				"tutorial (n = %v, batch %v, %v epochs, noise multiplier %v, δ = %v), analysed two ways.\n"+
-				"Equivalent to: privamp compare %v %v %v %v %v %v %v %v %v %v\n"+
-				"Other commands: privamp help. Exit status: 0 success, 1 failure.\n\n",
-				d.n, d.batch, d.epochs, d.noise, d.delta, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9])
+				"Equivalent to: privamp compare %s\nOther commands: privamp help. Exit status: 0 success, 1 failure.\n\n",
+				d.n, d.batch, d.epochs, d.noise, d.delta, strings.Join(args, " "))
 		}
 		return cmp.RunE(cmp, nil)
 	}

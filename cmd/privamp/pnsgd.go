@@ -19,6 +19,8 @@ type ampFlags struct {
 	n, sigma, lipschitz, delta, epochs, batch, public, tasks, dim float64
 	strong, smooth, eta                                           float64
 	nonsmooth, fallback                                           bool
+	indices                                                       []int64 // --index (pnsgd, compare)
+	target                                                        float64 // --target-epsilon (pnsgd)
 	conv                                                          func() (rdp.Conversion, error)
 }
 
@@ -42,24 +44,28 @@ func (f *ampFlags) register(cmd *cobra.Command) {
 }
 
 // training returns the run and the analysis options the flags describe.
-func (f *ampFlags) training(cmd *cobra.Command, v shifted.Variant) (shifted.Training, shifted.Options, error) {
-	conv, err := f.conv()
+// The variant is parsed first, so that a removed variant name gives its hint.
+func (f *ampFlags) training(cmd *cobra.Command, variant string) (r shifted.Training, o shifted.Options, err error) {
+	v, err := parseVariant("variant", variant)
 	if err != nil {
-		return shifted.Training{}, shifted.Options{}, err
+		return r, o, err
 	}
-	if !changed(cmd, "n") || !changed(cmd, "sigma") {
-		return shifted.Training{}, shifted.Options{}, badInput("--n and --sigma are required (the number of private records, and the gradient noise σ > 0)")
+	conv, err := f.conv()
+	switch {
+	case err != nil:
+		return r, o, err
+	case !changed(cmd, "n") || !changed(cmd, "sigma"):
+		return r, o, badInput("--n and --sigma are required (the number of private records, and the gradient noise σ > 0)")
+	case f.public != float64(int64(f.public)):
+		return r, o, badInput("--public must be a whole number in [0, 1e12], got %v", f.public)
 	}
 	if err := firstErr(positiveInt("n", f.n, 1e12), positiveInt("epochs", f.epochs, 1e12), positiveInt("batch", f.batch, 1e12),
-		positiveInt("tasks", f.tasks, 1e12), positiveInt("dimension", f.dim, 1e12), inRange("public", f.public, 0, 1e12)); err != nil {
-		return shifted.Training{}, shifted.Options{}, err
-	}
-	if f.public != float64(int64(f.public)) {
-		return shifted.Training{}, shifted.Options{}, badInput("--public must be a whole number, got %v", f.public)
+		positiveInt("tasks", f.tasks, 1e12), positiveInt("dimension", f.dim, 1e12)); err != nil {
+		return r, o, err
 	}
 	return shifted.Training{Variant: v, N: int64(f.n), Public: int64(f.public), Batch: int64(f.batch), Epochs: int64(f.epochs), Tasks: int64(f.tasks),
 			Sigma: f.sigma, Delta: f.delta, Loss: shifted.Loss{Lipschitz: f.lipschitz, Smoothness: f.smooth, StrongConvexity: f.strong, Eta: f.eta}},
-		shifted.Options{Conversion: conv, CompositionFallback: f.fallback, Nonsmooth: f.nonsmooth, Dimension: int64(f.dim)}, nil
+		shifted.Options{Conversion: conv, CompositionFallback: f.fallback, Nonsmooth: f.nonsmooth, Dimension: int64(f.dim), Indices: f.indices, Target: f.target}, nil
 }
 
 // removedVariants are the feature-named variants privamp had before the
@@ -87,15 +93,13 @@ type pnsgdResult struct {
 func newPNSGDCmd(a *app) *cobra.Command {
 	var f ampFlags
 	var variant string
-	var o shifted.Options
 	cmd := &cobra.Command{
 		Use:   "pnsgd",
 		Short: "Per-person (ε, δ) of noisy SGD by amplification by iteration (FMTT18)",
 		Long: `Per-person privacy of projected noisy SGD that releases only its final iterate (Feldman, Mironov,
-Talwar, Thakurta 2018, "Privacy Amplification by Iteration"): the record at position t is hidden by
-the noise of every later step. privamp computes, for chosen indices (--index) or as a summary over all
-n records (worst, median, best, share under --target-epsilon), the (ε, δ) the analysis certifies, and
-beside it the ε if every iterate were released (composition, Lemma 27).
+Talwar, Thakurta 2018): the record at position t is hidden by the noise of every later step. privamp
+computes the (ε, δ) the analysis certifies at chosen indices (--index) or over all n records (worst,
+quantiles, best, share under --target-epsilon), and the ε if every iterate were released (Lemma 27).
 
 Variants (--variant):
   pnsgd  the fixed-order run: Alg. 1 (Thm 23); with --batch, --epochs (Thm 35), --public (Cor 31),
@@ -114,19 +118,14 @@ does not contract is refused unless --composition-fallback asks for the composit
 	f.register(cmd)
 	fs := cmd.Flags()
 	fs.StringVar(&variant, "variant", "pnsgd", "algorithm: pnsgd, skip or stop")
-	fs.Int64SliceVar(&o.Indices, "index", nil, "record positions t in [1, n] to report (repeatable or comma list); default: a summary over all records")
-	fs.Float64Var(&o.Target, "target-epsilon", 0, "report the share of records whose ε ≤ this target (> 0)")
+	fs.Int64SliceVar(&f.indices, "index", nil, "record positions t in [1, n] to report (repeatable or comma list); default: a summary over all records")
+	fs.Float64Var(&f.target, "target-epsilon", 0, "report the share of records whose ε ≤ this target (> 0)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		v, err := parseVariant("variant", variant)
+		r, o, err := f.training(cmd, variant)
 		if err != nil {
 			return err
 		}
-		r, opt, err := f.training(cmd, v)
-		if err != nil {
-			return err
-		}
-		opt.Indices, opt.Target = o.Indices, o.Target
-		an, err := shifted.Analyze(r, opt)
+		an, err := shifted.Analyze(r, o)
 		if err != nil {
 			return err
 		}
@@ -156,17 +155,9 @@ func pnsgdReport(an shifted.Analysis) *report {
 		r.Rows = append(r.Rows, row{fmt.Sprintf("ε at index %d", p.Index), p.Epsilon, unit, an.Source})
 	}
 	if s := an.Summary; s != nil {
-		pt := func(label string, idx int64, eps float64) row {
-			return row{fmt.Sprintf("ε, %s (index %d)", label, idx), quantity.Loss(eps), at, an.Source}
+		for _, h := range s.Highlights() {
+			r.Rows = append(r.Rows, row{fmt.Sprintf("ε, %s (index %d)", h.Label, h.Index), quantity.Loss(h.Epsilon), at, an.Source})
 		}
-		r.Rows = append(r.Rows, pt("worst record", s.Worst.Index, s.Worst.Epsilon))
-		labels := map[float64]string{0.9: "90th percentile", 0.5: "median", 0.1: "10th percentile"}
-		for _, q := range s.Quantiles {
-			if label, ok := labels[q.Q]; ok {
-				r.Rows = append(r.Rows, pt(label, q.Index, q.Epsilon))
-			}
-		}
-		r.Rows = append(r.Rows, pt("best record", s.Best.Index, s.Best.Epsilon))
 		if s.Target > 0 {
 			r.Rows = append(r.Rows, row{"records with ε ≤ " + fmtNum(s.Target), fmt.Sprintf("%s of %s (%.4g%%)", fmtInt(float64(s.CountUnder)), fmtInt(float64(an.N)), 100*s.ShareUnder), at, an.Source + "; monotone in the index"})
 		}
