@@ -33,6 +33,8 @@ type Curves struct {
 	N          int64   `json:"n"`
 	Delta      float64 `json:"delta"`
 	Conversion string  `json:"conversion"`
+	// ConversionSource cites the RDP → (ε, δ) conversion.
+	ConversionSource string `json:"conversion_source"`
 	// Index lists the indices of the rows; nil means every index 1..N
 	// (ExpandIndex lists them).
 	Index    []int64         `json:"index"`
@@ -95,16 +97,24 @@ func (c Curves) At(i int64) int64 {
 
 // PersonCurves evaluates the run r under each variant (r.Variant is
 // replaced; every other field applies to every variant, and a variant the
-// fields do not fit is refused) at the indices idx, or at every index when
-// idx is nil (EpsilonsAll, n ≤ MaxAll). With sampling it adds the sampling
-// baseline of r (SamplingOf).
-func PersonCurves(r Training, variants []Variant, o Options, idx []int64, sampling bool) (Curves, error) {
-	c := Curves{N: r.N, Delta: r.Delta, Conversion: o.Conversion.String(), Index: idx}
+// fields do not fit is refused) at about points indices (LogSpaced, 2 to
+// 100000), or at every index when points is 0 (EpsilonsAll, n ≤ MaxAll).
+// With sampling it adds the sampling baseline of r (SamplingOf).
+func PersonCurves(r Training, variants []Variant, o Options, points int, sampling bool) (Curves, error) {
+	c := Curves{N: r.N, Delta: r.Delta, Conversion: o.Conversion.String(), ConversionSource: o.Conversion.Source()}
+	if points != 0 && (points < 2 || points > 100000) {
+		return c, field.New("points", points, "must be in [2, 100000]")
+	}
+	idx := LogSpaced(r.N, points)
+	if points == 0 {
+		idx = nil
+	}
+	c.Index = idx
 	if len(variants) == 0 {
 		return c, field.New("variants", nil, "must list at least one of %s", variantList())
 	}
 	if idx == nil && r.N > MaxAll {
-		return c, field.New("n", r.N, "must be ≤ %d to list every index", MaxAll)
+		return c, field.New("n", r.N, "must be ≤ %d to list every index (%d rows)", MaxAll, r.N)
 	}
 	seen := map[Variant]bool{}
 	for _, v := range variants {
@@ -180,4 +190,26 @@ func (c Curves) WriteCSV(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// Describe returns one line per column (its run, source, assumptions and
+// notes), for a reader of the CSV, which has room for numbers only.
+func (c Curves) Describe() []string {
+	out := []string{fmt.Sprintf("privamp curve: n = %d, δ = %v; ε by %s", c.N, c.Delta, c.ConversionSource)}
+	for _, col := range c.Columns {
+		out = append(out, fmt.Sprintf("%s (%s): %s", col.Name, col.RunName, col.Source))
+		for _, a := range col.Assumptions {
+			out = append(out, "  assumes: "+a)
+		}
+		for _, n := range col.Notes {
+			out = append(out, "  note: "+n)
+		}
+	}
+	if s := c.Sampling; s != nil {
+		out = append(out, s.Column+": "+s.Source)
+		for _, n := range s.Notes {
+			out = append(out, "  note: "+n)
+		}
+	}
+	return out
 }

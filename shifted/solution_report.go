@@ -17,9 +17,11 @@ import (
 // orders, the first segments of the convex minorant, sources, assumptions
 // and notes.
 type SolutionReport struct {
-	Steps      int64         `json:"steps"`
-	Runs       int           `json:"runs"`
-	Rho        quantity.Loss `json:"rho"`
+	Steps int64         `json:"steps"`
+	Runs  int           `json:"runs"`
+	Rho   quantity.Loss `json:"rho"`
+	// RhoNote says when ρ underflows a float64 (its logarithm is exact).
+	RhoNote    string        `json:"rho_note,omitempty"`
 	LogRho     quantity.Num  `json:"log_rho"`
 	Epsilon    quantity.Loss `json:"epsilon"`
 	Delta      float64       `json:"delta"`
@@ -72,6 +74,9 @@ func (s Solution) Report(delta float64, conv rdp.Conversion, alphas []float64, s
 			"sup_x ‖ψ_t(x) − ψ'_t(x)‖ ≤ s_t at every step (the person's influence)",
 			"only the final iterate X_T is released",
 		}}
+	if s.K == 0 && !math.IsInf(s.LogK, -1) {
+		r.RhoNote = fmt.Sprintf("underflows: ln K = %v", s.LogK)
+	}
 	for _, a := range alphas {
 		if !(a > 1) || math.IsInf(a, 0) {
 			return SolutionReport{}, field.New("alpha", a, "must be a finite number > 1")

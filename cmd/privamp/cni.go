@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"strconv"
 
@@ -24,11 +23,11 @@ func newCNICmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cni --schedule FILE.json",
 		Short: "The optimal Theorem 22 bound for a contractive noisy iteration given as a schedule",
-		Long: `The general engine of amplification by iteration (FMTT18 Theorem 22, with contraction factors c ≤ 1 as
-in notes §2.1): for X_t = ψ_t(X_{t−1}) + N(0, v_t I) with c_t-Lipschitz maps, where the neighbouring
-run's maps differ by at most s_t, the final iterates satisfy D_α ≤ α·K for all α > 1 (K-zCDP). privamp
-finds the smallest such K — the optimal shift allocation a_t, the greatest convex minorant of the
-rescaled cumulative sensitivities — and converts it to (ε, δ).
+		Long: `The general engine of amplification by iteration (FMTT18 Theorem 22, contractions c ≤ 1 as in notes
+§2.1): for X_t = ψ_t(X_{t−1}) + N(0, v_t I) with c_t-Lipschitz maps that differ between neighbouring runs
+by at most s_t, the final iterates satisfy D_α ≤ α·K for all α > 1. privamp finds the smallest K (the
+optimal shift allocation a_t: the greatest convex minorant of the rescaled cumulative sensitivities) and
+converts it to (ε, δ).
 
 Schedule file (JSON, steps in time order; runs of identical steps keep 1e7-step schedules small):
   {"variance": 0.01, "contraction": 1, "steps": [{"count": 4999}, {"sensitivity": 0.2},
@@ -93,7 +92,7 @@ range, or a schedule that is unreadable or invalid, named by its line or key).`,
 			}
 			res.Notes = append(res.Notes, "optimal shifts a_t written to "+allocPath)
 		}
-		return render(a.out, a.mode, cniReport(res, sol, allocPath))
+		return render(a.out, a.mode, cniReport(res, allocPath))
 	}
 	return cmd
 }
@@ -105,14 +104,10 @@ type cniResult struct {
 	AllocationFile string `json:"allocation_file,omitempty"`
 }
 
-func cniReport(res shifted.SolutionReport, sol shifted.Solution, allocPath string) *report {
-	k := ""
-	if sol.K == 0 && !math.IsInf(sol.LogK, -1) {
-		k = "underflows: ln K = " + fmtNum(sol.LogK)
-	}
+func cniReport(res shifted.SolutionReport, allocPath string) *report {
 	r := &report{
 		Title: fmt.Sprintf("Contractive noisy iteration: %s steps in %d runs", fmtInt(float64(res.Steps)), res.Runs),
-		Rows: []row{{"K (zCDP: D_α ≤ αK for all α > 1)", res.Rho, k, res.Source},
+		Rows: []row{{"K (zCDP: D_α ≤ αK for all α > 1)", res.Rho, res.RhoNote, res.Source},
 			{"ε", res.Epsilon, "at δ = " + fmtNum(res.Delta), res.EpsilonSource},
 			{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"}},
 		Table:  &table{Header: []string{"segment", "first step", "last step", "K share", "shift at first step"}},

@@ -34,13 +34,13 @@ and says for which records iteration wins.` + ampExit,
   privamp compare --n 60000 --batch 256 --epochs 10 --sigma 0.005 --index 1,30000,60000 --json`,
 	}
 	f.register(cmd)
-	cmd.Flags().Int64SliceVar(&f.indices, "index", nil, "record positions t in [1, n] to report as well (repeatable or comma list)")
+	cmd.Flags().Int64SliceVar(&f.o.Indices, "index", nil, "record positions t in [1, n] to report as well (repeatable or comma list)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		r, o, err := f.training(cmd, "pnsgd")
 		if err != nil {
 			return err
 		}
-		if f.fallback {
+		if f.o.CompositionFallback {
 			return badInput("--composition-fallback does not apply to compare: without a contracting step there is no amplification by iteration to compare")
 		}
 		c, err := shifted.CompareTraining(r, o)

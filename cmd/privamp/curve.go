@@ -68,22 +68,17 @@ assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at
 		switch ext := strings.ToLower(filepath.Ext(plotPath)); {
 		case err != nil:
 			return err
-		case points < 2 || points > 100000:
-			return badInput("--points must be in [2, 100000], got %d", points)
 		case all && changed(cmd, "points"):
 			return badInput("give only one of --all and --points")
 		case plotPath != "" && ext != ".png" && ext != ".svg":
 			return badInput("--plot must name a .png or .svg file, got %q", plotPath)
-		case all && r.N > shifted.MaxAll:
-			return badInput("--all needs --n ≤ %d, got %d; use --points", shifted.MaxAll, r.N)
 		case all && a.mode.json && r.N > curveMaxJSON:
 			return badInput("--json prints at most %d indices; use the CSV output for --all with --n %d", curveMaxJSON, r.N)
 		}
-		var idx []int64
-		if !all {
-			idx = shifted.LogSpaced(r.N, points)
+		if all {
+			points = 0
 		}
-		c, err := shifted.PersonCurves(r, vs, o, idx, !noSampling)
+		c, err := shifted.PersonCurves(r, vs, o, points, !noSampling)
 		if err != nil {
 			return err
 		}
@@ -97,16 +92,7 @@ assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at
 			return render(a.out, a.mode, &report{Result: curveResult{"curve", c}})
 		}
 		if !a.quiet {
-			fmt.Fprintf(a.errw, "# privamp curve: n = %d, δ = %s; ε by %s\n", c.N, fmtNum(c.Delta), o.Conversion.Source())
-			for _, col := range c.Columns {
-				fmt.Fprintf(a.errw, "# %s (%s): %s\n#   assumes: %s\n", col.Name, col.RunName, col.Source, strings.Join(col.Assumptions, "\n#   assumes: "))
-				for _, s := range col.Notes {
-					fmt.Fprintf(a.errw, "#   note: %s\n", s)
-				}
-			}
-			if s := c.Sampling; s != nil {
-				fmt.Fprintf(a.errw, "# %s: %s\n#   note: %s\n", s.Column, s.Source, strings.Join(s.Notes, "\n#   note: "))
-			}
+			fmt.Fprintf(a.errw, "# %s\n", strings.Join(c.Describe(), "\n# "))
 		}
 		return c.WriteCSV(a.out)
 	}

@@ -188,7 +188,7 @@ func TestCurveBadInput(t *testing.T) {
 		{append(base, "--variants", "pnsgd,nope"), "--variants must be one of"},
 		{append(base, "--variants", ","), "--variants"},
 		{append(base, "--variants", "pnsgd,pnsgd"), "--variants must list each variant once"},
-		{[]string{"curve", "--n", "1e9", "--sigma", "2", "--all"}, "--all"},
+		{[]string{"curve", "--n", "1e9", "--sigma", "2", "--all"}, "--n must be ≤ 200000000 to list every index"},
 		{[]string{"curve", "--n", "2e6", "--sigma", "2", "--all", "--json"}, "--json"},
 		{append(base, "--eta", "3", "--smoothness", "1"), "does not contract"},
 		{append(base, "--variants", "stop,skip", "--batch", "10"), "--batch must be 1"},

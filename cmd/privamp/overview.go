@@ -7,22 +7,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// The main job: "privamp" with no arguments compares amplification by
-// iteration with amplification by sampling on an embedded example, the
-// MNIST-sized DP-SGD run of the TF-Privacy tutorial (dpsgdDefaults): 60,000
-// records, batches of 256, 60 epochs, noise multiplier 1.1 — as noisy SGD on
-// the average gradient, σ = 1.1/256 with L = 1, every step (the last, smaller
+// The main job: "privamp" with no arguments runs compare on the MNIST-sized
+// DP-SGD run of the TF-Privacy tutorial (dpsgdDefaults) as noisy SGD on the
+// average gradient, σ = 1.1/256 with L = 1, every step (the last, smaller
 // batch of a pass included) divided by the nominal batch of 256 as DP-SGD does.
 func init() {
 	defaultRun = func(a *app, root *cobra.Command) error {
 		cmp, _, err := root.Find([]string{"compare"})
-		if err != nil || cmp == root {
-			return root.Help()
-		}
 		d := dpsgdDefaults
 		args := []string{"--n", fmtFull(d.n), "--batch", fmtFull(d.batch), "--epochs", fmtFull(d.epochs), "--sigma", fmtFull(d.noise / d.batch), "--delta", fmtFull(d.delta)}
-		if err := cmp.ParseFlags(args); err != nil {
-			return err
+		if err != nil || cmp == root || cmp.ParseFlags(args) != nil {
+			return root.Help()
 		}
 		if !a.mode.json && !a.mode.csv {
 			fmt.Fprintf(a.out, "privamp — worked example on embedded defaults: the MNIST-sized DP-SGD run of the TF-Privacy\n"+

@@ -16,31 +16,29 @@ const ampExit = "\n\nExit status: 0 success, 1 failure (e.g. a file cannot be wr
 
 // ampFlags are the flags that describe one shifted.Training (pnsgd, curve, compare).
 type ampFlags struct {
-	n, sigma, lipschitz, delta, epochs, batch, public, tasks, dim float64
-	strong, smooth, eta                                           float64
-	nonsmooth, fallback                                           bool
-	indices                                                       []int64 // --index (pnsgd, compare)
-	target                                                        float64 // --target-epsilon (pnsgd)
-	conv                                                          func() (rdp.Conversion, error)
+	r                                    shifted.Training // the flags without a count
+	o                                    shifted.Options  // --index, --target-epsilon, --nonsmooth, --composition-fallback
+	n, epochs, batch, public, tasks, dim float64          // counts: whole numbers, written 1e9 or 500.0 as well
+	conv                                 func() (rdp.Conversion, error)
 }
 
 func (f *ampFlags) register(cmd *cobra.Command) {
 	f.conv = conversionFlag(cmd)
 	fs := cmd.Flags()
 	fs.Float64Var(&f.n, "n", 0, "number of private records n (whole number in [1, 1e12]; required)")
-	fs.Float64Var(&f.sigma, "sigma", 0, "standard deviation σ > 0 of the Gaussian noise added to the (average) gradient (required)")
-	fs.Float64Var(&f.lipschitz, "lipschitz", 1, "Lipschitz constant L > 0 of the loss (gradient norms ≤ L), declared")
-	fs.Float64Var(&f.delta, "delta", 1e-5, "δ in (0, 1)")
+	fs.Float64Var(&f.r.Sigma, "sigma", 0, "standard deviation σ > 0 of the Gaussian noise added to the (average) gradient (required)")
+	fs.Float64Var(&f.r.Loss.Lipschitz, "lipschitz", 1, "Lipschitz constant L > 0 of the loss (gradient norms ≤ L), declared")
+	fs.Float64Var(&f.r.Delta, "delta", 1e-5, "δ in (0, 1)")
 	fs.Float64Var(&f.epochs, "epochs", 1, "passes over the data in the same order (pnsgd; whole number ≥ 1)")
 	fs.Float64Var(&f.batch, "batch", 1, "records per step; each step divides the sum of their gradients by this nominal batch (pnsgd)")
 	fs.Float64Var(&f.public, "public", 0, "public records processed after the private ones in every pass (Cor 31; whole number ≥ 0)")
 	fs.Float64Var(&f.tasks, "tasks", 1, "number k of Stop-PNSGD tasks on the same data (stop, Thm 32)")
-	fs.Float64Var(&f.strong, "strong-convexity", 0, "strong convexity m ≥ 0 of the loss (needs --smoothness and --eta)")
-	fs.Float64Var(&f.smooth, "smoothness", 0, "smoothness β of the loss; with --eta, η ≤ 2/β is checked (0: not given, assumed)")
-	fs.Float64Var(&f.eta, "eta", 0, "step size η > 0 (0: not given)")
-	fs.BoolVar(&f.nonsmooth, "nonsmooth", false, "the loss is convex and Lipschitz but not smooth: Gaussian smoothing (Thm 33) with the least λ for which η ≤ 2/β holds (needs --eta)")
+	fs.Float64Var(&f.r.Loss.StrongConvexity, "strong-convexity", 0, "strong convexity m ≥ 0 of the loss (needs --smoothness and --eta)")
+	fs.Float64Var(&f.r.Loss.Smoothness, "smoothness", 0, "smoothness β of the loss; with --eta, η ≤ 2/β is checked (0: not given, assumed)")
+	fs.Float64Var(&f.r.Loss.Eta, "eta", 0, "step size η > 0 (0: not given)")
+	fs.BoolVar(&f.o.Nonsmooth, "nonsmooth", false, "the loss is convex and Lipschitz but not smooth: Gaussian smoothing (Thm 33) with the least λ for which η ≤ 2/β holds (needs --eta)")
 	fs.Float64Var(&f.dim, "dimension", 1, "dimension d of the model, for the smoothing error Lλ√d")
-	fs.BoolVar(&f.fallback, "composition-fallback", false, "if the step does not contract (η > 2/β), answer with the composition bound (every iterate released, Lemma 27) instead of refusing")
+	fs.BoolVar(&f.o.CompositionFallback, "composition-fallback", false, "if the step does not contract (η > 2/β), answer with the composition bound (every iterate released, Lemma 27) instead of refusing")
 }
 
 // training returns the run and the analysis options the flags describe.
@@ -63,9 +61,10 @@ func (f *ampFlags) training(cmd *cobra.Command, variant string) (r shifted.Train
 		positiveInt("tasks", f.tasks, 1e12), positiveInt("dimension", f.dim, 1e12)); err != nil {
 		return r, o, err
 	}
-	return shifted.Training{Variant: v, N: int64(f.n), Public: int64(f.public), Batch: int64(f.batch), Epochs: int64(f.epochs), Tasks: int64(f.tasks),
-			Sigma: f.sigma, Delta: f.delta, Loss: shifted.Loss{Lipschitz: f.lipschitz, Smoothness: f.smooth, StrongConvexity: f.strong, Eta: f.eta}},
-		shifted.Options{Conversion: conv, CompositionFallback: f.fallback, Nonsmooth: f.nonsmooth, Dimension: int64(f.dim), Indices: f.indices, Target: f.target}, nil
+	r, o = f.r, f.o
+	r.Variant, r.N, r.Public, r.Batch, r.Epochs, r.Tasks = v, int64(f.n), int64(f.public), int64(f.batch), int64(f.epochs), int64(f.tasks)
+	o.Conversion, o.Dimension = conv, int64(f.dim)
+	return r, o, nil
 }
 
 // removedVariants are the feature-named variants privamp had before the
@@ -101,14 +100,11 @@ Talwar, Thakurta 2018): the record at position t is hidden by the noise of every
 computes the (ε, δ) the analysis certifies at chosen indices (--index) or over all n records (worst,
 quantiles, best, share under --target-epsilon), and the ε if every iterate were released (Lemma 27).
 
-Variants (--variant):
-  pnsgd  the fixed-order run: Alg. 1 (Thm 23); with --batch, --epochs (Thm 35), --public (Cor 31),
-         --strong-convexity (notes §2.1) the general run, derived from Thm 22
-  skip   Skip-PNSGD (Thm 24), exact mixture over the skip count (one pass, one record per step)
-  stop   Stop-PNSGD (Thm 26 repaired: the paper's bound is not sound); --tasks k: Thm 32 repaired
-
-The contraction assumption η ≤ 2/β is checked when --eta and --smoothness are given; a step that
-does not contract is refused unless --composition-fallback asks for the composition bound.` + ampExit,
+--variant pnsgd is the fixed-order run: Alg. 1 (Thm 23), with --batch, --epochs (Thm 35), --public
+(Cor 31), --strong-convexity (notes §2.1) derived from Thm 22; skip is Skip-PNSGD (Thm 24, exact
+mixture), stop is Stop-PNSGD (Thm 26 repaired: the paper's bound is not sound; --tasks k: Thm 32); both
+take one pass with one record per step. η ≤ 2/β is checked when --eta and --smoothness are given; a
+step that does not contract is refused unless --composition-fallback asks for the composition bound.` + ampExit,
 		Args: cobra.NoArgs,
 		Example: `  privamp pnsgd --n 100000 --sigma 4 --target-epsilon 0.01
   privamp pnsgd --n 100000 --sigma 4 --index 1,50000,100000
@@ -118,8 +114,8 @@ does not contract is refused unless --composition-fallback asks for the composit
 	f.register(cmd)
 	fs := cmd.Flags()
 	fs.StringVar(&variant, "variant", "pnsgd", "algorithm: pnsgd, skip or stop")
-	fs.Int64SliceVar(&f.indices, "index", nil, "record positions t in [1, n] to report (repeatable or comma list); default: a summary over all records")
-	fs.Float64Var(&f.target, "target-epsilon", 0, "report the share of records whose ε ≤ this target (> 0)")
+	fs.Int64SliceVar(&f.o.Indices, "index", nil, "record positions t in [1, n] to report (repeatable or comma list); default: a summary over all records")
+	fs.Float64Var(&f.o.Target, "target-epsilon", 0, "report the share of records whose ε ≤ this target (> 0)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		r, o, err := f.training(cmd, variant)
 		if err != nil {
