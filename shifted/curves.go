@@ -16,8 +16,9 @@ import (
 type CurveColumn struct {
 	// Name is "epsilon_" followed by the variant: the column's one meaning is
 	// the run of the Training with this variant, whatever else is drawn.
-	Name                string   `json:"column"`
-	Variant             Variant  `json:"variant"`
+	Name    string  `json:"column"`
+	Variant Variant `json:"variant"`
+	// RunName describes the run in words (Training.Name, and what it releases).
 	RunName             string   `json:"name"`
 	CompositionFallback bool     `json:"composition_fallback"`
 	Source              string   `json:"source"`
@@ -130,6 +131,9 @@ func PersonCurves(r Training, variants []Variant, o Options, points int, samplin
 		}
 		col := CurveColumn{Name: "epsilon_" + string(v), Variant: v, RunName: m.Training.Name(), CompositionFallback: m.Fallback,
 			Source: m.Source(), Assumptions: m.Guarantee.Assumptions(), Notes: m.Notes}
+		if m.Fallback {
+			col.RunName += ", every iterate released (the step does not contract)"
+		}
 		if idx == nil {
 			col.Epsilon, err = EpsilonsAll(m.Guarantee, r.Delta, o.Conversion)
 		} else {

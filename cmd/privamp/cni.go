@@ -36,8 +36,8 @@ Top-level "variance" (> 0) and "contraction" (in [0, 1], default 1) are defaults
 "variance", "contraction", "sensitivity" (≥ 0, default 0), "count" (≥ 1, default 1) — or a group
 {"repeat": k, "steps": [...]} (nesting up to 8 deep). Unknown keys and contractions above 1 are
 refused. --json prints K under the key "rho".
-For PNSGD with step size η, noise σ and L-Lipschitz losses: v_t = η²σ², c_t = 1 (or
-max(|1 − ηm|, |1 − ηβ|) for m-strongly convex, β-smooth losses), s_t = 2ηL/b at the person's steps.
+PNSGD (step η, noise σ, L-Lipschitz loss): v_t = η²σ², c_t = 1 (max(|1 − ηm|, |1 − ηβ|) if m-strongly
+convex and β-smooth), s_t = 2ηL/b at the person's steps.
 
 Exit status: 0 success, 1 failure (e.g. --allocation cannot be written), 2 bad input (a flag out of
 range, or a schedule that is unreadable or invalid, named by its line or key).`,

@@ -20,15 +20,12 @@ func newCompareCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Amplification by iteration versus amplification by sampling and plain composition (FMTT18 Table 1)",
-		Long: `For one run (n records, batches of --batch, each step divided by this nominal batch as DP-SGD does,
---epochs passes, noise σ on the average gradient, Lipschitz constant L, the same δ), privamp compares
-  iteration    the fixed-order run releasing only its final iterate (FMTT18 Thm 22/23/35): an ε per
-               record position t
-  sampling     DP-SGD's accounting (Poisson rate b/n, E·⌈n/b⌉ steps, noise multiplier bσ/L;
-               Mironov–Talwar–Zhang 2019): one ε for everyone, add/remove-one neighbours, and
-               replace-one (remove then add, Mironov 2017 Prop. 11: loose, the output says how loose)
-  composition  the fixed-order run releasing every iterate (Lemma 27)
-and says for which records iteration wins.` + ampExit,
+		Long: `For one run (batches of --batch, each step divided by this nominal batch as DP-SGD does), compares
+iteration (the fixed-order run releasing its final iterate, FMTT18 Thm 22/23/35: an ε per position t),
+sampling (DP-SGD's accounting: Poisson rate b/n, E·⌈n/b⌉ steps, noise multiplier bσ/L, one ε for
+everyone; add/remove-one, and replace-one as remove then add, Mironov 2017 Prop. 11, which is loose:
+the output says how loose) and composition (every iterate released, Lemma 27), and says for which
+records iteration wins.` + ampExit,
 		Args: cobra.NoArgs,
 		Example: `  privamp compare --n 100000 --sigma 4
   privamp compare --n 60000 --batch 256 --epochs 10 --sigma 0.005 --index 1,30000,60000 --json`,

@@ -17,9 +17,6 @@ import (
 
 func init() { register(newCurveCmd) }
 
-// curveMaxJSON is the most indices --json prints (the CSV streams any n).
-const curveMaxJSON = 1_000_000
-
 // curveResult is curve's --json object: one column per variant.
 type curveResult struct {
 	Command string `json:"command"`
@@ -72,8 +69,8 @@ assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at
 			return badInput("give only one of --all and --points")
 		case plotPath != "" && ext != ".png" && ext != ".svg":
 			return badInput("--plot must name a .png or .svg file, got %q", plotPath)
-		case all && a.mode.json && r.N > curveMaxJSON:
-			return badInput("--json prints at most %d indices; use the CSV output for --all with --n %d", curveMaxJSON, r.N)
+		case all && a.mode.json && r.N > 1_000_000: // the CSV streams any n
+			return badInput("--json prints at most 1000000 indices; use the CSV output for --all with --n %d", r.N)
 		}
 		if all {
 			points = 0
@@ -138,12 +135,8 @@ func curvePlot(c shifted.Curves, path string) error {
 				xy, xmin, xmax = append(xy, plotter.XY{X: x, Y: e}), math.Min(xmin, x), math.Max(xmax, x)
 			}
 		}
-		label := col.Name + " (" + col.RunName + ")"
-		if col.CompositionFallback {
-			label += ", every iterate released"
-		}
 		if len(xy) > 0 {
-			if err := add(k, xy, label); err != nil {
+			if err := add(k, xy, col.Name+" ("+col.RunName+")"); err != nil {
 				return err
 			}
 			drawn++

@@ -95,14 +95,11 @@ func newPNSGDCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "pnsgd",
 		Short: "Per-person (ε, δ) of noisy SGD by amplification by iteration (FMTT18)",
-		Long: `Per-person privacy of projected noisy SGD that releases only its final iterate (Feldman, Mironov,
-Talwar, Thakurta 2018): the record at position t is hidden by the noise of every later step. privamp
-computes the (ε, δ) the analysis certifies at chosen indices (--index) or over all n records (worst,
-quantiles, best, share under --target-epsilon), and the ε if every iterate were released (Lemma 27).
-
---variant pnsgd is the fixed-order run: Alg. 1 (Thm 23), with --batch, --epochs (Thm 35), --public
-(Cor 31), --strong-convexity (notes §2.1) derived from Thm 22; skip is Skip-PNSGD (Thm 24, exact
-mixture), stop is Stop-PNSGD (Thm 26 repaired: the paper's bound is not sound; --tasks k: Thm 32); both
+		Long: `Per-person (ε, δ) of projected noisy SGD that releases only its final iterate (FMTT18), at --index
+values or over all n records, and the ε if every iterate were released (Lemma 27).
+--variant pnsgd: the fixed-order run, Alg. 1 (Thm 23), with --batch, --epochs (Thm 35), --public
+(Cor 31), --strong-convexity (notes §2.1) derived from Thm 22. skip: Skip-PNSGD (Thm 24, exact mixture).
+stop: Stop-PNSGD (Thm 26 repaired: the paper's bound is not sound; --tasks k: Thm 32). skip and stop
 take one pass with one record per step. η ≤ 2/β is checked when --eta and --smoothness are given; a
 step that does not contract is refused unless --composition-fallback asks for the composition bound.` + ampExit,
 		Args: cobra.NoArgs,
@@ -143,12 +140,8 @@ func pnsgdReport(an shifted.Analysis) *report {
 		r.Rows = append(r.Rows, row{"smoothing λ", quantity.Num(sm.Lambda), "β = L/λ = " + fmtNum(sm.Smoothness), sm.Source},
 			row{"smoothing error", quantity.Noise(sm.Error), "|f̂ − f| ≤ Lλ√d", "FMTT18 Thm 33"})
 	}
-	for _, p := range an.Indices {
-		unit := at
-		if p.Rho != nil {
-			unit += " (ρ = " + p.Rho.String() + " zCDP)"
-		}
-		r.Rows = append(r.Rows, row{fmt.Sprintf("ε at index %d", p.Index), p.Epsilon, unit, an.Source})
+	for _, p := range an.Indices { // ρ_t is in the JSON
+		r.Rows = append(r.Rows, row{fmt.Sprintf("ε at index %d", p.Index), p.Epsilon, at, an.Source})
 	}
 	if s := an.Summary; s != nil {
 		for _, h := range s.Highlights() {
