@@ -37,10 +37,7 @@ records iteration wins.` + ampExit,
 		if err != nil {
 			return err
 		}
-		if f.o.CompositionFallback {
-			return badInput("--composition-fallback does not apply to compare: without a contracting step there is no amplification by iteration to compare")
-		}
-		c, err := shifted.CompareTraining(r, o)
+		c, err := shifted.CompareTraining(r, o) // it ignores the composition fallback
 		if err != nil {
 			return err
 		}

@@ -61,7 +61,9 @@ func (f *ampFlags) training(cmd *cobra.Command, variant string) (r shifted.Train
 		positiveInt("tasks", f.tasks, 1e12), positiveInt("dimension", f.dim, 1e12)); err != nil {
 		return r, o, err
 	}
-	r, o = f.r, f.o
+	if r, o = f.r, f.o; !r.Loss.Contracts() && !o.CompositionFallback && r.Loss.Eta > 0 && r.Loss.Smoothness > 0 {
+		return r, o, badInput("--eta %v > 2/--smoothness = %v: the step does not contract (FMTT18 Prop. 18), so amplification by iteration does not apply; 'privamp pnsgd --composition-fallback' gives the composition bound (every iterate released)", r.Loss.Eta, 2/r.Loss.Smoothness)
+	}
 	r.Variant, r.N, r.Public, r.Batch, r.Epochs, r.Tasks = v, int64(f.n), int64(f.public), int64(f.batch), int64(f.epochs), int64(f.tasks)
 	o.Conversion, o.Dimension = conv, int64(f.dim)
 	return r, o, nil
