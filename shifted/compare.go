@@ -120,8 +120,15 @@ func SamplingOf(run SGD, delta float64, conv rdp.Conversion) (Sampling, error) {
 // Looseness returns ReplaceOne.Epsilon / AddRemove.Epsilon: the scale by
 // which the remove-then-add replace-one ε may overstate a direct replace-one
 // bound, assuming (as is typical) that the direct bound is no smaller than
-// the add/remove one. It is not a measured gap. NaN when both are 0.
-func (s Sampling) Looseness() float64 { return s.ReplaceOne.Epsilon / s.AddRemove.Epsilon }
+// the add/remove one. It is not a measured gap. It is 1 when the ratio is
+// undefined (both ε are 0, or neither is finite): there is then nothing to
+// overstate.
+func (s Sampling) Looseness() float64 {
+	if r := s.ReplaceOne.Epsilon / s.AddRemove.Epsilon; !math.IsNaN(r) {
+		return r
+	}
+	return 1
+}
 
 // ReplaceOneSource cites the replace-one bound and says that it is loose.
 func (s Sampling) ReplaceOneSource(conv rdp.Conversion) string {
