@@ -118,7 +118,7 @@ func (m Model) Source() string {
 
 // paperClaimRho returns the ρ that Thm 26 or 32 claims (not sound), for
 // Stop and Tasks.
-func (m Model) paperClaimRho() *float64 {
+func (m Model) paperClaimRho() *quantity.Loss {
 	var rho float64
 	switch g := m.Guarantee.(type) {
 	case Stop:
@@ -128,7 +128,8 @@ func (m Model) paperClaimRho() *float64 {
 	default:
 		return nil
 	}
-	return &rho
+	q := quantity.Loss(rho)
+	return &q
 }
 
 // IndexEpsilon is the guarantee of one private position.
@@ -175,10 +176,10 @@ type Analysis struct {
 	AllIteratesSource  string        `json:"all_iterates_source"`
 	// PaperClaimRho is the ρ that FMTT18 Thm 26 or 32 claims for Stop or
 	// Tasks. It is NOT sound and is reported for comparison only.
-	PaperClaimRho *float64 `json:"paper_claim_rho_not_sound,omitempty"`
-	Source        string   `json:"source"`
-	Assumptions   []string `json:"assumptions"`
-	Notes         []string `json:"notes"`
+	PaperClaimRho *quantity.Loss `json:"paper_claim_rho_not_sound,omitempty"`
+	Source        string         `json:"source"`
+	Assumptions   []string       `json:"assumptions"`
+	Notes         []string       `json:"notes"`
 }
 
 // Analyze maps the run to its guarantee (NewModel) and evaluates it at

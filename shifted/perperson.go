@@ -147,17 +147,18 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 		BestIndex     int64         `json:"best_index"`
 		BestEpsilon   quantity.Loss `json:"best_epsilon"`
 		Quantiles     []quantile    `json:"quantiles"`
-		Target        float64       `json:"target_epsilon,omitempty"`
+		Target        *quantity.Num `json:"target_epsilon,omitempty"`
 		CountUnder    *int64        `json:"count_under_target,omitempty"`
 		ShareUnder    *float64      `json:"share_under_target,omitempty"`
 	}{N: s.N, Delta: s.Delta, WorstIndex: s.Worst.Index, WorstEpsilon: quantity.Loss(s.Worst.Epsilon), WorstOrder: quantity.Num(s.Worst.Order),
 		MedianIndex: s.Median().Index, MedianEpsilon: quantity.Loss(s.Median().Epsilon),
-		BestIndex: s.Best.Index, BestEpsilon: quantity.Loss(s.Best.Epsilon), Target: s.Target}
+		BestIndex: s.Best.Index, BestEpsilon: quantity.Loss(s.Best.Epsilon)}
 	for _, q := range s.Quantiles {
 		out.Quantiles = append(out.Quantiles, quantile{q.Q, q.Index, quantity.Loss(q.Epsilon)})
 	}
 	if s.Target > 0 {
-		out.CountUnder, out.ShareUnder = &s.CountUnder, &s.ShareUnder
+		target := quantity.Num(s.Target)
+		out.Target, out.CountUnder, out.ShareUnder = &target, &s.CountUnder, &s.ShareUnder
 	}
 	return json.Marshal(out)
 }
