@@ -197,7 +197,7 @@ func CompareTraining(r Training, o Options) (ComparisonReport, error) {
 	smp := Sampling{AddRemove: c.SamplingAddRemove, ReplaceOne: c.SamplingReplaceOne}
 	out := ComparisonReport{
 		N: r.N, Batch: r.Batch, Epochs: r.Epochs, Steps: c.Steps(), Sigma: r.Sigma, Lipschitz: r.Loss.Lipschitz, Delta: r.Delta,
-		Conversion: conv.String(), Iteration: c.Iteration,
+		Conversion: conv.String(), Iteration: c.Iteration, // its count under a target is IterationWins
 		SamplingReplaceOneEpsilon: quantity.Loss(c.SamplingReplaceOne.Epsilon), SamplingAddRemoveEpsilon: quantity.Loss(c.SamplingAddRemove.Epsilon),
 		SamplingLooseness: quantity.Num(smp.Looseness()), CompositionEpsilon: quantity.Loss(c.Composition.Epsilon),
 		IterationWins: c.IterationWins, IterationWinsAddRemove: c.IterationWinsAddRemove, Verdict: c.Verdict(),
@@ -210,6 +210,7 @@ func CompareTraining(r Training, o Options) (ComparisonReport, error) {
 			"the neighbour relations differ: amplification by iteration is proved for replace-one neighbours; DP-SGD's sampling analysis for add/remove-one. The replace-one sampling row is the like-for-like comparison; the two relations' ε are not interchangeable",
 			"sampling needs secret Poisson sampling (every record joins each batch independently) but covers every released iterate; iteration needs a fixed order, a contractive step (η ≤ 2/β) and hidden intermediate iterates, and protects early records most"),
 	}
+	out.Iteration.Target = 0
 	for _, t := range o.Indices {
 		p, err := m.At(t, conv)
 		if err != nil {
