@@ -1,9 +1,11 @@
 package shifted
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 
+	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -53,10 +55,20 @@ func (l Local) Assumptions() []string {
 // convex Lipschitz extension of f, is convex, L-Lipschitz and
 // (L/λ)-smooth, and |f̂ − f| ≤ Lλ√d on the domain.
 type Smoothing struct {
-	Lambda     float64 // the smoothing radius λ
-	Smoothness float64 // β = L/λ of the smoothed loss
-	Error      float64 // the approximation error Lλ√d
-	Source     string
+	Lambda     float64 `json:"lambda"`     // the smoothing radius λ
+	Smoothness float64 `json:"smoothness"` // β = L/λ of the smoothed loss
+	Error      float64 `json:"error"`      // the approximation error Lλ√d
+	Source     string  `json:"source"`
+}
+
+// MarshalJSON encodes the smoothing (non-finite values as null).
+func (s Smoothing) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Lambda     quantity.Num   `json:"lambda"`
+		Smoothness quantity.Num   `json:"smoothness"`
+		Error      quantity.Noise `json:"error"`
+		Source     string         `json:"source"`
+	}{quantity.Num(s.Lambda), quantity.Num(s.Smoothness), quantity.Noise(s.Error), s.Source})
 }
 
 // SmoothingForStep returns the least smoothing for which a gradient step of

@@ -1,10 +1,12 @@
 package shifted
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
 
+	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -126,6 +128,41 @@ func (s Summary) Median() Quantile {
 	return Quantile{}
 }
 
+// MarshalJSON encodes the summary with privamp's key names (worst_index,
+// worst_epsilon, …; ε without a finite guarantee as null).
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type quantile struct {
+		Q       float64       `json:"q"`
+		Index   int64         `json:"index"`
+		Epsilon quantity.Loss `json:"epsilon"`
+	}
+	out := struct {
+		N             int64         `json:"n"`
+		Delta         float64       `json:"delta"`
+		WorstIndex    int64         `json:"worst_index"`
+		WorstEpsilon  quantity.Loss `json:"worst_epsilon"`
+		WorstOrder    quantity.Num  `json:"worst_order"`
+		MedianIndex   int64         `json:"median_index"`
+		MedianEpsilon quantity.Loss `json:"median_epsilon"`
+		BestIndex     int64         `json:"best_index"`
+		BestEpsilon   quantity.Loss `json:"best_epsilon"`
+		Quantiles     []quantile    `json:"quantiles"`
+		Target        *quantity.Num `json:"target_epsilon,omitempty"`
+		CountUnder    *int64        `json:"count_under_target,omitempty"`
+		ShareUnder    *float64      `json:"share_under_target,omitempty"`
+	}{N: s.N, Delta: s.Delta, WorstIndex: s.Worst.Index, WorstEpsilon: quantity.Loss(s.Worst.Epsilon), WorstOrder: quantity.Num(s.Worst.Order),
+		MedianIndex: s.Median().Index, MedianEpsilon: quantity.Loss(s.Median().Epsilon),
+		BestIndex: s.Best.Index, BestEpsilon: quantity.Loss(s.Best.Epsilon)}
+	for _, q := range s.Quantiles {
+		out.Quantiles = append(out.Quantiles, quantile{q.Q, q.Index, quantity.Loss(q.Epsilon)})
+	}
+	if s.Target > 0 {
+		target := quantity.Num(s.Target)
+		out.Target, out.CountUnder, out.ShareUnder = &target, &s.CountUnder, &s.ShareUnder
+	}
+	return json.Marshal(out)
+}
+
 // DefaultQuantiles are the shares Summarize reports.
 var DefaultQuantiles = []float64{0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99}
 
@@ -197,4 +234,28 @@ func LogSpaced(n int64, points int) []int64 {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
+}
+
+// Highlight is one labelled point of a Summary.
+type Highlight struct {
+	Label   string
+	Index   int64
+	Epsilon float64
+}
+
+// Highlights returns the worst record, the 90th percentile, the median, the
+// 10th percentile and the best record, in that order.
+func (s Summary) Highlights() []Highlight {
+	out := []Highlight{{"worst record", s.Worst.Index, s.Worst.Epsilon}}
+	for _, q := range []struct {
+		q     float64
+		label string
+	}{{0.9, "90th percentile"}, {0.5, "median"}, {0.1, "10th percentile"}} {
+		for _, x := range s.Quantiles {
+			if x.Q == q.q {
+				out = append(out, Highlight{q.label, x.Index, x.Epsilon})
+			}
+		}
+	}
+	return append(out, Highlight{"best record", s.Best.Index, s.Best.Epsilon})
 }

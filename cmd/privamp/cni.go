@@ -1,13 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"math"
 	"os"
 	"strconv"
 
@@ -28,28 +23,24 @@ func newCNICmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cni --schedule FILE.json",
 		Short: "The optimal Theorem 22 bound for a contractive noisy iteration given as a schedule",
-		Long: `The general engine of amplification by iteration (FMTT18 Theorem 22, with contraction factors c ≤ 1 as
-in notes §2.1): for X_t = ψ_t(X_{t−1}) + N(0, v_t I) with c_t-Lipschitz maps, where the neighbouring
-run's maps differ by at most s_t, the final iterates satisfy D_α ≤ α·K for all α > 1 (K-zCDP). privamp
-finds the smallest such K — the optimal shift allocation a_t, the greatest convex minorant of the
-rescaled cumulative sensitivities — and converts it to (ε, δ).
+		Long: `The general engine of amplification by iteration (FMTT18 Theorem 22, contractions c ≤ 1 as in notes
+§2.1): for X_t = ψ_t(X_{t−1}) + N(0, v_t I) with c_t-Lipschitz maps that differ between neighbouring runs
+by at most s_t, the final iterates satisfy D_α ≤ α·K for all α > 1. privamp finds the smallest K (the
+optimal shift allocation a_t: the greatest convex minorant of the rescaled cumulative sensitivities) and
+converts it to (ε, δ).
 
-Schedule file (JSON; runs of identical steps keep 1e7-step schedules small):
-  {
-    "variance": 0.01,          optional default v_t (> 0) for entries that omit it
-    "contraction": 1,          optional default c_t in [0, 1] (default 1)
-    "steps": [                 in time order
-      {"count": 4999},                             4999 steps with the defaults, s_t = 0
-      {"sensitivity": 0.2},                        one step (count defaults to 1)
-      {"variance": 0.02, "contraction": 0.99, "sensitivity": 0, "count": 5000},
-      {"repeat": 3, "steps": [{"count": 9}, {"sensitivity": 0.2}]}
-    ]
-  }
-An entry is a run — "variance", "contraction", "sensitivity" (≥ 0, default 0), "count" (≥ 1, default
-1) — or a group {"repeat": k, "steps": [...]} repeated k times (nesting up to 8 deep). Unknown keys are
-refused; a contraction above 1 is refused (the step does not contract; Theorem 22 does not apply).
-For PNSGD with step size η, noise σ and L-Lipschitz losses: v_t = η²σ², c_t = 1 (or
-max(|1 − ηm|, |1 − ηβ|) for m-strongly convex, β-smooth losses), s_t = 2ηL/b at the person's steps.`,
+Schedule file (JSON, steps in time order; runs of identical steps keep 1e7-step schedules small):
+  {"variance": 0.01, "contraction": 1, "steps": [{"count": 4999}, {"sensitivity": 0.2},
+   {"variance": 0.02, "contraction": 0.99, "count": 5000}, {"repeat": 3, "steps": [{"count": 9}]}]}
+Top-level "variance" (> 0) and "contraction" (in [0, 1], default 1) are defaults. An entry is a run —
+"variance", "contraction", "sensitivity" (≥ 0, default 0), "count" (≥ 1, default 1) — or a group
+{"repeat": k, "steps": [...]} (nesting up to 8 deep). Unknown keys and contractions above 1 are
+refused. --json prints K under the key "rho".
+PNSGD (step η, noise σ, L-Lipschitz loss): v_t = η²σ², c_t = 1 (max(|1 − ηm|, |1 − ηβ|) if m-strongly
+convex and β-smooth), s_t = 2ηL/b at the person's steps.
+
+Exit status: 0 success, 1 failure (e.g. --allocation cannot be written), 2 bad input (a flag out of
+range, or a schedule that is unreadable or invalid, named by its line or key).`,
 		Args: cobra.NoArgs,
 		Example: `  privamp cni --schedule person.json --delta 1e-6
   privamp cni --schedule person.json --alpha 2,8,32 --allocation shifts.csv --json`,
@@ -63,137 +54,77 @@ max(|1 − ηm|, |1 − ηβ|) for m-strongly convex, β-smooth losses), s_t = 2
 	conv := conversionFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		c, err := conv()
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
-		}
-		if path == "" {
+		case path == "":
 			return badInput("--schedule is required: a JSON schedule file (see 'privamp cni --help')")
+		case allocPath != "" && path != "-" && sameFile(path, allocPath):
+			return badInput("--allocation %s would overwrite the input --schedule %s", allocPath, path)
 		}
-		if err := openUnit("delta", delta); err != nil {
-			return err
-		}
-		for _, al := range alphas {
-			if err := finite("alpha", al); err != nil {
-				return err
-			}
-			if !(al > 1) {
-				return badInput("--alpha must be > 1, got %v", al)
-			}
-		}
-		if show < 0 || show > 10000 {
-			return badInput("--segments must be in [0, 10000], got %d", show)
-		}
-		var rd io.Reader
-		if path == "-" {
-			rd = cmd.InOrStdin()
-		} else {
+		rd := cmd.InOrStdin()
+		if path != "-" {
 			fh, err := os.Open(path)
 			if err != nil {
-				var pe *fs.PathError
-				if errors.As(err, &pe) {
-					err = pe.Err
-				}
-				return badInput("--schedule: cannot read %s: %v", path, err)
+				return badInput("--schedule: cannot read %s: %v", path, errors.Unwrap(err))
 			}
 			defer fh.Close()
 			rd = fh
 		}
 		sch, err := shifted.ParseSchedule(rd)
-		if err != nil {
-			return badInput("--schedule %s: %v", path, err)
-		}
-		if allocPath != "" && sch.Len() > cniMaxAllocation {
+		if err == nil && allocPath != "" && sch.Len() > cniMaxAllocation {
 			return badInput("--allocation writes schedules of at most %d steps; this one has %d", cniMaxAllocation, sch.Len())
 		}
-		sol, err := shifted.Solve(sch)
+		var sol shifted.Solution
+		if err == nil {
+			sol, err = shifted.Solve(sch)
+		}
 		if err != nil {
 			return badInput("--schedule %s: %v", path, err)
 		}
+		res, err := sol.Report(delta, c, alphas, show)
+		if err != nil {
+			return err
+		}
 		if allocPath != "" {
-			if err := cniWriteAllocation(sol, allocPath); err != nil {
+			if err := streamFileAtomic(allocPath, sol.WriteShiftsCSV); err != nil {
 				return err
 			}
+			res.Notes = append(res.Notes, "optimal shifts a_t written to "+allocPath)
 		}
-		eps, order := sol.Epsilon(delta, c)
-		src := "FMTT18 Thm 22 with the optimal shift allocation (notes §2.1–2.2)"
-		r := &report{
-			Title: fmt.Sprintf("Contractive noisy iteration: %s steps in %d runs", fmtInt(float64(sol.Steps)), len(sch)),
-			Rows: []row{
-				{"K (zCDP: D_α ≤ αK for all α > 1)", fmtNum(sol.K), cniLogK(sol), src},
-				{"ε", fmtEps(eps), "at δ = " + fmtNum(delta), src + "; " + c.Source()},
-				{"optimal order α", fmtOrder(order), "", "minimised over real α > 1"},
-			},
-			Assumptions: []string{
-				"X_t = ψ_t(X_{t−1}) + Z_t with Z_t ~ N(0, v_t I) independent of everything else, both runs from the same X_0",
-				"every ψ_t (and ψ'_t) is c_t-Lipschitz with c_t ≤ 1 (contractions: Lemma 21, notes §2.1)",
-				"sup_x ‖ψ_t(x) − ψ'_t(x)‖ ≤ s_t at every step (the person's influence)",
-				"only the final iterate X_T is released",
-			},
-		}
-		js := map[string]any{
-			"command": "cni", "steps": sol.Steps, "runs": len(sch), "k": sol.K, "log_k": num(sol.LogK),
-			"delta": delta, "order": num(order), "conversion": c.String(), "source": src,
-		}
-		epsJSON(js, "epsilon", eps)
-		var rdpRows []any
-		for _, al := range alphas {
-			v := al * sol.K
-			r.Rows = append(r.Rows, row{fmt.Sprintf("RDP ε(α = %s)", fmtNum(al)), fmtNum(v), "αK", src})
-			rdpRows = append(rdpRows, map[string]any{"alpha": al, "epsilon": v})
-		}
-		if len(rdpRows) > 0 {
-			js["rdp"] = rdpRows
-		}
-		r.Table = &table{Header: []string{"segment", "first step", "last step", "K share", "shift at first step"}}
-		var segs []any
-		for i, s := range sol.Segments {
-			if i >= show {
-				r.Notes = append(r.Notes, fmt.Sprintf("%d more segments not listed (--segments)", len(sol.Segments)-show))
-				break
-			}
-			a := sol.Shift(s.First)
-			r.Table.Rows = append(r.Table.Rows, []string{strconv.Itoa(i + 1), fmtInt(float64(s.First)), fmtInt(float64(s.Last)), fmtNum(s.K), fmtNum(a)})
-			segs = append(segs, map[string]any{"first": s.First, "last": s.Last, "k": s.K, "log_slope": num(s.LogSlope), "first_shift": a})
-		}
-		js["segments"] = segs
-		js["segment_count"] = len(sol.Segments)
-		r.Notes = append(r.Notes, "segments are the pieces of the greatest convex minorant; the shift z_t returns to 0 at the end of each (the string touches the staircase there), and a_t = 0 on segments with K share 0")
-		if allocPath != "" {
-			r.Notes = append(r.Notes, "optimal shifts a_t written to "+allocPath)
-			js["allocation_file"] = allocPath
-		}
-		r.JSON = js
-		return render(a.out, a.mode, r)
+		return render(a.out, a.mode, cniReport(res, allocPath))
 	}
 	return cmd
 }
 
-// cniLogK shows ln K when K underflows.
-func cniLogK(s shifted.Solution) string {
-	if s.K == 0 && !math.IsInf(s.LogK, -1) {
-		return "underflows: ln K = " + fmtNum(s.LogK)
-	}
-	return ""
+// cniResult is cni's --json object.
+type cniResult struct {
+	Command string `json:"command"`
+	shifted.SolutionReport
+	AllocationFile string `json:"allocation_file,omitempty"`
 }
 
-func cniWriteAllocation(sol shifted.Solution, path string) error {
-	shifts, err := sol.Shifts()
-	if err != nil {
-		return badInput("--allocation: %v", err)
+func cniReport(res shifted.SolutionReport, allocPath string) *report {
+	r := &report{
+		Title: fmt.Sprintf("Contractive noisy iteration: %s steps in %d runs", fmtInt(float64(res.Steps)), res.Runs),
+		Rows: []row{{"K (zCDP: D_α ≤ αK for all α > 1)", res.Rho, res.RhoNote, res.Source},
+			{"ε", res.Epsilon, "at δ = " + fmtNum(res.Delta), res.EpsilonSource},
+			{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"}},
+		Table:  &table{Header: []string{"segment", "first step", "last step", "K share", "shift at first step"}},
+		Result: cniResult{"cni", res, allocPath}, Assumptions: res.Assumptions, Notes: res.Notes, CSVAll: true,
 	}
-	var buf bytes.Buffer
-	w := bufio.NewWriter(&buf)
-	w.WriteString("step,shift\n")
-	var line []byte
-	for i, a := range shifts {
-		line = strconv.AppendInt(line[:0], int64(i)+1, 10)
-		line = append(line, ',')
-		line = strconv.AppendFloat(line, a, 'g', 17, 64)
-		line = append(line, '\n')
-		w.Write(line)
+	for _, v := range res.RDP {
+		r.Rows = append(r.Rows, row{fmt.Sprintf("RDP ε(α = %s)", fmtNum(v.Alpha)), v.Epsilon, "αK", res.Source})
 	}
-	if err := w.Flush(); err != nil {
-		return err
+	for i, s := range res.Segments {
+		r.Table.Rows = append(r.Table.Rows, []string{strconv.Itoa(i + 1), fmtInt(float64(s.First)), fmtInt(float64(s.Last)), s.Rho.String(), s.FirstShift.String()})
 	}
-	return writeFileAtomic(path, buf.Bytes())
+	return r
+}
+
+// sameFile reports whether two paths name the same existing file.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }

@@ -19,7 +19,7 @@ func TestCNI(t *testing.T) {
 	alloc := filepath.Join(dir, "a.csv")
 	obj := jsonOf(t, "cni", "--schedule", path, "--alpha", "2,10", "--allocation", alloc)
 	want := 0.04 / (0.02 * 5001)
-	if k := obj["k"].(float64); !ampClose(k, want, 1e-12) {
+	if k := obj["rho"].(float64); !ampClose(k, want, 1e-12) {
 		t.Fatalf("K = %g, want %g", k, want)
 	}
 	if r := obj["rdp"].([]any)[1].(map[string]any)["epsilon"].(float64); !ampClose(r, 10*want, 1e-12) {
@@ -69,5 +69,16 @@ func TestCNIBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "a.csv")); err == nil {
 		t.Error("allocation written for a refused schedule")
+	}
+}
+
+// Output over input (issue 9): --allocation never overwrites the --schedule file.
+func TestCNIAllocationOverSchedule(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	src := `{"variance": 1, "steps": [{"sensitivity": 1}]}`
+	os.WriteFile(path, []byte(src), 0o644)
+	_, errs, code := runCLI("cni", "--schedule", path, "--allocation", path)
+	if data, _ := os.ReadFile(path); code != 2 || !strings.Contains(errs, "--allocation") || !strings.Contains(errs, "--schedule") || string(data) != src {
+		t.Fatalf("exit %d: %s", code, errs)
 	}
 }

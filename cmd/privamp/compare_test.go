@@ -53,3 +53,22 @@ func TestCompareBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The looseness scale is a number even where the ratio is undefined, and
+// every amplification command documents its exit statuses.
+func TestCompareExtremesAndHelp(t *testing.T) {
+	for _, sigma := range []string{"1e-300", "1e6"} {
+		for _, mode := range []string{"--csv", "--json", "--quiet"} {
+			out, errs, code := runCLI("compare", "--n", "100", "--sigma", sigma, mode)
+			if code != 0 || strings.Contains(out, "undefined") || strings.Contains(out, "NaN") {
+				t.Errorf("σ = %s %s: exit %d %s\n%s", sigma, mode, code, errs, out)
+			}
+		}
+	}
+	for _, cmd := range []string{"pnsgd", "curve", "compare", "cni"} {
+		out, _, code := runCLI(cmd, "--help")
+		if code != 0 || !strings.Contains(out, "Exit status: 0 success, 1 failure") || !strings.Contains(out, "2 bad input") {
+			t.Errorf("%s --help: exit %d, no exit statuses", cmd, code)
+		}
+	}
+}

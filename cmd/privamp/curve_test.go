@@ -43,7 +43,7 @@ func TestCurveCSV(t *testing.T) {
 		}
 	}
 	// Sources and assumptions go to stderr as comments.
-	if !strings.Contains(errs, "# epsilon_stop: FMTT18 Thm 26") || !strings.Contains(errs, "assumes:") {
+	if !strings.Contains(errs, "# epsilon_stop (Stop-PNSGD): FMTT18 Thm 26") || !strings.Contains(errs, "assumes:") {
 		t.Errorf("stderr:\n%s", errs)
 	}
 	_, errs, _ = runCLI("curve", "--n", "50", "--sigma", "3", "--quiet")
@@ -52,32 +52,50 @@ func TestCurveCSV(t *testing.T) {
 	}
 }
 
-func TestCurveMixedFlags(t *testing.T) {
-	// --batch shapes the fixed-order column and is noted for stop.
-	out, errs, code := runCLI("curve", "--n", "1000", "--sigma", "2", "--variants", "minibatch,stop", "--batch", "10", "--points", "5")
-	if code != 0 || !strings.Contains(out, "epsilon_minibatch,epsilon_stop") || !strings.Contains(errs, "apply to the fixed-order variants only") {
-		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+// Hole 10 (issue 9): the pnsgd column meant 5 passes alone and 1 pass when
+// "epochs" was also listed. Now every column is the run the flags describe,
+// whatever else is listed: pnsgd with --epochs 5 is 5 passes, beside skip
+// (1 pass, as the flags say) it is 1 pass, and skip with --epochs 5 is
+// refused rather than drawn as another run.
+func TestCurveColumnOneMeaning(t *testing.T) {
+	column := func(variants, epochs string) map[int64]float64 {
+		out, errs, code := runCLI("curve", "--n", "1000", "--sigma", "2", "--variants", variants, "--epochs", epochs, "--points", "5", "--quiet")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", variants, code, errs)
+		}
+		recs, _ := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if recs[0][2] != "epsilon_pnsgd" {
+			t.Fatalf("header %v", recs[0])
+		}
+		col := map[int64]float64{}
+		for _, r := range recs[1:] {
+			idx, _ := strconv.ParseInt(r[0], 10, 64)
+			col[idx], _ = strconv.ParseFloat(r[2], 64)
+		}
+		return col
 	}
-}
-
-func TestCurveBaseline(t *testing.T) {
-	// With epochs listed, pnsgd is drawn as the single pass (the baseline)
-	// and epochs with five passes.
-	out, errs, code := runCLI("curve", "--n", "1000", "--sigma", "2", "--variants", "pnsgd,epochs", "--epochs", "5", "--points", "5", "--quiet")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+	for _, c := range []struct {
+		variants, epochs string
+		run              shifted.SGD
+	}{
+		{"pnsgd", "5", shifted.SGD{N: 1000, Epochs: 5, Sigma: 2, Loss: shifted.Loss{Lipschitz: 1}}},
+		{"pnsgd", "1", shifted.SGD{N: 1000, Sigma: 2, Loss: shifted.Loss{Lipschitz: 1}}},
+		{"pnsgd,skip,stop", "1", shifted.SGD{N: 1000, Sigma: 2, Loss: shifted.Loss{Lipschitz: 1}}},
+	} {
+		for idx, e := range column(c.variants, c.epochs) {
+			w, _ := shifted.Epsilon(c.run, idx, 1e-5, rdp.Improved)
+			if !ampClose(e, w.Epsilon, 1e-12) {
+				t.Errorf("--variants %s --epochs %s, index %d: %g, want %g", c.variants, c.epochs, idx, e, w.Epsilon)
+			}
+		}
 	}
-	recs, _ := csv.NewReader(strings.NewReader(out)).ReadAll()
-	one := shifted.SGD{N: 1000, Sigma: 2, Loss: shifted.Loss{Lipschitz: 1}}
-	five := shifted.SGD{N: 1000, Epochs: 5, Sigma: 2, Loss: shifted.Loss{Lipschitz: 1}}
-	for _, r := range recs[1:] {
-		idx, _ := strconv.ParseInt(r[0], 10, 64)
-		e1, _ := strconv.ParseFloat(r[2], 64)
-		e5, _ := strconv.ParseFloat(r[3], 64)
-		w1, _ := shifted.Epsilon(one, idx, 1e-5, rdp.Improved)
-		w5, _ := shifted.Epsilon(five, idx, 1e-5, rdp.Improved)
-		if !ampClose(e1, w1.Epsilon, 1e-8) || !ampClose(e5, w5.Epsilon, 1e-8) {
-			t.Errorf("index %d: %g, %g; want %g, %g", idx, e1, e5, w1.Epsilon, w5.Epsilon)
+	for _, c := range []struct{ variants, want string }{
+		{"pnsgd,stop", "--epochs must be 1 for the stop variant"},
+		{"pnsgd,epochs", "--variants epochs was removed: use --variants pnsgd --epochs E"},
+	} {
+		_, errs, code := runCLI("curve", "--n", "1000", "--sigma", "2", "--variants", c.variants, "--epochs", "5")
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%s: exit %d: %s", c.variants, code, errs)
 		}
 	}
 }
@@ -100,8 +118,15 @@ func TestCurveAll(t *testing.T) {
 		}
 	}
 	obj := jsonOf(t, "curve", "--n", "100", "--sigma", "2", "--all")
-	if len(obj["index"].([]any)) != 100 || obj["sampling"] == nil {
+	cols := obj["columns"].([]any)
+	if len(obj["index"].([]any)) != 100 || obj["sampling"] == nil || obj["command"] != "curve" || len(cols) != 1 {
 		t.Fatalf("%v", obj)
+	}
+	col := cols[0].(map[string]any)
+	g1 := shifted.SGD{N: 100, Sigma: 2, Loss: shifted.Loss{Lipschitz: 1}}
+	e100, _ := shifted.Epsilon(g1, 100, 1e-5, rdp.Improved)
+	if eps := col["epsilon"].([]any); col["column"] != "epsilon_pnsgd" || len(eps) != 100 || !ampClose(eps[99].(float64), e100.Epsilon, 1e-9) {
+		t.Fatalf("%v", col)
 	}
 }
 
@@ -109,7 +134,7 @@ func TestCurvePlot(t *testing.T) {
 	dir := t.TempDir()
 	for _, ext := range []string{"png", "svg"} {
 		path := filepath.Join(dir, "curve."+ext)
-		_, errs, code := runCLI("curve", "--n", "10000", "--sigma", "3", "--variants", "pnsgd,skip,local", "--plot", path, "--quiet")
+		_, errs, code := runCLI("curve", "--n", "10000", "--sigma", "3", "--variants", "pnsgd,skip,stop", "--plot", path, "--quiet")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
@@ -160,13 +185,14 @@ func TestCurveBadInput(t *testing.T) {
 		{append(base, "--plot", "x.pdf"), "--plot"},
 		{append(base, "--points", "1"), "--points"},
 		{append(base, "--all", "--points", "10"), "only one"},
-		{append(base, "--variants", "pnsgd,nope"), "--variant"},
+		{append(base, "--variants", "pnsgd,nope"), "--variants must be one of"},
 		{append(base, "--variants", ","), "--variants"},
-		{[]string{"curve", "--n", "1e9", "--sigma", "2", "--all"}, "--all"},
+		{append(base, "--variants", "pnsgd,pnsgd"), "--variants must list each variant once"},
+		{[]string{"curve", "--n", "1e9", "--sigma", "2", "--all"}, "--n must be ≤ 200000000 to list every index"},
 		{[]string{"curve", "--n", "2e6", "--sigma", "2", "--all", "--json"}, "--json"},
 		{append(base, "--eta", "3", "--smoothness", "1"), "does not contract"},
-		{append(base, "--variants", "stop,skip", "--batch", "10"), "--batch applies"},
-		{append(base, "--variants", "pnsgd", "--tasks", "2"), "--tasks applies"},
+		{append(base, "--variants", "stop,skip", "--batch", "10"), "--batch must be 1"},
+		{append(base, "--variants", "pnsgd", "--tasks", "2"), "--tasks must be 1"},
 	} {
 		_, errs, code := runCLI(c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {

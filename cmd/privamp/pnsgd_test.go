@@ -42,21 +42,20 @@ func TestPNSGDIndices(t *testing.T) {
 func TestPNSGDSummaryAndVariants(t *testing.T) {
 	for _, args := range [][]string{
 		{"--variant", "pnsgd"},
-		{"--variant", "minibatch", "--batch", "10"},
-		{"--variant", "epochs", "--epochs", "5"},
-		{"--variant", "public", "--public", "100"},
-		{"--variant", "strongly-convex", "--strong-convexity", "0.001", "--smoothness", "1", "--eta", "1"},
+		{"--batch", "10"},
+		{"--epochs", "5"},
+		{"--public", "100"},
+		{"--strong-convexity", "0.001", "--smoothness", "1", "--eta", "1"},
 		{"--variant", "skip"},
 		{"--variant", "stop"},
-		{"--variant", "tasks", "--tasks", "4"},
-		{"--variant", "local"},
+		{"--variant", "stop", "--tasks", "4"},
 		{"--nonsmooth", "--eta", "0.01", "--dimension", "100"},
 	} {
 		base := []string{"pnsgd", "--n", "20000", "--sigma", "3", "--target-epsilon", "0.05"}
 		obj := jsonOf(t, append(base, args...)...)
 		sum := obj["summary"].(map[string]any)
-		worst := sum["worst"].(map[string]any)["epsilon"].(float64)
-		best := sum["best"].(map[string]any)["epsilon"].(float64)
+		worst := sum["worst_epsilon"].(float64)
+		best := sum["best_epsilon"].(float64)
 		if !(best <= worst) || !(best >= 0) || math.IsNaN(worst) {
 			t.Errorf("%v: best %g worst %g", args, best, worst)
 		}
@@ -110,8 +109,8 @@ func TestPNSGDBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"pnsgd", "--sigma", "2"}, "--n is required"},
-		{[]string{"pnsgd", "--n", "10"}, "--sigma is required"},
+		{[]string{"pnsgd", "--sigma", "2"}, "--n and --sigma are required"},
+		{[]string{"pnsgd", "--n", "10"}, "--n and --sigma are required"},
 		{[]string{"pnsgd", "--n", "0", "--sigma", "1"}, "--n"},
 		{[]string{"pnsgd", "--n", "1.5", "--sigma", "1"}, "--n"},
 		{[]string{"pnsgd", "--n", "1e13", "--sigma", "1"}, "--n"},
@@ -126,22 +125,21 @@ func TestPNSGDBadInput(t *testing.T) {
 		{append(base, "--index", "1001"), "--index"},
 		{append(base, "--index", "1.5"), "--index"},
 		{append(base, "--variant", "bogus"), "--variant"},
-		{append(base, "--variant", "stop", "--batch", "4"), "--batch applies"},
-		{append(base, "--variant", "skip", "--epochs", "2"), "--epochs applies"},
-		{append(base, "--tasks", "3", "--variant", "stop"), "--tasks applies"},
-		{append(base, "--tasks", "3"), "--tasks applies"},
-		{append(base, "--variant", "epochs"), "needs --epochs"},
-		{append(base, "--variant", "minibatch"), "needs --batch"},
-		{append(base, "--variant", "public"), "needs --public"},
+		{append(base, "--variant", "stop", "--batch", "4"), "--batch must be 1"},
+		{append(base, "--variant", "skip", "--epochs", "2"), "--epochs must be 1"},
+		{append(base, "--tasks", "3"), "--tasks must be 1"},
+		{append(base, "--variant", "epochs"), "--variant epochs was removed: use --variant pnsgd --epochs E"},
+		{append(base, "--variant", "minibatch"), "use --variant pnsgd --batch B"},
+		{append(base, "--variant", "local"), "--variant local was removed"},
 		{append(base, "--batch", "2000"), "--batch"},
 		{append(base, "--public", "1.5"), "--public"},
-		{append(base, "--strong-convexity", "0.1"), "needs --smoothness and --eta"},
-		{append(base, "--strong-convexity", "2", "--smoothness", "1", "--eta", "0.1"), "exceeds"},
-		{append(base, "--nonsmooth"), "--nonsmooth needs --eta"},
-		{append(base, "--nonsmooth", "--eta", "0.1", "--smoothness", "2"), "cannot both"},
+		{append(base, "--strong-convexity", "0.1"), "--strong-convexity needs the smoothness"},
+		{append(base, "--strong-convexity", "2", "--smoothness", "1", "--eta", "0.1"), "--strong-convexity must be ≤"},
+		{append(base, "--nonsmooth"), "--nonsmooth needs the step size"},
+		{append(base, "--nonsmooth", "--eta", "0.1", "--smoothness", "2"), "--smoothness cannot be declared"},
 		{append(base, "--target-epsilon", "-1"), "--target-epsilon"},
 		{append(base, "--conversion", "best"), "--conversion"},
-		{[]string{"pnsgd", "--n", "1e7", "--sigma", "1", "--epochs", "1e12"}, "exceeds"},
+		{[]string{"pnsgd", "--n", "1e7", "--sigma", "1", "--epochs", "1e12"}, "--epochs"},
 	}
 	for _, c := range cases {
 		_, errs, code := runCLI(c.args...)
@@ -167,8 +165,8 @@ func FuzzAmpCLI(f *testing.F) {
 		"pnsgd --n 1e12 --sigma 0.5 --variant stop --target-epsilon 1",
 		"pnsgd --n 7 --sigma 1e-300 --variant skip",
 		"pnsgd --n 50 --sigma 3 --variant strongly-convex --strong-convexity 1 --smoothness 1 --eta 1",
-		"pnsgd --n 50 --sigma 3 --eta 5 --smoothness 1 --composition-fallback --variant tasks --tasks 9",
-		"curve --n 100 --sigma 1 --variants pnsgd,stop,skip,local --points 7",
+		"pnsgd --n 50 --sigma 3 --eta 5 --smoothness 1 --composition-fallback --variant stop --tasks 9",
+		"curve --n 100 --sigma 1 --variants pnsgd,stop,skip --points 7",
 		"compare --n 100 --sigma 0.1 --batch 10 --epochs 4",
 	} {
 		f.Add(s)
