@@ -1,9 +1,9 @@
 package optimizer
 
 import (
-	"errors"
 	"fmt"
 
+	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -79,10 +79,10 @@ func (r Rule) Theorem() (shifted.UtilityTheorem, bool) {
 func Derive(rule Rule, t Target) (Params, error) {
 	th, ok := rule.Theorem()
 	if !ok {
-		return Params{}, fmt.Errorf("unknown rule %q (allowed: thm29, thm30, cor31, thm32, calibrate)", rule)
+		return Params{}, field.New("rule", string(rule), "must be thm29, thm30, cor31, thm32 or calibrate")
 	}
 	if rule == Cor31 && t.Public < 1 {
-		return Params{}, errors.New("Cor 31 needs public examples (--public m ≥ 1)")
+		return Params{}, field.New("public", t.Public, "must be ≥ 1 for rule cor31: FMTT18 Cor 31 needs public records")
 	}
 	sigma, err := th.Sigma(shifted.UtilityTarget{Epsilon: t.Epsilon, Delta: t.Delta, Lipschitz: t.L,
 		N: int64(t.N), Public: int64(t.Public), Tasks: int64(t.Tasks)})

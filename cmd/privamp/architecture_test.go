@@ -1,0 +1,138 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The structural promises of issue 9's redesign, checked on the source tree
+// so that a later change cannot quietly break them.
+
+// goFiles returns the module's non-test Go files below root, by directory.
+func goFiles(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != root {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+			out[filepath.Dir(p)] = append(out[filepath.Dir(p)], p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func lines(t *testing.T, path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Count(string(b), "\n")
+}
+
+// cmd/privamp is thin: at most 3,200 non-test lines and under a fifth of the
+// project's non-test Go lines.
+func TestCLIIsThin(t *testing.T) {
+	var cmd, all int
+	for dir, files := range goFiles(t, "../..") {
+		for _, f := range files {
+			n := lines(t, f)
+			all += n
+			if filepath.Clean(dir) == filepath.Join("..", "..", "cmd", "privamp") {
+				cmd += n
+			}
+		}
+	}
+	if cmd > 3200 || 5*cmd >= all {
+		t.Errorf("cmd/privamp has %d non-test lines of %d (%.1f%%): the limit is 3200 and under 20%%", cmd, all, 100*float64(cmd)/float64(all))
+	}
+}
+
+// No file under cmd/ imports internal/numeric (formulas live in the
+// library), and no library package imports cmd.
+func TestNoNumericsInCLI(t *testing.T) {
+	fset := token.NewFileSet()
+	for _, files := range goFiles(t, "..") {
+		for _, f := range files {
+			af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range af.Imports {
+				if strings.HasSuffix(imp.Path.Value, `/internal/numeric"`) {
+					t.Errorf("%s imports internal/numeric", f)
+				}
+			}
+		}
+	}
+}
+
+var flagName = regexp.MustCompile(`(^|[\s("'])--[a-z]`)
+
+// Library errors are values that never name a command-line flag: no string
+// literal in a library package (anything outside cmd/) spells "--flag".
+func TestLibraryNamesNoFlags(t *testing.T) {
+	fset := token.NewFileSet()
+	for dir, files := range goFiles(t, "../..") {
+		if strings.Contains(filepath.ToSlash(dir), "cmd/") {
+			continue
+		}
+		for _, f := range files {
+			af, err := parser.ParseFile(fset, f, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(af, func(n ast.Node) bool {
+				lit, ok := n.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return true
+				}
+				s, err := strconv.Unquote(lit.Value)
+				if err == nil && flagName.MatchString(s) {
+					t.Errorf("%s: library string names a flag: %q", fset.Position(lit.Pos()), s)
+				}
+				return true
+			})
+		}
+	}
+}
+
+// One variant type: only package shifted declares a type named Variant.
+func TestOneVariantType(t *testing.T) {
+	fset := token.NewFileSet()
+	for dir, files := range goFiles(t, "../..") {
+		for _, f := range files {
+			af, err := parser.ParseFile(fset, f, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range af.Decls {
+				g, ok := d.(*ast.GenDecl)
+				if !ok || g.Tok != token.TYPE {
+					continue
+				}
+				for _, s := range g.Specs {
+					if ts := s.(*ast.TypeSpec); strings.Contains(ts.Name.Name, "Variant") && filepath.Base(dir) != "shifted" {
+						t.Errorf("%s declares type %s: the one variant type is shifted.Variant", f, ts.Name.Name)
+					}
+				}
+			}
+		}
+	}
+}
