@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/privamp/privamp/shifted"
@@ -94,14 +93,6 @@ assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at
 		return c.WriteCSV(a.out)
 	}
 	return cmd
-}
-
-// curveNum prints a number for CSV: "inf" when it is not finite (used by plan).
-func curveNum(x float64) string {
-	if math.IsInf(x, 1) || math.IsNaN(x) {
-		return "inf"
-	}
-	return strconv.FormatFloat(x, 'g', 10, 64)
 }
 
 // curvePlot draws ε against n − t + 1 on log axes (at most about 2000

@@ -71,63 +71,10 @@ func flagError(err error, rename map[string]string) error {
 	return badInput("--%s %s, got %s", name, fe.Reason, field.FormatValue(fe.Value))
 }
 
-// fileError reports a *field.Error found in an input file: the file, then
-// the field as the file spells it.
-func fileError(path string, err error) error {
-	if _, ok := field.As(err); ok {
-		return badInput("%s: %v", path, err)
-	}
-	return err
-}
-
 // finite reports a non-finite flag value as bad input.
 func finite(flag string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return badInput("--%s must be a finite number, got %v", flag, v)
-	}
-	return nil
-}
-
-// openUnit checks v ∈ (0, 1).
-func openUnit(flag string, v float64) error {
-	if err := finite(flag, v); err != nil {
-		return err
-	}
-	if !(v > 0 && v < 1) {
-		return badInput("--%s must be in (0, 1), got %v", flag, v)
-	}
-	return nil
-}
-
-// positive checks v > 0 and finite.
-func positive(flag string, v float64) error {
-	if err := finite(flag, v); err != nil {
-		return err
-	}
-	if !(v > 0) {
-		return badInput("--%s must be > 0, got %v", flag, v)
-	}
-	return nil
-}
-
-// nonNegative checks v ≥ 0 and finite.
-func nonNegative(flag string, v float64) error {
-	if err := finite(flag, v); err != nil {
-		return err
-	}
-	if !(v >= 0) {
-		return badInput("--%s must be ≥ 0, got %v", flag, v)
-	}
-	return nil
-}
-
-// inRange checks lo ≤ v ≤ hi.
-func inRange(flag string, v, lo, hi float64) error {
-	if err := finite(flag, v); err != nil {
-		return err
-	}
-	if !(v >= lo && v <= hi) {
-		return badInput("--%s must be in [%v, %v], got %v", flag, lo, hi, v)
 	}
 	return nil
 }

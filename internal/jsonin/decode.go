@@ -187,7 +187,7 @@ func (d *decoder) object(v reflect.Value) error {
 	si := infoOf(v.Type())
 	s.pos++ // '{'
 	var seenBuf [32]int
-	seen := seenBuf[:0]
+	var seen []int
 	if len(si.fields) <= len(seenBuf) {
 		seen = seenBuf[:len(si.fields)] // line of each key's first occurrence
 	} else {
