@@ -3,7 +3,7 @@ package tables
 import (
 	"github.com/privamp/privamp/shifted"
 
-	"github.com/privamp/privamp/internal/field"
+	"fmt"
 	"math"
 )
 
@@ -34,10 +34,10 @@ func fmtt18Explicit(tasks func(Params) float64) *Explicit {
 		},
 		Valid: func(p Params) error {
 			if !(p.Epsilon < 1) {
-				return field.New("epsilon", p.Epsilon, "must be in (0, 1) for FMTT18 Thm 32")
+				return fmt.Errorf("FMTT18 Thm 32 needs ε ∈ (0, 1), got %v", p.Epsilon)
 			}
 			if !(p.Delta < 0.5) {
-				return field.New("delta", p.Delta, "must be in (0, 1/2) for FMTT18 Thm 32")
+				return fmt.Errorf("FMTT18 Thm 32 needs δ ∈ (0, 1/2), got %v", p.Delta)
 			}
 			return nil
 		},
