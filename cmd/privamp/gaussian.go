@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/quantity"
@@ -24,8 +23,8 @@ func exactlyOne(cmd *cobra.Command, x, y string) error {
 }
 
 // commandResult is a command's --json object: the library's typed results
-// (structs with json tags, merged) with "command", "assumptions" and "notes" added,
-// and "<key>_reason" beside an ε that is null (no finite guarantee).
+// (structs with json tags, merged) with "command" added (render adds
+// "assumptions", "notes" and the reasons beside a null ε).
 type commandResult struct {
 	name  string
 	parts []any
@@ -48,18 +47,7 @@ func (c commandResult) MarshalJSON() ([]byte, error) {
 			obj[key] = b
 		}
 	}
-	for k, v := range obj {
-		if string(v) == "null" && strings.Contains(k, "epsilon") {
-			add(k+"_reason", noFinite)
-		}
-	}
 	add("command", c.name)
-	if len(c.r.Assumptions) > 0 {
-		add("assumptions", c.r.Assumptions)
-	}
-	if len(c.r.Notes) > 0 {
-		add("notes", c.r.Notes)
-	}
 	return json.Marshal(obj)
 }
 

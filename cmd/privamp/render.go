@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -81,10 +82,14 @@ func (m outputMode) validate() error {
 func render(w io.Writer, m outputMode, r *report) error {
 	switch {
 	case m.json && r.Result != nil:
+		obj, err := resultObject(r)
+		if err != nil {
+			return err
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		return enc.Encode(r.Result)
+		return enc.Encode(obj)
 	case m.json:
 		obj := r.JSON
 		if obj == nil {
@@ -174,6 +179,49 @@ func render(w io.Writer, m outputMode, r *report) error {
 		}
 	}
 	return nil
+}
+
+// resultObject is the one --json object of a typed result: its fields, plus
+// "assumptions" and "notes" from the report when the result has none, and
+// "<key>_reason": "no finite guarantee" beside every ε that encodes as null
+// (at any depth). Numbers keep their exact encoding.
+func resultObject(r *report) (map[string]any, error) {
+	b, err := json.Marshal(r.Result)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		return nil, err
+	}
+	if _, ok := obj["assumptions"]; !ok && len(r.Assumptions) > 0 {
+		obj["assumptions"] = r.Assumptions
+	}
+	if _, ok := obj["notes"]; !ok && len(r.Notes) > 0 {
+		obj["notes"] = r.Notes
+	}
+	var reasons func(v any)
+	reasons = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if e == nil && strings.Contains(k, "epsilon") {
+					if _, ok := x[k+"_reason"]; !ok {
+						x[k+"_reason"] = noFinite
+					}
+				}
+				reasons(e)
+			}
+		case []any:
+			for _, e := range x {
+				reasons(e)
+			}
+		}
+	}
+	reasons(obj)
+	return obj, nil
 }
 
 func anySlice(ss []string) []any {
