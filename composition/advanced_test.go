@@ -6,7 +6,7 @@ import (
 )
 
 func TestAdvancedVectors(t *testing.T) {
-	// Seed 001 notes §1.3 (Lemma 2.3, pure mechanisms).
+	// docs/seeds.md#seed-001-test-vectors (Lemma 2.3, pure mechanisms).
 	for _, c := range []struct {
 		eps    float64
 		k      int

@@ -87,7 +87,7 @@ type Composition struct {
 	TargetEpsilon    *quantity.Num     `json:"target_epsilon,omitempty"`
 	Methods          []MethodResult    `json:"methods,omitempty"`
 	// MaxStepEpsilon is the largest per-step ε0 of k pure steps meeting
-	// TargetEpsilon (exact inverse of FilterEpsilon; seed 003 notes §1.2),
+	// TargetEpsilon (exact inverse of FilterEpsilon; docs/accounting.md#fully-adaptive-filter),
 	// at δ' (StepDelta); Cor36StepEpsilon is seed 003, Cor. 3.6's sufficient
 	// ε0, or nil with Cor36Reason outside the corollary's range.
 	MaxStepEpsilon   *quantity.Max `json:"max_step_epsilon,omitempty"`

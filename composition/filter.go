@@ -128,7 +128,8 @@ func filterClosed(eps0, k, delta float64) float64 {
 //
 //	ε = ε0 √(2k ln(1/δ)) + k ε0²/2
 //
-// (seed 003, Thm 3.5 with all ε_m = ε0, derived in notes §1.2). Through the
+// (seed 003, Thm 3.5 with all ε_m = ε0, derived in
+// docs/accounting.md#fully-adaptive-filter). Through the
 // filter this holds at δ + η for any η > 0; the same value is exactly the
 // zCDP route at δ (ε0-DP ⇒ ε0²/2-zCDP, Bun–Steinke 2016, Prop. 1.4; k-fold
 // composition gives kε0²/2-zCDP, and Prop. 1.3 converts ρ-zCDP to
@@ -141,7 +142,7 @@ func FilterEpsilon(eps0 float64, k int, delta float64) (float64, error) {
 }
 
 // FilterMaxStep returns the largest ε0 such that k ε0-DP mechanisms compose to
-// (ε, δ)-DP by FilterEpsilon, the exact inverse (seed 003 notes §1.2):
+// (ε, δ)-DP by FilterEpsilon, the exact inverse (docs/accounting.md#fully-adaptive-filter):
 //
 //	ε0_max = √2 (√(ln(1/δ) + ε) − √(ln(1/δ))) / √k,
 //

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Seed 003 notes §5: ε0_exact = √2(√(L+ε) − √L)/√k, ε0_paper = ε/(2√(2kL)),
+// docs/seeds.md#seed-003-test-vectors: ε0_exact = √2(√(L+ε) − √L)/√k, ε0_paper = ε/(2√(2kL)),
 // and ε_total at ε0_paper.
 func TestFilterVectors(t *testing.T) {
 	for _, c := range []struct {

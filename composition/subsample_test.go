@@ -56,7 +56,7 @@ func TestPoissonSubsample(t *testing.T) {
 }
 
 func TestSubsetSample(t *testing.T) {
-	// Seed 001 notes §1.2: ε' = 0.5, γ = 0.01 → 0.01.
+	// docs/seeds.md#seed-001-test-vectors: ε' = 0.5, γ = 0.01 → 0.01.
 	if e, err := SubsetSample(0.5, 0.01); err != nil || !relClose(e, 0.01, 1e-15) {
 		t.Errorf("SubsetSample(0.5, 0.01) = %v, %v", e, err)
 	}

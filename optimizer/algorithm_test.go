@@ -180,7 +180,7 @@ func TestExactGaussianMonteCarlo(t *testing.T) {
 }
 
 func TestExactRhoLinearIndexOne(t *testing.T) {
-	// linear loss, no ℓ2: ρ = (η·diff)²/(2nη²σ²) at every index (notes §5).
+	// linear loss, no ℓ2: ρ = (η·diff)²/(2nη²σ²) at every index (docs/amplification.md#exact-gaussian-cases).
 	cfg := Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 1.5, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.3}}, R: math.Inf(1)}
 	for _, tt := range []int{1, 7, 100} {
 		rho, _ := ExactRho(cfg, 100, 0, 2, tt)

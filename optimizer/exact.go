@@ -11,7 +11,7 @@ import (
 // ExactRho is the exact Rényi divergence of the final iterate between
 // neighbouring data sets for the linear loss −⟨w, x⟩ with an ℓ2 term of
 // weight lambda (lambda = 1: the quadratic ½‖w − x‖²) and no projection
-// (seed 002 notes §5). Every step is the affine map w ↦ c·w + (η/b)Σx_i with
+// (docs/amplification.md#exact-gaussian-cases). Every step is the affine map w ↦ c·w + (η/b)Σx_i with
 // c = 1 − ηλ, plus N(0, η²σ²I), so the output is Gaussian with per-coordinate
 // variance V = η²σ² Σ_{j<S} c^{2j}, and replacing example t by one at
 // distance diff = ‖x_t − x'_t‖ moves its mean by (η/b)·diff·Σ_s c^{S−1−s}

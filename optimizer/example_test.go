@@ -39,7 +39,7 @@ func Example() {
 }
 
 // The exact Rényi divergence of the unprojected quadratic loss beside the
-// bound of package shifted (seed 002 notes §5).
+// bound of package shifted (docs/amplification.md#exact-gaussian-cases).
 func ExampleExactRho() {
 	cfg := optimizer.Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 1, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.1}}, R: math.Inf(1)}
 	n := 100

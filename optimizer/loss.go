@@ -171,7 +171,7 @@ func (s SmoothHinge) ApproxError() float64 { return s.Lambda / math.Sqrt(2*math.
 
 // LinearLoss is φ(u, y) = −u (y is ignored): with an ℓ2 term of weight 1 it
 // is the quadratic ½‖w − x‖² up to a constant, the exactly solvable case of
-// seed 002 notes §5. Its gradient −x does not depend on w.
+// docs/amplification.md#exact-gaussian-cases. Its gradient −x does not depend on w.
 type LinearLoss struct{}
 
 // Name implements Loss.

@@ -88,7 +88,7 @@ func (o Objective) Constants(X, Y, R float64) Constants {
 
 // Contraction is the Lipschitz constant of the gradient step
 // w ↦ w − η∇f(w) for an m-strongly convex β-smooth f:
-// max(|1 − ηm|, |1 − ηβ|) (seed 002 Prop. 18 for m = 0; notes §2.1).
+// max(|1 − ηm|, |1 − ηβ|) (seed 002 Prop. 18 for m = 0; docs/amplification.md#contraction-factor-below-one).
 // It is ≤ 1 exactly when η ≤ 2/β.
 func (c Constants) Contraction(eta float64) float64 {
 	return math.Max(math.Abs(1-eta*c.M), math.Abs(1-eta*c.Beta))

@@ -96,11 +96,11 @@ func NewModel(r Training, o Options) (Model, error) {
 	m.Guarantee = g
 	switch {
 	case r.Variant == VariantStop:
-		m.Notes = append(m.Notes, "FMTT18 Thm 26 (and Thm 32, which uses it) claims (α, 4αL² ln n/(nσ²)); that is not sound: its last step bounds H_{n−t+1} by ln(n − t + 1), but H_m > ln m (the claim is 0 at n = 1). privamp uses the exact mixture over the stopping time instead (notes §3), which needs no condition on σ")
+		m.Notes = append(m.Notes, "FMTT18 Thm 26 (and Thm 32, which uses it) claims (α, 4αL² ln n/(nσ²)); that is not sound: its last step bounds H_{n−t+1} by ln(n − t + 1), but H_m > ln m (the claim is 0 at n = 1). privamp uses the exact mixture over the stopping time instead (derivation: docs/amplification.md §Skip and Stop mixtures), which needs no condition on σ")
 	case r.Variant == VariantSkip:
-		m.Notes = append(m.Notes, "Skip-PNSGD: the exact mixture over the skip count t₀ (notes §3) is used; it is never above Thm 24's (α, 2αL²/(σ²(n − t + 1)))")
+		m.Notes = append(m.Notes, "Skip-PNSGD: the exact mixture over the skip count t₀ (derivation: docs/amplification.md §Skip and Stop mixtures) is used; it is never above Thm 24's (α, 2αL²/(σ²(n − t + 1)))")
 	case r.EpochCount() > 1:
-		m.Notes = append(m.Notes, "Thm 35 states (α, 4αL²/σ²) for n passes with one record per step; privamp computes the optimal shift allocation of Thm 22 (notes §2.2), which is never above it in that setting")
+		m.Notes = append(m.Notes, "Thm 35 states (α, 4αL²/σ²) for n passes with one record per step; privamp computes the optimal shift allocation of Thm 22 (docs/amplification.md §Optimal shift allocation), which is never above it in that setting")
 	}
 	if r.Variant == VariantPNSGD && r.Public > 0 {
 		m.Notes = append(m.Notes, "Cor 31 runs Skip-PNSGD on the private then public records; the fixed-order run shown is at most as private for every private index")

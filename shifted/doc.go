@@ -8,7 +8,7 @@
 // Solve computes the smallest bound that FMTT18 Theorem 22 certifies for a
 // contractive noisy iteration X_t = ψ_t(X_{t−1}) + Z_t with Gaussian noise
 // Z_t ~ N(0, v_t I), c_t-Lipschitz maps ψ_t (c_t ≤ 1; the c_t < 1 extension of
-// Lemma 21 is derived in the notes, §2.1) and sensitivities
+// Lemma 21 is derived in docs/amplification.md#contraction-factor-below-one) and sensitivities
 // s_t = sup_x ‖ψ_t(x) − ψ'_t(x)‖ between the two neighbouring runs. The bound
 // is D_α(X_T ‖ X'_T) ≤ α·K for every α > 1 (a K-zCDP guarantee), with
 //
@@ -16,7 +16,7 @@
 //
 // After rescaling by the contraction still to come, the optimum is the
 // greatest convex minorant of the cumulative-sensitivity points in
-// cumulative-variance time (notes §2.2); Solve finds it with a monotone stack
+// cumulative-variance time (docs/amplification.md#optimal-shift-allocation); Solve finds it with a monotone stack
 // (pool-adjacent-violators) in log space, so contraction products that
 // underflow a float64 (c = 0.99 over 10⁷ steps) cost no accuracy. A run of
 // identical steps enters the stack as a single block (its points form a
@@ -54,7 +54,7 @@
 // end of the pass (Cor 31) and strongly convex losses (contraction c < 1),
 // with closed forms derived from the engine and checked against it. Skip and
 // Stop are the randomised variants (Thm 24, Thm 26) with the exact mixtures of
-// notes §3; Tasks composes k Stop-PNSGD runs (Thm 32); Local is the
+// docs/amplification.md#skip-and-stop-mixtures; Tasks composes k Stop-PNSGD runs (Thm 32); Local is the
 // local-DP guarantee of Lemma 27. FMTT18 Thm 26's final bound
 // 4αL² ln n/(nσ²) is not sound (its last step uses H_{n−t+1} ≤ ln(n−t+1),
 // but H_m > ln m); privamp never uses it as a guarantee.

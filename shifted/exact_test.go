@@ -9,7 +9,7 @@ import (
 // For affine maps ψ_t(w) = c_t w + b_t the final iterate is Gaussian, and the
 // Rényi divergence between neighbours whose b_t differ by s_t (all in one
 // direction) is exactly αΔ²/(2V) with Δ = Σ s_t D_t and V = Σ v_t D_t²,
-// D_t = Π_{i>t} c_i (notes §5). exactRho returns Δ²/(2V).
+// D_t = Π_{i>t} c_i (docs/amplification.md#exact-gaussian-cases). exactRho returns Δ²/(2V).
 func exactRho(steps []Step) float64 {
 	var delta, v float64
 	for _, st := range steps {

@@ -26,7 +26,7 @@ type Guarantee interface {
 	Check() error
 	// Assumptions lists what the guarantee relies on.
 	Assumptions() []string
-	// Source cites the theorem (or the derivation in the notes).
+	// Source cites the theorem (or the derivation in docs/).
 	Source() string
 }
 

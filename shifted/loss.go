@@ -61,7 +61,7 @@ func (l Loss) Check() error {
 }
 
 // LogContraction returns ln c for the gradient step's Lipschitz constant
-// c = max(|1 − ηm|, |1 − ηβ|) (notes §2.1), computed with log1p so that c
+// c = max(|1 − ηm|, |1 − ηβ|) (docs/amplification.md#contraction-factor-below-one), computed with log1p so that c
 // near 1 keeps its precision; 0 (c = 1) when m = 0 or η, β are not given.
 // It assumes Check passed. The result is −Inf when c = 0.
 func (l Loss) LogContraction() float64 {
@@ -97,7 +97,7 @@ func (l Loss) assumptions() []string {
 		out = append(out, "f(·, x) β-smooth and step size η ≤ 2/β (assumed, not checked: give β and η)")
 	}
 	if l.StrongConvexity > 0 {
-		out = append(out, fmt.Sprintf("f(·, x) m-strongly convex with m = %v: each step is c-Lipschitz with c = max(|1 − ηm|, |1 − ηβ|) = %.10g (notes §2.1)", l.StrongConvexity, l.Contraction()))
+		out = append(out, fmt.Sprintf("f(·, x) m-strongly convex with m = %v: each step is c-Lipschitz with c = max(|1 − ηm|, |1 − ηβ|) = %.10g (derivation: docs/amplification.md §Contraction factor below one)", l.StrongConvexity, l.Contraction()))
 	}
 	return out
 }

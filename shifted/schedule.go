@@ -111,7 +111,7 @@ func (st Step) check() error {
 	case math.IsNaN(c) || math.IsInf(c, 0) || c < 0:
 		return fmt.Errorf("contraction must be a finite number in [0, 1], got %v", c)
 	case c > 1:
-		return fmt.Errorf("contraction %v > 1: the step does not contract, so Theorem 22 (which needs 1-Lipschitz maps, c ≤ 1 by notes §2.1) does not apply", c)
+		return fmt.Errorf("contraction %v > 1: the step does not contract, so Theorem 22 (which needs 1-Lipschitz maps, c ≤ 1; docs/amplification.md §Contraction factor below one) does not apply", c)
 	case math.IsNaN(sen) || math.IsInf(sen, 0) || sen < 0:
 		return fmt.Errorf("sensitivity must be a finite number ≥ 0, got %v", sen)
 	}

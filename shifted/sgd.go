@@ -23,7 +23,7 @@ import (
 //
 // Index t is the private record in position t. It is ρ_t-zCDP with
 // ρ_t = 2L²/(b_j²σ²)·F, b_j the size of its batch j and F the geometry of the
-// optimal shift allocation of Theorem 22 (notes §2.2): with M steps per
+// optimal shift allocation of Theorem 22 (docs/amplification.md#fixed-order-noisy-sgd): with M steps per
 // epoch, E epochs and contraction c,
 //
 //	c = 1:  F = (E − 1)/M + 1/(M − j + 1)
@@ -32,7 +32,7 @@ import (
 // Thm 35, below its stated 4αL²/σ²), and for c < 1 the greatest convex
 // minorant has at most two segments — from the person's first step to the
 // end, or to its last participation and then to the end — whose costs are
-// geometric sums evaluated in log space (derived, notes §2.1–2.2). Each form
+// geometric sums evaluated in log space (derived in docs/amplification.md#fixed-order-noisy-sgd). Each form
 // is checked against Solve in the tests.
 //
 // With public records (Cor 31) the last private index has Public + 1 steps
@@ -200,11 +200,11 @@ func (g SGD) Source() string {
 		}
 	}
 	if g.Loss.LogContraction() < 0 {
-		feats = append(feats, "strongly convex, contraction c < 1, notes §2.1")
+		feats = append(feats, "strongly convex, contraction c < 1")
 	}
 	src := "FMTT18 Thm 23"
 	if !plain {
-		src = "derived from FMTT18 Thm 22 (notes §2.2–3: " + strings.Join(feats, "; ") + ")"
+		src = "derived from FMTT18 Thm 22 (" + strings.Join(feats, "; ") + "; derivation: docs/amplification.md §Fixed-order noisy SGD)"
 	}
 	if g.Public > 0 {
 		src += fmt.Sprintf("; %d public records at the end (Cor 31)", g.Public)

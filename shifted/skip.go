@@ -10,7 +10,8 @@ import (
 // skip the first t₀ records, run PNSGD on the rest and release the final
 // iterate. Thm 24 gives index t the PNSGD bound (α, 2αL²/(σ²(n − t + 1))).
 //
-// Curve is tighter and exact for the analysis (derived, notes §3): the proof
+// Curve is tighter and exact for the analysis (derived in
+// docs/amplification.md#skip-and-stop-mixtures): the proof
 // of Lemma 25 shows D_α(μ_ρ ‖ ν_ρ) ≤ (1/(α − 1))·ln E_{i∼ρ} e^{(α−1)D_α(μ_i‖ν_i)}
 // for mixtures, with no condition on σ. Index t is untouched when t₀ ≥ t
 // (probability p_t = (⌊n/2⌋ − t + 1)/(⌊n/2⌋ + 1) for t ≤ ⌊n/2⌋, else 0) and
@@ -56,7 +57,7 @@ func (s Skip) PaperCurve(t int64) rdp.Linear { return rdp.Linear(s.base().Rho(t)
 
 // Source cites the theorem and the derivation.
 func (s Skip) Source() string {
-	return "FMTT18 Thm 24, tightened: exact mixture over the skip count (notes §3)"
+	return "FMTT18 Thm 24, tightened: exact mixture over the skip count (derivation: docs/amplification.md §Skip and Stop mixtures)"
 }
 
 // Assumptions lists the assumptions.

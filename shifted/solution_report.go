@@ -66,11 +66,11 @@ func (s Solution) Report(delta float64, conv rdp.Conversion, alphas []float64, s
 	eps, order := s.Epsilon(delta, conv)
 	r := SolutionReport{Steps: s.Steps, Runs: len(s.sched), Rho: quantity.Loss(s.K), LogRho: quantity.Num(s.LogK), Epsilon: quantity.Loss(eps),
 		Delta: delta, Order: quantity.Num(order), Conversion: conv.String(), SegmentCount: len(s.Segments),
-		Source:        "FMTT18 Thm 22 with the optimal shift allocation (notes §2.1–2.2)",
-		EpsilonSource: "FMTT18 Thm 22 with the optimal shift allocation (notes §2.1–2.2); " + conv.Source(),
+		Source:        "FMTT18 Thm 22 with the optimal shift allocation (derivation: docs/amplification.md §Optimal shift allocation)",
+		EpsilonSource: "FMTT18 Thm 22 with the optimal shift allocation (derivation: docs/amplification.md §Optimal shift allocation); " + conv.Source(),
 		Assumptions: []string{
 			"X_t = ψ_t(X_{t−1}) + Z_t with Z_t ~ N(0, v_t I) independent of everything else, both runs from the same X_0",
-			"every ψ_t (and ψ'_t) is c_t-Lipschitz with c_t ≤ 1 (contractions: Lemma 21, notes §2.1)",
+			"every ψ_t (and ψ'_t) is c_t-Lipschitz with c_t ≤ 1 (contractions: Lemma 21, docs/amplification.md §Contraction factor below one)",
 			"sup_x ‖ψ_t(x) − ψ'_t(x)‖ ≤ s_t at every step (the person's influence)",
 			"only the final iterate X_T is released",
 		}}

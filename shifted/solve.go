@@ -78,7 +78,7 @@ func lnGeom(m float64, l float64) float64 {
 // ErrNoSchedule is returned by Solve for an empty schedule.
 var ErrNoSchedule = errors.New("empty schedule")
 
-// Solve returns the optimal Theorem 22 bound for the schedule (notes §2.2):
+// Solve returns the optimal Theorem 22 bound for the schedule (docs/amplification.md#optimal-shift-allocation):
 // the minimum of Σ a_t²/(2v_t) over shifts a_t ≥ 0 with
 // z_t = c_t z_{t−1} + s_t − a_t ≥ 0 and z_T = 0. It rescales every step by the
 // contraction still to come, D_t = Π_{i>t} c_i (relative to the final step, in

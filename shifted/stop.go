@@ -12,7 +12,8 @@ import (
 // steps of PNSGD and release w_T. For index t the runs with T < t never see
 // the record and those with T ≥ t are PNSGD with T − t + 1 steps to go
 // (Thm 23), so with ρ = 2L²/σ² and m = n − t + 1 the exact mixture bound
-// (derived, notes §3, from the proof of Lemma 25) is
+// (derived in docs/amplification.md#skip-and-stop-mixtures, from the proof of
+// Lemma 25) is
 //
 //	ε_t(α) = (1/(α − 1))·ln((t − 1)/n + (1/n)·Σ_{j=1}^{m} e^{(α−1)·αρ/j}),
 //
@@ -83,7 +84,7 @@ func (s Stop) PaperClaimRho() float64 {
 
 // Source cites the derivation.
 func (s Stop) Source() string {
-	return "FMTT18 Thm 26, repaired: exact mixture over the stopping time (notes §3; the paper's bound is not sound)"
+	return "FMTT18 Thm 26, repaired: exact mixture over the stopping time (the paper's bound is not sound; derivation: docs/amplification.md §Skip and Stop mixtures)"
 }
 
 // Assumptions lists the assumptions.
@@ -125,7 +126,7 @@ func (k Tasks) PaperClaimRho() float64 { return float64(k.K) * k.Stop.PaperClaim
 
 // Source cites the theorem and the repair.
 func (k Tasks) Source() string {
-	return fmt.Sprintf("FMTT18 Thm 32, repaired: the Stop-PNSGD mixture (notes §3) composed over k = %d tasks (Mironov 2017 Prop. 1)", k.K)
+	return fmt.Sprintf("FMTT18 Thm 32, repaired: the Stop-PNSGD mixture (docs/amplification.md §Skip and Stop mixtures) composed over k = %d tasks (Mironov 2017 Prop. 1)", k.K)
 }
 
 // Assumptions lists the assumptions.

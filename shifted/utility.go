@@ -237,7 +237,7 @@ func (th UtilityTheorem) SigmaFormula() string {
 // Thm 32's q = max{2k ln n/n, 2 ln(1/δ)} comes from Thm 26's per-task
 // bound 4αL² ln n/(nσ²), whose last step bounds the harmonic number
 // H_{n−t+1} by ln(n − t + 1), which is false (H_m > ln m); with
-// 1 + ln n ≥ H_n the same argument goes through (notes, seed 002 §3).
+// 1 + ln n ≥ H_n the same argument goes through (docs/errata.md#stop-pnsgd-theorem-26).
 func (th UtilityTheorem) Erratum() string {
 	switch th {
 	case Cor31:

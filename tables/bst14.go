@@ -21,7 +21,7 @@ var BST14SGDSource = Source{
 	},
 	Validity: "n ≥ 2 integer, ε ∈ (0, 2√ln(1/δ)] (step 1 of the proof needs ε/(2√ln(1/δ)) ≤ 1), δ ∈ (0, 1/n) (the paper's δ < 1/n), L > 0",
 	Notes: []string{
-		"the constant 32 does not close the paper's own chain (notes, seed 001 §1.1): re-running Lemma 2.2 and Lemma 2.3 with δ′ = δ/2 gives about 1.5ε; treat Thm 2.1 as σ² = Θ(·) and calibrate σ with the accountant",
+		"the constant 32 does not close the paper's own chain (see docs/errata.md §Noisy SGD BST14 Theorem 2.1): re-running Lemma 2.2 and Lemma 2.3 with δ′ = δ/2 gives about 1.5ε; treat Thm 2.1 as σ² = Θ(·) and calibrate σ with the accountant",
 	},
 }
 
@@ -40,8 +40,9 @@ type BST14SGDAudit struct {
 	PaperChain float64
 	// What the accountant says the paper's σ gives (improved conversion).
 	ReplaceOne, AddRemove rdp.DP
-	// NotesHeuristic is the add/remove curve at z = σ/(2nL), the notes'
-	// "indicative modern audit" (not a proof for replace-one).
+	// NotesHeuristic is the add/remove curve at z = σ/(2nL), an indicative
+	// audit (docs/seeds.md#seed-001-noisy-sgd-noise-rule; not a proof for
+	// replace-one).
 	NotesHeuristic rdp.DP
 	// The noise the accountant needs for the target (ε, δ): noise
 	// multiplier z (relative to nL) and σ = z·nL.

@@ -7,7 +7,8 @@ import (
 	"github.com/privamp/privamp/rdp"
 )
 
-// Seed 001 notes §5 and §1.1.
+// docs/seeds.md#seed-001-test-vectors and
+// docs/seeds.md#seed-001-noisy-sgd-noise-rule.
 func TestBST14Sigma(t *testing.T) {
 	for _, c := range []struct{ n, eps, delta, s2, s, z float64 }{
 		{1000, 1, 1e-5, 6.786430e9, 82379.7887, 41.18989},
@@ -30,7 +31,7 @@ func TestBST14Audit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The notes' indicative audit (add/remove curve at z = σ/(2nL), integer
+	// The indicative audit of docs/seeds.md#seed-001-test-vectors (add/remove curve at z = σ/(2nL), integer
 	// orders, classic conversion): ε ≈ 0.1168 and calibrated z ≈ 4.954.
 	curve := func(z float64) rdp.Curve { return rdp.Repeat(rdp.SampledGaussian{Q: 1e-3, Z: z}, 1e6) }
 	ints := make([]float64, 0, 255)
@@ -38,12 +39,12 @@ func TestBST14Audit(t *testing.T) {
 		ints = append(ints, float64(o))
 	}
 	dp, _ := rdp.EpsilonFor(rdp.Tabulate(curve(a.ZReplaceOne), ints), 1e-5, rdp.Classic)
-	checkNear(t, "notes' audit ε", dp.Epsilon, 0.1168, 5e-3)
+	checkNear(t, "indicative audit ε", dp.Epsilon, 0.1168, 5e-3)
 	z, _, _ := rdp.Calibrate(func(z float64) rdp.Curve { return rdp.Tabulate(curve(z), ints) }, 1, 1e-5, rdp.Classic)
-	checkNear(t, "notes' calibrated z", z, 4.954, 5e-3)
+	checkNear(t, "indicative calibrated z", z, 4.954, 5e-3)
 	// privamp's values: the improved conversion over continuous α is never above.
 	if !(a.NotesHeuristic.Epsilon <= dp.Epsilon) {
-		t.Errorf("heuristic %v above the notes' %v", a.NotesHeuristic.Epsilon, dp.Epsilon)
+		t.Errorf("heuristic %v above the indicative audit's %v", a.NotesHeuristic.Epsilon, dp.Epsilon)
 	}
 	// Replace-one (weak triangle) ≥ add/remove at the same σ; both far below ε.
 	if !(a.ReplaceOne.Epsilon >= a.AddRemove.Epsilon && a.ReplaceOne.Epsilon < 0.2) {

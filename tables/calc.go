@@ -70,7 +70,7 @@ The Poisson model approximates the paper's one-record-per-step sampling: it is n
 		{"clipped-mean", "clipped mean oracle: bias and MSE under a k-th moment bound, optimal clip τ", `Seed 004, Algorithm 1 (MeanOracle1) and Lemma 6: clip s samples to radius τ, average, add N(0, σ²I) with
 σ² = 2τ²/(s²ρ) (ρ-zCDP). Bias ≤ r_k^k/((k−1)τ^{k−1}); MSE ≤ dσ² + r_2²/s + bias². The MSE-optimal clip is
 τ* = r_k·(s²ρ/(2d(k−1)))^{1/(2k)} (closed form). Without τ, τ* is used; r_2 defaults to r_k.`, ClippedMeanSource, func() Query { return &ClippedMeanQuery{Dimension: 1} }},
-		{"zcdp-budget", "one-pass vs multi-pass zCDP budgets of clipped noisy gradient methods", `Seed 004 (P5–P8 of the notes): one pass over disjoint batches of s = ⌊n/T⌋ records, each step ρ-zCDP, is
+		{"zcdp-budget", "one-pass vs multi-pass zCDP budgets of clipped noisy gradient methods", `Seed 004 (docs/seeds.md §Seed 004 zCDP budgets): one pass over disjoint batches of s = ⌊n/T⌋ records, each step ρ-zCDP, is
 ρ-zCDP in total by parallel composition (σ² = 2τ²/(s²ρ), no factor T); T full-batch passes, each ρ/T-zCDP,
 are ρ-zCDP by sequential composition (σ² = 2τ²T/(n²ρ)).`, ZCDPBudgetSource, func() Query { return &ZCDPBudgetQuery{Tau: 1, Dimension: 1, Delta: 1e-5} }},
 		{"strong-composition", "strong composition beside basic composition (the smaller reported)", `Seed 001, Lemma 2.3 (Dwork–Rothblum–Vadhan 2010): T adaptive ε-DP mechanisms are
@@ -209,7 +209,7 @@ func (x *LangevinQuery) Answer() (Answer, error) {
 			Line{"equivalent noise multiplier z", *a.NoiseMultiplier, "Gaussian mechanism with ρ = 1/(2z²)", "z = √2/(βΔ√t)"})
 		if x.Eta != nil {
 			h, z, rho, _ := SGLDStep(*x.Eta, *x.Beta, sens)
-			ans.Lines = append(ans.Lines, Line{"DP-GD form: step h = ηβ, noise z", q.Nearest(h) + ", " + q.Up(z), "per-step ρ = " + q.Loss(rho).String(), "seed 000 §1.2: z = √(2/η)/(βΔ)"})
+			ans.Lines = append(ans.Lines, Line{"DP-GD form: step h = ηβ, noise z", q.Nearest(h) + ", " + q.Up(z), "per-step ρ = " + q.Loss(rho).String(), "z = √(2/η)/(βΔ) (docs/seeds.md §Seed 000 Langevin path and noisy gradient descent)"})
 		}
 	}
 	if x.TargetEpsilon != nil {

@@ -53,7 +53,7 @@ func (x *BST14Query) Answer() (Answer, error) {
 		Line{"σ (paper)", res.Sigma, "σ² = " + res.Sigma2.String(), "Thm 2.1: 32L²n² ln(n/δ) ln(1/δ)/ε²"},
 		Line{"noise multiplier", res.ZReplaceOne, "σ/(2nL), replace-one; σ/(nL) = " + res.ZAddRemove.String(), "derived"},
 		Line{"steps T, sampling q", q.Int(r.Steps) + ", " + res.SamplingRate.String(), "", "Alg. 1 (n² steps, q = 1/n)"},
-		Line{"ε by the paper's chain", res.PaperChainEpsilon, "claimed ≤ " + q.Nearest(r.Epsilon), "Lemmas 2.2 + 2.3 at δ′ = δ/2 (notes §1.1)"},
+		Line{"ε by the paper's chain", res.PaperChainEpsilon, "claimed ≤ " + q.Nearest(r.Epsilon), "Lemmas 2.2 + 2.3 at δ′ = δ/2 (docs/seeds.md §Seed 001 noisy SGD noise rule)"},
 		Line{"ε by RDP, replace-one", res.RDPEpsilonReplaceOne, "α = " + res.RDPOrderReplaceOne.String(), "Poisson model; Mironov Prop. 11 + improved conversion"},
 		Line{"ε by RDP, add/remove", res.RDPEpsilonAddRemove, "α = " + res.RDPOrderAddRemove.String(), "for reference"},
 		Line{"σ needed, replace-one", res.NeededSigmaReplaceOne, "z = " + res.NeededZReplaceOne.String() + " (σ/(nL))", "rdp.Calibrate for (ε, δ)"},

@@ -7,8 +7,7 @@ import (
 )
 
 // Seed 004's clipped mean oracle (MeanOracle1, Algorithm 1; Lemma 6 from
-// [BD14]) and its zCDP budgets in one-pass and multi-pass algorithms (P6–P8
-// of the notes).
+// [BD14]) and its zCDP budgets in one-pass and multi-pass algorithms (docs/seeds.md#seed-004-zcdp-budgets).
 
 // ClippedMeanSource cites Lemma 6.
 var ClippedMeanSource = Source{
@@ -22,7 +21,7 @@ var ClippedMeanSource = Source{
 	},
 	Validity: "k ≥ 2, r_k > 0, 0 < r_2 ≤ r_k, τ > 0, s ≥ 1 integer, ρ > 0, d ≥ 1 integer",
 	Notes: []string{
-		"the dump lost Lemma 6's display; the bias and MSE bounds are re-derived (notes, seed 004 §2: the form is exact from Markov's inequality and the bias–variance split)",
+		"the dump lost Lemma 6's display; the bias and MSE bounds are re-derived (docs/seeds.md §Seed 004 clipped mean: the form is exact from Markov's inequality and the bias–variance split)",
 	},
 }
 
@@ -92,7 +91,8 @@ func ClippedMean(k, rk, r2, tau, s, rho, d float64) (ClippedMeanResult, error) {
 	return r, nil
 }
 
-// ZCDPBudgetSource cites P5–P8.
+// ZCDPBudgetSource cites the zCDP budgets of seed 004
+// (docs/seeds.md#seed-004-zcdp-budgets).
 var ZCDPBudgetSource = Source{
 	Paper:   paperLR,
 	Seed:    "004",

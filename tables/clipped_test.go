@@ -8,7 +8,7 @@ import (
 	"github.com/privamp/privamp/internal/numeric"
 )
 
-// Seed 004 notes §6.
+// docs/seeds.md#seed-004-test-vectors.
 func TestClippedVectors(t *testing.T) {
 	r, err := ClippedMean(2, 1, 1, 1, 1000, 0.5, 1)
 	if err != nil {

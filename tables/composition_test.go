@@ -7,7 +7,7 @@ import (
 	"github.com/privamp/privamp/composition"
 )
 
-// Seed 001 notes §1.3.
+// docs/seeds.md#seed-001-test-vectors.
 func TestStrongComposition(t *testing.T) {
 	for _, c := range []struct{ eps, T, delta, want float64 }{
 		{0.1, 100, 1e-5, 5.850235}, {0.01, 1e4, 1e-6, 6.261538}, {1, 10, 1e-5, 32.357090},
@@ -48,7 +48,7 @@ func TestStrongComposition(t *testing.T) {
 	}
 }
 
-// Seed 003 notes §5 composition table.
+// docs/seeds.md#seed-003-test-vectors, composition table.
 func TestFullyAdaptive(t *testing.T) {
 	for _, c := range []struct{ eps, k, delta, exact, paper, total float64 }{
 		{1, 100, 1e-5, 0.0204059, 0.0104199, 0.505429},

@@ -34,7 +34,7 @@
 // assumptions and validity range, and every function refuses inputs outside
 // that range with an error that says why.
 //
-// Where the notes beside a paper show a step of the paper to be wrong or
+// Where docs/errata.md shows a step of the paper to be wrong or
 // loose, the sound version is implemented, and the doc comment and the
 // result's notes say so: seed 000's Lemma 3.1 condition on β is about 2×
 // loose; seed 001's noise constant 32 does not close the paper's own chain;

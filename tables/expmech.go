@@ -69,7 +69,7 @@ var ExpMechConvexSource = Source{
 	},
 	Validity: "ε > 0, L > 0, ‖C‖₂ > 0, p ≥ 1 integer, n ≥ 1 integer, failure probability ∈ (0, 1)",
 	Notes: []string{
-		"seed 001's proof writes the exponent as ε/(L‖C‖₂) and calls the sensitivity L‖C‖₂; Algorithm 2's ε/(2L‖C‖₂) is the correct choice and is used here (notes, seed 001 §1.5)",
+		"seed 001's proof writes the exponent as ε/(L‖C‖₂) and calls the sensitivity L‖C‖₂; Algorithm 2's ε/(2L‖C‖₂) is the correct choice and is used here (see docs/errata.md §BST14 exponential mechanism constant)",
 	},
 }
 
@@ -141,7 +141,7 @@ type OutputPerturbationResult struct {
 // OutputPerturbation returns the sensitivity and noise of output
 // perturbation (seed 001 Alg. 3 and App. B). The paper's Gaussian constant
 // σ₀² = 4L² ln(1/δ)/(Δ²ε²n²) is about half the standard Gaussian mechanism's
-// 8L² ln(1.25/δ)/(Δ²ε²n²) (notes, seed 001 §1.7): privamp reports the ε the
+// 8L² ln(1.25/δ)/(Δ²ε²n²) (docs/errata.md#bst14-output-perturbation-constant): privamp reports the ε the
 // paper's σ₀ really gives and recommends the standard or the analytic σ.
 func OutputPerturbation(eps, delta, lipschitz, strongConvexity, n, dim float64) (OutputPerturbationResult, error) {
 	if err := firstError(positiveFinite("epsilon", eps), openUnit("delta", delta), positiveFinite("lipschitz", lipschitz),

@@ -78,7 +78,8 @@ func TestExpMechFinite(t *testing.T) {
 	}
 }
 
-// TestExpMechConvex checks the notes' vectors (seed 001 §5) and, in one
+// TestExpMechConvex checks the vectors of
+// docs/seeds.md#seed-001-test-vectors and, in one
 // dimension, the exact expected excess risk of the exponential mechanism
 // for the median loss by quadrature.
 func TestExpMechConvex(t *testing.T) {
@@ -163,7 +164,7 @@ func TestAnalyticSigma(t *testing.T) {
 }
 
 func TestOutputPerturbation(t *testing.T) {
-	// Notes §5: n = 1000, p = 10, L = Δ = ε = 1: Gamma scale for ε/2 is 0.004 (A4);
+	// docs/seeds.md#seed-001-test-vectors: n = 1000, p = 10, L = Δ = ε = 1: Gamma scale for ε/2 is 0.004 (A4);
 	// for ε it is 0.002.
 	r, err := OutputPerturbation(0.5, 1e-5, 1, 1, 1000, 10)
 	if err != nil {
@@ -179,7 +180,7 @@ func TestOutputPerturbation(t *testing.T) {
 	if !(r.AnalyticSigma > r.PaperSigma && r.AnalyticSigma < r.ClassicSigma) {
 		t.Errorf("σ order: paper %v, analytic %v, classic %v", r.PaperSigma, r.AnalyticSigma, r.ClassicSigma)
 	}
-	// The notes' App. B vector: σ₀ at (ε/2, δ/2) = 4L√(ln(2/δ))/(Δεn) = 0.01397488.
+	// The App. B vector of docs/seeds.md#seed-001-test-vectors: σ₀ at (ε/2, δ/2) = 4L√(ln(2/δ))/(Δεn) = 0.01397488.
 	r, _ = OutputPerturbation(0.5, 0.5e-5, 1, 1, 1000, 10)
 	checkNear(t, "App. B σ₀ (ε/2, δ/2)", r.PaperSigma, 0.01397488, 1e-6)
 	r, _ = OutputPerturbation(2, 1e-5, 1, 1, 1000, 10)

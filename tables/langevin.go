@@ -13,7 +13,7 @@ import (
 
 // GradientSensitivity returns Δ = sup_θ ‖∇L(θ;D) − ∇L(θ;D′)‖₂ for the
 // average of n L-Lipschitz losses: 2L/n when neighbours replace one record,
-// L/n when they add or remove one (seed 000 §1.1: Thm 2.5's proof uses 2L/n,
+// L/n when they add or remove one (docs/seeds.md#seed-000-gradient-sensitivity: Thm 2.5's proof uses 2L/n,
 // Thm 2.3's L/n, which is right only for add/remove accounting).
 func GradientSensitivity(lipschitz, n float64, replaceOne bool) (float64, error) {
 	if err := positiveFinite("lipschitz", lipschitz); err != nil {
@@ -88,7 +88,7 @@ func Langevin(beta, sensitivity, horizon, delta float64) (LangevinResult, error)
 
 // SGLDStep maps one SGLD step θ ← θ − ηβ∇L + N(0, 2ηI) to the DP-GD form
 // θ ← θ − h(∇L + N(0, (zΔ)²I)): h = ηβ and z = √(2/η)/(βΔ); the per-step
-// RDP is α/(2z²) = αηβ²Δ²/4 (seed 000 §1.2).
+// RDP is α/(2z²) = αηβ²Δ²/4 (docs/seeds.md#seed-000-langevin-path-and-noisy-gradient-descent).
 func SGLDStep(eta, beta, sensitivity float64) (stepSize, noiseMultiplier, rhoPerStep float64, err error) {
 	if err := firstError(positiveFinite("eta", eta), positiveFinite("beta", beta), positiveFinite("sensitivity", sensitivity)); err != nil {
 		return 0, 0, 0, err
@@ -121,7 +121,7 @@ type LangevinInverse struct {
 // (ε, δ)-DP, beside Lemma 3.1's sufficient condition and what that
 // condition really gives. Lemma 3.1 claims β ≤ 2ε/(Δ√(Tη ln(1/δ))) suffices;
 // it gives ρ = ε²/ln(1/δ) and so ε_out = 2ε + ε²/ln(1/δ) by the paper's own
-// Fact A.4 (notes, seed 000 §1.2): the condition is about 2× loose, and the
+// Fact A.4 (docs/errata.md#langevin-gtu-lemma-31): the condition is about 2× loose, and the
 // exact inverse is BetaClassic.
 func LangevinBetaFor(eps, delta, sensitivity, horizon float64) (LangevinInverse, error) {
 	if err := firstError(positiveFinite("epsilon", eps), openUnit("delta", delta), positiveFinite("sensitivity", sensitivity), positiveFinite("horizon", horizon)); err != nil {
@@ -140,7 +140,7 @@ func LangevinBetaFor(eps, delta, sensitivity, horizon float64) (LangevinInverse,
 	inv.PaperEpsilonClassic, _ = rdp.LinearEpsilon(inv.RhoPaper, delta, rdp.Classic)
 	inv.LooseFactor = inv.BetaPaper / inv.BetaClassic
 	inv.Source.Notes = []string{
-		"Lemma 3.1's condition β ≤ 2ε/(Δ√(Tη ln(1/δ))) is about 2× loose: it gives ρ = ε²/ln(1/δ), hence ε_out = 2ε + ε²/ln(1/δ) > ε by the paper's Fact A.4; privamp uses the exact inverse (notes, seed 000 §1.2)",
+		"Lemma 3.1's condition β ≤ 2ε/(Δ√(Tη ln(1/δ))) is about 2× loose: it gives ρ = ε²/ln(1/δ), hence ε_out = 2ε + ε²/ln(1/δ) > ε by the paper's Fact A.4; privamp uses the exact inverse (see docs/errata.md §Langevin GTU Lemma 3.1)",
 	}
 	return inv, nil
 }

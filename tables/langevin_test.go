@@ -7,7 +7,7 @@ import (
 	"github.com/privamp/privamp/rdp"
 )
 
-// Seed 000 notes §5, vectors 1, 2, 4 and 12.
+// docs/seeds.md#seed-000-test-vectors, vectors 1, 2, 4 and 12.
 func TestLangevinVectors(t *testing.T) {
 	r, err := Langevin(100, 0.01, 1, 1e-5)
 	if err != nil {

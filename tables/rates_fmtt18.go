@@ -20,7 +20,7 @@ func exactly(f func(p Params) float64) func(Params) (float64, bool) {
 func ln(x float64) float64 { return math.Log(x) }
 
 // fmtt18Explicit is Theorem 32 with Theorem 26's ln n replaced by the sound
-// 1 + ln n ≥ H_n (see the notes, seed 002 §3): q = max{2k(1+ln n)/n,
+// 1 + ln n ≥ H_n (see docs/errata.md#stop-pnsgd-theorem-26): q = max{2k(1+ln n)/n,
 // 2 ln(1/δ)}, bound (4RL/√n)·√(1 + 16 d q ln(1/δ)/ε²).
 func fmtt18Explicit(tasks func(Params) float64) *Explicit {
 	return &Explicit{
@@ -69,7 +69,7 @@ var tableFMTT18 = register(&Table{
 	},
 	Notes: []string{
 		"the paper's markers (*) and (**) are lost in the text dump; by the caption, (*) belongs to 'Noisy SGD + sampling' and (**) to 'Output perturbation'",
-		"the 'This work' explicit bound uses Thm 32 with ln n corrected to 1 + ln n (Thm 26 bounds a harmonic number by ln, which is false); see the notes, seed 002 §3",
+		"the 'This work' explicit bound uses Thm 32 with ln n corrected to 1 + ln n (Thm 26 bounds a harmonic number by ln, which is false); see docs/errata.md §Stop-PNSGD Theorem 26",
 	},
 	Uses:     []string{"lipschitz", "radius", "tasks"},
 	Validity: "n ≥ 1, d ≥ 1, ε > 0, δ ∈ (0, 1), 1 ≤ k ≤ n; explicit Thm 32 bound: ε ∈ (0, 1), δ ∈ (0, 1/2)",

@@ -51,7 +51,7 @@ var tableGTU1 = register(&Table{
 	},
 	Notes: []string{
 		"the table prints no O(·), but it summarises Thms 2.1, 2.3, 2.4, 2.6, which hide constants (and log(L‖C‖₂/δ²) in the (ε,δ) column)",
-		"explicit bounds: Thm 2.4 gives γ = p/β exactly; with β = εn/(2L‖C‖₂) that is 2pL‖C‖₂/(εn); the population bound assembles Thm 2.4, Thm 2.5 (stability 4L√(2ψ/m) + 2L²/(mn)) and Lemma A.16 (notes, seed 000 §3)",
+		"explicit bounds: Thm 2.4 gives γ = p/β exactly; with β = εn/(2L‖C‖₂) that is 2pL‖C‖₂/(εn); the population bound assembles Thm 2.4, Thm 2.5 (stability 4L√(2ψ/m) + 2L²/(mn)) and Lemma A.16 (docs/seeds.md §Seed 000 exponential mechanism and utility)",
 	},
 	Uses:     []string{"lipschitz", "diameter", "strong_convexity", "smoothness", "psi"},
 	Validity: "n ≥ 1, d ≥ 1, ε > 0, δ ∈ (0, 1), ψ ≥ 0; (ε,δ) column only for ψ ≤ 2L²/(Mn²)",
@@ -77,7 +77,7 @@ var tableGTU1 = register(&Table{
 					Explicit: &Explicit{
 						Form:   "ψ + 2pL‖C‖₂/(εn) + 4L√(2ψ/m) + 2L²/(mn)",
 						Source: "Thm 2.4 + Thm 2.5 + Lemma A.16, β = εn/(2L‖C‖₂)",
-						Note:   "exact Gibbs sample; assembled from the pieces (notes, seed 000 §3)",
+						Note:   "exact Gibbs sample; assembled from the pieces (docs/seeds.md §Seed 000 exponential mechanism and utility)",
 						Eval: func(p Params) float64 {
 							return p.Psi + 2*p.D*p.Lipschitz*p.Diameter/(p.Epsilon*p.N) + 4*p.Lipschitz*math.Sqrt(2*p.Psi/p.StrongConvexity) + 2*p.Lipschitz*p.Lipschitz/(p.StrongConvexity*p.N)
 						},
@@ -114,8 +114,8 @@ var tableGTU2 = register(&Table{
 		"neighbouring data sets replace one record",
 	},
 	Notes: []string{
-		"† the blue marks are lost in the text dump; by the text (Secs. 4.1–4.2 and the notes), the new entries are ERM-SC ε-DP (Thm 4.2, improving p² log n to p² + p log n), SCO-Convex ε-DP (Thm 4.1) and SCO-SC ε-DP (Thm 4.4); the paper says every other entry is tight",
-		"Thm 4.4's proof yields L²(p² log n + log² n)/(mε²n²) + L²/(mn) (notes, seed 000 §3); the table prints the p² log n form",
+		"† the blue marks are lost in the text dump; by the text (Secs. 4.1–4.2 and docs/seeds.md §Seed 000 exponential mechanism and utility), the new entries are ERM-SC ε-DP (Thm 4.2, improving p² log n to p² + p log n), SCO-Convex ε-DP (Thm 4.1) and SCO-SC ε-DP (Thm 4.4); the paper says every other entry is tight",
+		"Thm 4.4's proof yields L²(p² log n + log² n)/(mε²n²) + L²/(mn) (see docs/errata.md §GTU Theorem 4.4 log factor); the table prints the p² log n form",
 	},
 	Uses:     []string{"lipschitz", "diameter", "strong_convexity"},
 	Validity: "n ≥ 1, d ≥ 1, ε > 0, δ ∈ (0, 1)",

@@ -8,8 +8,8 @@ import (
 // Seed 004: Lowy, Razaviyayn, Private Stochastic Optimization with Large
 // Worst-Case Lipschitz Parameter. The paper's Figure 1 (summary of results)
 // is lost in the text dump, as are almost all displayed equations; the rates
-// below are rebuilt from the theorems as reconstructed in the notes (seed
-// 004 §4) and marked accordingly.
+// below are rebuilt from the theorems as reconstructed in
+// docs/seeds.md#seed-004-reconstructed-rates and marked accordingly.
 
 // lrA returns a = √d/(n√ρ) and p = (k−1)/k.
 func lrA(p Params) (a, pe float64) {
@@ -57,7 +57,7 @@ var tableLR = register(&Table{
 	Title:         "Private stochastic optimisation with heavy-tailed gradients (k-th moment bounds): rates by setting",
 	Paper:         "Lowy, Razaviyayn, Private Stochastic Optimization with Large Worst-Case Lipschitz Parameter (arXiv 2209.07403)",
 	Seed:          "004",
-	Source:        "Figure 1 — LOST in the text dump; RECONSTRUCTED from Thms 7–12, 18, 20, 26–48 (notes, seed 004 §4)",
+	Source:        "Figure 1 — LOST in the text dump; RECONSTRUCTED from Thms 7–12, 18, 20, 26–48 (docs/seeds.md §Seed 004 reconstructed rates)",
 	Reconstructed: true,
 	Caption:       "Reconstruction: the paper's Figure 1 summarises its results (and the dump lost it with nearly every displayed equation). Every rate is ≲ or Õ: absolute constants and logarithms hidden. a = √d/(n√ρ), p = (k−1)/k, κ = β/μ.",
 	Columns: []Column{
@@ -76,7 +76,7 @@ var tableLR = register(&Table{
 		"lower bounds: ρ ≤ d and n large enough that a ≤ 1",
 	},
 	Notes: []string{
-		"RECONSTRUCTED: Figure 1 is lost; the rates come from the theorems as reconstructed in the notes ([R]/[D] there), with D and μ restored",
+		"RECONSTRUCTED: Figure 1 is lost; the rates come from the theorems as reconstructed in docs/seeds.md (§Seed 004 reconstructed rates), with D and μ restored",
 		"the κ-powers in the smooth strongly convex and PPL rows are reconstructions of uncertain form (marked [?]): the SC row uses T = κ in Thm 34's bound, r_2²/(μn) + (r_k²/μ)(√(dκ)/(n√ρ))^{2p}; the PPL row uses T = κ in Thm 48's bound",
 		"the prior-work column is text only: its forms are not reliable enough to evaluate",
 		"the non-smooth rows use r̃_{2k,n} (a weighted empirical 2k-th moment); under mild assumptions it tends to r_{2k} (Thm 45)",

@@ -69,7 +69,7 @@ func cell(t *testing.T, ev *Evaluation, rowKey, colKey string) Value {
 }
 
 // TestBST14Cells recomputes every evaluable cell of seed 001's Table 1
-// independently and checks the notes' vector (seed 001 §5: n = 1e4, p = 10,
+// independently and checks the vector of docs/seeds.md#seed-001-test-vectors (n = 1e4, p = 10,
 // ε = 1, δ = 1e-6, Δ = 1, L = ‖C‖₂ = 1).
 func TestBST14Cells(t *testing.T) {
 	n, p, eps, delta := 1e4, 10.0, 1.0, 1e-6
@@ -109,7 +109,7 @@ func TestBST14Cells(t *testing.T) {
 	if v := cell(t, ev, "lipschitz_smooth", "pure_this_work"); v.Evaluated() || v.Label != "—" {
 		t.Errorf("empty cell evaluated: %+v", v)
 	}
-	// Explicit Thm 3.2 mean: (8L‖C‖/ε)((p+1) ln 3 + 1) = 104.677881 at p = 10 (notes §5).
+	// Explicit Thm 3.2 mean: (8L‖C‖/ε)((p+1) ln 3 + 1) = 104.677881 at p = 10 (docs/seeds.md#seed-001-test-vectors).
 	ex := cell(t, ev, "lipschitz", "pure_this_work").Explicit
 	if ex == nil {
 		t.Fatal("no explicit bound on Thm 3.2's cell")
@@ -157,8 +157,9 @@ func TestBST14TableRefusals(t *testing.T) {
 	}
 }
 
-// TestGGPCells checks seed 003's Table 1 at the notes' point (§5: n = 1e5,
-// ε = 1, dx = dy = 1000) and recomputes each expression.
+// TestGGPCells checks seed 003's Table 1 at the point of
+// docs/seeds.md#seed-003-test-vectors (n = 1e5, ε = 1, dx = dy = 1000) and
+// recomputes each expression.
 func TestGGPCells(t *testing.T) {
 	n, eps := 1e5, 1.0
 	ev, err := tableGGP.Evaluate(Params{N: n, D: 1000, Epsilon: eps, Delta: 1e-5})
@@ -171,7 +172,7 @@ func TestGGPCells(t *testing.T) {
 	cases := []struct {
 		row, col string
 		want     float64
-		notes    float64
+		vector   float64
 	}{
 		{"ssp_bilinear", "ours", math.Sqrt(l/n) + math.Sqrt(math.Pow(l, 1.5)/(n*eps)), 0.0344147},
 		{"ssp_bilinear", "lower", math.Sqrt(l/n) + math.Pow(l, 0.75)/math.Sqrt(n*eps), 0.0344147},
@@ -184,7 +185,7 @@ func TestGGPCells(t *testing.T) {
 	for _, c := range cases {
 		v := cell(t, ev, c.row, c.col)
 		checkNear(t, c.row+"/"+c.col, v.Value, c.want, 1e-12)
-		checkNear(t, c.row+"/"+c.col+" (notes)", v.Value, c.notes, 1e-4)
+		checkNear(t, c.row+"/"+c.col+" (test vector)", v.Value, c.vector, 1e-4)
 	}
 	for _, b := range ev.Best {
 		if ev.Table.Rows[b.Row].Key == "ssp_bilinear" {
@@ -258,7 +259,7 @@ func TestGTU(t *testing.T) {
 	checkNear(t, "γ pure", cell(t, ev, "empirical", "pure").Value, L*diam*p/(eps*n), 1e-12)
 	checkNear(t, "γ approx", cell(t, ev, "empirical", "approx").Value, L*L*p*math.Log(1/delta)/(m*eps*eps*n*n), 1e-12)
 	checkNear(t, "γ explicit (p/β, β = εn/(2L‖C‖))", cell(t, ev, "empirical", "pure").Explicit.Value, p/(eps*n/(2*L*diam)), 1e-12)
-	// Notes §5 vector 6: stability 2L²/(mn) + 4L√(2ψ/m) at L = 1, m = 0.1, n = 1e4, ψ = 1e-6 is 0.0198885.
+	// docs/seeds.md#seed-000-test-vectors: stability 2L²/(mn) + 4L√(2ψ/m) at L = 1, m = 0.1, n = 1e4, ψ = 1e-6 is 0.0198885.
 	ev, err = tableGTU1.Evaluate(Params{N: 1e4, D: 10, Epsilon: 1, Delta: 1e-5, StrongConvexity: 0.1, Psi: 1e-6, Smoothness: 1e-20})
 	if err != nil {
 		t.Fatal(err)
@@ -282,8 +283,8 @@ func TestGTU(t *testing.T) {
 	checkNear(t, "SCO SC", cell(t, ev, "sco_sc", "pure").Value, L*L/(m*n)+L*L*p*p*math.Log(n)/(m*eps*eps*n*n), 1e-12)
 }
 
-// TestLR checks the reconstructed seed 004 rates against the notes'
-// rate-shape values (§6: n = 1e6, d = 100, ρ = 1, k = 4, D = 1, r_2 = 2,
+// TestLR checks the reconstructed seed 004 rates against the
+// rate-shape values of docs/seeds.md#seed-004-test-vectors (n = 1e6, d = 100, ρ = 1, k = 4, D = 1, r_2 = 2,
 // r_k = 204^{1/4}, β = 1: U1 = 4.130e−3, L1 = 4.451e−3).
 func TestLR(t *testing.T) {
 	rk := math.Pow(204, 0.25)

@@ -7,7 +7,7 @@ import (
 	"github.com/privamp/privamp/rdp"
 )
 
-// Seed 004 notes P2: ρ*(ε,δ) = (√(ln(1/δ)+ε) − √ln(1/δ))², and the shortcut
+// docs/accounting.md#zcdp: ρ*(ε,δ) = (√(ln(1/δ)+ε) − √ln(1/δ))², and the shortcut
 // ρ = ε²/(8 ln(1/δ)) is valid iff ε ≤ 8(1 − 1/√2) ln(1/δ).
 func TestBunSteinkeInverse(t *testing.T) {
 	for _, delta := range []float64{1e-10, 1e-5, 0.01} {
@@ -121,7 +121,7 @@ func TestRhoForPublished(t *testing.T) {
 	}
 }
 
-// Seed 004 notes §6: ρ*(ε, δ) by the classic inverse, and ε(ρ) vectors.
+// docs/seeds.md#seed-004-test-vectors: ρ*(ε, δ) by the classic inverse, and ε(ρ) vectors.
 func TestSeed004Vectors(t *testing.T) {
 	for _, c := range []struct{ eps, delta, rho float64 }{
 		{1, 1e-5, 0.020820}, {2, 1e-6, 0.067574}, {8, 1e-5, 1.049136},

@@ -40,7 +40,7 @@ func jnear(t *testing.T, obj map[string]any, key string, want, tol float64) {
 }
 
 // TestCalcJSON runs every calculator with --json and checks the headline
-// numbers against the notes' vectors (recomputed in the tables tests).
+// numbers against the test vectors of docs/seeds.md (recomputed in the tables tests).
 func TestCalcJSON(t *testing.T) {
 	cases := []struct {
 		args  []string

@@ -23,11 +23,11 @@ func newCNICmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cni --schedule FILE.json",
 		Short: "The optimal Theorem 22 bound for a contractive noisy iteration given as a schedule",
-		Long: `The general engine of amplification by iteration (FMTT18 Theorem 22, contractions c ≤ 1 as in notes
-§2.1): for X_t = ψ_t(X_{t−1}) + N(0, v_t I) with c_t-Lipschitz maps that differ between neighbouring runs
-by at most s_t, the final iterates satisfy D_α ≤ α·K for all α > 1. privamp finds the smallest K (the
-optimal shift allocation a_t: the greatest convex minorant of the rescaled cumulative sensitivities) and
-converts it to (ε, δ).
+		Long: `The general engine of amplification by iteration (FMTT18 Theorem 22, contractions c ≤ 1 as in
+docs/amplification.md §Contraction factor below one): for X_t = ψ_t(X_{t−1}) + N(0, v_t I) with c_t-Lipschitz
+maps that differ between neighbouring runs by at most s_t, the final iterates satisfy D_α ≤ α·K for all α > 1.
+privamp finds the smallest K (the optimal shift allocation a_t: the greatest convex minorant of the rescaled
+cumulative sensitivities) and converts it to (ε, δ).
 
 Schedule file (JSON, steps in time order; runs of identical steps keep 1e7-step schedules small):
   {"variance": 0.01, "contraction": 1, "steps": [{"count": 4999}, {"sensitivity": 0.2},

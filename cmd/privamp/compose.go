@@ -162,7 +162,7 @@ func composeReport(c composition.Composition, homogeneous bool) *report {
 	}
 	if c.MaxStepEpsilon != nil {
 		at := "at δ' = " + c.StepDelta.String()
-		r.Rows = append(r.Rows, row{"largest per-step ε0 for --target-epsilon", *c.MaxStepEpsilon, at, "exact inverse of ε0√(2k ln(1/δ')) + kε0²/2 (seed 003 notes §1.2)"})
+		r.Rows = append(r.Rows, row{"largest per-step ε0 for --target-epsilon", *c.MaxStepEpsilon, at, "exact inverse of ε0√(2k ln(1/δ')) + kε0²/2 (docs/accounting.md §Fully adaptive filter)"})
 		if c.Cor36StepEpsilon != nil {
 			r.Rows = append(r.Rows, row{"per-step ε0 by Cor. 3.6", *c.Cor36StepEpsilon, at, "seed 003, Cor. 3.6: ε/(2√(2k ln(1/δ'))), sufficient only (about 2× conservative)"})
 		} else {

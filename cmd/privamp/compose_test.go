@@ -49,7 +49,7 @@ func TestComposeBestDefault(t *testing.T) {
 			t.Errorf("method %v: %v", mm["method"], mm)
 		}
 	}
-	// seed 001 notes §1.3 vector appears as the advanced row.
+	// the docs/seeds.md#seed-001-amplification-and-composition vector appears as the advanced row.
 	if a := ms[1].(map[string]any)["epsilon"].(float64); math.Abs(a-5.850235) > 5e-7 {
 		t.Errorf("advanced = %v, want 5.850235", a)
 	}
@@ -151,7 +151,7 @@ func TestComposeFilterCheck(t *testing.T) {
 }
 
 func TestComposeFilterInverse(t *testing.T) {
-	// Seed 003 notes §5, first row: ε = 1, k = 100, δ = 1e-5.
+	// docs/seeds.md#seed-003-test-vectors, first row: ε = 1, k = 100, δ = 1e-5.
 	obj := composeJSON(t, "--method", "filter", "--epsilon", "0.02", "--compositions", "100", "--target-delta", "1e-5", "--target-epsilon", "1")
 	if !near(obj["max_step_epsilon"].(float64), 0.0204059, 1e-5) || !near(obj["cor36_step_epsilon"].(float64), 0.0104199, 1e-5) {
 		t.Errorf("inverse: %v", obj)

@@ -100,7 +100,8 @@ func newPNSGDCmd(a *app) *cobra.Command {
 		Long: `Per-person (ε, δ) of projected noisy SGD that releases only its final iterate (FMTT18), at --index
 values or over all n records, and the ε if every iterate were released (Lemma 27).
 --variant pnsgd: the fixed-order run, Alg. 1 (Thm 23), with --batch, --epochs (Thm 35), --public
-(Cor 31), --strong-convexity (notes §2.1) derived from Thm 22. skip: Skip-PNSGD (Thm 24, exact mixture).
+(Cor 31), --strong-convexity (docs/amplification.md §Contraction factor below one) derived from Thm 22.
+skip: Skip-PNSGD (Thm 24, exact mixture).
 stop: Stop-PNSGD (Thm 26 repaired: the paper's bound is not sound; --tasks k: Thm 32). skip and stop
 take one pass with one record per step. η ≤ 2/β is checked when --eta and --smoothness are given; a
 step that does not contract is refused unless --composition-fallback asks for the composition bound.` + ampExit,

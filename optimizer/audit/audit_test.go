@@ -27,7 +27,7 @@ func upperEpsilon(t *testing.T, tr shifted.Training, idx int64, delta float64) f
 	return dp.Epsilon
 }
 
-// linearGaussian is the exactly solvable case of seed 002 notes §5: the
+// linearGaussian is the exactly solvable case of docs/amplification.md#exact-gaussian-cases: the
 // linear loss −⟨w, x⟩ without projection, where every step is a translation.
 func linearGaussian(n int, sigma float64) (optimizer.Config, optimizer.Objective, *dataset.Dataset) {
 	d := 2
@@ -60,7 +60,7 @@ func TestAuditLinearGaussian(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// exact: ρ = 2X²/(nσ²) at every index (notes §5)
+		// exact: ρ = 2X²/(nσ²) at every index (docs/amplification.md#exact-gaussian-cases)
 		rho, _ := optimizer.ExactRho(cfg, n, 0, 2, tt)
 		exact := optimizer.GaussianShiftEpsilon(math.Sqrt(2*rho), delta)
 		// upper bound: shifted's per-index guarantee

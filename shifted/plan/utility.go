@@ -54,8 +54,8 @@ func (o Options) utilityParams(n int64, sigma float64) shifted.UtilityParams {
 // oracle) hold for every σ, which is how they are used here. Seed 002 has no
 // bound for the last iterate of PNSGD: for that variant the bound is Thm
 // 30's, i.e. for running the same plan as Skip-PNSGD, whose per-person
-// guarantee is never weaker (Thm 24; the exact mixture of notes §3 is at
-// most αρ_t). When η is fixed or lowered to 2/β, the bound is Thm 28's
+// guarantee is never weaker (Thm 24; the exact mixture of
+// docs/amplification.md#skip-and-stop-mixtures is at most αρ_t). When η is fixed or lowered to 2/β, the bound is Thm 28's
 // regret argument at that η (shifted.UtilityParams.Thm28 with D = 2R and T
 // the iterates the output is drawn from: S for Stop, ⌊S/2⌋ + 1 for Skip).
 // Several passes (Epochs > 1) reuse the data, so no population bound
