@@ -67,7 +67,7 @@ func compareReport(c shifted.ComparisonReport) *report {
 		k  int64
 	}{{"replace-one", c.IterationWins}, {"add/remove", c.IterationWinsAddRemove}} {
 		r.Rows = append(r.Rows, row{"iteration ≤ sampling (" + w.vs + ") for", fmt.Sprintf("%s of %s records (%.4g%%)", fmtInt(float64(w.k)), fmtInt(float64(c.N)), 100*float64(w.k)/float64(c.N)),
-			"the first " + fmtInt(float64(w.k)) + " indices", "ε_t is non-decreasing in t"})
+			map[bool]string{true: "indices 1.." + fmtInt(float64(w.k)), false: "none"}[w.k > 0], "ε_t is non-decreasing in t"})
 	}
 	return r
 }
