@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/privamp/privamp/internal/quantity"
@@ -69,10 +68,10 @@ target), 2 bad input (the message names the field or line), 3 UNSUPPORTED.`,
 			return badInput("%v", err)
 		}
 		v, err := claim.Verify(c, trace)
-		if err != nil {
-			return err
+		if err == nil {
+			err = render(a.out, a.mode, verifyReport(verifyResult{"verify", args[0], tpath, v}))
 		}
-		if err := render(a.out, a.mode, verifyReport(verifyResult{"verify", args[0], tpath, v})); err != nil {
+		if err != nil {
 			return err
 		}
 		return map[claim.Verdict]error{claim.Invalid: &exitError{code: exitInvalid}, claim.Unsupported: &exitError{code: exitUnsupported}}[v.Verdict]
@@ -83,28 +82,25 @@ target), 2 bad input (the message names the field or line), 3 UNSUPPORTED.`,
 func verifyReport(res verifyResult) *report {
 	v, tr := res.Verification, res.Training
 	r := &report{Title: fmt.Sprintf("privamp verify %s: %s", res.File, v.Verdict), Result: res, CSVAll: true, Assumptions: v.Assumptions, Notes: v.Notes}
-	add := func(q string, val any, u, s string) { r.Rows = append(r.Rows, row{q, val, u, s}) }
+	add := func(when bool, q string, val any, u, s string) {
+		if when {
+			r.Rows = append(r.Rows, row{q, val, u, s})
+		}
+	}
 	delta := fmt.Sprintf("δ = %g", tr.Delta)
-	add("verdict", v.Verdict.String(), "", "via "+v.Via)
-	add("run", fmt.Sprintf("%s; n = %d private + %d public, %d steps; η, σ, L, β, m = %g, %g, %g, %g, %g", tr.Name(), tr.N, tr.Public, tr.Steps(),
+	add(true, "verdict", v.Verdict.String(), "", "via "+v.Via)
+	add(true, "run", fmt.Sprintf("%s; n = %d private + %d public, %d steps; η, σ, L, β, m = %g, %g, %g, %g, %g", tr.Name(), tr.N, tr.Public, tr.Steps(),
 		tr.Loss.Eta, tr.Sigma, tr.Loss.Lipschitz, tr.Loss.Smoothness, tr.Loss.StrongConvexity), "", "claim")
-	if v.ClaimedEpsilon != nil {
-		add("claimed ε (worst case)", *v.ClaimedEpsilon, delta, "claim")
-	}
-	if v.Via == claim.ViaAmplification && v.WorstIndex > 0 {
-		add(fmt.Sprintf("certified ε (worst case, index %d)", v.WorstIndex), v.WorstEpsilon, delta, v.Source)
-	}
-	if v.Via != claim.ViaNone { // a contradicted claim gets no argument, composition included
-		add("plain composition ε", v.CompositionEpsilon, delta, "every iterate released; needs only ‖∇f‖ ≤ L")
-	}
-	if v.Verdict == claim.Invalid {
-		add("σ that makes the claim true", v.SigmaNeeded, "", "shifted.Training.CalibrateSigma (bisection over the sound bound)")
-	}
+	add(v.ClaimedEpsilon != nil, "claimed ε (worst case)", v.ClaimedEpsilon, delta, "claim")
+	add(v.Via == claim.ViaAmplification && v.WorstIndex > 0, fmt.Sprintf("certified ε (worst case, index %d)", v.WorstIndex), v.WorstEpsilon, delta, v.Source)
+	// a contradicted claim gets no argument, composition included
+	add(v.Via != claim.ViaNone, "plain composition ε", v.CompositionEpsilon, delta, "every iterate released; needs only ‖∇f‖ ≤ L")
+	add(v.Verdict == claim.Invalid, "σ that makes the claim true", v.SigmaNeeded, "", "shifted.Training.CalibrateSigma (bisection over the sound bound)")
 	for _, iv := range v.PerIndex {
-		add(fmt.Sprintf("index %d: claimed / certified ε", iv.Index), fmt.Sprintf("%s / %s", iv.Claimed, iv.Certified), delta, map[bool]string{true: "ok", false: "below the bound"}[iv.OK])
+		add(true, fmt.Sprintf("index %d: claimed / certified ε", iv.Index), fmt.Sprintf("%s / %s", iv.Claimed, iv.Certified), delta, map[bool]string{true: "ok", false: "below the bound"}[iv.OK])
 	}
-	add("cross-checked", strings.Join(v.CrossChecked, "; "), "", "against the trajectory or the other constants")
-	add("taken on trust", strings.Join(v.Trusted, "; "), "", "nothing the claim brings can contradict them")
+	add(true, "cross-checked", strings.Join(v.CrossChecked, "; "), "", "against the trajectory or the other constants")
+	add(true, "taken on trust", strings.Join(v.Trusted, "; "), "", "nothing the claim brings can contradict them")
 	r.Table = &table{Header: []string{"check", "status", "basis", "value", "bound", "detail"}}
 	for _, ch := range v.Checks {
 		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, ch.Status, ch.Basis, checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
@@ -114,16 +110,11 @@ func verifyReport(res verifyResult) *report {
 
 // verifyPlan recomputes every person's ε of a plan (plan.Verify).
 func verifyPlan(a *app, path string) error {
-	f, err := os.Open(path)
+	p, err := plan.LoadFile(path)
 	if err != nil {
-		return badInput("cannot open %s: %v", path, unwrapPathErr(err))
+		return badInput("%v", err)
 	}
-	defer f.Close()
-	p, err := plan.Load(f)
-	var v *plan.Verification
-	if err == nil {
-		v, err = p.Verify()
-	}
+	v, err := p.Verify()
 	if err != nil {
 		return badInput("%s: %v", path, err)
 	}
@@ -140,8 +131,7 @@ func verifyPlan(a *app, path string) error {
 	add("people above their target", fmt.Sprintf("%s of %s", fmtInt(float64(v.ViolationCount)), fmtInt(float64(v.Checked))), "recomputed ε > target ε; "+v.Source)
 	if len(v.Groups) > 0 && len(v.Groups) <= planMaxTable && v.OK {
 		r.Table = planGroupTable(p, v.Groups)
-	}
-	if !v.OK {
+	} else if !v.OK {
 		r.Table = &table{Header: []string{"index", "who", "target ε", "δ", "achieved ε"}}
 		for _, vi := range v.Violations[:min(len(v.Violations), planMaxTable)] {
 			r.Table.Rows = append(r.Table.Rows, []string{fmtInt(float64(vi.Position)), nonEmpty(vi.ID, vi.Tier), fmtNum(vi.Epsilon), fmtNum(vi.Delta), fmtEps(vi.Achieved)})

@@ -3,6 +3,7 @@ package plan
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +33,18 @@ func TestIsFile(t *testing.T) {
 	}
 	if IsFile(filepath.Join(dir, "missing.json")) {
 		t.Error("a missing file is a plan")
+	}
+}
+
+// TestLoadFile: errors name the file.
+func TestLoadFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "p.json")
+	os.WriteFile(p, []byte(`{"format": "privamp-plan", "oops": 1}`), 0o644)
+	if _, err := LoadFile(p); err == nil || !strings.HasPrefix(err.Error(), p+": ") || !strings.Contains(err.Error(), "oops") {
+		t.Errorf("bad plan: %v", err)
+	}
+	if _, err := LoadFile(filepath.Join(dir, "none.json")); err == nil || !strings.Contains(err.Error(), "cannot open "+dir) {
+		t.Errorf("missing plan: %v", err)
 	}
 }
