@@ -18,7 +18,7 @@ func synthData(t testing.TB, kind string, n, d int) (*dataset.Dataset, Objective
 
 func TestRunDeterministic(t *testing.T) {
 	data, obj := synthData(t, "logistic", 200, 5)
-	for _, v := range []Variant{Final, Skip, Stop} {
+	for _, v := range shifted.Variants {
 		for _, b := range []int{1, 7} {
 			cfg := Config{Training: shifted.Training{Variant: v, Sigma: 1, Epochs: 2, Batch: int64(b), Loss: shifted.Loss{Eta: 0.1}}, R: 3}
 			r1, _ := NewRunner(cfg, obj, data)

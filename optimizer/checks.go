@@ -7,6 +7,17 @@ import (
 	"github.com/privamp/privamp/internal/quantity"
 )
 
+// Statuses of a check (TrainCheck; package optimizer/claim uses the same
+// words and adds UNMET).
+const (
+	// Pass: the check holds.
+	Pass = "PASS"
+	// Fail: the check does not hold; a failed check makes the run's OK false.
+	Fail = "FAIL"
+	// NA: the check does not apply.
+	NA = "N/A"
+)
+
 // check runs the checks of a trained run. Every check compares a measured
 // value with one derived from the declared bounds and the parameters, so
 // each can fail; a failure makes Result.OK false.

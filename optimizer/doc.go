@@ -60,39 +60,6 @@
 // TrainResult.Privacy. This package adds only the exact divergence of the
 // Gaussian cases (ExactRho, GaussianShiftEpsilon) beside the bound. The
 // empirical lower bound of an audit is package optimizer/audit, which
-// imports this package.
-//
-// # Claims (privamp verify)
-//
-// ParseClaim reads a JSON object describing a training run and the privacy
-// it claims; Verify recomputes the bound and checks the assumptions. Fields
-// (unknown keys are refused; a bad value is a *ClaimError naming the field):
-//
-//	"algorithm"         "pnsgd" (Alg. 1; Alg. 2 with epochs > 1), "skip" or "stop"   required
-//	"n"                 number of examples, private and public                  required
-//	"batch", "epochs"   examples per step, fixed-order passes                   default 1, 1
-//	"order"             "fixed", or "shuffled" (one pass after a secret shuffle) default "fixed"
-//	"eta", "sigma"      step size η and gradient noise σ: w ← Π_K(w − η(g + Z)),  required
-//	                    Z ~ N(0, σ²I), g the batch's average gradient
-//	"lipschitz"         L with every per-example gradient norm ≤ L             required
-//	"smoothness"        β; η ≤ 2/β is checked (omitted: amplification unsupported)
-//	"strong_convexity"  m ≥ 0                                                    default 0
-//	"radius"            R of K (informational)                                   default none
-//	"public"            the last m examples are public (Cor 31)                 default 0
-//	"tasks"             k Stop-PNSGD tasks on the same data (Thm 32)            default 1
-//	"delta"             δ ∈ (0, 1)                                               required
-//	"epsilon"           claimed worst-case ε over the private indices
-//	"per_index"         [{"index": t, "epsilon": e}, …] claimed ε of index t
-//	                    (at least one of "epsilon" and "per_index")
-//	"trajectory"        CSV with columns step, grad_norm, step_size (as Tracer
-//	                    and WriteTrace produce; relative to the claim file)
-//	"description"       free text
-//
-// The verdict is Valid (every claimed ε is at least the certified one),
-// Invalid (assumptions hold, some claim is below the bound: the smallest
-// certifiable ε and the σ that would make the claim true are reported) or
-// Unsupported (an assumption fails — η > 2/β, no β, gradients above L in the
-// trajectory, step sizes that differ from η, a reshuffled multi-epoch order —
-// and plain composition, reported instead, does not support the claim
-// either). See examples/claim.json in the repository.
+// imports this package. Claims about a training run and their verification
+// (privamp verify) are package optimizer/claim.
 package optimizer

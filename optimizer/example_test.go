@@ -8,6 +8,7 @@ import (
 
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/rdp"
 )
 
 // Run Skip-PNSGD on a tiny CSV data set and read off the constants the
@@ -28,9 +29,11 @@ func Example() {
 	res := r.Run(42)
 	fmt.Printf("‖w‖ ≤ R: %v; max gradient norm ≤ L: %v\n", math.Hypot(res.W[0], res.W[1]) <= 1, res.MaxGradNorm <= c.L)
 
-	p, _ := optimizer.PrivacyOf(optimizer.Setting{Variant: optimizer.Skip, N: data.N(), Batch: 1, Epochs: 1, Tasks: 1,
-		Eta: 1, Sigma: 2, L: c.Sens, Beta: c.Beta})
-	t, eps, _ := p.Worst(1e-5)
+	g, _ := shifted.Training{Variant: shifted.VariantSkip, N: int64(data.N()), Sigma: 2, Delta: 1e-5,
+		Loss: shifted.Loss{Lipschitz: c.Sens, Smoothness: c.Beta, Eta: 1}}.Guarantee()
+	t := shifted.WorstIndex(g)
+	dp, _ := rdp.EpsilonFor(g.Curve(t), 1e-5, rdp.Improved)
+	eps := dp.Epsilon
 	fmt.Printf("worst index %d: ε = %.3f at δ = 1e-5\n", t, eps)
 	// Output:
 	// L = 0.4130, β = 0.1000, η ≤ 2/β = 20.00
@@ -44,10 +47,9 @@ func ExampleExactRho() {
 	cfg := optimizer.Config{Training: shifted.Training{Variant: shifted.VariantPNSGD, Sigma: 1, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: 0.1}}, R: math.Inf(1)}
 	n := 100
 	exact, _ := optimizer.ExactRho(cfg, n, 1, 2, n) // ½‖w − x‖², ‖x − x'‖ = 2, last index
-	p, _ := optimizer.PrivacyOf(optimizer.Setting{Variant: optimizer.Final, N: n, Batch: 1, Epochs: 1, Tasks: 1,
-		Eta: 0.1, Sigma: 1, L: 1, Beta: 1, M: 1})
-	c, _ := p.Curve(n)
-	fmt.Printf("exact ρ = %.4f ≤ bound ρ = %.4f\n", exact, c.Epsilon(2)/2)
+	g, _ := shifted.Training{Variant: shifted.VariantPNSGD, N: int64(n), Sigma: 1, Delta: 1e-5,
+		Loss: shifted.Loss{Lipschitz: 1, Smoothness: 1, StrongConvexity: 1, Eta: 0.1}}.Guarantee()
+	fmt.Printf("exact ρ = %.4f ≤ bound ρ = %.4f\n", exact, g.Curve(int64(n)).Epsilon(2)/2)
 	// Output:
 	// exact ρ = 0.3800 ≤ bound ρ = 2.0000
 }

@@ -127,6 +127,8 @@ func DefaultRule(v shifted.Variant, public, tasks int64) Rule {
 // CalibrateTarget finds the smallest σ whose worst-case ε over the private
 // indices (package shifted) is ≤ target at δ, with η fixed by the caller (η
 // must be known first: for strongly convex losses the bound depends on it).
+// It is shifted.Training.CalibrateSigma, privamp's one calibration of σ.
 func CalibrateTarget(tr shifted.Training, eps, delta float64) (float64, error) {
-	return calibrate(tr, delta, eps, nil)
+	tr.Delta = delta
+	return tr.CalibrateSigma(eps, nil)
 }

@@ -61,12 +61,13 @@ func TestCor31Correction(t *testing.T) {
 	tg := Target{Epsilon: eps, Delta: delta, N: n, D: 5, L: 1, R: 1, Public: m}
 	p, _ := Derive(Cor31, tg)
 	paperSigma := p.Sigma / math.Sqrt2
-	set := Setting{Variant: Skip, N: n, Batch: 1, Epochs: 1, Public: m, Tasks: 1, Eta: p.Eta, Sigma: p.Sigma, L: 1, Beta: 1}
-	pr, err := PrivacyOf(set)
+	set := shifted.Training{Variant: shifted.VariantSkip, N: int64(n - m), Public: int64(m), Sigma: p.Sigma, Delta: delta,
+		Loss: shifted.Loss{Lipschitz: 1, Smoothness: 1, Eta: p.Eta}}
+	g, err := set.Guarantee()
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, e, _ := pr.Worst(delta)
+	e, _ := epsilonOf(g, worstIndex(g), delta)
 	if e > eps {
 		t.Fatalf("corrected σ: sound ε %v > target %v", e, eps)
 	}
@@ -91,9 +92,9 @@ func TestUtilityBoundHolds(t *testing.T) {
 	pop := NewSyntheticPopulation(g, obj, R, 20000, 4)
 	for _, rule := range []Rule{Thm29, Thm30} {
 		p, _ := Derive(rule, Target{Epsilon: 1, Delta: 1e-5, N: n, D: 5, L: cons.L, R: R})
-		v := Stop
+		v := shifted.VariantStop
 		if rule == Thm30 {
-			v = Skip
+			v = shifted.VariantSkip
 		}
 		cfg := Config{Training: shifted.Training{Variant: v, Sigma: p.Sigma, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: p.Eta}}, R: R}
 		st, err := MeasureUtility(cfg, obj, pop, n, reps, 11, 0.95)

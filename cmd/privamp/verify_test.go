@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 )
@@ -21,11 +22,20 @@ func writeClaim(t *testing.T, dir, body string) string {
 
 func TestVerifyExample(t *testing.T) {
 	m, code, stderr := runJSON(t, "verify", "../../examples/claim.json")
-	if code != 0 || m["verdict"] != "VALID" {
+	if code != 0 || m["verdict"] != "VALID" || m["command"] != "verify" || m["via"] != "amplification by iteration" {
 		t.Fatalf("exit %d %v %s", code, m["verdict"], stderr)
 	}
-	if m["certified_epsilon"].(float64) > m["claimed_epsilon"].(float64) {
+	if m["worst_epsilon"].(float64) > m["claimed_epsilon"].(float64) {
 		t.Fatal("VALID with a claim below the bound")
+	}
+	tr := m["training"].(map[string]any)
+	if tr["variant"] != "pnsgd" || tr["n"].(float64) != 569 || len(m["cross_checked"].([]any)) == 0 || len(m["trusted"].([]any)) == 0 {
+		t.Errorf("training %v, cross_checked %v, trusted %v", tr, m["cross_checked"], m["trusted"])
+	}
+	for _, c := range m["checks"].([]any) {
+		if c := c.(map[string]any); c["basis"] == nil || c["status"] == nil {
+			t.Errorf("check without basis or status: %v", c)
+		}
 	}
 }
 
@@ -53,11 +63,11 @@ func TestVerifyStatuses(t *testing.T) {
 		}
 		switch c.verdict {
 		case "INVALID":
-			if m["sigma_needed"].(float64) <= 2 || m["certified_epsilon"].(float64) <= 1 {
+			if m["sigma_needed"].(float64) <= 2 || m["worst_epsilon"].(float64) <= 1 {
 				t.Fatalf("INVALID report: %v", m)
 			}
 		case "UNSUPPORTED":
-			if len(m["failed_assumptions"].([]any)) == 0 || m["composition_epsilon"] == nil {
+			if !hasStatus(m, "UNMET") || m["composition_epsilon"] == nil || m["worst_epsilon"] != nil || m["via"] != "composition" {
 				t.Fatalf("UNSUPPORTED report: %v", m)
 			}
 		}
@@ -103,10 +113,11 @@ func TestVerifyBadClaims(t *testing.T) {
 func TestVerifyPlan(t *testing.T) {
 	for _, f := range []string{"../../examples/plan/plan.json", "../../examples/plan/tiers-plan.json", "../../examples/plan/breast-cancer-plan.json"} {
 		m, code, stderr := runJSON(t, "verify", f)
-		if code != 0 || m["verdict"] != "VALID" || m["kind"] != "plan" || m["violation_count"].(float64) != 0 || m["worst_ratio"].(float64) > 1 {
+		pv := m["verification"].(map[string]any)
+		if code != 0 || m["verdict"] != "VALID" || m["command"] != "verify" || pv["violation_count"].(float64) != 0 || pv["worst_ratio"].(float64) > 1 || pv["worst_index"].(float64) < 1 {
 			t.Errorf("%s: exit %d %v %s", f, code, m, stderr)
 		}
-		for _, g := range m["groups"].([]any) {
+		for _, g := range pv["groups"].([]any) {
 			if g := g.(map[string]any); g["achieved_max"].(float64) > g["epsilon"].(float64) {
 				t.Errorf("%s: group %v", f, g)
 			}
@@ -123,15 +134,16 @@ func TestVerifyPlan(t *testing.T) {
 	bad := filepath.Join(dir, "bad-plan.json")
 	os.WriteFile(bad, buf.Bytes(), 0o644)
 	m, code, stderr := runJSON(t, "verify", bad)
-	if code != 1 || m["verdict"] != "INVALID" || m["violation_count"].(float64) != 2 {
+	pv := m["verification"].(map[string]any)
+	if code != 1 || m["verdict"] != "INVALID" || pv["violation_count"].(float64) != 2 || m["sigma_needed"].(float64) <= p.Sigma {
 		t.Fatalf("exit %d %v %s", code, m, stderr)
 	}
-	vs := m["violations"].([]any)
+	vs := pv["violations"].([]any)
 	v0, v1 := vs[0].(map[string]any), vs[1].(map[string]any)
 	g := shifted.SGD{N: 24, Sigma: p.Sigma, Loss: shifted.Loss{Lipschitz: 1, Eta: p.Eta}}
 	want, _ := shifted.Epsilon(g, 24, 1e-6, rdp.Improved)
-	if v0["position"].(float64) != 5 || v0["id"] != p.People.ID[4] || v0["epsilon"].(float64) != 0.05 ||
-		v1["position"].(float64) != 24 || !ampClose(v1["achieved"].(float64), want.Epsilon, 1e-9) {
+	if v0["index"].(float64) != 5 || v0["id"] != p.People.ID[4] || v0["epsilon"].(float64) != 0.05 ||
+		v1["index"].(float64) != 24 || !ampClose(v1["achieved_epsilon"].(float64), want.Epsilon, 1e-9) {
 		t.Errorf("violations %v (position 24: shifted gives %v)", vs, want.Epsilon)
 	}
 	var out, errb bytes.Buffer
@@ -156,5 +168,77 @@ func TestVerifyPlan(t *testing.T) {
 	}
 	if code := run([]string{"verify", "../../examples/plan/plan.json", "--trajectory", "x.csv"}, &out, &errb); code != 2 {
 		t.Errorf("--trajectory with a plan: exit %d", code)
+	}
+}
+
+func hasStatus(m map[string]any, status string) bool {
+	for _, c := range m["checks"].([]any) {
+		if c.(map[string]any)["status"] == status {
+			return true
+		}
+	}
+	return false
+}
+
+// TestVerifyCSVHasTheAnswer is issue 9 hole 7: --csv printed only the
+// checks table, without the verdict or the certified ε. Now the headline
+// rows come first, then the checks with their basis.
+func TestVerifyCSVHasTheAnswer(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"verify", "../../examples/claim.json", "--csv"}, &out, &errb)
+	s := out.String()
+	for _, want := range []string{"verdict,VALID,", "certified ε (worst case, index 569)", "\n\ncheck,status,basis,value,bound,detail\n", "cross-checked,", "taken on trust,"} {
+		if code != 0 || !strings.Contains(s, want) {
+			t.Errorf("exit %d: --csv lacks %q:\n%s", code, want, s)
+		}
+	}
+	m, _, _ := runJSON(t, "verify", "../../examples/claim.json")
+	if eps := quantity.Loss(m["worst_epsilon"].(float64)).String(); !strings.Contains(s, ","+eps+",") {
+		t.Errorf("--csv lacks the certified ε %s:\n%s", eps, s)
+	}
+}
+
+// TestVerifyContradictionNoComposition: a claim whose trajectory
+// contradicts L (a FAIL) is UNSUPPORTED via none, and the output has no row
+// that suggests composition decided; the checks table says which values
+// were checked and which trusted.
+func TestVerifyContradictionNoComposition(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "t.csv"), []byte("step,grad_norm,step_size\n1,0.5,1\n2,3,1\n"), 0o644)
+	p := writeClaim(t, dir, `{"algorithm": "pnsgd", "n": 2, "eta": 1, "sigma": 1, "lipschitz": 1, "smoothness": 1, "delta": 0.1, "epsilon": 100, "trajectory": "t.csv"}`)
+	var out, errb bytes.Buffer
+	code := run([]string{"verify", p}, &out, &errb)
+	s := out.String()
+	if code != 3 || !strings.Contains(s, "UNSUPPORTED") || strings.Contains(s, "plain composition ε") || !strings.Contains(s, "FAIL") ||
+		!strings.Contains(s, "checked (trajectory)") || !strings.Contains(s, "declared (taken on trust)") {
+		t.Errorf("exit %d:\n%s", code, s)
+	}
+	m, _, _ := runJSON(t, "verify", p)
+	if m["via"] != "none: the claim's own inputs contradict it" || !hasStatus(m, "FAIL") {
+		t.Errorf("json: %v", m)
+	}
+}
+
+// TestVerifyPlanFormatKeyExact: a file whose key is "Format" (not
+// "format") is not taken for a plan (the old detection used encoding/json,
+// which matches keys case-insensitively): it is read as a claim, which
+// refuses the key by name (the plan reader would suggest "format").
+func TestVerifyPlanFormatKeyExact(t *testing.T) {
+	p := writeClaim(t, t.TempDir(), `{"Format": "privamp-plan", "version": 1}`)
+	var out, errb bytes.Buffer
+	code := run([]string{"verify", p}, &out, &errb)
+	if msg := errb.String(); code != 2 || !strings.Contains(msg, `"Format"`) || strings.Contains(msg, `"format"`) {
+		t.Errorf("exit %d, %q", code, msg)
+	}
+}
+
+// TestVerifyHelpExitStatuses: the help names every exit status and FAIL vs UNMET.
+func TestVerifyHelpExitStatuses(t *testing.T) {
+	var out, errb bytes.Buffer
+	run([]string{"verify", "--help"}, &out, &errb)
+	for _, want := range []string{"Exit status: 0 VALID, 1 INVALID", "2 bad input", "3 UNSUPPORTED", "FAIL", "UNMET"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("help lacks %q", want)
+		}
 	}
 }

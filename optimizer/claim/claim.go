@@ -1,4 +1,4 @@
-package optimizer
+package claim
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/jsonin"
+	"github.com/privamp/privamp/shifted"
 )
 
 // Claim is a training run's stated privacy guarantee, as read by
@@ -30,7 +31,8 @@ type Claim struct {
 	Trajectory      string       `json:"trajectory"`
 	Description     string       `json:"description"`
 
-	Variant Variant `json:"-"`
+	// Variant is Algorithm as a shifted.Variant (set by ParseClaim).
+	Variant shifted.Variant `json:"-"`
 }
 
 // IndexClaim is a claimed ε for one index (1-based position in the data
@@ -40,37 +42,37 @@ type IndexClaim struct {
 	Epsilon float64 `json:"epsilon"`
 }
 
-// ClaimMaxBytes is the largest claim ParseClaim reads: 8 MiB, room for the
+// MaxBytes is the largest claim ParseClaim reads: 8 MiB, room for the
 // most per_index entries a claim may hold (100000).
-const ClaimMaxBytes = 8 << 20
+const MaxBytes = 8 << 20
 
-// ClaimError is a bad claim: the field (a path such as
+// Error is a bad claim: the field (a path such as
 // "per_index[2].epsilon"; empty for the document as a whole), its line (0
 // for checks made after reading), the value and the reason. It is the error
 // every privamp JSON reader returns (claims, plans, schedules).
-type ClaimError = jsonin.Error
+type Error = jsonin.Error
 
 // ParseClaim reads and validates a claim: one JSON object of at most
-// ClaimMaxBytes bytes whose keys are exactly the json names of Claim's
+// MaxBytes bytes whose keys are exactly the json names of Claim's
 // fields, each at most once (a key that differs only by case, such as
 // "Epsilon", is refused by name), with whole numbers in any notation (1e6,
-// 500.0) where an integer is expected. Errors are *ClaimError.
+// 500.0) where an integer is expected. Errors are *Error.
 func ParseClaim(r io.Reader) (*Claim, error) {
 	c := &Claim{Batch: 1, Epochs: 1, Tasks: 1, Radius: math.Inf(1)}
-	if err := jsonin.Decode(r, ClaimMaxBytes, c); err != nil {
+	if err := jsonin.Decode(r, MaxBytes, c); err != nil {
 		return nil, err
 	}
 	if c.Epsilon == nil && len(c.PerIndex) == 0 {
-		return nil, &ClaimError{Field: "epsilon", Reason: "give the claimed ε (\"epsilon\", worst case) or \"per_index\" claims, or both"}
+		return nil, &Error{Field: "epsilon", Reason: "give the claimed ε (\"epsilon\", worst case) or \"per_index\" claims, or both"}
 	}
 	return c, c.validate()
 }
 
 func (c *Claim) validate() error {
 	bad := func(f string, value any, format string, a ...any) error {
-		return &ClaimError{Field: f, Value: value, Reason: fmt.Sprintf(format, a...)}
+		return &Error{Field: f, Value: value, Reason: fmt.Sprintf(format, a...)}
 	}
-	v, err := ParseVariant(c.Algorithm)
+	v, err := shifted.ParseVariant(c.Algorithm)
 	if err != nil || c.Algorithm == "" {
 		return bad("algorithm", c.Algorithm, "must be one of pnsgd, skip, stop; got %q", c.Algorithm)
 	}
@@ -124,7 +126,7 @@ func (c *Claim) validate() error {
 	if c.Smoothness > 0 && c.StrongConvexity > c.Smoothness {
 		return bad("strong_convexity", c.StrongConvexity, "m = %v exceeds the smoothness β = %v; no function is both", c.StrongConvexity, c.Smoothness)
 	}
-	if c.Tasks > 1 && c.Variant != Stop {
+	if c.Tasks > 1 && c.Variant != shifted.VariantStop {
 		return bad("tasks", c.Tasks, "k tasks (Thm 32) are defined for algorithm \"stop\"")
 	}
 	seen := map[int]bool{}
@@ -150,7 +152,12 @@ func (c *Claim) validate() error {
 	return nil
 }
 
-// Steps is the number of steps the claimed run made.
-func (c *Claim) Steps() int {
-	return c.Epochs * ((c.N + c.Batch - 1) / c.Batch)
+// Training is the run the claim describes, as privamp's one description of
+// a training run: the claim's n counts private and public examples, the
+// Training's N the private ones.
+func (c *Claim) Training() shifted.Training {
+	return shifted.Training{Variant: c.Variant, N: int64(c.N - c.Public), Public: int64(c.Public),
+		Batch: int64(c.Batch), Epochs: int64(c.Epochs), Tasks: int64(c.Tasks), Order: shifted.Order(c.Order),
+		Sigma: c.Sigma, Delta: c.Delta,
+		Loss: shifted.Loss{Lipschitz: c.Lipschitz, Smoothness: c.Smoothness, StrongConvexity: c.StrongConvexity, Eta: c.Eta}}
 }

@@ -1,4 +1,4 @@
-package optimizer
+package claim
 
 import (
 	"errors"
@@ -27,8 +27,8 @@ func TestParseClaimDefaults(t *testing.T) {
 	if c.Batch != 1 || c.Epochs != 1 || c.Tasks != 1 || c.Order != "fixed" || !math.IsInf(c.Radius, 1) || c.Variant != Final {
 		t.Fatalf("defaults: %+v", c)
 	}
-	if c.Steps() != 1000 {
-		t.Fatalf("steps %d", c.Steps())
+	if c.Training().Steps() != 1000 {
+		t.Fatalf("steps %d", c.Training().Steps())
 	}
 }
 
@@ -61,7 +61,7 @@ func TestParseClaimErrorsNameField(t *testing.T) {
 			in = strings.Replace(baseClaim, "{", "{"+c.edit+",", 1)
 		}
 		_, err := ParseClaim(strings.NewReader(in))
-		var ce *ClaimError
+		var ce *Error
 		if !errors.As(err, &ce) || ce.Field != c.field {
 			t.Errorf("case %d (%s): got %v, want an error naming %q", i, c.edit, err, c.field)
 		}
@@ -76,7 +76,7 @@ func replaceField(s, key, repl string) string {
 
 func TestParseClaimSyntaxErrorLine(t *testing.T) {
 	_, err := ParseClaim(strings.NewReader("{\n\"n\": 3,\n\"eta\": ,\n}"))
-	var ce *ClaimError
+	var ce *Error
 	if !errors.As(err, &ce) || ce.Line != 3 {
 		t.Fatalf("got %v, want line 3", err)
 	}
@@ -88,7 +88,7 @@ func TestParseClaimSyntaxErrorLine(t *testing.T) {
 }
 
 func TestExampleClaimFile(t *testing.T) {
-	f, err := os.Open("../examples/claim.json")
+	f, err := os.Open("../../examples/claim.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestExampleClaimFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tf, err := os.Open("../examples/" + c.Trajectory)
+	tf, err := os.Open("../../examples/" + c.Trajectory)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func FuzzParseClaim(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		c, err := ParseClaim(strings.NewReader(in))
 		if err != nil {
-			var ce *ClaimError
+			var ce *Error
 			if !errors.As(err, &ce) || (ce.Field == "" && ce.Line < 1) {
 				t.Fatalf("error names neither field nor line: %v", err)
 			}
@@ -137,8 +137,8 @@ func FuzzParseClaim(f *testing.F) {
 			if err != nil {
 				return
 			}
-			if v.Verdict == Valid && c.Epsilon != nil && !math.IsNaN(v.Certified) && *c.Epsilon < v.Certified {
-				t.Fatalf("VALID with claimed %v < certified %v", *c.Epsilon, v.Certified)
+			if v.Verdict == Valid && c.Epsilon != nil && !math.IsNaN(float64(v.WorstEpsilon)) && *c.Epsilon < float64(v.WorstEpsilon) {
+				t.Fatalf("VALID with claimed %v < certified %v", *c.Epsilon, float64(v.WorstEpsilon))
 			}
 		}
 	})
@@ -168,7 +168,7 @@ func TestParseClaimIssue9Hole4(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := ParseClaim(strings.NewReader(c.in))
-		var ce *ClaimError
+		var ce *Error
 		if !errors.As(err, &ce) || ce.Field != c.field || ce.Line != c.line || !strings.Contains(ce.Reason, c.reason) {
 			t.Errorf("%s:\n got %v\nwant line %d, field %q: …%s", c.in, err, c.line, c.field, c.reason)
 		}
@@ -180,18 +180,18 @@ func TestParseClaimIssue9Hole4(t *testing.T) {
 	}
 	// Over the size limit: a long description, or a long per_index list.
 	for _, pad := range []string{
-		`"description": "` + strings.Repeat("x", ClaimMaxBytes) + `", `,
-		`"per_index": [` + strings.Repeat(`{"index": 1, "epsilon": 1}, `, ClaimMaxBytes/26) + `{"index": 2, "epsilon": 1}], `,
+		`"description": "` + strings.Repeat("x", MaxBytes) + `", `,
+		`"per_index": [` + strings.Repeat(`{"index": 1, "epsilon": 1}, `, MaxBytes/26) + `{"index": 2, "epsilon": 1}], `,
 	} {
 		in := strings.Replace(baseClaim, "{", "{"+pad, 1)
 		_, err := ParseClaim(strings.NewReader(in))
-		var ce *ClaimError
+		var ce *Error
 		if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "exceeds the 8388608-byte (8 MiB) limit") || strings.Contains(err.Error(), "end of") {
 			t.Errorf("oversize claim (%d bytes): %v", len(in), err)
 		}
 	}
 	// Just under the limit is read.
-	in := strings.Replace(baseClaim, "{", `{"description": "`+strings.Repeat("x", ClaimMaxBytes-len(baseClaim)-20)+`", `, 1)
+	in := strings.Replace(baseClaim, "{", `{"description": "`+strings.Repeat("x", MaxBytes-len(baseClaim)-20)+`", `, 1)
 	if _, err := ParseClaim(strings.NewReader(in)); err != nil {
 		t.Errorf("claim of %d bytes: %v", len(in), err)
 	}

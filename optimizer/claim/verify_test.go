@@ -1,8 +1,9 @@
-package optimizer
+package claim
 
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -50,19 +51,19 @@ func TestVerifyVerdicts(t *testing.T) {
 		}
 		if v.Verdict == Invalid {
 			// the σ it names makes the claim valid, and a slightly smaller one does not
-			cl.Sigma = v.SigmaNeeded
+			cl.Sigma = float64(v.SigmaNeeded)
 			v2, _ := Verify(cl, nil)
-			cl.Sigma = v.SigmaNeeded * 0.999
+			cl.Sigma = float64(v.SigmaNeeded) * 0.999
 			v3, _ := Verify(cl, nil)
 			if v2.Verdict != Valid || v3.Verdict != Invalid {
-				t.Errorf("%s: σ needed %v gives %v, 0.999σ gives %v", c.name, v.SigmaNeeded, v2.Verdict, v3.Verdict)
+				t.Errorf("%s: σ needed %v gives %v, 0.999σ gives %v", c.name, float64(v.SigmaNeeded), v2.Verdict, v3.Verdict)
 			}
 		}
 	}
 	// the certified value is Thm 23's closed form, independently computed
 	v, _ := Verify(parseClaimString(t, baseClaim), nil)
-	if math.Abs(v.Certified-worst) > 1e-9*worst || v.WorstIndex != 1000 {
-		t.Fatalf("certified %v at %d, want %v at 1000", v.Certified, v.WorstIndex, worst)
+	if math.Abs(float64(v.WorstEpsilon)-worst) > 1e-9*worst || v.WorstIndex != 1000 {
+		t.Fatalf("certified %v at %d, want %v at 1000", float64(v.WorstEpsilon), v.WorstIndex, worst)
 	}
 }
 
@@ -71,14 +72,14 @@ func TestVerifyTrajectory(t *testing.T) {
 	cl.Epsilon = ptr(100.0)
 	tr := []TracePoint{{Step: 500, GradNorm: 0.9, StepSize: 0.5, Line: 2}, {Step: 1000, GradNorm: 0.95, StepSize: 0.5, Line: 3}}
 	v, _ := Verify(cl, tr)
-	if v.Verdict != Valid || len(v.Failed) != 0 {
-		t.Fatalf("good trajectory: %v %v", v.Verdict, v.Failed)
+	if v.Verdict != Valid || len(v.Failed()) != 0 {
+		t.Fatalf("good trajectory: %v %v", v.Verdict, v.Failed())
 	}
 	// a gradient above L: not even composition holds
 	tr[1].GradNorm = 1.2
 	v, _ = Verify(cl, tr)
-	if v.Verdict != Unsupported || !math.IsInf(v.Composition, 1) || !strings.Contains(v.Failed[0], "line 3") {
-		t.Fatalf("gradient above L: %v, composition %v, failed %v", v.Verdict, v.Composition, v.Failed)
+	if v.Verdict != Unsupported || !math.IsInf(float64(v.CompositionEpsilon), 1) || !strings.Contains(v.Failed()[0], "line 3") {
+		t.Fatalf("gradient above L: %v, composition %v, failed %v", v.Verdict, float64(v.CompositionEpsilon), v.Failed())
 	}
 	// a different step size
 	tr[1].GradNorm, tr[1].StepSize = 0.9, 0.4
@@ -224,8 +225,8 @@ func TestVerifyGenuineTraces(t *testing.T) {
 				data, cons := genuineTrace(t, kind, l2, cfg, n, 4)
 				name := fmt.Sprintf("%s l2=%v %v b=%d e=%d R=%v", kind, l2, cfg.Variant, cfg.Batch, cfg.Epochs, cfg.R)
 				v := verifyCSV(t, claimFor(cfg, n, cons.L, cons.Beta, cons.M, 1e6), data)
-				if v.Verdict != Valid || v.Via != "amplification by iteration" || len(v.Failed) != 0 {
-					t.Errorf("%s: %v via %s: %v", name, v.Verdict, v.Via, v.Failed)
+				if v.Verdict != Valid || v.Via != "amplification by iteration" || len(v.Failed()) != 0 {
+					t.Errorf("%s: %v via %s: %v", name, v.Verdict, v.Via, v.Failed())
 				}
 				got := strings.Join(v.CrossChecked, "|")
 				for _, want := range []string{"L = ", "η = ", "β = ", " steps (step column)", "R = "} {
@@ -268,7 +269,7 @@ func TestVerifyIssue9Hole2(t *testing.T) {
 	// leaves amplification unmet; composition decides.
 	v = verifyCSV(t, claimFor(cfg, 300, cons.L, cons.Beta, 0, 1e6), data)
 	if v.Verdict != Valid || v.Via != "composition" || statusOf(v, "η ≤ 2/β (the step contracts)") != Unmet {
-		t.Errorf("η = 20 with the true β: %v via %s %v", v.Verdict, v.Via, v.Failed)
+		t.Errorf("η = 20 with the true β: %v via %s %v", v.Verdict, v.Via, v.Failed())
 	}
 
 	// (2) every grad_norm 0.
@@ -276,35 +277,35 @@ func TestVerifyIssue9Hole2(t *testing.T) {
 	data, cons = genuineTrace(t, "logistic", 0, cfg, 300, 3)
 	good := claimFor(cfg, 300, cons.L, cons.Beta, 0, 1e6)
 	if v := verifyCSV(t, good, data); v.Verdict != Valid {
-		t.Fatalf("genuine trace: %v %v", v.Verdict, v.Failed)
+		t.Fatalf("genuine trace: %v %v", v.Verdict, v.Failed())
 	}
 	v = verifyCSV(t, good, csvEdit(t, data, "grad_norm", -1, "0"))
-	if v.Verdict == Valid || statusOf(v, "trajectory: usable as evidence") != Fail || !strings.Contains(strings.Join(v.Failed, ""), "every grad_norm is exactly 0") {
-		t.Errorf("all-zero grad_norm: %v %v", v.Verdict, v.Failed)
+	if v.Verdict == Valid || statusOf(v, "trajectory: usable as evidence") != Fail || !strings.Contains(strings.Join(v.Failed(), ""), "every grad_norm is exactly 0") {
+		t.Errorf("all-zero grad_norm: %v %v", v.Verdict, v.Failed())
 	}
 
 	// (3) the contraction column edited to 3.5 (on one row, and on all).
 	for _, row := range []int{17, -1} {
 		v = verifyCSV(t, good, csvEdit(t, data, "contraction", row, "3.5"))
 		if v.Verdict == Valid || statusOf(v, "trajectory: measured contraction ≤ c") != Fail {
-			t.Errorf("contraction 3.5 on row %d: %v %v", row, v.Verdict, v.Failed)
+			t.Errorf("contraction 3.5 on row %d: %v %v", row, v.Verdict, v.Failed())
 		}
 	}
 	// ... and the shipped example, edited the same way.
-	claim, err := os.ReadFile("../examples/claim.json")
+	claim, err := os.ReadFile("../../examples/claim.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := os.ReadFile("../examples/trajectory.csv")
+	ex, err := os.ReadFile("../../examples/trajectory.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v := verifyCSV(t, string(claim), ex); v.Verdict != Valid {
-		t.Fatalf("examples/claim.json: %v %v", v.Verdict, v.Failed)
+		t.Fatalf("examples/claim.json: %v %v", v.Verdict, v.Failed())
 	}
 	v = verifyCSV(t, string(claim), csvEdit(t, ex, "contraction", 100, "3.5"))
 	if v.Verdict == Valid || statusOf(v, "trajectory: measured contraction ≤ c") != Fail {
-		t.Errorf("example with contraction 3.5: %v %v", v.Verdict, v.Failed)
+		t.Errorf("example with contraction 3.5: %v %v", v.Verdict, v.Failed())
 	}
 }
 
@@ -350,8 +351,8 @@ func TestVerifyCrossChecks(t *testing.T) {
 			}
 			checkInvariants(t, v)
 		}
-		if v.Verdict != Unsupported || v.Via != ViaNone || statusOf(v, c.check) != Fail || !strings.Contains(strings.Join(v.Failed, "|"), c.frag) {
-			t.Errorf("%s: %v via %s, %q is %q; failed %v", c.name, v.Verdict, v.Via, c.check, statusOf(v, c.check), v.Failed)
+		if v.Verdict != Unsupported || v.Via != ViaNone || statusOf(v, c.check) != Fail || !strings.Contains(strings.Join(v.Failed(), "|"), c.frag) {
+			t.Errorf("%s: %v via %s, %q is %q; failed %v", c.name, v.Verdict, v.Via, c.check, statusOf(v, c.check), v.Failed())
 		}
 	}
 	// Constants no parsed claim can hold (Verify is also called with claims
@@ -360,12 +361,12 @@ func TestVerifyCrossChecks(t *testing.T) {
 	cl.StrongConvexity = 2 * cl.Smoothness
 	cl.Lipschitz = 1e6
 	if v, _ := Verify(cl, nil); v.Verdict != Unsupported || statusOf(v, "m ≤ β (constants consistent)") != Fail {
-		t.Errorf("m > β: %v %v", v.Verdict, v.Failed)
+		t.Errorf("m > β: %v %v", v.Verdict, v.Failed())
 	}
 	cl = parseClaimString(t, good)
 	cl.Lipschitz = -1
 	if v, _ := Verify(cl, nil); v.Verdict != Unsupported || statusOf(v, "declared constants in range") != Fail {
-		t.Errorf("L < 0: %v %v", v.Verdict, v.Failed)
+		t.Errorf("L < 0: %v %v", v.Verdict, v.Failed())
 	}
 	// Without a trajectory, L, β, m and η are listed as taken on trust.
 	v, _ := Verify(parseClaimString(t, good), nil)
@@ -409,7 +410,60 @@ func FuzzVerifyTrace(f *testing.F) {
 }
 
 // testConfig builds a run configuration the way the tests above spell it.
-func testConfig(v Variant, sigma, eta float64, epochs, batch int, R float64) Config {
+func testConfig(v shifted.Variant, sigma, eta float64, epochs, batch int, R float64) Config {
 	return Config{Training: shifted.Training{Variant: v, Sigma: sigma, Epochs: int64(epochs), Batch: int64(batch),
 		Loss: shifted.Loss{Eta: eta}}, R: R}
+}
+
+// TestVerificationJSON: the verdict encodes as its name, the keys are the
+// snake_case names privamp uses everywhere, and a number that was not
+// computed (NaN) or is infinite encodes as null, not as an encoding error.
+func TestVerificationJSON(t *testing.T) {
+	c := parseClaimString(t, strings.Replace(baseClaim, `"eta": 0.5`, `"eta": 3`, 1)) // η > 2/β: unmet
+	v, err := Verify(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"verdict", "via", "training", "worst_epsilon", "worst_index", "composition_epsilon", "sigma_needed",
+		"checks", "cross_checked", "trusted", "per_index", "source", "assumptions", "notes"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("no key %q in %s", k, b)
+		}
+	}
+	if m["verdict"] != "UNSUPPORTED" || m["via"] != ViaComposition || m["worst_epsilon"] != nil || m["sigma_needed"] != nil ||
+		m["training"].(map[string]any)["loss"].(map[string]any)["eta"] != 3.0 {
+		t.Errorf("%s", b)
+	}
+	ch := m["checks"].([]any)[0].(map[string]any)
+	for _, k := range []string{"name", "status", "basis", "value", "bound", "detail"} {
+		if _, ok := ch[k]; !ok {
+			t.Errorf("check lacks %q: %v", k, ch)
+		}
+	}
+}
+
+// TestLoad: the trajectory named in a claim is read relative to the claim
+// file; an override replaces it; errors name the file they are about.
+func TestLoad(t *testing.T) {
+	c, trace, tpath, err := Load("../../examples/claim.json", "")
+	if err != nil || c.N != 569 || len(trace) != 569 || tpath != "../../examples/trajectory.csv" {
+		t.Fatalf("%v %d %q", err, len(trace), tpath)
+	}
+	dir := t.TempDir()
+	bad := dir + "/t.csv"
+	os.WriteFile(bad, []byte("step,grad_norm,step_size\n1,x,1\n"), 0o644)
+	if _, _, _, err := Load("../../examples/claim.json", bad); err == nil || !strings.Contains(err.Error(), bad+": line 2") {
+		t.Errorf("override: %v", err)
+	}
+	if _, _, _, err := Load(dir+"/none.json", ""); err == nil || !strings.Contains(err.Error(), "none.json") {
+		t.Errorf("missing claim: %v", err)
+	}
 }

@@ -1,10 +1,15 @@
-package optimizer
+package claim
 
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
+
+	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/shifted"
 )
 
 // Verdict is the answer of Verify.
@@ -16,8 +21,9 @@ const (
 	// Invalid: the assumptions hold but the claimed ε is below the smallest
 	// ε privamp can certify.
 	Invalid
-	// Unsupported: an assumption of the amplification-by-iteration analysis
-	// fails (and plain composition does not support the claim either).
+	// Unsupported: a declared value is contradicted (a failed check), or an
+	// assumption of the amplification-by-iteration analysis is unmet and
+	// plain composition does not support the claim either.
 	Unsupported
 )
 
@@ -31,23 +37,27 @@ func (v Verdict) String() string {
 	return "VALID"
 }
 
-// Status of a Check.
+// MarshalJSON encodes the verdict as its name ("VALID", "INVALID",
+// "UNSUPPORTED").
+func (v Verdict) MarshalJSON() ([]byte, error) { return []byte(`"` + v.String() + `"`), nil }
+
+// Status of a Check (the words of optimizer.TrainCheck, and Unmet).
 const (
 	// Pass: the check holds.
-	Pass = "PASS"
+	Pass = optimizer.Pass
 	// Fail: a declared value is contradicted by the claim's own inputs (a
 	// trajectory column, or the other declared constants), or the
 	// trajectory cannot be evidence (degenerate, non-finite, steps that do
 	// not increase). A claim with a failed check is never Valid: its
-	// verdict is Unsupported.
-	Fail = "FAIL"
+	// verdict is Unsupported, via ViaNone.
+	Fail = optimizer.Fail
 	// Unmet: the declared constants are consistent but do not meet an
 	// assumption of amplification by iteration (η > 2/β, no β, a reshuffled
 	// order); plain composition, which needs only gradients bounded by L,
 	// decides instead.
 	Unmet = "UNMET"
 	// NA: the check does not apply.
-	NA = "N/A"
+	NA = optimizer.NA
 )
 
 // Basis of a Check: how its value was established.
@@ -65,65 +75,82 @@ const (
 
 // Check is one assumption or sanity check with its numbers.
 type Check struct {
-	Name   string
-	Status string  // Pass, Fail, Unmet or NA
-	Value  float64 // measured or stated value (NaN: none)
-	Bound  float64 // the bound it is compared with (NaN: none)
-	Detail string
+	Name   string `json:"name"`
+	Status string `json:"status"` // Pass, Fail, Unmet or NA
 	// Basis says whether the value was checked (BasisTrajectory,
 	// BasisArithmetic) or is declared and taken on trust (BasisTrust).
-	Basis string
+	Basis  string       `json:"basis"`
+	Value  quantity.Num `json:"value"` // measured or stated value (NaN: none)
+	Bound  quantity.Num `json:"bound"` // the bound it is compared with (NaN: none)
+	Detail string       `json:"detail"`
 }
 
 // IndexVerdict compares a per-index claim with the certified ε.
 type IndexVerdict struct {
-	Index              int
-	Claimed, Certified float64
-	OK                 bool
+	Index     int64         `json:"index"`
+	Claimed   quantity.Num  `json:"claimed_epsilon"`
+	Certified quantity.Loss `json:"certified_epsilon"`
+	OK        bool          `json:"ok"`
 }
 
 // Verification is the result of Verify.
 type Verification struct {
-	Verdict Verdict
-	// Via names the argument that decided: "amplification by iteration",
-	// "composition", or ViaNone when a declared value is contradicted.
-	Via    string
-	Checks []Check
-	// Failed lists the failed (Fail) and unmet (Unmet) checks, in words.
-	Failed []string
+	Verdict Verdict `json:"verdict"`
+	// Via names the argument that decided: ViaAmplification,
+	// ViaComposition, or ViaNone when a declared value is contradicted.
+	Via string `json:"via"`
+	// Training is the run the claim describes (Claim.Training).
+	Training shifted.Training `json:"training"`
+	// ClaimedEpsilon is the claimed worst-case ε (nil: per-index claims only).
+	ClaimedEpsilon *quantity.Num `json:"claimed_epsilon,omitempty"`
+	// WorstEpsilon is the smallest worst-case ε (over private indices)
+	// privamp certifies by amplification by iteration, attained at
+	// WorstIndex (NaN, null in JSON, when it was not computed: a check
+	// failed or an assumption is unmet).
+	WorstEpsilon quantity.Loss `json:"worst_epsilon"`
+	WorstIndex   int64         `json:"worst_index"`
+	// CompositionEpsilon is plain composition's ε (needs only ‖∇f‖ ≤ L);
+	// +Inf when the trajectory contradicts L.
+	CompositionEpsilon quantity.Loss `json:"composition_epsilon"`
+	// SigmaNeeded is the smallest σ that makes every claim true (Invalid
+	// only; NaN otherwise).
+	SigmaNeeded quantity.Noise `json:"sigma_needed"`
+	Checks      []Check        `json:"checks"`
 	// CrossChecked lists the declared values that were compared with the
 	// trajectory or with each other and not contradicted; Trusted those
 	// nothing in the claim could cross-check (σ always: a trajectory does
 	// not record the noise; L, β, m and η when there is no trajectory).
-	CrossChecked []string
-	Trusted      []string
-	Setting      Setting
-	// Certified is the smallest worst-case ε (over private indices) privamp
-	// certifies by amplification by iteration, attained at WorstIndex (NaN
-	// when an assumption fails).
-	Certified  float64
-	WorstIndex int
-	PerIndex   []IndexVerdict
-	// Composition is plain composition's ε (needs only ‖∇f‖ ≤ L); +Inf when
-	// the trajectory contradicts L.
-	Composition float64
-	// SigmaNeeded is the smallest σ that makes every claim true (Invalid
-	// only; NaN otherwise).
-	SigmaNeeded float64
-	Source      string
-	Assumptions []string
-	Notes       []string
+	CrossChecked []string       `json:"cross_checked"`
+	Trusted      []string       `json:"trusted"`
+	PerIndex     []IndexVerdict `json:"per_index"`
+	Source       string         `json:"source"`
+	Assumptions  []string       `json:"assumptions"`
+	Notes        []string       `json:"notes"`
 }
 
-// ViaNone is Verification.Via when a check fails: no argument is applied to
-// a claim whose own inputs contradict it.
-const ViaNone = "none: the claim's own inputs contradict it"
-
-// ClaimSetting is the accounting setting a claim describes.
-func ClaimSetting(c *Claim) Setting {
-	return Setting{Variant: c.Variant, N: c.N, Batch: c.Batch, Epochs: c.Epochs, Public: c.Public,
-		Tasks: c.Tasks, Eta: c.Eta, Sigma: c.Sigma, L: c.Lipschitz, Beta: c.Smoothness, M: c.StrongConvexity}
+// Failed lists the failed (Fail) and unmet (Unmet) checks, in words.
+func (v Verification) Failed() []string {
+	var out []string
+	for _, ch := range v.Checks {
+		if ch.Status == Fail || ch.Status == Unmet {
+			out = append(out, ch.Name+": "+ch.Detail)
+		}
+	}
+	return out
 }
+
+// Verification.Via values.
+const (
+	// ViaAmplification: the claim was decided by the per-person bound of
+	// amplification by iteration (shifted.Training.Guarantee).
+	ViaAmplification = "amplification by iteration"
+	// ViaComposition: an assumption of amplification is unmet; plain
+	// composition (shifted.Training.Composition) decided.
+	ViaComposition = "composition"
+	// ViaNone: a check failed; no argument is applied to a claim whose own
+	// inputs contradict it.
+	ViaNone = "none: the claim's own inputs contradict it"
+)
 
 // Verify recomputes the guarantee of a claim, cross-checks every constant
 // it declares against everything the claim brings — the other constants
@@ -137,27 +164,28 @@ func ClaimSetting(c *Claim) Setting {
 //     a column blanked on some rows): Unsupported, whatever ε is claimed, via
 //     ViaNone (no argument is applied to false constants);
 //   - every assumption holds and each claimed ε is ≥ the certified one:
-//     Valid (via amplification by iteration);
+//     Valid (via amplification by iteration, FMTT18 Thm 22 through
+//     shifted.Training.Guarantee);
 //   - every assumption holds but some claimed ε is smaller: Invalid, with the
-//     smallest certifiable ε and the σ that would make the claim true;
+//     smallest certifiable ε and the σ that would make the claim true
+//     (shifted.Training.CalibrateSigma);
 //   - an assumption of amplification by iteration is unmet (η > 2/β, no β, a
 //     reshuffled multi-epoch order): plain composition (which needs only
-//     gradients bounded by L) is tried; if it supports the claim the answer
-//     is Valid (via composition), else Unsupported, naming the unmet
-//     assumptions and the composition ε.
+//     gradients bounded by L; FMTT18 Lemma 27, Mironov 2017 Prop. 1) is
+//     tried; if it supports the claim the answer is Valid (via composition),
+//     else Unsupported, naming the unmet assumptions and the composition ε.
 //
 // Each check says whether its value was checked or taken on trust (Basis);
 // CrossChecked and Trusted list the declared values of each kind.
 func Verify(c *Claim, trace []TracePoint) (Verification, error) {
-	s := ClaimSetting(c)
-	v := Verification{Setting: s, Certified: math.NaN(), SigmaNeeded: math.NaN(), Via: "amplification by iteration"}
+	tr := c.Training()
 	nan := math.NaN()
-	add := func(ch Check) {
-		v.Checks = append(v.Checks, ch)
-		if ch.Status == Fail || ch.Status == Unmet {
-			v.Failed = append(v.Failed, ch.Name+": "+ch.Detail)
-		}
+	v := Verification{Training: tr, WorstEpsilon: quantity.Loss(nan), SigmaNeeded: quantity.Noise(nan), Via: ViaAmplification}
+	if c.Epsilon != nil {
+		e := quantity.Num(*c.Epsilon)
+		v.ClaimedEpsilon = &e
 	}
+	add := func(ch Check) { v.Checks = append(v.Checks, ch) }
 	checked := func(what string) { v.CrossChecked = append(v.CrossChecked, what) }
 	trusted := func(what string) { v.Trusted = append(v.Trusted, what) }
 	lipschitzOK := true
@@ -166,15 +194,14 @@ func Verify(c *Claim, trace []TracePoint) (Verification, error) {
 	consistencyChecks(c, add)
 
 	// 2. The step contracts: η ≤ 2/β (Prop. 18), or c ≤ 1 when strongly convex.
-	cc := Constants{Beta: c.Smoothness, M: c.StrongConvexity}.Contraction(c.Eta)
+	cc := optimizer.Constants{Beta: c.Smoothness, M: c.StrongConvexity}.Contraction(c.Eta)
 	switch {
 	case c.Smoothness == 0:
-		add(Check{Name: "smoothness β stated", Status: Unmet, Value: nan, Bound: nan, Basis: BasisArithmetic,
-			Detail: "no \"smoothness\" given: amplification by iteration needs β-smooth losses with η ≤ 2/β (Prop. 18); for a non-smooth loss smooth it first (Thm 33) and state the smoothed β"})
+		add(check("smoothness β stated", Unmet, nan, nan, BasisArithmetic,
+			"no \"smoothness\" given: amplification by iteration needs β-smooth losses with η ≤ 2/β (Prop. 18); for a non-smooth loss smooth it first (Thm 33) and state the smoothed β"))
 	default:
-		ch := Check{Name: "η ≤ 2/β (the step contracts)", Value: c.Eta, Bound: 2 / c.Smoothness, Basis: BasisArithmetic,
-			Detail: fmt.Sprintf("contraction c = max(|1 − ηm|, |1 − ηβ|) = %.6g", cc)}
-		ch.Status = Pass
+		ch := check("η ≤ 2/β (the step contracts)", Pass, c.Eta, 2/c.Smoothness, BasisArithmetic,
+			fmt.Sprintf("contraction c = max(|1 − ηm|, |1 − ηβ|) = %.6g", cc))
 		if c.Eta*c.Smoothness > 2 {
 			ch.Status = Unmet
 			ch.Detail = fmt.Sprintf("η = %g > 2/β = %g: the gradient step expands distances (c = %.6g > 1); Theorem 22 does not apply", c.Eta, 2/c.Smoothness, cc)
@@ -183,17 +210,17 @@ func Verify(c *Claim, trace []TracePoint) (Verification, error) {
 	}
 
 	// 3. Data order (declared: nothing in a trajectory shows it).
-	if c.Order == "shuffled" {
+	if c.Order == string(shifted.Shuffled) {
 		switch {
 		case c.Epochs > 1:
-			add(Check{Name: "fixed data order", Status: Unmet, Value: nan, Bound: nan, Basis: BasisTrust,
-				Detail: "a reshuffle every epoch puts a person at different positions in each pass; the analysis (Thm 35 and the engine) needs one fixed order"})
+			add(check("fixed data order", Unmet, nan, nan, BasisTrust,
+				"a reshuffle every epoch puts a person at different positions in each pass; the analysis (Thm 35 and the engine) needs one fixed order"))
 		case len(c.PerIndex) > 0:
-			add(Check{Name: "fixed data order", Status: Unmet, Value: nan, Bound: nan, Basis: BasisTrust,
-				Detail: "per-index claims need a fixed order: after a shuffle a person's position is random"})
+			add(check("fixed data order", Unmet, nan, nan, BasisTrust,
+				"per-index claims need a fixed order: after a shuffle a person's position is random"))
 		default:
-			add(Check{Name: "fixed data order", Status: Pass, Value: nan, Bound: nan, Basis: BasisTrust,
-				Detail: "one pass after a data-independent shuffle: the worst case over positions still bounds every person (the guarantee holds conditionally on the permutation)"})
+			add(check("fixed data order", Pass, nan, nan, BasisTrust,
+				"one pass after a data-independent shuffle: the worst case over positions still bounds every person (the guarantee holds conditionally on the permutation)"))
 		}
 	}
 
@@ -201,12 +228,12 @@ func Verify(c *Claim, trace []TracePoint) (Verification, error) {
 	if trace != nil {
 		lipschitzOK = trajectoryChecks(c, trace, cc, add, checked, trusted)
 	} else {
-		add(Check{Name: "trajectory", Status: NA, Value: nan, Bound: nan, Basis: BasisTrust,
-			Detail: "no trajectory given: L, β, m, η and the number of steps are taken as declared (give \"trajectory\" to check them against the run)"})
-		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g, %d steps (no trajectory)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta, c.Steps()))
+		add(check("trajectory", NA, nan, nan, BasisTrust,
+			"no trajectory given: L, β, m, η and the number of steps are taken as declared (give \"trajectory\" to check them against the run)"))
+		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g, %d steps (no trajectory)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta, tr.Steps()))
 	}
 	trusted(fmt.Sprintf("σ = %g (a trajectory does not record the noise)", c.Sigma))
-	if c.Order == "shuffled" {
+	if c.Order == string(shifted.Shuffled) {
 		trusted("the shuffle is data-independent and secret")
 	}
 	if c.Public > 0 {
@@ -215,23 +242,19 @@ func Verify(c *Claim, trace []TracePoint) (Verification, error) {
 	if c.Tasks > 1 {
 		trusted(fmt.Sprintf("%d tasks on the same data", c.Tasks))
 	}
-	if len(v.CrossChecked) > 0 {
-		v.Notes = append(v.Notes, "checked against the claim's own inputs: "+strings.Join(v.CrossChecked, "; "))
-	}
-	v.Notes = append(v.Notes, "declared, taken on trust (nothing the claim brings can contradict them): "+strings.Join(v.Trusted, "; "))
 
 	// composition: always computed (as the reference)
-	v.Composition = math.Inf(1)
+	v.CompositionEpsilon = quantity.Loss(math.Inf(1))
 	if lipschitzOK && c.Lipschitz > 0 && c.Sigma > 0 && !math.IsInf(c.Lipschitz, 0) {
-		v.Composition = CompositionEpsilon(s, c.Delta)
+		v.CompositionEpsilon = quantity.Loss(compositionEpsilon(tr))
 	}
 	claimedWorst := -1.0
 	if c.Epsilon != nil {
 		claimedWorst = *c.Epsilon
 	}
-	per := map[int]float64{}
+	per := map[int64]float64{}
 	for _, p := range c.PerIndex {
-		per[p.Index] = p.Epsilon
+		per[int64(p.Index)] = p.Epsilon
 	}
 
 	// A contradicted value: no argument applies to the claim as declared.
@@ -245,8 +268,8 @@ func Verify(c *Claim, trace []TracePoint) (Verification, error) {
 		v.Verdict = Unsupported
 		v.Via = ViaNone
 		v.Notes = append(v.Notes, fmt.Sprintf("the claim's own inputs contradict it (%s): neither amplification by iteration nor composition is applied to constants that do not hold; correct the claim (or the trajectory) and verify again", strings.Join(contradicted, "; ")))
-		if !math.IsInf(v.Composition, 1) {
-			v.Notes = append(v.Notes, "the plain composition ε shown is for reference only (it assumes the declared L)")
+		if !math.IsInf(float64(v.CompositionEpsilon), 1) {
+			v.Notes = append(v.Notes, "the plain composition ε is for reference only: it assumes the declared L, and it did not decide")
 		}
 		return v, nil
 	}
@@ -256,32 +279,25 @@ func Verify(c *Claim, trace []TracePoint) (Verification, error) {
 		unmet = unmet || ch.Status == Unmet
 	}
 	if !unmet {
-		p, err := PrivacyOf(s)
+		g, err := tr.Guarantee()
 		if err != nil {
-			if err == ErrNoAccountant {
-				return v, err
-			}
-			add(Check{Name: "assumptions of the theorem", Status: Unmet, Value: nan, Bound: nan, Basis: BasisArithmetic, Detail: err.Error()})
+			add(check("assumptions of the theorem", Unmet, nan, nan, BasisArithmetic, err.Error()))
 		} else {
-			v.Source = p.Source()
-			v.Assumptions = p.Assumptions()
-			t, e, err := p.Worst(c.Delta)
+			v.Source = g.Source()
+			v.Assumptions = g.Assumptions()
+			t := shifted.WorstIndex(g)
+			e, err := epsilonOf(g, t, c.Delta)
 			if err != nil {
 				return v, err
 			}
-			v.Certified, v.WorstIndex = e, t
+			v.WorstEpsilon, v.WorstIndex = quantity.Loss(e), t
 			ok := claimedWorst < 0 || claimedWorst >= e
-			idx := make([]int, 0, len(per))
-			for i := range per {
-				idx = append(idx, i)
-			}
-			sort.Ints(idx)
-			for _, i := range idx {
-				ce, err := p.Epsilon(i, c.Delta)
+			for _, i := range sortedKeys(per) {
+				ce, err := epsilonOf(g, i, c.Delta)
 				if err != nil {
 					return v, err
 				}
-				iv := IndexVerdict{Index: i, Claimed: per[i], Certified: ce, OK: per[i] >= ce}
+				iv := IndexVerdict{Index: i, Claimed: quantity.Num(per[i]), Certified: quantity.Loss(ce), OK: per[i] >= ce}
 				ok = ok && iv.OK
 				v.PerIndex = append(v.PerIndex, iv)
 			}
@@ -290,22 +306,23 @@ func Verify(c *Claim, trace []TracePoint) (Verification, error) {
 				return v, nil
 			}
 			v.Verdict = Invalid
-			sig, err := CalibrateSigma(s, c.Delta, claimedWorst, per)
-			if err == nil {
-				v.SigmaNeeded = sig
-			} else {
-				v.SigmaNeeded = math.Inf(1)
+			sig, err := tr.CalibrateSigma(claimedWorst, per)
+			v.SigmaNeeded = quantity.Noise(sig)
+			if err != nil {
+				v.SigmaNeeded = quantity.Noise(math.Inf(1))
 				v.Notes = append(v.Notes, err.Error())
 			}
+			v.Notes = append(v.Notes, fmt.Sprintf("the smallest ε privamp certifies for these parameters is %s (worst case, index %d); with σ = %s the claim holds", v.WorstEpsilon, v.WorstIndex, v.SigmaNeeded))
 			return v, nil
 		}
 	}
 	// An assumption of amplification is unmet: fall back on composition.
-	v.Via = "composition"
+	v.Via = ViaComposition
 	v.Source = "plain composition of Gaussian steps (Mironov 2017 Prop. 7, Cor. 3; seed 002 Lemma 27)"
-	okc := !math.IsInf(v.Composition, 1) && (claimedWorst < 0 || claimedWorst >= v.Composition)
+	comp := float64(v.CompositionEpsilon)
+	okc := !math.IsInf(comp, 1) && (claimedWorst < 0 || claimedWorst >= comp)
 	for _, i := range sortedKeys(per) {
-		iv := IndexVerdict{Index: i, Claimed: per[i], Certified: v.Composition, OK: per[i] >= v.Composition}
+		iv := IndexVerdict{Index: i, Claimed: quantity.Num(per[i]), Certified: v.CompositionEpsilon, OK: per[i] >= comp}
 		okc = okc && iv.OK
 		v.PerIndex = append(v.PerIndex, iv)
 	}
@@ -315,15 +332,47 @@ func Verify(c *Claim, trace []TracePoint) (Verification, error) {
 		return v, nil
 	}
 	v.Verdict = Unsupported
+	for _, f := range v.Failed() {
+		v.Notes = append(v.Notes, "assumption of amplification by iteration unmet: "+f)
+	}
+	v.Notes = append(v.Notes, fmt.Sprintf("plain composition (every iterate released) gives ε = %s at δ = %g, which does not support the claim either", v.CompositionEpsilon, c.Delta))
 	return v, nil
 }
 
-func sortedKeys(m map[int]float64) []int {
-	out := make([]int, 0, len(m))
+// check builds a Check.
+func check(name, status string, value, bound float64, basis, detail string) Check {
+	return Check{Name: name, Status: status, Value: quantity.Num(value), Bound: quantity.Num(bound), Basis: basis, Detail: detail}
+}
+
+// epsilonOf is index t's ε at δ by the improved conversion (rdp.EpsilonFor,
+// as shifted.Training.CalibrateSigma converts).
+func epsilonOf(g shifted.Guarantee, t int64, delta float64) (float64, error) {
+	if t < 1 || t > g.Len() {
+		return 0, fmt.Errorf("index %d outside the private indices [1, %d]", t, g.Len())
+	}
+	dp, err := rdp.EpsilonFor(g.Curve(t), delta, rdp.Improved)
+	if err != nil {
+		return 0, err
+	}
+	return dp.Epsilon, nil
+}
+
+// compositionEpsilon is the ε of plain composition (every iterate
+// released, shifted.Training.Composition); +Inf when it has none.
+func compositionEpsilon(tr shifted.Training) float64 {
+	e, err := epsilonOf(tr.Composition(), 1, tr.Delta)
+	if err != nil {
+		return math.Inf(1)
+	}
+	return e
+}
+
+func sortedKeys(m map[int64]float64) []int64 {
+	out := make([]int64, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}
-	sort.Ints(out)
+	slices.Sort(out)
 	return out
 }
 
@@ -355,7 +404,7 @@ func consistencyChecks(c *Claim, add func(Check)) {
 	if !(c.Radius > 0) {
 		bad = append(bad, fmt.Sprintf("R = %v is not > 0", c.Radius))
 	}
-	ch := Check{Name: "declared constants in range", Status: Pass, Value: nan, Bound: nan, Basis: BasisArithmetic,
+	ch := Check{Name: "declared constants in range", Status: Pass, Value: quantity.Num(nan), Bound: quantity.Num(nan), Basis: BasisArithmetic,
 		Detail: "L, η, σ finite and > 0; β, m finite and ≥ 0; R > 0"}
 	if len(bad) > 0 {
 		ch.Status, ch.Detail = Fail, strings.Join(bad, "; ")
@@ -363,7 +412,7 @@ func consistencyChecks(c *Claim, add func(Check)) {
 	add(ch)
 	beta, m, L, R := c.Smoothness, c.StrongConvexity, c.Lipschitz, c.Radius
 	if beta > 0 && m > 0 {
-		ch := Check{Name: "m ≤ β (constants consistent)", Status: Pass, Value: m, Bound: beta, Basis: BasisArithmetic,
+		ch := Check{Name: "m ≤ β (constants consistent)", Status: Pass, Value: quantity.Num(m), Bound: quantity.Num(beta), Basis: BasisArithmetic,
 			Detail: "a loss that is m-strongly convex and β-smooth has m ≤ β"}
 		if m > beta {
 			ch.Status = Fail
@@ -375,7 +424,7 @@ func consistencyChecks(c *Claim, add func(Check)) {
 		// An m-strongly convex f has ‖∇f(u) − ∇f(v)‖ ≥ m‖u − v‖ (Nesterov
 		// 2004, Thm 2.1.10); with u = R·e and v = −R·e in K = {‖w‖ ≤ R},
 		// 2L ≥ ‖∇f(u)‖ + ‖∇f(v)‖ ≥ 2mR.
-		ch := Check{Name: "L ≥ m·R (constants consistent)", Status: Pass, Value: L, Bound: m * R, Basis: BasisArithmetic,
+		ch := Check{Name: "L ≥ m·R (constants consistent)", Status: Pass, Value: quantity.Num(L), Bound: quantity.Num(m * R), Basis: BasisArithmetic,
 			Detail: "an m-strongly convex loss on the ball of radius R has gradients of norm ≥ m·R at some point of it, so L ≥ m·R"}
 		switch {
 		case math.IsInf(R, 1):
@@ -396,12 +445,12 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 	nan := math.NaN()
 	const name = "trajectory: usable as evidence"
 	if reason := degenerate(trace); reason != "" {
-		add(Check{Name: name, Status: Fail, Value: nan, Bound: nan, Basis: BasisTrajectory,
+		add(Check{Name: name, Status: Fail, Value: quantity.Num(nan), Bound: quantity.Num(nan), Basis: BasisTrajectory,
 			Detail: reason + ": such a trajectory cannot be evidence for the declared constants"})
 		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g (the trajectory is not usable)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta))
 		return true
 	}
-	add(Check{Name: name, Status: Pass, Value: float64(len(trace)), Bound: nan, Basis: BasisTrajectory,
+	add(Check{Name: name, Status: Pass, Value: quantity.Num(float64(len(trace))), Bound: quantity.Num(nan), Basis: BasisTrajectory,
 		Detail: "rows with increasing steps ≥ 1, finite values, gradient norms not all 0, no column blanked on some rows only"})
 
 	// grad_norm against L
@@ -417,7 +466,7 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 		}
 	}
 	lipschitzOK := true
-	ch := Check{Name: "trajectory: max gradient norm ≤ L", Value: maxG, Bound: c.Lipschitz, Status: Pass, Basis: BasisTrajectory,
+	ch := Check{Name: "trajectory: max gradient norm ≤ L", Value: quantity.Num(maxG), Bound: quantity.Num(c.Lipschitz), Status: Pass, Basis: BasisTrajectory,
 		Detail: fmt.Sprintf("largest per-example gradient norm in the trajectory (line %d)", gLine)}
 	if maxG > c.Lipschitz*(1+1e-9) {
 		ch.Status = Fail
@@ -429,10 +478,10 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 	add(ch)
 
 	// step_size against η
-	ch = Check{Name: "trajectory: step size = η", Value: c.Eta, Bound: c.Eta, Status: Pass, Basis: BasisTrajectory, Detail: "every row's step size equals the declared η"}
+	ch = Check{Name: "trajectory: step size = η", Value: quantity.Num(c.Eta), Bound: quantity.Num(c.Eta), Status: Pass, Basis: BasisTrajectory, Detail: "every row's step size equals the declared η"}
 	if badEta >= 0 {
 		p := trace[badEta]
-		ch.Value, ch.Status = p.StepSize, Fail
+		ch.Value, ch.Status = quantity.Num(p.StepSize), Fail
 		ch.Detail = fmt.Sprintf("line %d: step size %g differs from the declared η = %g; the closed-form analysis assumes a constant step (a smaller late step also means less noise)", p.Line, p.StepSize, c.Eta)
 	} else {
 		checked(fmt.Sprintf("η = %g (step_size column)", c.Eta))
@@ -440,15 +489,15 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 	add(ch)
 
 	// step against n, batch, epochs
-	S := c.Steps()
+	S := int(c.Training().Steps())
 	last := trace[len(trace)-1].Step
-	ch = Check{Name: "trajectory: number of steps", Value: float64(last), Bound: float64(S), Status: Pass, Basis: BasisTrajectory,
+	ch = Check{Name: "trajectory: number of steps", Value: quantity.Num(float64(last)), Bound: quantity.Num(float64(S)), Status: Pass, Basis: BasisTrajectory,
 		Detail: fmt.Sprintf("epochs·⌈n/batch⌉ = %d steps", S)}
 	switch {
 	case last > S:
 		ch.Status = Fail
 		ch.Detail = fmt.Sprintf("the trajectory has %d steps, more than the %d that n, batch and epochs give", last, S)
-	case c.Variant != Stop && last != S:
+	case c.Variant != shifted.VariantStop && last != S:
 		ch.Status = Fail
 		ch.Detail = fmt.Sprintf("the trajectory ends at step %d, but %s runs all %d steps that n, batch and epochs give", last, c.Variant, S)
 	}
@@ -467,7 +516,7 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 			}
 		}
 		if c.Smoothness > 0 {
-			ch := Check{Name: "trajectory: measured contraction ≤ c", Value: mc, Bound: cc, Status: Pass, Basis: BasisTrajectory,
+			ch := Check{Name: "trajectory: measured contraction ≤ c", Value: quantity.Num(mc), Bound: quantity.Num(cc), Status: Pass, Basis: BasisTrajectory,
 				Detail: fmt.Sprintf("largest measured ‖ψ(u) − ψ(v)‖/‖u − v‖ of the step map (line %d) against c = max(|1 − ηm|, |1 − ηβ|) of the declared β = %g, m = %g (Prop. 18: a convex β-smooth, m-strongly convex loss never exceeds it)", cLine, c.Smoothness, c.StrongConvexity)}
 			if mc > cc*(1+relTol) {
 				ch.Status = Fail
@@ -480,11 +529,11 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 			}
 			add(ch)
 		} else {
-			add(Check{Name: "trajectory: measured contraction", Status: NA, Value: mc, Bound: nan, Basis: BasisTrajectory,
+			add(Check{Name: "trajectory: measured contraction", Status: NA, Value: quantity.Num(mc), Bound: quantity.Num(nan), Basis: BasisTrajectory,
 				Detail: fmt.Sprintf("no β declared, so there is no c to compare with; largest measured contraction %.6g (line %d)", mc, cLine)})
 		}
 	} else {
-		add(Check{Name: "trajectory: measured contraction ≤ c", Status: NA, Value: nan, Bound: cc, Basis: BasisTrust,
+		add(Check{Name: "trajectory: measured contraction ≤ c", Status: NA, Value: quantity.Num(nan), Bound: quantity.Num(cc), Basis: BasisTrust,
 			Detail: "no contraction column: β and m are taken as declared"})
 		trusted(fmt.Sprintf("β = %g, m = %g (no contraction column)", c.Smoothness, c.StrongConvexity))
 	}
@@ -511,7 +560,7 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 				md, dLine = p.Dist, p.Line
 			}
 		}
-		ch := Check{Name: "trajectory: distance to the optimum ≤ 2R", Value: md, Bound: 2 * c.Radius, Status: Pass, Basis: BasisTrajectory,
+		ch := Check{Name: "trajectory: distance to the optimum ≤ 2R", Value: quantity.Num(md), Bound: quantity.Num(2 * c.Radius), Status: Pass, Basis: BasisTrajectory,
 			Detail: fmt.Sprintf("iterate and minimiser both lie in K = {‖w‖ ≤ R}; largest ‖w_t − w*‖ on line %d", dLine)}
 		if md > 2*c.Radius*(1+relTol) {
 			ch.Status = Fail
@@ -571,7 +620,7 @@ func lossCheck(c *Claim, trace []TracePoint, hasDist bool) Check {
 	}
 	p := *best
 	change := p.s.Loss - p.t.Loss
-	ch := Check{Name: "trajectory: loss changes ≤ L·‖w_s − w_t‖", Value: change, Bound: L * p.b, Status: Pass, Basis: BasisTrajectory,
+	ch := Check{Name: "trajectory: loss changes ≤ L·‖w_s − w_t‖", Value: quantity.Num(change), Bound: quantity.Num(L * p.b), Status: Pass, Basis: BasisTrajectory,
 		Detail: fmt.Sprintf("the mean loss of L-Lipschitz examples changes by at most L·‖w_s − w_t‖ ≤ L·(%s) between any two rows; closest pair: lines %d and %d", p.how, p.s.Line, p.t.Line)}
 	slack := relTol * (math.Abs(p.s.Loss) + math.Abs(p.t.Loss) + L*p.b)
 	if p.excess > slack {

@@ -1,0 +1,33 @@
+package claim_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/privamp/privamp/optimizer/claim"
+)
+
+// Verify a claim without a trajectory (n written as 1e3, a whole number): the constants are taken on trust, the
+// claimed worst-case ε is compared with the bound of amplification by
+// iteration, and a claim below the bound comes with the σ that would make it
+// true.
+func ExampleVerify() {
+	const doc = `{
+	  "algorithm": "pnsgd", "n": 1e3, "eta": 0.5, "sigma": 2,
+	  "lipschitz": 1, "smoothness": 1, "delta": 1e-5, "epsilon": 5
+	}`
+	c, err := claim.ParseClaim(strings.NewReader(doc))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, _ := claim.Verify(c, nil)
+	fmt.Printf("%s via %s: certified ε = %s at index %d\n", v.Verdict, v.Via, v.WorstEpsilon, v.WorstIndex)
+
+	c.Sigma = 1
+	v, _ = claim.Verify(c, nil)
+	fmt.Printf("σ = 1: %s, certified ε = %s, σ needed %s\n", v.Verdict, v.WorstEpsilon, v.SigmaNeeded)
+	// Output:
+	// VALID via amplification by iteration: certified ε = 4.72839 at index 1000
+	// σ = 1: INVALID, certified ε = 10.7249, σ needed 1.90524
+}

@@ -1,0 +1,39 @@
+package plan
+
+import (
+	"encoding/json"
+
+	"github.com/privamp/privamp/internal/quantity"
+)
+
+// MarshalJSON encodes a Verification with snake_case keys, the key names
+// privamp uses for these concepts everywhere: "ok", "checked",
+// "worst_ratio", "worst_index" (WorstPosition), "violation_count",
+// "violations" (each "index", "id" or "tier", the target "epsilon" and
+// "delta", and "achieved_epsilon"), "groups", "source" and "assumptions".
+// Non-finite numbers encode as null.
+func (v Verification) MarshalJSON() ([]byte, error) {
+	type violation struct {
+		Index    int64         `json:"index"`
+		ID       string        `json:"id,omitempty"`
+		Tier     string        `json:"tier,omitempty"`
+		Epsilon  quantity.Num  `json:"epsilon"`
+		Delta    quantity.Num  `json:"delta"`
+		Achieved quantity.Loss `json:"achieved_epsilon"`
+	}
+	vs := make([]violation, len(v.Violations))
+	for i, x := range v.Violations {
+		vs[i] = violation{x.Position, x.ID, x.Tier, quantity.Num(x.Epsilon), quantity.Num(x.Delta), quantity.Loss(x.Achieved)}
+	}
+	return json.Marshal(struct {
+		OK             bool          `json:"ok"`
+		Checked        int64         `json:"checked"`
+		WorstRatio     quantity.Loss `json:"worst_ratio"`
+		WorstIndex     int64         `json:"worst_index"`
+		ViolationCount int64         `json:"violation_count"`
+		Violations     []violation   `json:"violations"`
+		Groups         []GroupResult `json:"groups,omitempty"`
+		Source         string        `json:"source"`
+		Assumptions    []string      `json:"assumptions"`
+	}{v.OK, v.Checked, quantity.Loss(v.WorstRatio), v.WorstPosition, v.ViolationCount, vs, v.Groups, v.Source, v.Assumptions})
+}
