@@ -102,7 +102,7 @@ func newCalculator(a *app, c tables.Calculator) *cobra.Command {
 		for _, l := range ans.Lines {
 			r.Rows = append(r.Rows, row{l.Quantity, l.Value, l.Unit, l.Source})
 		}
-		r.Result = commandResult{"calc " + c.Name, []any{src, ans.Result}, r}
+		r.Command, r.Result = "calc "+c.Name, merged{src, ans.Result}
 		return render(a.out, a.mode, r)
 	}
 	return cmd

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/zcdp"
@@ -22,38 +20,9 @@ func exactlyOne(cmd *cobra.Command, x, y string) error {
 	return nil
 }
 
-// commandResult is a command's --json object: the library's typed results
-// (structs with json tags, merged) with "command" added (render adds
-// "assumptions", "notes" and the reasons beside a null ε).
-type commandResult struct {
-	name  string
-	parts []any
-	r     *report
-}
-
-func (c commandResult) MarshalJSON() ([]byte, error) {
-	obj := map[string]json.RawMessage{}
-	for _, p := range c.parts {
-		b, err := json.Marshal(p)
-		if err == nil {
-			err = json.Unmarshal(b, &obj)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	add := func(key string, v any) {
-		if b, e := json.Marshal(v); e == nil {
-			obj[key] = b
-		}
-	}
-	add("command", c.name)
-	return json.Marshal(obj)
-}
-
 // withResult sets r's --json result to res tagged with the command's name.
 func withResult(name string, res any, r *report) *report {
-	r.Result = commandResult{name, []any{res}, r}
+	r.Command, r.Result = name, res
 	return r
 }
 

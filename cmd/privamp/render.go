@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -26,13 +25,12 @@ type report struct {
 	Table       *table // optional tabular data; --csv prints it
 	Assumptions []string
 	Notes       []string
-	// Result is the command's typed result (a struct with json tags and a
-	// "command" key); --json prints it as one object. Numbers in it use the
+	// Result is the command's typed result (a struct with json tags, or
+	// merged structs); --json prints it as one object, with "command" from
+	// Command when the result has none. Numbers in it use the
 	// internal/quantity kinds, so non-finite values encode as null.
-	Result any
-	// JSON is the legacy --json object, used when Result is nil. render
-	// adds "assumptions" and "notes" when they are not set.
-	JSON map[string]any
+	Result  any
+	Command string
 	// CSVAll makes --csv print the headline rows too (quantity, value,
 	// unit, source), then a blank line, then the table: for commands whose
 	// answer (a verdict, a certified ε) is in the rows and whose table holds
@@ -91,21 +89,7 @@ func render(w io.Writer, m outputMode, r *report) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(obj)
 	case m.json:
-		obj := r.JSON
-		if obj == nil {
-			obj = map[string]any{}
-		}
-		if _, ok := obj["assumptions"]; !ok && len(r.Assumptions) > 0 {
-			obj["assumptions"] = r.Assumptions
-		}
-		if _, ok := obj["notes"]; !ok && len(r.Notes) > 0 {
-			obj["notes"] = r.Notes
-		}
-		sanitize(obj)
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(obj)
+		return fmt.Errorf("internal error: no typed result for --json")
 	case m.csv:
 		cw := csv.NewWriter(w)
 		if r.Table == nil || r.CSVAll {
@@ -181,20 +165,32 @@ func render(w io.Writer, m outputMode, r *report) error {
 	return nil
 }
 
+// merged is a result made of several typed parts whose keys are merged.
+type merged []any
+
 // resultObject is the one --json object of a typed result: its fields, plus
 // "assumptions" and "notes" from the report when the result has none, and
 // "<key>_reason": "no finite guarantee" beside every ε that encodes as null
 // (at any depth). Numbers keep their exact encoding.
 func resultObject(r *report) (map[string]any, error) {
-	b, err := json.Marshal(r.Result)
-	if err != nil {
-		return nil, err
+	parts, ok := r.Result.(merged)
+	if !ok {
+		parts = merged{r.Result}
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var obj map[string]any
-	if err := dec.Decode(&obj); err != nil {
-		return nil, err
+	obj := map[string]any{}
+	for _, p := range parts {
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		if err := dec.Decode(&obj); err != nil {
+			return nil, err
+		}
+	}
+	if _, ok := obj["command"]; !ok && r.Command != "" {
+		obj["command"] = r.Command
 	}
 	if _, ok := obj["assumptions"]; !ok && len(r.Assumptions) > 0 {
 		obj["assumptions"] = r.Assumptions
@@ -232,14 +228,6 @@ func anySlice(ss []string) []any {
 	return out
 }
 
-// num returns x for JSON, or nil when x is not finite (JSON has no Inf/NaN).
-func num(x float64) any {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return x
-}
-
 // fmtEps formats an ε, rounded up to 6 significant digits so that the
 // printed value is never below the proven one; "no finite guarantee" when
 // infinite. Use it for every privacy loss (ε, δ, ρ) shown to a person.
@@ -253,14 +241,6 @@ func fmtNum(x float64) string { return quantity.Nearest(x) }
 
 // fmtInt formats an integer-valued float without exponent.
 func fmtInt(x float64) string { return quantity.Int(x) }
-
-// epsJSON sets key to ε, or to null with key+"_reason" when ε is infinite.
-func epsJSON(obj map[string]any, key string, x float64) {
-	obj[key] = num(x)
-	if num(x) == nil {
-		obj[key+"_reason"] = noFinite
-	}
-}
 
 // writeFileAtomic writes data to path through a temporary file in the same
 // directory and a rename, so a failure never leaves a half-written file.
@@ -304,53 +284,6 @@ func joinNonEmpty(sep string, ss ...string) string {
 		}
 	}
 	return strings.Join(out, sep)
-}
-
-// sanitize replaces every non-finite float in a JSON object (recursively) by
-// null and labels it with a sibling "<key>_reason", so that no NaN or Inf
-// reaches output unlabelled and encoding never fails.
-func sanitize(obj map[string]any) {
-	for k, v := range obj {
-		switch x := v.(type) {
-		case float64:
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				obj[k] = nil
-				if _, ok := obj[k+"_reason"]; !ok {
-					obj[k+"_reason"] = nonFiniteReason(k, x)
-				}
-			}
-		case map[string]any:
-			sanitize(x)
-		case []map[string]any:
-			for _, m := range x {
-				sanitize(m)
-			}
-		case []any:
-			for _, e := range x {
-				if m, ok := e.(map[string]any); ok {
-					sanitize(m)
-				}
-			}
-		case []float64:
-			out := make([]any, len(x))
-			for i, f := range x {
-				out[i] = num(f)
-			}
-			obj[k] = out
-		}
-	}
-}
-
-func nonFiniteReason(key string, x float64) string {
-	switch {
-	case strings.Contains(key, "epsilon") && math.IsInf(x, 1):
-		return noFinite
-	case math.IsInf(x, 1):
-		return "infinite (overflow)"
-	case math.IsInf(x, -1):
-		return "minus infinity"
-	}
-	return "undefined"
 }
 
 // fmtDown formats x ≥ 0 with 6 significant digits, rounding down: for
