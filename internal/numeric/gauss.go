@@ -43,9 +43,10 @@ func LogErfcErr(x float64) (v, e float64) {
 // so both tails keep their relative accuracy.
 func LogPhi(x float64) float64 { return LogPhiApprox(Exact(x)).V }
 
-// millsBound bounds d ln Φ(x)/dx = φ(x)/Φ(x) on [x − e, x + e]: it is
-// decreasing, below |x| + 1 for x < 0 (Birnbaum's bound on the Mills ratio,
-// φ(t)/Φ̄(t) ≤ (t + √(t² + 4))/2) and below φ(0)/Φ(0) < 0.8 for x ≥ 0.
+// millsBound bounds d ln Φ(t)/dt = φ(t)/Φ(t) on [x − e, x + e] for x ≤ 0
+// (or x − e ≤ 0): it is decreasing, and below |t| + 1 for t < 0 (Birnbaum's
+// bound on the Mills ratio, φ(t)/Φ̄(t) ≤ (t + √(t² + 4))/2) and below
+// φ(0)/Φ(0) < 0.8 for t ≥ 0.
 func millsBound(x, e float64) float64 {
 	return math.Max(e-x, 0) + 1
 }
@@ -54,18 +55,27 @@ func millsBound(x, e float64) float64 {
 // a's own error through the slope φ/Φ.
 func LogPhiApprox(a Approx) Approx {
 	x := a.V
-	y := x / math.Sqrt2 // relative error ≤ 2U (the constant and the division)
-	prop := millsBound(x, a.E) * (a.E + 2*U*math.Abs(x))
-	if x > 0 {
-		// ln Φ(x) = log1p(−t), t = erfc(y)/2 ≤ 1/2; erfc's slope in y is
-		// −2e^{−y²}/√π, relative −h(y) with h(y) ≤ y + √(y²+2).
+	y := x / math.Sqrt2         // relative error ≤ 2U (the constant and the division)
+	ex := a.E + 2*U*math.Abs(x) // the error in x that y stands for
+	if x > ex {
+		// ln Φ(x) = log1p(−t), t = Φ̄(x) = erfc(y)/2 ≤ 1/2. The slope
+		// φ/Φ ≤ 2φ is largest at x − ex, where φ(x − ex) ≤ φ(x)e^{x·ex},
+		// and φ(x) ≤ (x + 1)Φ̄(x) (Birnbaum), so it is below
+		// 2(x + 1)t·e^{x·ex}; e^{x·ex} ≤ 1 + 2x·ex for x·ex ≤ 1/2.
 		t := 0.5 * math.Erfc(y)
 		if t == 0 {
-			return Approx{0, prop + 0x1p-1074}
+			return Approx{0, 0x1p-1074}
 		}
 		v := math.Log1p(-t)
-		return Approx{v, 2*t*ErrErfc + ErrLog1p*math.Abs(v) + prop}
+		xe := x * ex
+		grow := 1 + 2*xe
+		if xe > 0.5 {
+			grow = math.Exp(xe)
+		}
+		slope := 2 * (x + 1) * t * (1 + ErrErfc) * grow
+		return Approx{v, 2*t*ErrErfc + ErrLog1p*math.Abs(v) + slope*ex}
 	}
+	prop := millsBound(x, a.E) * ex
 	v, e := LogErfcErr(-y)
 	v -= math.Ln2
 	return Approx{v, e + U + U*math.Abs(v) + prop}

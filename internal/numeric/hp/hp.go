@@ -304,3 +304,6 @@ func LogPhi(x *big.Float, prec uint) *big.Float {
 	t := newF(p).Mul(Erfc(a, p), New(-0.5, p))
 	return Log1p(t, prec)
 }
+
+// Neg returns −x.
+func Neg(x *big.Float) *big.Float { return new(big.Float).Neg(x) }
