@@ -7,10 +7,11 @@ import (
 )
 
 // Gaussian returns the RDP curve of the Gaussian mechanism with ℓ2-sensitivity
-// Δ and noise standard deviation σ: ε(α) = αΔ²/(2σ²) (Mironov 2017, Prop. 7).
-// It is exact: D_α(N(0, σ²I) ‖ N(Δu, σ²I)) equals it for a unit vector u.
+// Δ and noise standard deviation σ: ε(α) = αΔ²/(2σ²) (Mironov 2017, Prop. 7),
+// with ρ = Δ²/(2σ²) rounded up. It is exact: D_α(N(0, σ²I) ‖ N(Δu, σ²I))
+// equals it for a unit vector u.
 func Gaussian(sensitivity, sigma float64) Linear {
-	return Linear(sensitivity * sensitivity / (2 * sigma * sigma))
+	return Linear(numeric.DivUp(numeric.MulUp(sensitivity, sensitivity), 2*mulDown(sigma, sigma)))
 }
 
 // Laplace is the RDP curve of the Laplace mechanism with scale b and
