@@ -222,7 +222,7 @@ func DeltaFor(c Curve, eps float64, conv Conversion) (DP, error) {
 			a, ld = low, kl
 		}
 	}
-	return DP{Epsilon: eps, Delta: math.Min(numeric.Exact(math.Min(ld, 0)).Exp().Up(), 1), Order: a, Conversion: conv}, nil
+	return DP{Epsilon: eps, Delta: math.Min(numeric.ExpUp(math.Min(ld, 0)), 1), Order: a, Conversion: conv}, nil
 }
 
 // optimizeOrder minimises f over the curve's orders (and α = ∞), refining

@@ -83,13 +83,14 @@ func (a Approx) Log1p() Approx {
 	return Approx{v, a.E/d + ErrLog1p*math.Abs(v)}
 }
 
-// Exp returns e^a.
+// Exp returns e^a. Below 2^−1022 the result is subnormal and only
+// absolutely accurate: 2^−1074 is added to the bound.
 func (a Approx) Exp() Approx {
 	v := math.Exp(a.V)
 	if a.E > 1 {
 		return Approx{v, math.Inf(1)}
 	}
-	return Approx{v, (ErrExp + a.E*(1+a.E)) * v * (1 + ErrExp)}
+	return Approx{v, (ErrExp+a.E*(1+a.E))*v*(1+ErrExp) + 0x1p-1074}
 }
 
 // Expm1 returns e^a − 1.
@@ -98,7 +99,8 @@ func (a Approx) Expm1() Approx {
 	if a.E > 1 {
 		return Approx{v, math.Inf(1)}
 	}
-	return Approx{v, (1+math.Abs(v))*a.E*(1+a.E)*(1+ErrExpm1) + ErrExpm1*math.Abs(v)}
+	// e^V = 1 + expm1(V) ≤ 1 + v + ErrExpm1·|v|
+	return Approx{v, (1+v+ErrExpm1*math.Abs(v))*a.E*(1+a.E)*(1+ErrExpm1) + ErrExpm1*math.Abs(v)}
 }
 
 // Sqrt returns √a for a ≥ 0.

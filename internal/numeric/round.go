@@ -133,3 +133,18 @@ func overflowUp(r, a, b float64) float64 {
 	}
 	return r
 }
+
+// ExpUp returns a float64 ≥ e^x (exact x). In the subnormal range, where
+// math.Exp rounds a normal intermediate once to a multiple of 2^−1074, it
+// is the next multiple up (so e^x below 2^−1075 gives 2^−1074, the
+// smallest positive float64, not 0).
+func ExpUp(x float64) float64 {
+	v := math.Exp(x)
+	if math.IsNaN(v) || math.IsInf(v, 1) {
+		return v
+	}
+	if v >= 0x1p-1022 {
+		return Up(v, ErrExp*v)
+	}
+	return v + 0x1p-1074 // exact: a subnormal plus one subnormal ulp
+}

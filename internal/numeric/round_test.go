@@ -167,3 +167,22 @@ func TestLogPhiEncloses(t *testing.T) {
 		}
 	}
 }
+
+// ExpUp is ≥ e^x everywhere, and one subnormal step above math.Exp below
+// 2^−1022 (so that e^x < 2^−1075 still meets δ = 2^−1074).
+func TestExpUp(t *testing.T) {
+	r := rand.New(rand.NewSource(8))
+	for i := 0; i < 3000; i++ {
+		x := -760 + 1470*r.Float64()
+		if i%2 == 0 {
+			x = -760 + 60*r.Float64() // the subnormal range
+		}
+		want := hp.Exp(hp.New(x, refPrec), refPrec)
+		if got := ExpUp(x); hp.New(got, refPrec).Cmp(want) < 0 {
+			t.Fatalf("ExpUp(%v) = %v below e^x = %v", x, got, want.Text('g', 20))
+		}
+	}
+	if ExpUp(-746) != 0x1p-1074 {
+		t.Errorf("ExpUp(−746) = %v, want 2^−1074", ExpUp(-746))
+	}
+}
