@@ -132,7 +132,7 @@ func GaussianEpsilon(mu, delta float64) (float64, error) {
 			lo = x
 		}
 		slope := -math.Exp(ls - ld) // g'(x) = −e^x Φ(−μ/2 − x/μ)/δ(x)
-		nx := x - (ld-lt)/slope
+		nx := x - (ld-ltLow)/slope  // aim at what meets needs
 		if !(nx > lo && nx < hi) || math.IsNaN(nx) {
 			nx = 0.5 * (lo + hi)
 		} else if x == hi && x-nx <= 1e-13*x {
