@@ -95,7 +95,7 @@ func logAm1Int(q, z float64, alpha int) (lnB, errB float64) {
 	inv2z2 := 1 / (2 * z * z)
 	concave := a <= z*z-1
 	const stop = -60 * math.Ln2
-	var acc sumAcc
+	acc := sumAcc{boundTiny: true}
 	lb, elb := math.Log(a), numeric.ErrLog*math.Log(a) // ln C(α, k), from k = 1
 	prev := math.Inf(-1)
 	for k := 2; k <= alpha; k++ {
@@ -172,6 +172,10 @@ type sumAcc struct {
 	m, pos, posC, neg, negC, err float64
 	n                            int
 	started                      bool
+	// boundTiny lets add replace terms below e^−80 of the scale (and
+	// 10^−25 of the sum) by their bound in err, skipping the exp; add then
+	// returns 0 for them, so callers that need the magnitudes leave it off.
+	boundTiny bool
 }
 
 // neumaier adds x to the compensated sum (s, c).
@@ -202,13 +206,26 @@ func (a *sumAcc) addV(t, et, c, ec, v, vm float64) float64 {
 	}
 	d := t - a.m
 	if d > 600 {
-		// Move the scale past t, so that a growing sequence of terms
-		// rescales every few hundred units of ln rather than every term.
-		a.rescale(t + 300)
-		d, v = t-a.m, -1
+		if tot := a.pos + a.neg + a.err; tot == 0 || -d+(math.Logb(tot)+1)*math.Ln2 < -745 {
+			// Everything so far is below 2^−1074 of this term (a fast
+			// growing sequence): restart at its scale, no exponential.
+			a.pos, a.posC, a.neg, a.negC, a.err = 0, 0, 0, 0, 0x1p-1074
+			a.m, d, v = t, 0, 1
+		} else {
+			// Move the scale past t, so that a growing sequence of terms
+			// rescales every few hundred units of ln rather than every term.
+			a.rescale(t + 300)
+			d, v = t-a.m, -1
+		}
 	}
 	if d < -740 {
 		a.err += 0x1p-1000 // |c·e^d| < 2^−1067
+		return 0
+	}
+	if a.boundTiny && d < -80 && a.pos > 1e-10 {
+		// Below e^−80 of the scale and 10^−25 of the sum: add its bound
+		// 2^⌈d/ln 2⌉ ≥ e^d to the error instead of the term (no exp).
+		a.err += math.Ldexp(math.Abs(c)+ec, int(d/math.Ln2)+1) * 2
 		return 0
 	}
 	if v < 0 {
