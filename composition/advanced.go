@@ -1,6 +1,10 @@
 package composition
 
-import "math"
+import (
+	"math"
+
+	"github.com/privamp/privamp/internal/numeric"
+)
 
 // Advanced returns the advanced ("strong") composition of k adaptively chosen
 // (ε, δ)-DP mechanisms (Dwork–Rothblum–Vadhan 2010, Thm III.3; Dwork–Roth
@@ -17,6 +21,6 @@ func Advanced(eps, delta float64, k int, deltaPrime float64) (Guarantee, error) 
 		return Guarantee{}, err
 	}
 	kf := float64(k)
-	e := math.Sqrt(2*kf*-math.Log(deltaPrime))*eps + kf*eps*math.Expm1(eps)
+	e := math.Sqrt(2*kf*numeric.NegLogUp(deltaPrime))*eps + kf*eps*math.Expm1(eps)
 	return Guarantee{Epsilon: e, Delta: kf*delta + deltaPrime}, nil
 }

@@ -140,7 +140,7 @@ func BestList(gs []Guarantee, targetDelta float64) (Result, error) {
 		for _, g := range gs {
 			s.Add(g.Epsilon * g.Epsilon)
 		}
-		ms = append(ms, Method{Name: MethodFilter, Source: src, Epsilon: filterValue(s.Sum(), -math.Log(dp)), Delta: targetDelta, Valid: true})
+		ms = append(ms, Method{Name: MethodFilter, Source: src, Epsilon: filterValue(s.Sum(), numeric.NegLogUp(dp)), Delta: targetDelta, Valid: true})
 	} else {
 		ms = append(ms, invalid(MethodFilter, src, fmt.Sprintf("needs delta' = target − Σdelta_i > 0, got %.6g", dp)))
 	}

@@ -48,7 +48,7 @@ func NewFilter(eps, deltaPrime, deltaDoublePrime float64) (*Filter, error) {
 		return nil, fmt.Errorf("delta' + delta'' must be < 1, got %v", deltaPrime+deltaDoublePrime)
 	}
 	return &Filter{eps: eps, deltaPrime: deltaPrime, deltaDoublePrime: deltaDoublePrime,
-		logInv: -math.Log(deltaPrime)}, nil
+		logInv: numeric.NegLogUp(deltaPrime)}, nil
 }
 
 // filterValue is √(2 ln(1/δ') S) + S/2 for S = Σε_m².
@@ -120,7 +120,7 @@ func (f *Filter) Target() Guarantee {
 
 // filterClosed is ε0√(2k ln(1/δ)) + kε0²/2.
 func filterClosed(eps0, k, delta float64) float64 {
-	return eps0*math.Sqrt(2*k*-math.Log(delta)) + k*eps0*eps0/2
+	return eps0*math.Sqrt(2*k*numeric.NegLogUp(delta)) + k*eps0*eps0/2
 }
 
 // FilterEpsilon returns the ε of k adaptively composed ε0-DP (pure)
@@ -153,7 +153,7 @@ func FilterMaxStep(eps float64, k int, delta float64) (float64, error) {
 	if err := firstErr(checkEps("target epsilon", eps, false), checkK(k), checkOpenDelta("delta", delta)); err != nil {
 		return 0, err
 	}
-	L := -math.Log(delta)
+	L := numeric.NegLogUp(delta) // ε0_max falls with L: an upper bound errs low
 	e0 := math.Sqrt2 * eps / ((math.Sqrt(L+eps) + math.Sqrt(L)) * math.Sqrt(float64(k)))
 	e0 *= 1 - 8*unit
 	for e0 > 0 && filterClosed(e0, float64(k), delta) > eps {
@@ -171,9 +171,9 @@ func Cor36Step(eps float64, k int, delta float64) (float64, error) {
 	if err := firstErr(checkEps("target epsilon", eps, false), checkK(k), checkOpenDelta("delta", delta)); err != nil {
 		return 0, err
 	}
-	L := -math.Log(delta)
+	L := -numeric.Log(delta)
 	if eps > 8*L {
 		return 0, fmt.Errorf("seed 003 Cor. 3.6 needs epsilon ≤ 8 ln(1/delta) = %.6g, got %v", 8*L, eps)
 	}
-	return eps / (2 * math.Sqrt(2*float64(k)*L)), nil
+	return eps / (2 * math.Sqrt(2*float64(k)*numeric.NegLogUp(delta))), nil
 }

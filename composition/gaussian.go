@@ -15,27 +15,35 @@ import (
 //
 //	δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ).
 //
-// Both terms are taken in log space (numeric.LogPhi) and subtracted with
-// LogSub, so large ε and tiny δ do not cancel (GaussianLogDelta keeps δ
-// below 10^−308 too); the relative error is about 10^−16/μ + 10^−11. The
-// result is capped by δ(0) = erf(μ/(2√2)) (computed without cancellation),
-// which is what remains accurate for tiny μ, and if rounding ever made the
-// second term reach the first, the first term alone, an upper bound, is used. It returns 0 for
-// μ = 0 or ε = +Inf, 1 for μ = +Inf, and NaN for μ < 0, ε < 0 or NaN inputs.
-// About 0.1 µs per call.
+// Both terms are taken in log space (numeric.LogPhiApprox) and subtracted
+// with log1mexp, so large ε and tiny δ do not cancel (GaussianLogDelta
+// keeps δ below 10^−308 too). The value returned is an upper bound on the
+// exact δ(ε): every step's rounding error is bounded and added, and the
+// result rounded up, so it is never optimistic; it is within about
+// 10^−15·(1 + ε/μ)² relative of the exact value, or 10^−16/μ where the two
+// terms cancel (tiny μ). It is also capped by δ(0) = erf(μ/(2√2)) and by
+// the first term alone, both upper bounds. It returns 0 for μ = 0 or
+// ε = +Inf, 1 for μ = +Inf, and NaN for μ < 0, ε < 0 or NaN inputs.
+// About 0.2 µs per call.
 func GaussianDelta(mu, eps float64) float64 {
-	return math.Min(math.Exp(GaussianLogDelta(mu, eps)), 1)
+	ld := GaussianLogDelta(mu, eps)
+	if math.IsInf(ld, -1) || math.IsNaN(ld) {
+		return math.Exp(ld)
+	}
+	return math.Min(numeric.ExpUp(ld), 1)
 }
 
-// GaussianLogDelta returns ln δ(ε) of GaussianDelta, finite even where δ
-// itself underflows (δ < 10^−308), e.g. μ = 1 and ε > 38. It returns -Inf
-// for μ = 0 or ε = +Inf, 0 for μ = +Inf, and NaN for invalid inputs.
+// GaussianLogDelta returns an upper bound on ln δ(ε) of GaussianDelta,
+// finite even where δ itself underflows (δ < 10^−308), e.g. μ = 1 and
+// ε > 38. It returns -Inf for μ = 0 or ε = +Inf, 0 for μ = +Inf, and NaN
+// for invalid inputs.
 func GaussianLogDelta(mu, eps float64) float64 {
 	ld, _ := gaussianLog(mu, eps)
 	return ld
 }
 
-// gaussianLog returns ln δ(ε) and ln(e^ε Φ(−μ/2 − ε/μ)) = ln(−δ'(ε)).
+// gaussianLog returns an upper bound on ln δ(ε), and ln(e^ε Φ(−μ/2 − ε/μ))
+// = ln(−δ'(ε)) (for Newton's slope only).
 func gaussianLog(mu, eps float64) (logDelta, logSlope float64) {
 	switch {
 	case math.IsNaN(mu) || math.IsNaN(eps) || mu < 0 || eps < 0:
@@ -45,23 +53,40 @@ func gaussianLog(mu, eps float64) (logDelta, logSlope float64) {
 	case math.IsInf(mu, 1):
 		return 0, 0
 	}
-	r := eps / mu
-	a := numeric.LogPhi(mu/2 - r)
-	b := eps + numeric.LogPhi(-mu/2-r)
+	m, e := numeric.Exact(mu), numeric.Exact(eps)
+	r := e.Div(m)
+	half := m.Scale(0.5)
+	a := numeric.LogPhiApprox(half.Sub(r))              // ln Φ(μ/2 − ε/μ)
+	b := e.Add(numeric.LogPhiApprox(half.Neg().Sub(r))) // ε + ln Φ(−μ/2 − ε/μ)
 	// δ(ε) ≤ δ(0) = erf(μ/(2√2)), the total variation distance, computed
 	// without cancellation: a cap that matters for tiny μ, where the two Φ
-	// terms agree to many digits.
-	tv := math.Log(math.Erf(mu / (2 * math.Sqrt2)))
-	if !(b < a) { // only by rounding; the first term alone is an upper bound
-		return math.Min(math.Min(a, tv), 0), b
+	// terms agree to many digits. erf's relative slope x·erf'(x)/erf(x) is
+	// below 1, so the argument's rounding (2U) adds at most 2U.
+	tvv := math.Erf(mu / (2 * math.Sqrt2))
+	tv := numeric.Approx{V: tvv, E: (numeric.ErrErf + 2*numeric.U) * tvv}.Log().Up()
+	best := math.Min(math.Min(a.Up(), tv), 0) // the first term alone bounds δ
+	d := b.Sub(a)                             // ln of the ratio of the two terms, < 0
+	if d.V+d.E < 0 {
+		var l numeric.Approx // ln(1 − e^d)
+		if d.V > -math.Ln2 {
+			l = d.Expm1().Neg().Log()
+		} else {
+			l = d.Exp().Neg().Log1p()
+		}
+		if v := a.Add(l).Up(); v < best {
+			best = v
+		}
 	}
-	return math.Min(math.Min(numeric.LogSub(a, b), tv), 0), b
+	return best, b.V
 }
 
 // GaussianEpsilon returns the smallest ε ≥ 0 with GaussianDelta(μ, ε) ≤ δ: the
 // exact ε of the Gaussian mechanism (Balle–Wang 2018, Thm 8), within 10^−12
 // (relative) and always on the safe side: the returned ε was verified to
-// meet δ. μ must be ≥ 0 (+Inf gives +Inf: no finite guarantee), δ in (0, 1).
+// meet δ with GaussianLogDelta, an upper bound on the exact ln δ(ε), against
+// a lower bound on ln δ (numeric.Log, right for subnormal δ), so it is never
+// below the exact ε. μ must be ≥ 0 (+Inf gives +Inf: no finite guarantee),
+// δ in (0, 1).
 //
 // It runs Newton's method on g(ε) = ln δ(ε), whose derivative is
 // −e^ε Φ(−μ/2 − ε/μ)/δ(ε) in closed form, safeguarded by a bracket between 0
@@ -79,9 +104,12 @@ func GaussianEpsilon(mu, delta float64) (float64, error) {
 	if math.IsInf(mu, 1) {
 		return math.Inf(1), nil
 	}
-	lt := math.Log(delta)
+	lt := numeric.Log(delta)
+	ltLow := numeric.Down(lt, numeric.ErrLog*math.Abs(lt)) // ≤ the exact ln δ
 	// Both forms, so that GaussianDelta and GaussianLogDelta agree the target is met.
-	meets := func(ld float64) bool { return ld <= lt && math.Exp(ld) <= delta }
+	meets := func(ld float64) bool {
+		return ld <= ltLow && (math.IsInf(ld, -1) || numeric.ExpUp(ld) <= delta)
+	}
 	ok := func(e float64) bool { return meets(GaussianLogDelta(mu, e)) }
 	if ok(0) {
 		return 0, nil
@@ -104,7 +132,7 @@ func GaussianEpsilon(mu, delta float64) (float64, error) {
 			lo = x
 		}
 		slope := -math.Exp(ls - ld) // g'(x) = −e^x Φ(−μ/2 − x/μ)/δ(x)
-		nx := x - (ld-lt)/slope
+		nx := x - (ld-ltLow)/slope  // aim at what meets needs
 		if !(nx > lo && nx < hi) || math.IsNaN(nx) {
 			nx = 0.5 * (lo + hi)
 		} else if x == hi && x-nx <= 1e-13*x {
@@ -134,7 +162,7 @@ func CalibrateGaussian(eps, delta float64) (float64, error) {
 	}
 	ok := func(mu float64) bool { return GaussianDelta(mu, eps) <= delta }
 	// ρ-zCDP with ρ + 2√(ρL) = ε: √ρ = ε/(√(L+ε) + √L), μ = √(2ρ).
-	L := -math.Log(delta)
+	L := -numeric.Log(delta)
 	lo := math.Sqrt2 * eps / (math.Sqrt(L+eps) + math.Sqrt(L))
 	if !(lo > 0) {
 		lo = delta // ε = 0: δ(0) = erf(μ/(2√2)) ≤ 0.4μ

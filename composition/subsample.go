@@ -30,7 +30,7 @@ func PoissonSubsample(g Guarantee, q float64) (Guarantee, error) {
 	case g.Epsilon < 1:
 		e = math.Log1p(q * math.Expm1(g.Epsilon))
 	default:
-		e = numeric.LogAdd(math.Log1p(-q), math.Log(q)+g.Epsilon)
+		e = numeric.LogAdd(math.Log1p(-q), numeric.Log(q)+g.Epsilon)
 	}
 	return Guarantee{Epsilon: e, Delta: q * g.Delta}, nil
 }

@@ -50,6 +50,13 @@ func ParseConversion(s string) (Conversion, error) {
 // PointEpsilon returns the ε of the (ε, δ)-DP guarantee implied by
 // (α, rdpEps)-RDP, clamped at 0. At α = +Inf it returns rdpEps (pure DP,
 // any δ ≥ 0). It returns +Inf when rdpEps is +Inf.
+//
+// The result is an upper bound on the exact real value of the conversion at
+// this α, δ and rdpEps: every term carries a bound on its rounding error
+// (numeric.Approx), which is added before rounding up. Each term is
+// written so that it has no cancellation of its own: ln(1 − 1/α) as
+// ln((α−1)/α) for α ≤ 2 (α − 1 is exact there) and log1p(−1/α) above,
+// ln(1/δ) by numeric.Log, which is right for subnormal δ.
 func PointEpsilon(alpha, rdpEps, delta float64, conv Conversion) float64 {
 	if math.IsInf(alpha, 1) || math.IsInf(rdpEps, 1) {
 		return rdpEps
@@ -57,23 +64,44 @@ func PointEpsilon(alpha, rdpEps, delta float64, conv Conversion) float64 {
 	if !(alpha > 1) { // no conversion at α ≤ 1 (and 1 + tiny may round to 1)
 		return math.Inf(1)
 	}
-	var e float64
-	if conv == Classic {
-		t := -math.Log(delta) / (alpha - 1)
-		e = rdpEps + t + roundingSlack(rdpEps, t, 0)
-	} else {
-		t2, t3 := math.Log1p(-1/alpha), -(math.Log(delta)+math.Log(alpha))/(alpha-1)
-		e = rdpEps + t2 + t3 + roundingSlack(rdpEps, t2, t3)
+	e := numeric.Exact(rdpEps).Add(conversionTerms(alpha, logInv(delta), conv))
+	if math.IsNaN(e.V) {
+		return math.Inf(1)
 	}
-	return math.Max(e, 0)
+	return math.Max(e.Up(), 0)
 }
 
-// roundingSlack bounds the floating-point error of summing the three terms
-// (each carrying a few ulps from log and division): 8u·Σ|t_i| with u = 2^−53.
-// Adding it keeps a computed ε above the exact one even where the terms
-// cancel (tiny ε), so rounding can never make privamp optimistic.
-func roundingSlack(a, b, c float64) float64 {
-	return 0x1p-50 * (math.Abs(a) + math.Abs(b) + math.Abs(c))
+// logInv returns ln(1/δ) with its error, right for subnormal δ.
+func logInv(delta float64) numeric.Approx {
+	l := -numeric.Log(delta)
+	return numeric.Approx{V: l, E: numeric.ErrLog * math.Abs(l)}
+}
+
+// minusOne returns α − 1 with its error: exact for α < 2^53 (Sterbenz below
+// α = 2, integers-plus-fraction above), one ulp of α beyond.
+func minusOne(alpha float64) numeric.Approx {
+	v := alpha - 1
+	if alpha < 0x1p53 {
+		return numeric.Exact(v)
+	}
+	return numeric.Approx{V: v, E: 2 * numeric.U * alpha}
+}
+
+// conversionTerms returns what a conversion adds to ε(α), with its error:
+// ln(1/δ)/(α−1) (Classic) or ln(1 − 1/α) + (ln(1/δ) − ln α)/(α−1) (Improved).
+func conversionTerms(alpha float64, L numeric.Approx, conv Conversion) numeric.Approx {
+	am1 := minusOne(alpha)
+	if conv == Classic {
+		return L.Div(am1)
+	}
+	a := numeric.Exact(alpha)
+	var t2 numeric.Approx
+	if alpha <= 2 {
+		t2 = am1.Div(a).Log() // ln((α−1)/α)
+	} else {
+		t2 = numeric.Exact(1).Div(a).Neg().Log1p() // log1p(−1/α), 1/α ≤ 1/2
+	}
+	return t2.Add(L.Sub(a.Log()).Div(am1))
 }
 
 // PointLogDelta returns ln δ of the (eps, δ)-DP guarantee implied by
@@ -99,17 +127,25 @@ func PointLogDelta(alpha, rdpEps, eps float64, conv Conversion) float64 {
 
 // logDeltaKL is ln √(1 − e^{−ε(α)}): total variation is at most
 // √(1 − e^{−KL}) (Bretagnolle–Huber) and KL ≤ D_α, so every (ε ≥ 0, δ)
-// guarantee holds with this δ. It is smallest at the smallest order.
+// guarantee holds with this δ. It is smallest at the smallest order. The
+// value is rounded up (its evaluation error added).
 func logDeltaKL(rdpEps float64) float64 {
 	if rdpEps <= 0 {
 		return math.Inf(-1)
 	}
-	return 0.5 * numeric.Log1mExp(-rdpEps)
+	x := numeric.Exact(-rdpEps)
+	var l numeric.Approx
+	if rdpEps < math.Ln2 {
+		l = x.Expm1().Neg().Log() // ln(−expm1(−ε))
+	} else {
+		l = x.Exp().Neg().Log1p() // log1p(−e^{−ε})
+	}
+	return l.Scale(0.5).Up()
 }
 
 // pointLogDeltaRaw is the conversion alone, without the cap at δ = 1 and the
 // KL bound, both of which are flat in α and would hide the optimum from a
-// search over α.
+// search over α. It is rounded up: an upper bound on the exact ln δ.
 func pointLogDeltaRaw(alpha, rdpEps, eps float64, conv Conversion) float64 {
 	if math.IsInf(rdpEps, 1) || !(alpha > 1) {
 		return math.Inf(1)
@@ -120,13 +156,23 @@ func pointLogDeltaRaw(alpha, rdpEps, eps float64, conv Conversion) float64 {
 		}
 		return 0
 	}
-	var ld float64
+	am1 := minusOne(alpha)
+	d := numeric.Exact(rdpEps).Sub(numeric.Exact(eps))
 	if conv == Classic {
-		ld = (alpha - 1) * (rdpEps - eps)
-	} else {
-		ld = (alpha-1)*(rdpEps-eps+math.Log1p(-1/alpha)) - math.Log(alpha)
+		return am1.Mul(d).Up()
 	}
-	return ld
+	a := numeric.Exact(alpha)
+	var t2 numeric.Approx
+	if alpha <= 2 {
+		t2 = am1.Div(a).Log()
+	} else {
+		t2 = numeric.Exact(1).Div(a).Neg().Log1p()
+	}
+	ld := am1.Mul(d.Add(t2)).Sub(a.Log())
+	if math.IsNaN(ld.V) {
+		return math.Inf(1)
+	}
+	return ld.Up()
 }
 
 // DP is an (ε, δ)-DP guarantee derived from an RDP curve at one order.
@@ -176,7 +222,7 @@ func DeltaFor(c Curve, eps float64, conv Conversion) (DP, error) {
 			a, ld = low, kl
 		}
 	}
-	return DP{Epsilon: eps, Delta: math.Exp(math.Min(ld, 0)), Order: a, Conversion: conv}, nil
+	return DP{Epsilon: eps, Delta: math.Min(numeric.ExpUp(math.Min(ld, 0)), 1), Order: a, Conversion: conv}, nil
 }
 
 // optimizeOrder minimises f over the curve's orders (and α = ∞), refining
@@ -249,14 +295,18 @@ func optimizeOrder(c Curve, f func(float64) float64) (bestA, bestF float64) {
 }
 
 // LinearEpsilon returns the ε of (ε, δ)-DP implied by ρ-zCDP (the curve ρα),
-// optimised over continuous α, and the optimal α. For Classic it is the
-// closed form ρ + 2√(ρ ln(1/δ)) at α = 1 + √(ln(1/δ)/ρ) (Bun–Steinke 2016,
-// Prop. 1.3). For Improved the optimal α solves ρ(α−1)² = ln(1/(δα)), found
-// by safeguarded Newton iteration: the derivative of the bound in α is
+// optimised over continuous α, and the optimal α. For Classic the optimum is
+// α = 1 + √(ln(1/δ)/ρ), where the bound is ρ + 2√(ρ ln(1/δ)) (Bun–Steinke
+// 2016, Prop. 1.3). For Improved the optimal α solves ρ(α−1)² = ln(1/(δα)),
+// found by safeguarded Newton iteration: the derivative of the bound in α is
 // ρ + (ln δ + ln α)/(α−1)², negative below the root and positive above it.
 // The cost depends on ρ and δ alone, so per-person curves convert in O(1).
+//
+// The ε returned is at least the exact real value of the conversion at the
+// α returned (see LinearEpsilonWarm), for every ρ ≥ 0 and every δ in
+// (0, 1), subnormal δ included.
 func LinearEpsilon(rho, delta float64, conv Conversion) (eps, order float64) {
-	e, x := LinearEpsilonWarm(rho, -math.Log(delta), conv, 0)
+	e, x := LinearEpsilonWarm(rho, numeric.NegLogUp(delta), conv, 0)
 	return e, 1 + x
 }
 
@@ -265,6 +315,19 @@ func LinearEpsilon(rho, delta float64, conv Conversion) (eps, order float64) {
 // at x0 when x0 lies in the bracket (the previous index's root, say), which
 // saves iterations when consecutive ρ are close. Every x gives a valid bound;
 // the iteration only makes it the best one.
+//
+// L is taken as exact. The bound grows with L, so callers should pass an
+// upper bound on ln(1/δ): numeric.NegLogUp(δ), not −math.Log(δ), which is
+// short by an ulp or two, and on amd64 by far more for subnormal δ.
+//
+// The bound is evaluated at the returned x with a rigorous bound on its
+// rounding error added and rounded up, so ε is never below the exact
+// conversion at α = 1 + x. For x ≥ 2^−26 the root is first moved to the
+// nearest x for which 1 + x is a float64 (x = fl(1+x) − 1, exact below
+// 2^53), so the order LinearEpsilon reports is the order the bound holds
+// at; below 2^−26 (δ within about 10^−7 of 1) x is kept, and the reported
+// order 1 + x is rounded. The move costs nothing measurable: the bound is
+// flat at its minimum.
 func LinearEpsilonWarm(rho, L float64, conv Conversion, x0 float64) (eps, x float64) {
 	switch {
 	case rho == 0:
@@ -273,12 +336,26 @@ func LinearEpsilonWarm(rho, L float64, conv Conversion, x0 float64) (eps, x floa
 		return math.Inf(1), math.NaN()
 	}
 	if conv == Classic {
-		return rho + 2*math.Sqrt(rho*L), math.Sqrt(L / rho)
+		x = math.Sqrt(L / rho)
+	} else {
+		x = linearRoot(rho, L, x0)
 	}
+	xa := snapOrder(x)
+	x = xa.V
+	e := linearBound(rho, L, xa, conv)
+	if math.IsNaN(e.V) {
+		return math.Inf(1), x
+	}
+	return math.Max(e.Up(), 0), x
+}
+
+// linearRoot solves ρx² + ln(1+x) = L for x = α − 1 > 0, the optimal order
+// of the improved conversion of ρα.
+func linearRoot(rho, L, x0 float64) float64 {
 	// h(x) = ρx² + ln(1+x) − L increases on (0, ∞) from −L; at the root
 	// both ρx² ≤ L and ln(1+x) ≤ L: bracket [lo, hi] on x = α − 1.
 	lo, hi := 0.0, math.Min(math.Sqrt(L/rho), math.Expm1(L))
-	x = hi
+	x := hi
 	if x0 > lo && x0 < hi {
 		x = x0
 	}
@@ -297,19 +374,43 @@ func LinearEpsilonWarm(rho, L float64, conv Conversion, x0 float64) (eps, x floa
 			}
 		}
 		if math.Abs(nx-x) <= 1e-13*x {
-			x = nx
-			break
+			return nx
 		}
 		x = nx
 	}
-	// PointEpsilon for the improved conversion at α = 1 + x, with ln δ = −L,
-	// written in x so that it stays exact when 1 + x rounds to 1:
-	// ln(1 − 1/α) = ln x − ln(1+x) and ln α = ln(1+x).
-	lx := math.Log1p(x)
-	t1, t2, t3 := rho*(1+x), math.Log(x)-lx, (L-lx)/x
-	e := t1 + t2 + t3 + roundingSlack(t1, t2, t3)
-	if math.IsNaN(e) {
-		return math.Inf(1), x
+	return x
+}
+
+// snapOrder returns x moved to fl(1+x) − 1 (see LinearEpsilonWarm), with
+// its error: 0 below 2^53, one ulp of 1 + x beyond, where fl(1+x) − 1 rounds.
+func snapOrder(x float64) numeric.Approx {
+	if !(x >= 0x1p-26) || math.IsInf(x, 1) {
+		return numeric.Exact(x)
 	}
-	return math.Max(e, 0), x
+	a := 1 + x
+	if a < 0x1p53 {
+		return numeric.Exact(a - 1)
+	}
+	return numeric.Approx{V: a - 1, E: 2 * numeric.U * a}
+}
+
+// linearBound is the conversion of the curve ρα at α = 1 + x, written in x
+// so that it stays exact when 1 + x rounds to 1 and has no cancellation for
+// tiny ρ (where x is huge):
+//
+//	Classic:  ρ(1+x) + L/x
+//	Improved: ρ(1+x) − log1p(1/x) + (L − log1p(x))/x,
+//
+// using ln(1 − 1/α) = −ln(1 + 1/x) and ln α = log1p(x). (The previous form
+// ln x − ln(1+x) lost all but a few digits of the −1/x it stands for when
+// x ≈ 10^7, so ε fell below its own bound for ρ below about 10^−13.)
+func linearBound(rho, L float64, xa numeric.Approx, conv Conversion) numeric.Approx {
+	one := numeric.Exact(1)
+	t1 := numeric.Exact(rho).Mul(one.Add(xa))
+	if conv == Classic {
+		return t1.Add(numeric.Exact(L).Div(xa))
+	}
+	t2 := one.Div(xa).Log1p().Neg()
+	t3 := numeric.Exact(L).Sub(xa.Log1p()).Div(xa)
+	return t1.Add(t2).Add(t3)
 }

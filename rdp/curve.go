@@ -3,6 +3,8 @@ package rdp
 import (
 	"math"
 	"sort"
+
+	"github.com/privamp/privamp/internal/numeric"
 )
 
 // Curve is an RDP guarantee: for each order α > 1, D_α(M(D) ‖ M(D')) ≤
@@ -26,12 +28,12 @@ type Gridded interface {
 // Def. 1.1). It is the exact curve of the Gaussian mechanism.
 type Linear float64
 
-// Epsilon returns ρα.
+// Epsilon returns ρα, rounded up.
 func (l Linear) Epsilon(alpha float64) float64 {
 	if l == 0 {
 		return 0
 	}
-	return float64(l) * alpha
+	return numeric.MulUp(float64(l), alpha)
 }
 
 // Rho returns ρ.
@@ -92,6 +94,7 @@ func (t *Table) Epsilon(alpha float64) float64 {
 // Compose returns the curve of the adaptive composition of the given
 // mechanisms: the sum of their curves (Mironov 2017, Prop. 1). The result is
 // gridded on the union of the gridded curves' orders if any input is gridded.
+// Sums are rounded up.
 func Compose(curves ...Curve) Curve {
 	if len(curves) == 1 {
 		return curves[0]
@@ -104,7 +107,7 @@ func Compose(curves ...Curve) Curve {
 			allLinear = false
 			break
 		}
-		rho += float64(l)
+		rho = numeric.AddUp(rho, float64(l))
 	}
 	if allLinear {
 		return Linear(rho)
@@ -134,25 +137,25 @@ type sum struct{ curves []Curve }
 func (s *sum) Epsilon(alpha float64) float64 {
 	var e float64
 	for _, c := range s.curves {
-		e += c.Epsilon(alpha)
+		e = numeric.AddUp(e, c.Epsilon(alpha))
 	}
 	return e
 }
 
-// Repeat returns the curve of k-fold adaptive composition of c: k·ε(α).
-// k must be ≥ 0; Repeat(c, 0) is the zero curve.
+// Repeat returns the curve of k-fold adaptive composition of c: k·ε(α),
+// rounded up. k must be ≥ 0; Repeat(c, 0) is the zero curve.
 func Repeat(c Curve, k float64) Curve {
 	switch v := c.(type) {
 	case Linear:
-		return Linear(float64(v) * k)
+		return Linear(numeric.MulUp(float64(v), k))
 	case *Table:
 		eps := make([]float64, len(v.eps))
 		for i, e := range v.eps {
-			eps[i] = e * k
+			eps[i] = numeric.MulUp(e, k)
 		}
 		return &Table{orders: v.orders, eps: eps}
 	case *repeated:
-		return &repeated{c: v.c, k: v.k * k}
+		return &repeated{c: v.c, k: numeric.MulUp(v.k, k)}
 	}
 	return &repeated{c: c, k: k}
 }
@@ -166,5 +169,5 @@ func (r *repeated) Epsilon(alpha float64) float64 {
 	if r.k == 0 {
 		return 0
 	}
-	return r.k * r.c.Epsilon(alpha)
+	return numeric.MulUp(r.k, r.c.Epsilon(alpha))
 }

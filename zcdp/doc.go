@@ -7,4 +7,9 @@
 // composition, conversion to (ε, δ)-DP by Bun–Steinke's closed form and by the
 // tighter improved RDP conversion, and the exact inverses: the largest ρ that
 // still certifies a target (ε, δ).
+//
+// Rounding is always on the safe side: ε and ρ of mechanisms are rounded
+// up (never below their exact formulas, subnormal δ included), and the
+// inverses ρ* are verified with those rounded-up conversions, so they err
+// low.
 package zcdp

@@ -10,21 +10,22 @@ import (
 )
 
 // Gaussian returns the ρ of the Gaussian mechanism with ℓ2-sensitivity Δ and
-// noise standard deviation σ: ρ = Δ²/(2σ²) (Bun–Steinke 2016, Prop. 1.6).
+// noise standard deviation σ: ρ = Δ²/(2σ²) (Bun–Steinke 2016, Prop. 1.6),
+// rounded up.
 func Gaussian(sensitivity, sigma float64) float64 {
-	return sensitivity * sensitivity / (2 * sigma * sigma)
+	return float64(rdp.Gaussian(sensitivity, sigma))
 }
 
-// FromPureDP returns ρ = ε²/2: every ε-DP mechanism is (ε²/2)-zCDP
-// (Bun–Steinke 2016, Prop. 1.4).
-func FromPureDP(eps float64) float64 { return eps * eps / 2 }
+// FromPureDP returns ρ = ε²/2, rounded up: every ε-DP mechanism is
+// (ε²/2)-zCDP (Bun–Steinke 2016, Prop. 1.4).
+func FromPureDP(eps float64) float64 { return numeric.DivUp(numeric.MulUp(eps, eps), 2) }
 
 // Compose returns the ρ of the adaptive composition of ρ_i-zCDP mechanisms:
-// Σ ρ_i (Bun–Steinke 2016, Lemma 1.7).
+// Σ ρ_i (Bun–Steinke 2016, Lemma 1.7), rounded up.
 func Compose(rhos ...float64) float64 {
 	var s float64
 	for _, r := range rhos {
-		s += r
+		s = numeric.AddUp(s, r)
 	}
 	return s
 }
@@ -63,7 +64,9 @@ func (m Method) String() string {
 var ErrDelta = errors.New("delta must be in (0, 1)")
 
 // Epsilon returns the ε of the (ε, δ)-DP guarantee that ρ-zCDP implies by the
-// method. Non-finite ρ gives +Inf.
+// method. Non-finite ρ gives +Inf. The value is an upper bound on the exact
+// real value of the method's formula (rounding errors bounded and added),
+// for every δ in (0, 1), subnormal δ included.
 func Epsilon(rho, delta float64, m Method) (float64, error) {
 	if !(delta > 0 && delta < 1) {
 		return math.NaN(), ErrDelta
@@ -72,7 +75,9 @@ func Epsilon(rho, delta float64, m Method) (float64, error) {
 		return math.NaN(), errors.New("rho must be ≥ 0")
 	}
 	if m == BunSteinke {
-		return rho + 2*math.Sqrt(-rho*math.Log(delta)), nil
+		r := numeric.Exact(rho)
+		L := numeric.Exact(numeric.NegLogUp(delta))
+		return r.Add(r.Mul(L).Sqrt().Scale(2)).Up(), nil
 	}
 	e, _ := rdp.LinearEpsilon(rho, delta, rdp.Improved)
 	return e, nil
@@ -107,14 +112,10 @@ func RhoFor(eps, delta float64, m Method) (float64, error) {
 	if eps == 0 {
 		return 0, nil
 	}
-	L := -math.Log(delta)
+	L := numeric.NegLogUp(delta) // ρ* falls with L: an upper bound errs low
 	bs := bunSteinkeInverse(eps, L)
-	conv := rdp.Improved
-	if m == BunSteinke {
-		conv = rdp.Classic
-	}
-	ok := func(r float64) bool {
-		e, _ := rdp.LinearEpsilon(r, delta, conv)
+	ok := func(r float64) bool { // the method's own (rounded-up) conversion
+		e, _ := Epsilon(r, delta, m)
 		return e <= eps
 	}
 	if m == BunSteinke {
