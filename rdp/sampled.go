@@ -39,6 +39,10 @@ func (s SampledGaussian) Epsilon(alpha float64) float64 {
 		return 0
 	case math.IsInf(alpha, 1) || z == 0 || !(alpha > 1):
 		return math.Inf(1)
+	case math.IsInf(1/(2*z*z), 1):
+		// z² underflows: essentially no noise, and the series' exponents
+		// (k² − k)/(2z²) are infinite. +Inf is the only sound answer.
+		return math.Inf(1)
 	case q == 1:
 		return numeric.DivUp(alpha, 2*mulDown(z, z))
 	}
@@ -266,6 +270,10 @@ func (a *sumAcc) scaled(t float64) float64 {
 // rescale moves the scale to t > m. Sums that fall below e^−745 of the new
 // scale become 0, their size kept in err.
 func (a *sumAcc) rescale(t float64) {
+	if math.IsInf(t, 1) || math.IsNaN(t) {
+		a.pos, a.err, a.m = math.Inf(1), math.Inf(1), 0 // an infinite term: the sum is +Inf
+		return
+	}
 	d := a.m - t
 	if tot := a.pos + a.neg + a.err; d+(math.Logb(tot)+1)*math.Ln2 < -745 || tot == 0 {
 		// Everything so far is below 2^−1074 at the new scale (a fast

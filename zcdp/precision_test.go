@@ -1,4 +1,4 @@
-package zcdp
+package zcdp_test
 
 import (
 	"math"
@@ -9,6 +9,7 @@ import (
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/numeric/hp"
 	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/zcdp"
 )
 
 const prec = 200
@@ -39,11 +40,11 @@ func TestEpsilonSubnormalDelta(t *testing.T) {
 	for _, delta := range []float64{2e-308, 1e-310, 1e-315, 1e-320, 5e-324} {
 		for _, mu := range []float64{0.05, 0.3, 1, 5, 30} {
 			rho := mu * mu / 2
-			bs, _ := Epsilon(rho, delta, BunSteinke)
+			bs, _ := zcdp.Epsilon(rho, delta, zcdp.BunSteinke)
 			if hp.New(bs, prec).Cmp(bunSteinkeExact(rho, delta)) < 0 {
 				t.Errorf("μ=%v δ=%v: Bun–Steinke ε = %v below ρ + 2√(ρ ln(1/δ)) = %v", mu, delta, bs, hp.Float64(bunSteinkeExact(rho, delta)))
 			}
-			imp, _ := Epsilon(rho, delta, RDP)
+			imp, _ := zcdp.Epsilon(rho, delta, zcdp.RDP)
 			_, order := rdp.LinearEpsilon(rho, delta, rdp.Improved)
 			if w := improvedExact(rho, delta, order); hp.New(imp, prec).Cmp(w) < 0 {
 				t.Errorf("μ=%v δ=%v: improved ε = %v below the exact %v at α = %v", mu, delta, imp, hp.Float64(w), order)
@@ -70,12 +71,12 @@ func TestBunSteinkeExact(t *testing.T) {
 		if delta >= 1 {
 			continue
 		}
-		got, _ := Epsilon(rho, delta, BunSteinke)
+		got, _ := zcdp.Epsilon(rho, delta, zcdp.BunSteinke)
 		if hp.New(got, prec).Cmp(bunSteinkeExact(rho, delta)) < 0 {
 			t.Fatalf("ρ=%v δ=%v: %v below the exact %v", rho, delta, got, hp.Float64(bunSteinkeExact(rho, delta)))
 		}
 		if eps := got * 0.7; eps > 0 {
-			rs, _ := RhoFor(eps, delta, BunSteinke)
+			rs, _ := zcdp.RhoFor(eps, delta, zcdp.BunSteinke)
 			if hp.New(eps, prec).Cmp(bunSteinkeExact(rs, delta)) < 0 {
 				t.Fatalf("ε=%v δ=%v: ρ* = %v converts to %v exactly", eps, delta, rs, hp.Float64(bunSteinkeExact(rs, delta)))
 			}

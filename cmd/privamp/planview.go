@@ -20,8 +20,6 @@ func planGroupTable(p *plan.Plan, groups []plan.GroupResult) *table {
 	return tb
 }
 
-// planGroupsJSON is the groups for --json (their own json tags).
-func planGroupsJSON(gs []plan.GroupResult) []plan.GroupResult { return gs }
 
 // planPositions formats a run of positions.
 func planPositions(first, last int64) string {

@@ -280,14 +280,6 @@ func applyConfig(cmd *cobra.Command, path string) error {
 	return nil
 }
 
-// unwrapPathErr drops the path an *os.PathError repeats.
-func unwrapPathErr(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
-}
-
 func nonEmpty(s, def string) string {
 	if s != "" {
 		return s
