@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -69,11 +70,11 @@ func EpsilonsAll(g Guarantee, delta float64, conv rdp.Conversion) ([]float64, er
 // logarithms when c = 1 and with one expm1 per index for a single pass with
 // c < 1.
 func allSGD(g SGD, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
-	L := -math.Log(delta)
+	L := numeric.NegLogUp(delta)
 	x := 0.0
 	put := func(t int64, lr float64) {
 		if lr > -700 {
-			out[t-1], x = rdp.LinearEpsilonWarm(math.Exp(lr), L, conv, x)
+			out[t-1], x = rdp.LinearEpsilonWarm(numeric.ExpUp(lr), L, conv, x)
 		} else {
 			out[t-1], _ = epsFromLogRho(lr, delta, conv)
 		}
@@ -193,7 +194,7 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 					}
 					best = math.Min(best, r+cst[i])
 				}
-				out[t-1] = math.Max(best, 0)
+				out[t-1] = mixtureMargin(math.Max(best, 0), n)
 			}
 		}
 		aHi = aLo
@@ -213,7 +214,7 @@ func allSkip(s Skip, delta float64, conv rdp.Conversion, lo, hi int64, out []flo
 		rho1 := 2 * s.Loss.Lipschitz * s.Loss.Lipschitz / (s.Sigma * s.Sigma)
 		rho = func(t int64) float64 { return rho1 / float64(s.N-t+1) }
 	}
-	L := -math.Log(delta)
+	L := numeric.NegLogUp(delta)
 	h := s.N / 2
 	x := 0.0
 	for t := max(lo, h+1); t <= hi; t++ {
@@ -245,7 +246,7 @@ func allSkip(s Skip, delta float64, conv rdp.Conversion, lo, hi int64, out []flo
 				for i, a := range cands {
 					best = math.Min(best, c.Epsilon(a)+cst[i])
 				}
-				out[t-1] = math.Max(best, 0)
+				out[t-1] = mixtureMargin(math.Max(best, 0), s.N)
 			}
 		}
 		aPrev = a2
@@ -253,13 +254,28 @@ func allSkip(s Skip, delta float64, conv rdp.Conversion, lo, hi int64, out []flo
 	}
 }
 
-// pointConst returns rdp.PointEpsilon(a, ε, δ, conv) − ε, the part of the
-// conversion that does not depend on the curve.
+// pointConst returns an upper bound on rdp.PointEpsilon(a, ε, δ, conv) − ε,
+// the part of the conversion that does not depend on the curve: its terms
+// are summed and then raised by 8u times their magnitudes, which bounds the
+// rounding of the few operations that form them.
 func pointConst(a, delta float64, conv rdp.Conversion) float64 {
+	L := numeric.NegLogUp(delta)
 	if conv == rdp.Classic {
-		return -math.Log(delta) / (a - 1)
+		v := L / (a - 1)
+		return numeric.Up(v, 8*numeric.U*math.Abs(v))
 	}
-	return math.Log1p(-1/a) - (math.Log(delta)+math.Log(a))/(a-1)
+	t1, t2, t3 := math.Log1p(-1/a), L/(a-1), math.Log(a)/(a-1)
+	return numeric.Up(t1+t2-t3, 8*numeric.U*(math.Abs(t1)+math.Abs(t2)+math.Abs(t3)))
+}
+
+// mixtureMargin raises a value computed with about n incremental float
+// updates (the running sums of the all-index Skip and Stop paths) by a
+// relative 4nu, which bounds their accumulated rounding.
+func mixtureMargin(v float64, n int64) float64 {
+	if v <= 0 || math.IsInf(v, 0) {
+		return v
+	}
+	return numeric.Up(v, 4*float64(n+1)*numeric.U*v)
 }
 
 // addExpm1 returns ln(e^{lnS} + expm1(y)).

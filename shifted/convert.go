@@ -3,6 +3,7 @@ package shifted
 import (
 	"math"
 
+	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -16,16 +17,16 @@ func epsFromLogRho(logRho, delta float64, conv rdp.Conversion) (eps, order float
 	if math.IsInf(logRho, -1) {
 		return 0, math.Inf(1)
 	}
-	L := -math.Log(delta)
+	L := numeric.NegLogUp(delta)
 	if logRho > -700 {
-		e, x := rdp.LinearEpsilonWarm(math.Exp(logRho), L, conv, 0)
+		e, x := rdp.LinearEpsilonWarm(numeric.ExpUp(logRho), L, conv, 0)
 		return e, 1 + x
 	}
-	if conv == rdp.Improved && logRho < 2*math.Log(delta) {
+	if conv == rdp.Improved && logRho < 2*numeric.Log(delta)-1e-9 {
 		return 0, 1 / delta
 	}
 	order = 1 + math.Exp(0.5*(math.Log(L)-logRho))
-	eps = math.Exp(0.5*logRho + math.Log(2) + 0.5*math.Log(L))
+	eps = numeric.ExpUp(0.5*logRho + math.Ln2 + 0.5*math.Log(L) + 1e-12)
 	if eps == 0 {
 		eps = math.SmallestNonzeroFloat64
 	}

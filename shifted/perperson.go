@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
@@ -42,7 +43,7 @@ func epsilonAt(g Guarantee, t int64, delta float64, conv rdp.Conversion, guess f
 	if z, ok := g.(ZCDP); ok {
 		lr := z.LogRho(t)
 		if lr > -700 && guess > 1 {
-			e, x := rdp.LinearEpsilonWarm(math.Exp(lr), -math.Log(delta), conv, guess-1)
+			e, x := rdp.LinearEpsilonWarm(numeric.ExpUp(lr), numeric.NegLogUp(delta), conv, guess-1)
 			return e, 1 + x
 		}
 		return epsFromLogRho(lr, delta, conv)
@@ -65,7 +66,7 @@ func linearGuess(c rdp.Curve, delta float64, conv rdp.Conversion) float64 {
 	if !(rho > 0) || math.IsInf(rho, 0) {
 		return 2
 	}
-	_, x := rdp.LinearEpsilonWarm(rho, -math.Log(delta), conv, 0)
+	_, x := rdp.LinearEpsilonWarm(rho, numeric.NegLogUp(delta), conv, 0)
 	return 1 + x
 }
 

@@ -20,7 +20,6 @@ func planGroupTable(p *plan.Plan, groups []plan.GroupResult) *table {
 	return tb
 }
 
-
 // planPositions formats a run of positions.
 func planPositions(first, last int64) string {
 	if last == first {
