@@ -46,7 +46,8 @@ func lines(t *testing.T, path string) int {
 	return strings.Count(string(b), "\n")
 }
 
-// cmd/privamp is thin: at most 3,200 non-test lines and under a fifth of the
+// cmd/privamp is thin: at most half of the 6,391 non-test lines it had before
+// issue 9 (3,195) and under a fifth of the
 // project's non-test Go lines.
 func TestCLIIsThin(t *testing.T) {
 	var cmd, all int
@@ -59,8 +60,8 @@ func TestCLIIsThin(t *testing.T) {
 			}
 		}
 	}
-	if cmd > 3200 || 5*cmd >= all {
-		t.Errorf("cmd/privamp has %d non-test lines of %d (%.1f%%): the limit is 3200 and under 20%%", cmd, all, 100*float64(cmd)/float64(all))
+	if cmd > 3195 || 5*cmd >= all {
+		t.Errorf("cmd/privamp has %d non-test lines of %d (%.1f%%): the limit is 3195 and under 20%%", cmd, all, 100*float64(cmd)/float64(all))
 	}
 }
 
