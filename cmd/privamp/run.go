@@ -286,5 +286,3 @@ func nonEmpty(s, def string) string {
 	}
 	return def
 }
-
-func fmtCheck(x float64) string { return checkNum(quantity.Num(x)) }
