@@ -1,0 +1,53 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestJSONSchemaDocumented runs the commands that docs/json-schema.md shows
+// and checks that every top-level key each one prints is listed in that
+// command's section, and that each object names its command.
+func TestJSONSchemaDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/json-schema.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]string{}
+	var name string
+	for _, l := range strings.Split(string(doc), "\n") {
+		if h, ok := strings.CutPrefix(l, "## "); ok {
+			name = h
+			continue
+		}
+		if name != "" {
+			sections[name] += l + "\n"
+		}
+	}
+	wd, _ := os.Getwd()
+	if err := os.Chdir("../.."); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chdir(wd) })
+	for sec, body := range sections {
+		i := strings.Index(body, "`privamp")
+		if i < 0 {
+			t.Fatalf("section %s names no command", sec)
+		}
+		line := strings.SplitN(body[i+1:], "`", 2)[0]
+		args := strings.Fields(strings.TrimPrefix(line, "privamp"))
+		obj := jsonOf(t, args...)
+		if c, _ := obj["command"].(string); c == "" {
+			t.Errorf("%s: no \"command\" key", sec)
+		}
+		for k := range obj {
+			if !strings.Contains(body, "| `"+k+"` |") {
+				t.Errorf("docs/json-schema.md, section %s: key %q is not documented", sec, k)
+			}
+		}
+	}
+	if len(sections) < 15 {
+		t.Errorf("only %d sections", len(sections))
+	}
+}
