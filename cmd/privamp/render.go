@@ -192,6 +192,11 @@ func resultObject(r *report) (map[string]any, error) {
 	if _, ok := obj["command"]; !ok && r.Command != "" {
 		obj["command"] = r.Command
 	}
+	for _, k := range []string{"assumptions", "notes"} {
+		if v, ok := obj[k]; ok && v == nil {
+			delete(obj, k) // an empty list, not null
+		}
+	}
 	if _, ok := obj["assumptions"]; !ok && len(r.Assumptions) > 0 {
 		obj["assumptions"] = r.Assumptions
 	}
