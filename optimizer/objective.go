@@ -2,6 +2,8 @@ package optimizer
 
 import (
 	"math"
+
+	"github.com/privamp/privamp/internal/numeric"
 )
 
 // Objective is the per-example objective of a generalised linear model with
@@ -94,24 +96,10 @@ func (c Constants) Contraction(eta float64) float64 {
 	return math.Max(math.Abs(1-eta*c.M), math.Abs(1-eta*c.Beta))
 }
 
-func dot(a, b []float64) float64 {
-	var s0, s1, s2, s3 float64
-	n := len(a)
-	b = b[:n]
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < n; i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-func norm(a []float64) float64 { return math.Sqrt(dot(a, a)) }
+// dot and norm are numeric.Dot and numeric.Norm: one summation order for
+// every package.
+func dot(a, b []float64) float64 { return numeric.Dot(a, b) }
+func norm(a []float64) float64   { return numeric.Norm(a) }
 
 // projectBall projects w onto {‖w‖ ≤ R} in place (Π_K, 1-Lipschitz: seed 002
 // Prop. 17) given ss = ‖w‖², and returns the new ‖w‖².

@@ -1,23 +1,17 @@
 package optimizer
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 )
 
-// epsilonOf is index t's ε at δ through the improved conversion.
+// epsilonOf is index t's ε at δ through the improved conversion: the one
+// per-index answer of package shifted.
 func epsilonOf(g shifted.Guarantee, t int64, delta float64) (float64, error) {
-	if t < 1 || t > g.Len() {
-		return 0, fmt.Errorf("index %d outside the private indices [1, %d]", t, g.Len())
-	}
-	dp, err := rdp.EpsilonFor(g.Curve(t), delta, rdp.Improved)
-	if err != nil {
-		return 0, err
-	}
-	return dp.Epsilon, nil
+	dp, err := shifted.Epsilon(g, t, delta, rdp.Improved)
+	return dp.Epsilon, err
 }
 
 // worstIndex is an index where the guarantee is weakest.

@@ -21,7 +21,7 @@ const calibrateMaxSigma = 1e12
 //
 // ε_t is the RDP curve of index t (FMTT18 Thm 22 through Guarantee)
 // converted at δ by the improved conversion (Balle et al. 2020, Thm 21;
-// rdp.EpsilonFor, a grid of orders, every order a valid bound). Each ε_t is
+// Epsilon, optimised over real orders; every order is a valid bound). Each ε_t is
 // non-increasing in σ, so the set of σ that meet the targets is an interval
 // [σ*, ∞); σ* is found by bisection on ln σ to relative precision 1e-7 and
 // the answer is always on the safe side: the targets hold at the returned σ.
@@ -78,14 +78,10 @@ func WorstIndex(g Guarantee) int64 {
 	return 1
 }
 
-// indexEpsilon is index t's ε at δ by rdp.EpsilonFor (improved conversion).
+// indexEpsilon is index t's ε at δ by the improved conversion: Epsilon, the
+// same per-index answer every command reports, so a calibrated σ meets the
+// target as the target is then checked.
 func indexEpsilon(g Guarantee, t int64, delta float64) (float64, error) {
-	if err := checkIndex(g, t); err != nil {
-		return 0, err
-	}
-	dp, err := rdp.EpsilonFor(g.Curve(t), delta, rdp.Improved)
-	if err != nil {
-		return 0, err
-	}
-	return dp.Epsilon, nil
+	dp, err := Epsilon(g, t, delta, rdp.Improved)
+	return dp.Epsilon, err
 }

@@ -344,17 +344,11 @@ func check(name, status string, value, bound float64, basis, detail string) Chec
 	return Check{Name: name, Status: status, Value: quantity.Num(value), Bound: quantity.Num(bound), Basis: basis, Detail: detail}
 }
 
-// epsilonOf is index t's ε at δ by the improved conversion (rdp.EpsilonFor,
-// as shifted.Training.CalibrateSigma converts).
+// epsilonOf is index t's ε at δ through the improved conversion: the one
+// per-index answer of package shifted.
 func epsilonOf(g shifted.Guarantee, t int64, delta float64) (float64, error) {
-	if t < 1 || t > g.Len() {
-		return 0, fmt.Errorf("index %d outside the private indices [1, %d]", t, g.Len())
-	}
-	dp, err := rdp.EpsilonFor(g.Curve(t), delta, rdp.Improved)
-	if err != nil {
-		return 0, err
-	}
-	return dp.Epsilon, nil
+	dp, err := shifted.Epsilon(g, t, delta, rdp.Improved)
+	return dp.Epsilon, err
 }
 
 // compositionEpsilon is the ε of plain composition (every iterate

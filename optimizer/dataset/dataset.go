@@ -3,6 +3,8 @@ package dataset
 import (
 	"fmt"
 	"math"
+
+	"github.com/privamp/privamp/internal/numeric"
 )
 
 // Dataset is n examples (x_i, y_i) with d numeric features, stored row-major.
@@ -169,23 +171,7 @@ func (s *Dataset) MapBinaryLabels() error {
 	return nil
 }
 
-// dot sums in the same order as the training code's inner product, so that
-// generated data do not depend on which package computes ⟨w*, x⟩.
-func dot(a, b []float64) float64 {
-	var s0, s1, s2, s3 float64
-	n := len(a)
-	b = b[:n]
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < n; i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-func norm(a []float64) float64 { return math.Sqrt(dot(a, a)) }
+// dot and norm are numeric.Dot and numeric.Norm: one summation order for
+// every package.
+func dot(a, b []float64) float64 { return numeric.Dot(a, b) }
+func norm(a []float64) float64   { return numeric.Norm(a) }
