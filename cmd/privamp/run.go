@@ -2,18 +2,18 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
+	"reflect"
 	"strings"
 
+	"github.com/privamp/privamp/internal/jsonin"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -40,7 +40,8 @@ label bound (1 for classification, --label-bound for regression) and --radius. R
 bounds one at a time, so neighbouring data sets get the same certificate.
 
 σ is given (--sigma) or derived from --target-epsilon (--rule). --config FILE.json sets flags from a JSON
-object whose keys are flag names; flags on the command line win. --plan FILE.json follows a plan written
+object whose keys are the flag names with "_" for "-" (exact and unique, as in every privamp input);
+flags on the command line win. --plan FILE.json follows a plan written
 by 'privamp plan --out': rows are matched by --id COLUMN, --row-ids or --tier COLUMN, put in the plan's
 order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; public records come from
 --public-data FILE. The declared constants must stay within the plan's.` + checkExitStatuses,
@@ -59,7 +60,7 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 	f.Float64Var(&s.Confidence, "confidence", 0.95, "confidence level of the utility interval")
 	f.StringVar(&rf.trace, "trace", "", "write the trajectory (decimated) as CSV: step, loss, grad_norm, step_size, contraction, dist_to_opt")
 	f.StringVar(&rf.plot, "plot", "", "draw loss and distance-to-optimum curves to FILE.png or FILE.svg")
-	f.StringVar(&rf.config, "config", "", "read flags from a JSON object (keys are flag names)")
+	f.StringVar(&rf.config, "config", "", "read flags from a JSON object (keys: flag names with _ for -)")
 	f.Int64SliceVar(&s.Indices, "index", nil, "also show the guarantee of these indices (1-based positions)")
 	f.IntVar(&s.MaxPoints, "max-points", 2000, "most trajectory points recorded")
 	f.StringVar(&rf.plan.Path, "plan", "", "follow a per-person privacy plan written by privamp plan (JSON)")
@@ -230,51 +231,42 @@ func checkNum(x quantity.Num) string {
 }
 
 // applyConfig sets every flag named in the JSON object that the command line
-// did not set.
+// did not set. The object is read by the strict decoder every privamp input
+// goes through (internal/jsonin: exact, unique snake_case keys, whole
+// numbers as 1e3, a size limit); its keys are the flags' names with "_" for
+// "-", and each value has the flag's type.
 func applyConfig(cmd *cobra.Command, path string) error {
-	data, err := os.ReadFile(path)
+	var fields []reflect.StructField
+	var flags []*pflag.Flag
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		types := map[string]reflect.Type{"string": reflect.TypeFor[*string](), "float64": reflect.TypeFor[*float64](),
+			"int": reflect.TypeFor[*int64](), "uint64": reflect.TypeFor[*int64](), "bool": reflect.TypeFor[*bool](), "intSlice": reflect.TypeFor[*[]int64](), "int64Slice": reflect.TypeFor[*[]int64]()}
+		if typ, ok := types[f.Value.Type()]; ok && f.Name != "config" && f.Name != "help" {
+			key := strings.ReplaceAll(f.Name, "-", "_")
+			fields = append(fields, reflect.StructField{Name: fmt.Sprintf("F%d", len(fields)), Type: typ, Tag: reflect.StructTag(`json:"` + key + `"`)})
+			flags = append(flags, f)
+		}
+	})
+	v := reflect.New(reflect.StructOf(fields))
+	file, err := os.Open(path)
 	if err != nil {
 		return badInput("--config: cannot read %s", path)
 	}
-	var m map[string]any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil {
-		return badInput("--config %s: not a JSON object: %v", path, err)
+	defer file.Close()
+	if err := jsonin.Decode(file, 1<<20, v.Interface()); err != nil {
+		return badInput("--config %s: %v", path, err)
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		name := strings.ReplaceAll(k, "_", "-")
-		fl := cmd.Flags().Lookup(name)
-		if fl == nil || name == "config" {
-			return badInput("--config %s: unknown key %q (keys are run's flag names)", path, k)
-		}
-		if fl.Changed {
+	for i, f := range flags {
+		x := v.Elem().Field(i)
+		if x.IsNil() || f.Changed {
 			continue
 		}
-		var val string
-		switch x := m[k].(type) {
-		case string:
-			val = x
-		case json.Number:
-			val = x.String()
-		case bool:
-			val = strconv.FormatBool(x)
-		case []any:
-			parts := make([]string, len(x))
-			for i, e := range x {
-				parts[i] = fmt.Sprint(e)
-			}
-			val = strings.Join(parts, ",")
-		default:
-			return badInput("--config %s: key %q: unsupported value %v", path, k, x)
+		val := fmt.Sprint(x.Elem().Interface())
+		if sl, ok := x.Elem().Interface().([]int64); ok {
+			val = strings.Trim(strings.Join(strings.Fields(fmt.Sprint(sl)), ","), "[]")
 		}
-		if err := cmd.Flags().Set(name, val); err != nil {
-			return badInput("--config %s: key %q: %v", path, k, cleanFlagError(err))
+		if err := cmd.Flags().Set(f.Name, val); err != nil {
+			return badInput("--config %s: key %q: %v", path, fields[i].Tag.Get("json"), cleanFlagError(err))
 		}
 	}
 	return nil

@@ -188,6 +188,28 @@ func TestRunConfigFile(t *testing.T) {
 	}
 }
 
+// Parsing rules shared by every input: --config goes through the strict
+// decoder (a repeated or differently cased key, or a fractional count, is
+// bad input naming the key).
+func TestRunConfigStrict(t *testing.T) {
+	dir := t.TempDir()
+	for i, body := range []string{
+		`{"variant": "stop", "variant": "skip"}`,
+		`{"Variant": "stop"}`,
+		`{"n": 300.5}`,
+		`{"no_such_flag": 1}`,
+	} {
+		cfg := filepath.Join(dir, fmt.Sprintf("c%d.json", i))
+		os.WriteFile(cfg, []byte(body), 0o644)
+		expectBadInput(t, []string{"run", "--config", cfg}, "--config")
+	}
+	cfg := filepath.Join(dir, "ok.json")
+	os.WriteFile(cfg, []byte(`{"synthetic": "logistic", "n": 3e2, "dimension": 4, "index": [1, 2]}`), 0o644)
+	if m, code, stderr := runJSON(t, "run", "--config", cfg); code != 0 || m["training"].(map[string]any)["n"].(float64) != 300 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+}
+
 // Hole 7: run --csv keeps the answer (the verdict and the certified ε)
 // before the checks.
 func TestRunCSVKeepsAnswer(t *testing.T) {
