@@ -56,7 +56,7 @@ func ReadTrace(r io.Reader) ([]TracePoint, error) {
 			if pe, ok := err.(*csv.ParseError); ok {
 				l = pe.Line
 			}
-			return nil, &dataset.LineError{Line: max(l, 1), Msg: "not valid CSV: " + cleanCSVErr(err)}
+			return nil, dataset.CSVError(l, err)
 		}
 		line, _ := cr.FieldPos(0)
 		if !header {
@@ -103,7 +103,7 @@ func ReadTrace(r io.Reader) ([]TracePoint, error) {
 			}
 			v, perr := strconv.ParseFloat(f, 64)
 			if perr != nil && !errors.Is(perr, strconv.ErrRange) {
-				return 0, &dataset.LineError{Line: line, Msg: fmt.Sprintf("column %q: %q is not a number", name, truncate(rec[i], 30))}
+				return 0, dataset.NotANumber(line, name, rec[i], "a number")
 			}
 			return v, nil
 		}
@@ -133,23 +133,4 @@ func ReadTrace(r io.Reader) ([]TracePoint, error) {
 		return nil, &dataset.LineError{Line: 2, Msg: "no rows after the header"}
 	}
 	return out, nil
-}
-
-// cleanCSVErr and truncate shape the messages of ReadTrace's
-// *dataset.LineError values as package dataset shapes those of ReadCSV.
-
-func cleanCSVErr(err error) string {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

@@ -78,7 +78,7 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 		cr.FieldsPerRecord = -1
 		rec, perr := cr.Read()
 		if perr != nil {
-			return nil, &LineError{Line: line, Msg: "not valid CSV: " + cleanCSVErr(perr)}
+			return nil, CSVError(line, perr)
 		}
 		fields = rec
 		if header == nil {
@@ -138,7 +138,7 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 				}
 				v, perr := strconv.ParseFloat(strings.TrimSpace(f), 64)
 				if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, &LineError{Line: line, Msg: fmt.Sprintf("column %q: %q is not a finite number", header[i], truncate(f, 30))}
+					return nil, NotANumber(line, header[i], f, "a finite number")
 				}
 				if i == labelCol {
 					ds.Y = append(ds.Y, v)
@@ -159,6 +159,18 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 		return nil, &LineError{Line: line, Msg: "no data rows after the header"}
 	}
 	return ds, nil
+}
+
+// CSVError is the *LineError of a CSV syntax error at line (the one way the
+// data sets and the trajectories report one).
+func CSVError(line int, err error) *LineError {
+	return &LineError{Line: max(line, 1), Msg: "not valid CSV: " + cleanCSVErr(err)}
+}
+
+// NotANumber is the *LineError of a field that is not a number (shown up to
+// 30 characters).
+func NotANumber(line int, column, field, what string) *LineError {
+	return &LineError{Line: line, Msg: fmt.Sprintf("column %q: %q is not %s", column, truncate(field, 30), what)}
 }
 
 func cleanCSVErr(err error) string {
