@@ -83,6 +83,7 @@ an unsupported claim.`,
 				return cmd.Help()
 			}
 			c.Args = cobra.ArbitraryArgs
+			c.Long += "\n\nExit status: 0 success, 2 bad input (an unknown shell)."
 		}
 	}
 	return root

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/privamp/privamp/internal/field"
 )
 
@@ -41,4 +43,24 @@ func TestFieldErrorsNameTheFlag(t *testing.T) {
 	if !strings.HasPrefix(err.Error(), "--dim ") {
 		t.Errorf("rename: %q", err)
 	}
+}
+
+// Every command's --help states its exit statuses (issue 9).
+func TestEveryHelpStatesExitStatuses(t *testing.T) {
+	a := &app{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Hidden || c.Name() == "help" {
+			return
+		}
+		if !strings.Contains(c.Long, "Exit status") {
+			t.Errorf("%s --help does not state its exit statuses", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			if c.Name() != "completion" { // cobra's per-shell scripts
+				walk(sub)
+			}
+		}
+	}
+	walk(newRoot(a))
 }
