@@ -70,9 +70,19 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 			fmt.Sprintf("%d runs, %g%% CI [%.6g, %.6g]; bound: Thm 28 at this η (D²/(2ηT) + η(L² + dσ²)/2 + DL/T)", u.Repeats, 100*u.Confidence, u.Lower, u.Upper))
 	}
 	res.OK = true
+	res.Verdict = "every check passes"
+	worse := false
 	for _, ch := range res.Checks {
-		if ch.Status == Fail {
-			res.OK = false
-		}
+		res.OK = res.OK && ch.Status != Fail
+		worse = worse || ch.Status == Worse
+	}
+	if !res.OK {
+		res.Verdict = "a check FAILED (see the checks)"
+	}
+	if worse {
+		res.Verdict += "; the output's risk is WORSE than the starting point's"
+	}
+	if spec.Data.Standardize {
+		res.Verdict += "; the certificate covers the standardized records only (the data's own means and spreads are not privatised)"
 	}
 }

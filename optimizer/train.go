@@ -147,7 +147,10 @@ type TrainResult struct {
 	Measured    Measured         `json:"measured"`
 	Checks      []TrainCheck     `json:"checks"`
 	// OK is false when a check failed.
-	OK          bool        `json:"ok"`
+	OK bool `json:"ok"`
+	// Verdict says in words whether every check passed, whether the output
+	// ended worse than its start, and what the certificate covers.
+	Verdict     string      `json:"verdict"`
 	Plan        *PlanResult `json:"plan,omitempty"`
 	Seed        uint64      `json:"seed"`
 	W           []float64   `json:"w"`

@@ -150,16 +150,7 @@ func runReport(res *optimizer.TrainResult) *report {
 	if res.Plan != nil {
 		r.Title += ", following plan " + res.Plan.Path
 	}
-	verdict := "every check passes"
-	if !res.OK {
-		verdict = "a check FAILED (see the table)"
-	}
-	for _, c := range res.Checks {
-		if c.Status == optimizer.Worse {
-			verdict += "; the output's risk is WORSE than the starting point's"
-		}
-	}
-	add("verdict", verdict, "", "checks of the run against the derived constants")
+	add("verdict", res.Verdict, "", "checks of the run against the derived constants")
 	add("records n (private), dimension d", fmt.Sprintf("%d, %d", res.Training.N, d.Dimension), "", res.Description)
 	add("feature bound X", quantity.Num(d.FeatureBound), "declared", d.FeatureBoundSource)
 	add("label bound Y", quantity.Num(d.LabelBound), "declared", "1 for classification; --label-bound for regression")
