@@ -109,6 +109,15 @@ func TestRunCertificateIndependentOfData(t *testing.T) {
 	if !reflect.DeepEqual(privacyOf(m1), privacyOf(m2)) || m2["measured"].(map[string]any)["max_grad_norm"].(float64) > m2["derived"].(map[string]any)["lipschitz"].(float64) {
 		t.Error("declared feature bound: certificates differ or clipping failed")
 	}
+	// Standardizing with the data's own statistics: the verdict says what
+	// the certificate covers.
+	m3, _, _ := runJSON(t, "run", "--data", a, "--label", "y", "--standardize", "--normalize", "--variant", "skip", "--sigma", "2", "--eta", "1")
+	if v, _ := m3["verdict"].(string); !strings.Contains(v, "standardized records only") {
+		t.Errorf("--standardize: verdict %q does not limit the certificate", v)
+	}
+	if v, _ := m1["verdict"].(string); strings.Contains(v, "standardized") {
+		t.Errorf("verdict %q mentions standardizing without --standardize", v)
+	}
 }
 
 // Hole 3: a failed check exits 1 (old code: "η ≤ 2/β FAIL" and exit 0).
