@@ -181,6 +181,9 @@ type DP struct {
 	Delta      float64
 	Order      float64 // the order α at which the bound was attained; +Inf for pure DP
 	Conversion Conversion
+	// TotalVariation is set when ε = 0 was certified by the KL bound on
+	// total variation (KLZero) rather than by the conversion.
+	TotalVariation bool
 }
 
 // ErrDelta is returned for δ outside (0, 1).
@@ -191,9 +194,23 @@ var ErrDelta = errors.New("delta must be in (0, 1)")
 // then refines by golden-section search on ln α between the neighbours of the
 // best grid order, so the optimum is over continuous α. Gridded curves are
 // optimised over their own orders. Every candidate is a valid bound.
+//
+// Under Improved it first tries ε = 0 by total variation, as DeltaFor does:
+// δ(0) is the total variation distance, at most √(1 − e^{−KL})
+// (Bretagnolle–Huber), and KL ≤ D_α for every α > 1 (van Erven–Harremoës
+// 2014, Thm 3), so c implies (0, δ)-DP when √(1 − e^{−ε(α)}) ≤ δ at the
+// smallest order available (see KLZero). dp_accounting's RDP accountant
+// does the same (rdp_privacy_accountant.py, compute_epsilon: ε = 0 when
+// δ² + expm1(−ε(α)) > 0); without it tiny ε stays positive where the truth
+// and the PLD are 0.
 func EpsilonFor(c Curve, delta float64, conv Conversion) (DP, error) {
 	if !(delta > 0 && delta < 1) {
 		return DP{}, ErrDelta
+	}
+	if conv == Improved {
+		if a, ok := KLZero(c, delta); ok {
+			return DP{Epsilon: 0, Delta: delta, Order: a, Conversion: conv, TotalVariation: true}, nil
+		}
 	}
 	if l, ok := c.(Linear); ok {
 		e, a := LinearEpsilon(float64(l), delta, conv)
@@ -214,15 +231,39 @@ func DeltaFor(c Curve, eps float64, conv Conversion) (DP, error) {
 	a, ld := optimizeOrder(c, f)
 	if conv == Improved {
 		// The KL bound is best at the smallest order available.
-		low := 1.0001
-		if g, ok := c.(Gridded); ok {
-			low = g.Orders()[0]
-		}
+		low := klOrder(c)
 		if kl := logDeltaKL(c.Epsilon(low)); kl < ld {
 			a, ld = low, kl
 		}
 	}
 	return DP{Epsilon: eps, Delta: math.Min(numeric.ExpUp(math.Min(ld, 0)), 1), Order: a, Conversion: conv}, nil
+}
+
+// klOrder is the order at which the KL bound of DeltaFor and EpsilonFor is
+// evaluated: the smallest of a gridded curve, 1.0001 for analytic ones
+// (D_α is non-decreasing in α, so the smallest order gives the best bound
+// on KL = lim_{α→1} D_α).
+func klOrder(c Curve) float64 {
+	if g, ok := c.(Gridded); ok {
+		return g.Orders()[0]
+	}
+	return 1.0001
+}
+
+// KLZero reports whether c implies (0, δ)-DP by total variation: the total
+// variation distance, which is δ(0), is at most √(1 − e^{−KL})
+// (Bretagnolle–Huber 1979; Canonne 2022, "A short note on an inequality
+// between KL and TV"), and KL ≤ D_α for α > 1 (van Erven–Harremoës 2014,
+// Thm 3). It returns the order used. The test is sound in floating point:
+// logDeltaKL is an upper bound on ln √(1 − e^{−ε(α)}) and it is compared with
+// a lower bound on ln δ.
+func KLZero(c Curve, delta float64) (order float64, ok bool) {
+	if !(delta > 0 && delta < 1) {
+		return 0, false
+	}
+	a := klOrder(c)
+	kl := logDeltaKL(c.Epsilon(a))
+	return a, kl <= -numeric.NegLogUp(delta)
 }
 
 // optimizeOrder minimises f over the curve's orders (and α = ∞), refining

@@ -100,6 +100,12 @@ func (d DPSGD) rate() (q, steps float64, err error) {
 	return q, steps, nil
 }
 
+// Rate returns the sampling rate q and the number of steps T of d, or a
+// field error naming the first field that is out of range or missing for
+// the route the given fields choose. It does not look at Noise, Delta or
+// the target.
+func (d DPSGD) Rate() (q, steps float64, err error) { return d.rate() }
+
 // givenCheck returns err unless v is 0 ("not given").
 func givenCheck(v float64, err error) error {
 	if v == 0 {
@@ -154,6 +160,9 @@ func (d DPSGD) Account() (DPSGDResult, error) {
 	if d.ReplaceOne {
 		r.Neighbours, r.Method = "replace-one", r.Method+"-replace-one"
 		r.Source = "Mironov–Talwar–Zhang 2019 + Mironov 2017, Prop. 11 (replace = remove then add) + " + d.Conversion.Source()
+	}
+	if dp.TotalVariation {
+		r.Source += "; ε = 0 by total variation ≤ √(1 − e^{−KL}) (Bretagnolle–Huber)"
 	}
 	return r, nil
 }

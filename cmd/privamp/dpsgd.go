@@ -1,6 +1,9 @@
 package main
 
 import (
+	"slices"
+
+	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/spf13/cobra"
@@ -33,6 +36,8 @@ q = batch/n (or --sampling-rate) and noise multiplier z, accounted exactly in RD
 The defaults are the MNIST example (n 60000, batch 256, 60 epochs, noise 1.1, δ 1e-5): n and batch
 apply only as a pair and epochs only with them; with --sampling-rate give --steps.
 With --target-epsilon instead of --noise: the smallest noise multiplier that meets (ε, δ).
+At q = 1 (full batches) DP-SGD is the Gaussian mechanism: the headline is its exact ε (μ = √T·Δ/z,
+Balle–Wang 2018), with the RDP value beside it.
 
 ` + exitStatuses,
 		Args: cobra.NoArgs,
@@ -74,7 +79,7 @@ With --target-epsilon instead of --noise: the smallest noise multiplier that mee
 			return badInput("--neighbours must be add-remove or replace-one, got %q", neighbours)
 		}
 		d.ReplaceOne, d.Calibrate = neighbours == "replace-one", changed(cmd, "target-epsilon")
-		res, err := d.Account()
+		res, err := composition.DPSGD(d)
 		if err != nil {
 			return err
 		}
@@ -100,6 +105,9 @@ With --target-epsilon instead of --noise: the smallest noise multiplier that mee
 				"neighbouring data sets: " + nb,
 				"all intermediate models may be released (no amplification by iteration is assumed)",
 			},
+		}
+		if res.RDPEpsilon > 0 { // q = 1: beside the exact ε, before RDP's order
+			r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), "Mironov–Talwar–Zhang 2019 + " + d.Conversion.Source()})
 		}
 		if res.N > 0 {
 			r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
