@@ -48,7 +48,7 @@ checks table gives each value's basis (checked against the trajectory or by arit
          plain composition, which needs only gradients bounded by L, decides instead.
 A plan from 'privamp plan --out' ("format": "privamp-plan") is verified person by person.
 Claim format (exact, unique keys; whole numbers as 1e12 or 500.0; at most 8 MiB):
-'go doc github.com/privamp/privamp/optimizer/claim'; see examples/claim.json.
+'go doc github.com/privamp/privamp/optimizer/claim'; examples/claim.json, examples/dpsgd-claim.json.
 
 Exit status: 0 VALID, 1 INVALID (a claimed ε below the certified one; a plan's person above their
 target), 2 bad input (the message names the field or line), 3 UNSUPPORTED.`,
@@ -69,7 +69,7 @@ target), 2 bad input (the message names the field or line), 3 UNSUPPORTED.`,
 		}
 		v, err := claim.Verify(c, trace)
 		if err == nil {
-			err = render(a.out, a.mode, verifyReport(verifyResult{"verify", args[0], tpath, v}))
+			err = render(a.out, a.mode, claimReport(verifyResult{"verify", args[0], tpath, v}))
 		}
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -33,6 +34,10 @@ type Claim struct {
 
 	// Variant is Algorithm as a shifted.Variant (set by ParseClaim).
 	Variant shifted.Variant `json:"-"`
+	// DPSGD is the claim when its algorithm is "dpsgd" (set by ParseClaim;
+	// then only Algorithm, Delta, Epsilon and Description of the fields
+	// above are set, copied from it). Verify dispatches on it.
+	DPSGD *DPSGDClaim `json:"-"`
 }
 
 // IndexClaim is a claimed ε for one index (1-based position in the data
@@ -56,10 +61,23 @@ type Error = jsonin.Error
 // MaxBytes bytes whose keys are exactly the json names of Claim's
 // fields, each at most once (a key that differs only by case, such as
 // "Epsilon", is refused by name), with whole numbers in any notation (1e6,
-// 500.0) where an integer is expected. Errors are *Error.
+// 500.0) where an integer is expected. A claim whose "algorithm" is
+// "dpsgd" is read as a DPSGDClaim (into Claim.DPSGD), with its own keys
+// under the same rules. Errors are *Error.
 func ParseClaim(r io.Reader) (*Claim, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if isDPSGD(data) {
+		d, err := parseDPSGD(bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+		return &Claim{Algorithm: d.Algorithm, Delta: d.Delta, Epsilon: d.Epsilon, Description: d.Description, DPSGD: d}, nil
+	}
 	c := &Claim{Batch: 1, Epochs: 1, Tasks: 1, Radius: math.Inf(1)}
-	if err := jsonin.Decode(r, MaxBytes, c); err != nil {
+	if err := jsonin.Decode(bytes.NewReader(data), MaxBytes, c); err != nil {
 		return nil, err
 	}
 	if c.Epsilon == nil && len(c.PerIndex) == 0 {
@@ -74,7 +92,7 @@ func (c *Claim) validate() error {
 	}
 	v, err := shifted.ParseVariant(c.Algorithm)
 	if err != nil || c.Algorithm == "" {
-		return bad("algorithm", c.Algorithm, "must be one of pnsgd, skip, stop; got %q", c.Algorithm)
+		return bad("algorithm", c.Algorithm, "must be one of pnsgd, skip, stop, dpsgd; got %q", c.Algorithm)
 	}
 	c.Variant = v
 	pos := func(f string, x float64) error {

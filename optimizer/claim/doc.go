@@ -2,9 +2,10 @@
 // and decides whether privamp can prove it: the library behind privamp
 // verify.
 //
-// A claim describes one run of projected noisy SGD or a variant of it (FMTT18,
-// Feldman, Mironov, Talwar, Thakurta 2018, "Privacy Amplification by
-// Iteration", seed 002) and the ε it claims, worst case or per index.
+// A claim describes one run of projected noisy SGD or a variant of it
+// (FMTT18, Feldman, Mironov, Talwar, Thakurta 2018, "Privacy Amplification
+// by Iteration", seed 002) and the ε it claims, worst case or per index; or
+// a DP-SGD run and its claimed ε (see "DP-SGD claims" below).
 // Claim.Training turns it into privamp's one description of a run,
 // shifted.Training, whose Guarantee (amplification by iteration, Thm 22
 // through Thm 23, 24, 26, 35 and Cor 31 as the run's fields say) and
@@ -53,6 +54,51 @@
 //	                    optimizer.WriteTrace and privamp run --trace write
 //	                    them; ReadTrace; a path relative to the claim file)
 //	"description"       free text
+//
+// # DP-SGD claims
+//
+// A claim whose "algorithm" is "dpsgd" (a DPSGDClaim, in Claim.DPSGD) states
+// the (ε, δ) of a DP-SGD run (Abadi et al. 2016) with the parameter names of
+// Opacus (sample_rate, noise_multiplier, steps, epochs) or of TF-Privacy's
+// compute_dp_sgd_privacy (n, batch_size, noise_multiplier, epochs), so a
+// training configuration can be pasted. The same reading rules hold (exact,
+// unique keys; whole numbers as 1e12). The keys:
+//
+//	"algorithm"         "dpsgd"                                                 required
+//	"sampling"          "poisson", "fixed-size" or "shuffle"                     default "poisson"
+//	"sample_rate"       q ∈ (0, 1] (Opacus)                                     } one of the two
+//	"n", "batch_size"   q = batch_size/n (TF-Privacy)                           }
+//	"noise_multiplier"  z = σ/C > 0 (noise σ on the sum of gradients clipped to C) required
+//	"steps"             number of steps T                                       } one of the two
+//	"epochs"            T = ⌈epochs·n/batch_size⌉, or ⌈epochs/q⌉ with            }
+//	                    sample_rate (TF-Privacy's convention)
+//	"delta"             δ ∈ (0, 1)                                               required
+//	"epsilon"           claimed ε ≥ 0                                            required
+//	"neighbours"        "add-remove" or "replace-one"                           default "add-remove"
+//	"description"       free text
+//
+// A claim that gives two ways to the same quantity ("steps" and "epochs";
+// "sample_rate" and "batch_size" or "n") is refused naming both keys. For
+// example, TF-Privacy's MNIST tutorial (examples/dpsgd-claim.json):
+//
+//	{"algorithm": "dpsgd", "n": 60000, "batch_size": 256,
+//	 "noise_multiplier": 1.1, "epochs": 60, "delta": 1e-5, "epsilon": 2.6}
+//
+// and the same run as Opacus writes it:
+//
+//	{"algorithm": "dpsgd", "sample_rate": 0.004266666666666667,
+//	 "noise_multiplier": 1.1, "steps": 14063, "delta": 1e-5, "epsilon": 2.6}
+//
+// VerifyDPSGD decides it with an Accountant (Options; RDPAccountant by
+// default): with Poisson sampling, Valid when the claimed ε is at least the
+// certified one (Verification.WorstEpsilon), else Invalid with the noise
+// multiplier that would make the claim true (NoiseMultiplierNeeded,
+// verified with the accountant). Replace-one neighbours are accounted as a
+// removal then an addition: sound but loose. Shuffled batches are
+// Unsupported: accounting them as Poisson is the common approximation, not a
+// proof. Fixed-size batches (sampling without replacement) are Unsupported:
+// no dominating pair for them is implemented here yet. The RDP accountant
+// certifies 2.597 for the example above.
 //
 // # Verification
 //

@@ -31,3 +31,20 @@ func ExampleVerify() {
 	// VALID via amplification by iteration: certified ε = 4.72839 at index 1000
 	// σ = 1: INVALID, certified ε = 10.7249, σ needed 1.90524
 }
+
+// Verify a DP-SGD claim as TF-Privacy's compute_dp_sgd_privacy writes its
+// parameters (the MNIST tutorial): the default accountant is RDP; a claim
+// below its bound comes with the noise multiplier that would make it true.
+func ExampleVerifyDPSGD() {
+	const doc = `{"algorithm": "dpsgd", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1,
+	  "epochs": 60, "delta": 1e-5, "epsilon": 2.5}`
+	c, err := claim.ParseClaim(strings.NewReader(doc))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, _ := claim.VerifyDPSGD(c.DPSGD, claim.Options{})
+	fmt.Printf("%s via %s: %d steps, certified ε = %s, noise multiplier needed %s\n", v.Verdict, v.Via, v.DPSGD.Steps, v.WorstEpsilon, v.NoiseMultiplierNeeded)
+	// Output:
+	// INVALID via RDP accountant: 14063 steps, certified ε = 2.59665, noise multiplier needed 1.12499
+}

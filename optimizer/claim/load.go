@@ -33,6 +33,9 @@ func Load(path, trajectory string) (*Claim, []TracePoint, string, error) {
 	if tpath == "" {
 		return c, nil, "", nil
 	}
+	if c.DPSGD != nil {
+		return nil, nil, "", fmt.Errorf("%s: field \"trajectory\": a trajectory (%s) applies to pnsgd, skip and stop claims, not to dpsgd", path, tpath)
+	}
 	tf, err := os.Open(tpath)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("%s: field \"trajectory\": cannot open %s: %w", path, tpath, unwrapPath(err))

@@ -99,8 +99,11 @@ type Verification struct {
 	// Via names the argument that decided: ViaAmplification,
 	// ViaComposition, or ViaNone when a declared value is contradicted.
 	Via string `json:"via"`
-	// Training is the run the claim describes (Claim.Training).
-	Training shifted.Training `json:"training"`
+	// Training is the run the claim describes (Claim.Training; absent for
+	// a DP-SGD claim).
+	Training shifted.Training `json:"training,omitzero"`
+	// DPSGD is the run a DP-SGD claim describes (nil for the others).
+	DPSGD *DPSGDRun `json:"dpsgd,omitempty"`
 	// ClaimedEpsilon is the claimed worst-case ε (nil: per-index claims only).
 	ClaimedEpsilon *quantity.Num `json:"claimed_epsilon,omitempty"`
 	// WorstEpsilon is the smallest worst-case ε (over private indices)
@@ -110,12 +113,18 @@ type Verification struct {
 	WorstEpsilon quantity.Loss `json:"worst_epsilon"`
 	WorstIndex   int64         `json:"worst_index"`
 	// CompositionEpsilon is plain composition's ε (needs only ‖∇f‖ ≤ L);
-	// +Inf when the trajectory contradicts L.
+	// +Inf when the trajectory contradicts L. For a DP-SGD claim it is the
+	// accountant's ε of the composed steps (WorstEpsilon; NaN when the
+	// sampling is not covered).
 	CompositionEpsilon quantity.Loss `json:"composition_epsilon"`
 	// SigmaNeeded is the smallest σ that makes every claim true (Invalid
 	// only; NaN otherwise).
-	SigmaNeeded quantity.Noise `json:"sigma_needed"`
-	Checks      []Check        `json:"checks"`
+	SigmaNeeded quantity.Noise `json:"sigma_needed,omitzero"`
+	// NoiseMultiplierNeeded is, for a DP-SGD claim, the smallest noise
+	// multiplier that makes the claim true (Invalid only; NaN otherwise;
+	// absent for the other claims).
+	NoiseMultiplierNeeded quantity.Noise `json:"noise_multiplier_needed,omitzero"`
+	Checks                []Check        `json:"checks"`
 	// CrossChecked lists the declared values that were compared with the
 	// trajectory or with each other and not contradicted; Trusted those
 	// nothing in the claim could cross-check (σ always: a trajectory does
@@ -177,7 +186,21 @@ const (
 //
 // Each check says whether its value was checked or taken on trust (Basis);
 // CrossChecked and Trusted list the declared values of each kind.
+//
+// A DP-SGD claim (c.DPSGD set) is decided by VerifyDPSGD with the default
+// accountant; it takes no trajectory.
 func Verify(c *Claim, trace []TracePoint) (Verification, error) {
+	return VerifyWith(c, trace, Options{})
+}
+
+// VerifyWith is Verify with options: o's accountant decides DP-SGD claims.
+func VerifyWith(c *Claim, trace []TracePoint, o Options) (Verification, error) {
+	if c.DPSGD != nil {
+		if trace != nil {
+			return Verification{}, &Error{Field: "trajectory", Reason: "a trajectory applies to pnsgd, skip and stop claims, not to dpsgd"}
+		}
+		return VerifyDPSGD(c.DPSGD, o)
+	}
 	tr := c.Training()
 	nan := math.NaN()
 	v := Verification{Training: tr, WorstEpsilon: quantity.Loss(nan), SigmaNeeded: quantity.Noise(nan), Via: ViaAmplification}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestVerifyDPSGDExample: examples/dpsgd-claim.json (TF-Privacy's MNIST
+// run, claimed ε = 2.6; RDP certifies 2.597) is VALID, exit 0.
+func TestVerifyDPSGDExample(t *testing.T) {
+	if out, stderr, code := runCLI("verify", "../../examples/dpsgd-claim.json"); code != 0 || !strings.Contains(out, "VALID") || !strings.Contains(out, "14063 steps") {
+		t.Fatalf("exit %d\n%s%s", code, out, stderr)
+	}
+	m, code, stderr := runJSON(t, "verify", "../../examples/dpsgd-claim.json")
+	if code != 0 || m["command"] != "verify" || m["verdict"] != "VALID" || m["via"] != "RDP accountant" || m["worst_epsilon"].(float64) > 2.6 {
+		t.Fatalf("exit %d %v %s", code, m, stderr)
+	}
+}
+
+// TestVerifyDPSGDExitStatuses: INVALID exits 1 with the noise multiplier
+// needed, a shuffle 3, conflicting keys 2 naming both.
+func TestVerifyDPSGDExitStatuses(t *testing.T) {
+	dir := t.TempDir()
+	const run = `{"algorithm": "dpsgd", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1, "delta": 1e-5, `
+	p := writeClaim(t, dir, run+`"epochs": 60, "epsilon": 2.5}`)
+	if out, stderr, code := runCLI("verify", p); code != 1 || !strings.Contains(out, "noise multiplier that makes the claim true") {
+		t.Errorf("INVALID: exit %d\n%s%s", code, out, stderr)
+	}
+	p = writeClaim(t, dir, run+`"epochs": 60, "epsilon": 2.6, "sampling": "shuffle"}`)
+	if out, stderr, code := runCLI("verify", p); code != 3 || !strings.Contains(out, "not a proof") {
+		t.Errorf("shuffle: exit %d\n%s%s", code, out, stderr)
+	}
+	p = writeClaim(t, dir, run+`"epochs": 60, "steps": 14063, "epsilon": 2.6}`)
+	if _, stderr, code := runCLI("verify", p); code != 2 || !strings.Contains(stderr, "steps") || !strings.Contains(stderr, "epochs") {
+		t.Errorf("conflict: exit %d %s", code, stderr)
+	}
+}

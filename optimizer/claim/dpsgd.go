@@ -1,0 +1,293 @@
+package claim
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/privamp/privamp/internal/jsonin"
+	"github.com/privamp/privamp/internal/quantity"
+)
+
+// AlgorithmDPSGD is the "algorithm" of a DP-SGD claim (DPSGDClaim).
+const AlgorithmDPSGD = "dpsgd"
+
+// Sampling schemes of a DP-SGD claim.
+const (
+	// SamplingPoisson: each example joins each batch independently with
+	// probability q (Opacus' default, TF-Privacy's accounting assumption).
+	SamplingPoisson = "poisson"
+	// SamplingFixedSize: batches of exactly batch_size examples drawn
+	// without replacement.
+	SamplingFixedSize = "fixed-size"
+	// SamplingShuffle: the data are shuffled and cut into consecutive
+	// batches (the usual tf.data / DataLoader pipeline).
+	SamplingShuffle = "shuffle"
+)
+
+// Neighbouring relations of a DP-SGD claim.
+const (
+	AddRemove  = "add-remove"
+	ReplaceOne = "replace-one"
+)
+
+// DPSGDClaim is a DP-SGD training run's claimed (ε, δ), with the parameter
+// names of Opacus (sample_rate, noise_multiplier, steps, epochs) and of
+// TF-Privacy's compute_dp_sgd_privacy (n, batch_size, noise_multiplier,
+// epochs). Optional numbers are pointers: nil is "not given". See the
+// package documentation for the format.
+type DPSGDClaim struct {
+	Algorithm       string   `json:"algorithm" jsonin:"required"` // "dpsgd"
+	Sampling        string   `json:"sampling"`                    // SamplingPoisson (default), SamplingFixedSize, SamplingShuffle
+	SampleRate      *float64 `json:"sample_rate"`
+	N               *int64   `json:"n"`
+	BatchSize       *int64   `json:"batch_size"`
+	NoiseMultiplier float64  `json:"noise_multiplier" jsonin:"required"`
+	Steps           *int64   `json:"steps"`
+	Epochs          *float64 `json:"epochs"`
+	Delta           float64  `json:"delta" jsonin:"required"`
+	Epsilon         *float64 `json:"epsilon" jsonin:"required"`
+	Neighbours      string   `json:"neighbours"` // AddRemove (default) or ReplaceOne
+	Description     string   `json:"description"`
+}
+
+// DPSGDRun is the run a DP-SGD claim describes, with the sampling rate and
+// the number of steps resolved (DPSGDClaim.Run).
+type DPSGDRun struct {
+	Sampling        string         `json:"sampling"`
+	N               int64          `json:"n,omitempty"`
+	Batch           int64          `json:"batch,omitempty"`
+	Epochs          quantity.Num   `json:"epochs,omitzero"`
+	SamplingRate    quantity.Num   `json:"sampling_rate"`
+	Steps           int64          `json:"steps"`
+	NoiseMultiplier quantity.Noise `json:"noise_multiplier"`
+	Delta           quantity.Loss  `json:"delta"`
+	Neighbours      string         `json:"neighbours"`
+}
+
+// Mechanism is the run as an Accountant sees it.
+func (r DPSGDRun) Mechanism() PoissonGaussian {
+	return PoissonGaussian{Q: float64(r.SamplingRate), Z: float64(r.NoiseMultiplier), Steps: r.Steps,
+		Delta: float64(r.Delta), ReplaceOne: r.Neighbours == ReplaceOne}
+}
+
+// String describes the run in one line.
+func (r DPSGDRun) String() string {
+	s := fmt.Sprintf("DP-SGD, %s sampling, q = %s, %d steps, noise multiplier %g, %s neighbours", r.Sampling, r.SamplingRate, r.Steps, float64(r.NoiseMultiplier), r.Neighbours)
+	if r.N > 0 {
+		s += fmt.Sprintf("; n = %d, batch %d", r.N, r.Batch)
+	}
+	return s
+}
+
+// maxDPSGDSteps is the largest number of steps accepted (as the dpsgd
+// command's).
+const maxDPSGDSteps = 1_000_000_000_000
+
+// isDPSGD reports whether the document's "algorithm" is "dpsgd". It is a
+// peek only: the claim is then read strictly (jsonin), which refuses
+// anything the lenient peek let through.
+func isDPSGD(data []byte) bool {
+	var peek struct {
+		Algorithm json.RawMessage `json:"algorithm"`
+	}
+	return json.Unmarshal(data, &peek) == nil && string(bytes.TrimSpace(peek.Algorithm)) == `"`+AlgorithmDPSGD+`"`
+}
+
+// parseDPSGD reads and validates a DP-SGD claim.
+func parseDPSGD(r io.Reader) (*DPSGDClaim, error) {
+	d := &DPSGDClaim{}
+	if err := jsonin.Decode(r, MaxBytes, d); err != nil {
+		return nil, err
+	}
+	if _, err := d.Run(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Run validates the claim and resolves its run: q is sample_rate, or
+// batch_size/n; the number of steps is steps, or ⌈epochs/q⌉ — with n and
+// batch_size computed as ⌈epochs·n/batch_size⌉, TF-Privacy's convention
+// (compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy: steps =
+// int(math.ceil(epochs * n / batch_size))). A claim that gives two ways to
+// the same quantity (steps and epochs; sample_rate and batch_size or n) is
+// refused naming both keys. Errors are *Error.
+func (d *DPSGDClaim) Run() (DPSGDRun, error) {
+	bad := func(f string, value any, format string, a ...any) error {
+		return &Error{Field: f, Value: value, Reason: fmt.Sprintf(format, a...)}
+	}
+	r := DPSGDRun{Sampling: d.Sampling, Neighbours: d.Neighbours, NoiseMultiplier: quantity.Noise(d.NoiseMultiplier), Delta: quantity.Loss(d.Delta)}
+	if d.Algorithm != AlgorithmDPSGD {
+		return r, bad("algorithm", d.Algorithm, "must be %q for a DP-SGD claim, got %q", AlgorithmDPSGD, d.Algorithm)
+	}
+	switch d.Sampling {
+	case "":
+		r.Sampling = SamplingPoisson
+	case SamplingPoisson, SamplingFixedSize, SamplingShuffle:
+	default:
+		return r, bad("sampling", d.Sampling, "must be %q, %q or %q, got %q", SamplingPoisson, SamplingFixedSize, SamplingShuffle, d.Sampling)
+	}
+	switch d.Neighbours {
+	case "":
+		r.Neighbours = AddRemove
+	case AddRemove, ReplaceOne:
+	default:
+		return r, bad("neighbours", d.Neighbours, "must be %q or %q, got %q", AddRemove, ReplaceOne, d.Neighbours)
+	}
+	// the sampling rate
+	switch {
+	case d.SampleRate != nil && d.BatchSize != nil:
+		return r, bad("sample_rate", *d.SampleRate, "cannot be combined with \"batch_size\" (q = batch_size/n): give one of \"sample_rate\" and \"batch_size\" with \"n\"")
+	case d.SampleRate != nil && d.N != nil:
+		return r, bad("sample_rate", *d.SampleRate, "cannot be combined with \"n\" (n is used only with \"batch_size\", q = batch_size/n): give one of them")
+	case d.SampleRate != nil:
+		if q := *d.SampleRate; !(q > 0 && q <= 1) {
+			return r, bad("sample_rate", q, "must be in (0, 1], got %v", q)
+		}
+		r.SamplingRate = quantity.Num(*d.SampleRate)
+	case d.N == nil && d.BatchSize == nil:
+		return r, bad("sample_rate", nil, "give the sampling rate (\"sample_rate\"), or \"batch_size\" and \"n\"")
+	case d.N == nil:
+		return r, bad("n", nil, "is required with \"batch_size\" (q = batch_size/n)")
+	case d.BatchSize == nil:
+		return r, bad("batch_size", nil, "is required with \"n\" (q = batch_size/n)")
+	case *d.N < 1 || *d.N > 1_000_000_000_000:
+		return r, bad("n", *d.N, "must be an integer in [1, 10^12], got %d", *d.N)
+	case *d.BatchSize < 1 || *d.BatchSize > *d.N:
+		return r, bad("batch_size", *d.BatchSize, "must be an integer in [1, n = %d], got %d", *d.N, *d.BatchSize)
+	default:
+		r.N, r.Batch = *d.N, *d.BatchSize
+		r.SamplingRate = quantity.Num(float64(r.Batch) / float64(r.N))
+	}
+	// the number of steps
+	switch {
+	case d.Steps != nil && d.Epochs != nil:
+		return r, bad("steps", *d.Steps, "cannot be combined with \"epochs\" (two ways to the number of steps): give one of \"steps\" and \"epochs\"")
+	case d.Steps != nil:
+		if s := *d.Steps; s < 1 || s > maxDPSGDSteps {
+			return r, bad("steps", s, "must be an integer in [1, 10^12], got %d", s)
+		}
+		r.Steps = *d.Steps
+	case d.Epochs == nil:
+		return r, bad("steps", nil, "give the number of steps (\"steps\") or \"epochs\"")
+	default:
+		e := *d.Epochs
+		if !(e > 0) || math.IsInf(e, 0) {
+			return r, bad("epochs", e, "must be a finite number > 0, got %v", e)
+		}
+		steps := math.Ceil(e / float64(r.SamplingRate))
+		if r.N > 0 {
+			steps = math.Ceil(e * float64(r.N) / float64(r.Batch))
+		}
+		if steps > maxDPSGDSteps {
+			return r, bad("epochs", e, "gives %g steps; at most 10^12 are supported", steps)
+		}
+		r.Epochs, r.Steps = quantity.Num(e), int64(steps)
+	}
+	if z := d.NoiseMultiplier; !(z > 0) || math.IsInf(z, 0) {
+		return r, bad("noise_multiplier", z, "must be a finite number > 0, got %v", z)
+	}
+	if !(d.Delta > 0 && d.Delta < 1) {
+		return r, bad("delta", d.Delta, "must be in (0, 1), got %v", d.Delta)
+	}
+	if d.Epsilon == nil {
+		return r, bad("epsilon", nil, "give the claimed ε")
+	}
+	if e := *d.Epsilon; !(e >= 0) || math.IsInf(e, 0) {
+		return r, bad("epsilon", e, "must be a finite number ≥ 0, got %v", e)
+	}
+	return r, nil
+}
+
+// ViaNoAccountant is the Via of a DP-SGD claim whose sampling no accountant
+// of privamp covers (fixed-size batches, shuffling).
+const ViaNoAccountant = "none: no accountant covers this sampling"
+
+// VerifyDPSGD decides a DP-SGD claim with o's accountant (RDPAccountant by
+// default):
+//
+//   - Poisson sampling: Valid when the claimed ε is at least the certified
+//     one, else Invalid with the certified ε (WorstEpsilon) and the noise
+//     multiplier that would make the claim true (NoiseMultiplierNeeded).
+//     Replace-one neighbours are accounted as a removal then an addition
+//     (rdp.SampledGaussianReplaceOne): sound, but loose.
+//   - Shuffled batches: Unsupported. Accounting them as Poisson, as Opacus
+//     and TF-Privacy users commonly do, is an approximation, not a proof.
+//   - Fixed-size batches (sampling without replacement): Unsupported; no
+//     dominating pair for them is implemented here yet.
+func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
+	r, err := d.Run()
+	if err != nil {
+		return Verification{}, err
+	}
+	a := o.accountant()
+	nan := math.NaN()
+	claimed := quantity.Num(*d.Epsilon)
+	v := Verification{Via: a.Name, DPSGD: &r, ClaimedEpsilon: &claimed, WorstEpsilon: quantity.Loss(nan),
+		CompositionEpsilon: quantity.Loss(nan), NoiseMultiplierNeeded: quantity.Noise(nan)}
+	m := r.Mechanism()
+	rate := "q = batch_size/n"
+	if r.N == 0 {
+		rate = "q = sample_rate"
+	}
+	steps := "steps as given"
+	if r.Epochs > 0 {
+		steps = "⌈epochs·n/batch_size⌉ (TF-Privacy's compute_dp_sgd_privacy)"
+		if r.N == 0 {
+			steps = "⌈epochs/q⌉ (TF-Privacy's convention)"
+		}
+	}
+	v.Checks = append(v.Checks,
+		check("sampling rate", Pass, float64(r.SamplingRate), nan, BasisArithmetic, rate),
+		check("number of steps", Pass, float64(r.Steps), nan, BasisArithmetic, steps))
+	v.Trusted = []string{
+		fmt.Sprintf("noise multiplier z = %g: Gaussian noise of standard deviation z·C added to the sum of clipped gradients", d.NoiseMultiplier),
+		"every per-example gradient is clipped to norm ≤ C before summing",
+		fmt.Sprintf("%s sampling as declared", r.Sampling),
+	}
+	v.Assumptions = []string{"the released model is a post-processing of the noisy gradients; the accounting covers every intermediate iterate",
+		"the noise multiplier, clipping norm and sampling rate do not depend on the private data"}
+	ref, refErr := a.Epsilon(m)
+	if r.Sampling != SamplingPoisson {
+		v.Via = ViaNoAccountant
+		v.Verdict = Unsupported
+		detail := "shuffled, consecutive batches: each example is in exactly one batch per epoch, not in each batch independently with probability q"
+		if r.Sampling == SamplingFixedSize {
+			detail = "batches of exactly batch_size drawn without replacement: no dominating pair for sampling without replacement is implemented here yet, so no bound is given"
+		}
+		v.Checks = append(v.Checks, check("Poisson sampling", Unmet, nan, nan, BasisTrust, detail))
+		note := "accounting shuffled batches as if Poisson-sampled is the common approximation (Opacus, TF-Privacy), not a proof: privamp does not certify it"
+		if r.Sampling == SamplingFixedSize {
+			note = "sampling without replacement (fixed-size batches) has no dominating pair implemented in privamp yet; accounting it as Poisson is an approximation, not a proof, and privamp does not guess a bound"
+		}
+		v.Notes = append(v.Notes, note)
+		if refErr == nil {
+			v.Notes = append(v.Notes, fmt.Sprintf("for reference only (not a certificate): the same run accounted as Poisson sampling by the %s gives ε = %s at δ = %g", a.Name, quantity.Loss(ref.Epsilon), d.Delta))
+		}
+		return v, nil
+	}
+	v.Checks = append(v.Checks, check("Poisson sampling", Pass, nan, nan, BasisTrust, "each example joins each batch independently with probability q"))
+	if refErr != nil {
+		return v, refErr
+	}
+	v.Source, v.WorstEpsilon, v.CompositionEpsilon = ref.Source, quantity.Loss(ref.Epsilon), quantity.Loss(ref.Epsilon)
+	if r.Neighbours == ReplaceOne && m.Q < 1 {
+		v.Notes = append(v.Notes, "replace-one neighbours are accounted as a removal then an addition (Mironov 2017, Prop. 11, rdp.SampledGaussianReplaceOne): sound but loose; a tight replace-one bound may certify a smaller ε")
+	}
+	if *d.Epsilon >= ref.Epsilon {
+		v.Verdict = Valid
+		return v, nil
+	}
+	v.Verdict = Invalid
+	z, err := a.noiseFor(m, *d.Epsilon)
+	v.NoiseMultiplierNeeded = quantity.Noise(z)
+	if err != nil {
+		v.NoiseMultiplierNeeded = quantity.Noise(math.Inf(1))
+		v.Notes = append(v.Notes, err.Error())
+	}
+	v.Notes = append(v.Notes, fmt.Sprintf("the smallest ε the %s certifies for this run is %s at δ = %g; with noise multiplier %s (the rest unchanged) the claim holds", a.Name, v.WorstEpsilon, d.Delta, v.NoiseMultiplierNeeded))
+	return v, nil
+}

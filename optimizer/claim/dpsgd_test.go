@@ -1,0 +1,221 @@
+package claim
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/privamp/privamp/rdp"
+)
+
+// mnist is TF-Privacy's MNIST tutorial as compute_dp_sgd_privacy names it.
+const mnist = `{"algorithm": "dpsgd", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1,
+  "epochs": 60, "delta": 1e-5, "epsilon": EPS}`
+
+func verifyDPSGDString(t *testing.T, doc string, o Options) Verification {
+	t.Helper()
+	c := parseClaimString(t, doc)
+	if c.DPSGD == nil || c.Algorithm != AlgorithmDPSGD {
+		t.Fatalf("not read as a DP-SGD claim: %+v", c)
+	}
+	v, err := VerifyWith(c, nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// rdpEpsilon is the ε of the Poisson-subsampled Gaussian straight from
+// package rdp (not through the claim package's accountant).
+func rdpEpsilon(t *testing.T, q, z, steps, delta float64) float64 {
+	t.Helper()
+	r, err := rdp.DPSGD{SamplingRate: q, Steps: steps, Noise: z, Delta: delta}.Account()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return float64(r.Epsilon)
+}
+
+// TestDPSGDMNIST: n 60000, batch 256, 60 epochs (⌈60·60000/256⌉ = 14063
+// steps), z = 1.1, δ = 1e-5: the RDP accountant certifies ε = 2.597
+// (dp_accounting's RDP accountant, issue 10), so 2.6 is VALID and 2.5
+// INVALID, with a noise multiplier above 1.1 that certifies 2.5 and is the
+// smallest such (to the calibration's resolution).
+func TestDPSGDMNIST(t *testing.T) {
+	v := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.6", 1), Options{})
+	if v.Verdict != Valid || v.Via != "RDP accountant" || v.DPSGD.Steps != 14063 || math.Abs(float64(v.WorstEpsilon)-2.597) > 1e-3 {
+		t.Fatalf("2.6: %v via %s, %d steps, certified %v", v.Verdict, v.Via, v.DPSGD.Steps, v.WorstEpsilon)
+	}
+	if !math.IsNaN(float64(v.NoiseMultiplierNeeded)) {
+		t.Errorf("VALID with a noise multiplier needed: %v", v.NoiseMultiplierNeeded)
+	}
+	v = verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.5", 1), Options{})
+	z := float64(v.NoiseMultiplierNeeded)
+	if v.Verdict != Invalid || math.Abs(float64(v.WorstEpsilon)-2.597) > 1e-3 || !(z > 1.1) || len(v.Notes) == 0 {
+		t.Fatalf("2.5: %v, certified %v, z needed %v, notes %v", v.Verdict, v.WorstEpsilon, z, v.Notes)
+	}
+	q := 256.0 / 60000
+	if e := rdpEpsilon(t, q, z, 14063, 1e-5); e > 2.5 {
+		t.Errorf("at the noise multiplier needed %v, ε = %v > 2.5", z, e)
+	}
+	if e := rdpEpsilon(t, q, z*(1-1e-3), 14063, 1e-5); e <= 2.5 {
+		t.Errorf("a 0.1%% smaller noise multiplier %v still gives ε = %v ≤ 2.5: %v is not the smallest", z*(1-1e-3), e, z)
+	}
+}
+
+// TestDPSGDOpacusEqualsTFPrivacy: the same run written with Opacus' names
+// (sample_rate with steps, or with epochs: ⌈epochs/q⌉ steps) is certified
+// the same ε as with TF-Privacy's.
+func TestDPSGDOpacusEqualsTFPrivacy(t *testing.T) {
+	tf := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.6", 1), Options{})
+	for _, doc := range []string{
+		`{"algorithm": "dpsgd", "sample_rate": 0.004266666666666667, "noise_multiplier": 1.1, "steps": 14063, "delta": 1e-5, "epsilon": 2.6}`,
+		`{"algorithm": "dpsgd", "sample_rate": 0.004266666666666667, "noise_multiplier": 1.1, "epochs": 60, "delta": 1e-5, "epsilon": 2.6}`,
+		`{"algorithm": "dpsgd", "n": 6e4, "batch_size": 256, "noise_multiplier": 1.1, "steps": 14063.0, "delta": 1e-5, "epsilon": 2.6, "sampling": "poisson", "neighbours": "add-remove"}`,
+	} {
+		v := verifyDPSGDString(t, doc, Options{})
+		if v.Verdict != Valid || v.DPSGD.Steps != 14063 || math.Abs(float64(v.WorstEpsilon-tf.WorstEpsilon)) > 1e-12*float64(tf.WorstEpsilon) {
+			t.Errorf("%s: %v, %d steps, ε %v; TF-Privacy style %v", doc, v.Verdict, v.DPSGD.Steps, v.WorstEpsilon, tf.WorstEpsilon)
+		}
+	}
+}
+
+// TestDPSGDClaimErrors: two ways to one quantity are refused naming both
+// keys; unknown, case-mismatched and repeated keys and bad values are
+// refused naming the key.
+func TestDPSGDClaimErrors(t *testing.T) {
+	const base = `{"algorithm": "dpsgd", "noise_multiplier": 1.1, "delta": 1e-5, "epsilon": 2.6, `
+	for _, tc := range []struct {
+		rest, field string
+		words       []string
+	}{
+		{`"n": 60000, "batch_size": 256, "steps": 100, "epochs": 60}`, "steps", []string{`"epochs"`}},
+		{`"sample_rate": 0.01, "n": 60000, "batch_size": 256, "steps": 100}`, "sample_rate", []string{`"batch_size"`}},
+		{`"sample_rate": 0.01, "batch_size": 256, "steps": 100}`, "sample_rate", []string{`"batch_size"`}},
+		{`"sample_rate": 0.01, "n": 60000, "steps": 100}`, "sample_rate", []string{`"n"`}},
+		{`"sample_rate": 0.01, "Steps": 100}`, "Steps", []string{"steps"}},
+		{`"sample_rate": 0.01, "steps": 100, "lr": 0.1}`, "lr", nil},
+		{`"sample_rate": 0.01, "steps": 100, "steps": 200}`, "steps", nil},
+		{`"sample_rate": 0.01, "steps": 100.5}`, "steps", nil},
+		{`"sample_rate": 1.5, "steps": 100}`, "sample_rate", nil},
+		{`"n": 100, "batch_size": 256, "steps": 100}`, "batch_size", nil},
+		{`"batch_size": 256, "steps": 100}`, "n", nil},
+		{`"steps": 100}`, "sample_rate", nil},
+		{`"sample_rate": 0.01}`, "steps", nil},
+		{`"sample_rate": 0.01, "steps": 0}`, "steps", nil},
+		{`"sample_rate": 0.01, "epochs": -1}`, "epochs", nil},
+		{`"sample_rate": 0.01, "steps": 10, "sampling": "Poisson"}`, "sampling", nil},
+		{`"sample_rate": 0.01, "steps": 10, "neighbours": "replace"}`, "neighbours", nil},
+		{`"sample_rate": 0.01, "steps": 10, "sigma": 1}`, "sigma", nil},
+	} {
+		_, err := ParseClaim(strings.NewReader(base + tc.rest))
+		var e *Error
+		if !errors.As(err, &e) || e.Field != tc.field {
+			t.Errorf("%s: got %v, want a field error naming %q", tc.rest, err, tc.field)
+			continue
+		}
+		for _, w := range tc.words {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v does not name %s", tc.rest, err, w)
+			}
+		}
+	}
+	for _, doc := range []string{
+		`{"algorithm": "dpsgd", "sample_rate": 0.01, "steps": 10, "delta": 1e-5, "epsilon": 1}`,          // no noise multiplier
+		`{"algorithm": "dpsgd", "sample_rate": 0.01, "steps": 10, "noise_multiplier": 1, "delta": 1e-5}`, // no ε
+		`{"algorithm": "dpsgd", "sample_rate": 0.01, "steps": 10, "noise_multiplier": 0, "delta": 1e-5, "epsilon": 1}`,
+		`{"algorithm": "dpsgd", "sample_rate": 0.01, "steps": 10, "noise_multiplier": 1, "delta": 1, "epsilon": 1}`,
+	} {
+		if _, err := ParseClaim(strings.NewReader(doc)); err == nil {
+			t.Errorf("%s: accepted", doc)
+		}
+	}
+}
+
+// TestDPSGDUnsupportedSampling: shuffled and fixed-size batches get no
+// certificate; the note says why, and a shuffle's Poisson value is given
+// for reference only.
+func TestDPSGDUnsupportedSampling(t *testing.T) {
+	for sampling, want := range map[string][]string{
+		"shuffle":    {"common approximation", "not a proof"},
+		"fixed-size": {"no dominating pair", "not a proof"},
+	} {
+		doc := strings.Replace(mnist, "EPS", "100", 1)
+		doc = strings.Replace(doc, `"algorithm": "dpsgd",`, `"algorithm": "dpsgd", "sampling": "`+sampling+`",`, 1)
+		v := verifyDPSGDString(t, doc, Options{})
+		notes := strings.Join(v.Notes, " ")
+		if v.Verdict != Unsupported || v.Via != ViaNoAccountant || !math.IsNaN(float64(v.WorstEpsilon)) {
+			t.Errorf("%s: %v via %s, certified %v", sampling, v.Verdict, v.Via, v.WorstEpsilon)
+		}
+		for _, w := range want {
+			if !strings.Contains(notes, w) {
+				t.Errorf("%s: notes %q lack %q", sampling, notes, w)
+			}
+		}
+	}
+}
+
+// TestDPSGDReplaceOne: replace-one neighbours cost more than add/remove
+// (remove then add, Mironov 2017 Prop. 11), and the note says the bound is
+// loose.
+func TestDPSGDReplaceOne(t *testing.T) {
+	doc := strings.Replace(mnist, "EPS", "2.6", 1)
+	ar := verifyDPSGDString(t, doc, Options{})
+	ro := verifyDPSGDString(t, strings.Replace(doc, `"delta"`, `"neighbours": "replace-one", "delta"`, 1), Options{})
+	if !(ro.WorstEpsilon > ar.WorstEpsilon) || ro.Verdict != Invalid || !strings.Contains(strings.Join(ro.Notes, " "), "loose") {
+		t.Errorf("replace-one %v (%v) vs add-remove %v; notes %v", ro.WorstEpsilon, ro.Verdict, ar.WorstEpsilon, ro.Notes)
+	}
+}
+
+// TestDPSGDAccountantSeam: another accountant plugs in through Options;
+// without NoiseFor the claim package bisects over Epsilon (agreeing with
+// rdp's calibration), and a NoiseFor whose answer its Epsilon does not
+// certify is not reported.
+func TestDPSGDAccountantSeam(t *testing.T) {
+	doc := strings.Replace(mnist, "EPS", "2.5", 1)
+	def := RDPAccountant()
+	bisect := Accountant{Name: "RDP by bisection", Epsilon: def.Epsilon}
+	v := verifyDPSGDString(t, doc, Options{Accountant: bisect})
+	ref := verifyDPSGDString(t, doc, Options{})
+	if v.Via != "RDP by bisection" || v.Verdict != Invalid || math.Abs(float64(v.NoiseMultiplierNeeded/ref.NoiseMultiplierNeeded)-1) > 1e-4 {
+		t.Errorf("bisection: %v via %s, z %v vs rdp's calibration %v", v.Verdict, v.Via, v.NoiseMultiplierNeeded, ref.NoiseMultiplierNeeded)
+	}
+	tight := Accountant{Name: "a tighter accountant", Epsilon: func(m PoissonGaussian) (Certificate, error) {
+		c, err := def.Epsilon(m)
+		c.Epsilon *= 0.95
+		return c, err
+	}}
+	if v := verifyDPSGDString(t, doc, Options{Accountant: tight}); v.Verdict != Valid || v.Via != "a tighter accountant" {
+		t.Errorf("tighter accountant: %v via %s", v.Verdict, v.Via)
+	}
+	liar := Accountant{Name: "liar", Epsilon: def.Epsilon, NoiseFor: func(PoissonGaussian, float64) (float64, error) { return 1.1, nil }}
+	if v := verifyDPSGDString(t, doc, Options{Accountant: liar}); !math.IsInf(float64(v.NoiseMultiplierNeeded), 1) {
+		t.Errorf("an uncertified calibration was reported: %v", v.NoiseMultiplierNeeded)
+	}
+}
+
+// TestDPSGDJSONAndTrajectory: a DP-SGD verification names its run "dpsgd"
+// and its noise "noise_multiplier_needed" (no "training", no
+// "sigma_needed"); a trajectory is refused for a DP-SGD claim.
+func TestDPSGDJSONAndTrajectory(t *testing.T) {
+	v := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.5", 1), Options{})
+	b, _ := json.Marshal(v)
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	_, training := m["training"]
+	_, sigma := m["sigma_needed"]
+	if m["verdict"] != "INVALID" || m["noise_multiplier_needed"] == nil || training || sigma || m["dpsgd"].(map[string]any)["steps"] != 14063.0 {
+		t.Errorf("%s", b)
+	}
+	c := parseClaimString(t, strings.Replace(mnist, "EPS", "2.6", 1))
+	if _, err := Verify(c, []TracePoint{{Step: 1}}); err == nil {
+		t.Error("a trajectory was accepted with a DP-SGD claim")
+	}
+	if _, _, _, err := Load("../../examples/dpsgd-claim.json", "../../examples/trajectory.csv"); err == nil || !strings.Contains(err.Error(), "trajectory") {
+		t.Errorf("Load with a trajectory: %v", err)
+	}
+}
