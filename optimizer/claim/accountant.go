@@ -34,9 +34,9 @@ type Certificate struct {
 //   - Name is shown as the verification's Via ("RDP accountant").
 //   - Epsilon returns a sound upper bound on the ε of m at m.Delta.
 //   - NoiseFor returns a noise multiplier z for which Epsilon certifies ε ≤
-//     epsilon for m with m.Z replaced; it may be nil, and VerifyDPSGD then
-//     bisects over Epsilon. Either way the answer is checked with Epsilon
-//     before it is reported.
+//     epsilon for m with m.Z replaced. It may be nil; when it is, or when
+//     its answer fails, VerifyDPSGD bisects over Epsilon. Either way the
+//     answer is checked with Epsilon before it is reported.
 //
 // The zero Accountant means RDPAccountant().
 type Accountant struct {
@@ -86,7 +86,10 @@ func RDPAccountant() Accountant {
 }
 
 // noiseFor returns the smallest noise multiplier (up to the calibration's
-// resolution) for which a certifies ε ≤ epsilon, verified with a.Epsilon.
+// resolution) for which a certifies ε ≤ epsilon, checked with a.Epsilon:
+// a.NoiseFor's answer when it is certified, else a bisection over
+// a.Epsilon (ε falls as z grows) that keeps the certified end. An
+// uncertified value is never returned.
 func (a Accountant) noiseFor(m PoissonGaussian, epsilon float64) (float64, error) {
 	ok := func(z float64) bool {
 		m.Z = z
@@ -94,26 +97,19 @@ func (a Accountant) noiseFor(m PoissonGaussian, epsilon float64) (float64, error
 		return err == nil && c.Epsilon <= epsilon
 	}
 	if a.NoiseFor != nil {
-		z, err := a.NoiseFor(m, epsilon)
-		if err != nil {
-			return 0, err
+		if z, err := a.NoiseFor(m, epsilon); err == nil && ok(z) {
+			return z, nil
 		}
-		if !ok(z) {
-			return 0, fmt.Errorf("%s: the calibrated noise multiplier %g does not certify ε ≤ %g", a.Name, z, epsilon)
-		}
-		return z, nil
 	}
-	// Bisection over Epsilon (ε falls as z grows), keeping the safe end.
 	lo, hi := 1e-3, 1e6
 	if !ok(hi) {
-		return 0, fmt.Errorf("%s: ε ≤ %g cannot be met with a noise multiplier ≤ %g", a.Name, epsilon, hi)
+		return 0, fmt.Errorf("the %s certifies ε ≤ %g with no noise multiplier ≤ %g", a.Name, epsilon, hi)
 	}
-	for range 100 {
-		mid := (lo + hi) / 2
+	for range 200 {
 		if hi-lo <= 1e-9*hi {
 			break
 		}
-		if ok(mid) {
+		if mid := (lo + hi) / 2; ok(mid) {
 			hi = mid
 		} else {
 			lo = mid

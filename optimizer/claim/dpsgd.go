@@ -93,7 +93,8 @@ func isDPSGD(data []byte) bool {
 	var peek struct {
 		Algorithm json.RawMessage `json:"algorithm"`
 	}
-	return json.Unmarshal(data, &peek) == nil && string(bytes.TrimSpace(peek.Algorithm)) == `"`+AlgorithmDPSGD+`"`
+	return bytes.Contains(data, []byte(`"`+AlgorithmDPSGD+`"`)) && // skips the full parse for other claims
+		json.Unmarshal(data, &peek) == nil && string(bytes.TrimSpace(peek.Algorithm)) == `"`+AlgorithmDPSGD+`"`
 }
 
 // parseDPSGD reads and validates a DP-SGD claim.

@@ -172,7 +172,7 @@ func TestDPSGDReplaceOne(t *testing.T) {
 // TestDPSGDAccountantSeam: another accountant plugs in through Options;
 // without NoiseFor the claim package bisects over Epsilon (agreeing with
 // rdp's calibration), and a NoiseFor whose answer its Epsilon does not
-// certify is not reported.
+// certify is replaced by the bisection's.
 func TestDPSGDAccountantSeam(t *testing.T) {
 	doc := strings.Replace(mnist, "EPS", "2.5", 1)
 	def := RDPAccountant()
@@ -191,8 +191,15 @@ func TestDPSGDAccountantSeam(t *testing.T) {
 		t.Errorf("tighter accountant: %v via %s", v.Verdict, v.Via)
 	}
 	liar := Accountant{Name: "liar", Epsilon: def.Epsilon, NoiseFor: func(PoissonGaussian, float64) (float64, error) { return 1.1, nil }}
-	if v := verifyDPSGDString(t, doc, Options{Accountant: liar}); !math.IsInf(float64(v.NoiseMultiplierNeeded), 1) {
-		t.Errorf("an uncertified calibration was reported: %v", v.NoiseMultiplierNeeded)
+	if v := verifyDPSGDString(t, doc, Options{Accountant: liar}); math.Abs(float64(v.NoiseMultiplierNeeded/ref.NoiseMultiplierNeeded)-1) > 1e-4 {
+		t.Errorf("an uncertified calibration was reported: %v (certified: %v)", v.NoiseMultiplierNeeded, ref.NoiseMultiplierNeeded)
+	}
+	// ε = 0: rdp's calibration refuses a target of 0, the bisection finds
+	// the noise at which total variation ≤ δ (Bretagnolle–Huber) gives ε = 0
+	zero := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "0", 1), Options{})
+	z := float64(zero.NoiseMultiplierNeeded)
+	if zero.Verdict != Invalid || math.IsInf(z, 0) || rdpEpsilon(t, 256.0/60000, z, 14063, 1e-5) != 0 || rdpEpsilon(t, 256.0/60000, z*0.999, 14063, 1e-5) == 0 {
+		t.Errorf("ε = 0: %v, z needed %v", zero.Verdict, z)
 	}
 }
 

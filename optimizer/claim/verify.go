@@ -97,7 +97,9 @@ type IndexVerdict struct {
 type Verification struct {
 	Verdict Verdict `json:"verdict"`
 	// Via names the argument that decided: ViaAmplification,
-	// ViaComposition, or ViaNone when a declared value is contradicted.
+	// ViaComposition, or ViaNone when a declared value is contradicted;
+	// for a DP-SGD claim the accountant's name (Accountant.Name), or
+	// ViaNoAccountant when no accountant covers its sampling.
 	Via string `json:"via"`
 	// Training is the run the claim describes (Claim.Training; absent for
 	// a DP-SGD claim).
