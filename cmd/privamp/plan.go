@@ -273,18 +273,10 @@ func planRatio(r quantity.Num, word string) string {
 func planGroupTable(p *plan.Plan, groups []plan.GroupResult) *table {
 	tb := &table{Header: []string{"positions", "count", "who", "target ε", "δ", "achieved ε (min – max)", "min slack"}}
 	for _, gr := range groups {
-		tb.Rows = append(tb.Rows, []string{planPositions(gr.First, gr.Last), fmtInt(float64(gr.Last - gr.First + 1)), planWho(p, gr),
+		tb.Rows = append(tb.Rows, []string{plan.Positions(gr.First, gr.Last), fmtInt(float64(gr.Last - gr.First + 1)), p.WhoIn(gr.First, gr.Last, gr.Tier),
 			fmtNum(gr.Epsilon), fmtNum(gr.Delta), fmtEps(gr.AchievedMin) + " – " + fmtEps(gr.AchievedMax), fmtDown(gr.SlackMin)})
 	}
 	return tb
-}
-
-// planPositions formats a run of positions.
-func planPositions(first, last int64) string {
-	if last == first {
-		return fmtInt(float64(first))
-	}
-	return fmt.Sprintf("%d–%d", first, last)
 }
 
 // planWhoAt names the person at position t for a parenthesis: `"id", ` or `tier, `.
@@ -293,21 +285,6 @@ func planWhoAt(p *plan.Plan, t int64) string {
 		return fmt.Sprintf("%q, ", p.Who(t))
 	}
 	return p.Who(t) + ", "
-}
-
-// planWho names the people of a group: the tier, or up to three ids.
-func planWho(p *plan.Plan, gr plan.GroupResult) string {
-	if gr.Tier != "" || p.People == nil {
-		return gr.Tier
-	}
-	var ids []string
-	for t := gr.First; t <= gr.Last && len(ids) < 3; t++ {
-		ids = append(ids, p.People.ID[t-1])
-	}
-	if rest := gr.Last - gr.First + 1 - int64(len(ids)); rest > 0 {
-		ids = append(ids, fmt.Sprintf("+%d more", rest))
-	}
-	return strings.Join(ids, ", ")
 }
 
 // planInfeasible reports a cap that some budgets cannot meet (exit 1).
@@ -344,7 +321,7 @@ func planInfeasible(a *app, f *planFlags, what string, out *planResult) error {
 		if u.AchievableMin != u.Achievable {
 			ach = u.AchievableMin.String() + " – " + ach
 		}
-		tb.Rows = append(tb.Rows, []string{planPositions(u.First, u.Last), u.ID + u.Tier, fmtNum(u.Epsilon), fmtNum(u.Delta), ach})
+		tb.Rows = append(tb.Rows, []string{plan.Positions(u.First, u.Last), u.ID + u.Tier, fmtNum(u.Epsilon), fmtNum(u.Delta), ach})
 	}
 	r.Table = tb
 	r.Notes = append(res.Notes, "more noise lowers every ε: the cap comes from utility; raise it, accept the listed budgets, or add the records above",

@@ -2,8 +2,9 @@ package main
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/optimizer/claim"
 	"strings"
+
+	"github.com/privamp/privamp/optimizer/claim"
 )
 
 // claimReport is verifyReport, with a DP-SGD claim's own headline rows.
@@ -12,7 +13,14 @@ func claimReport(res verifyResult) *report {
 	if d == nil {
 		return r
 	}
-	r.Rows = []row{{"verdict", v.Verdict.String(), "", "via " + v.Via}, {"run", d.String(), "", "claim"}, {"claimed ε", v.ClaimedEpsilon, fmt.Sprint("δ = ", d.Delta), "claim"}, {"certified ε", v.WorstEpsilon, fmt.Sprint("δ = ", d.Delta), v.Source}, {"taken on trust", strings.Join(v.Trusted, "; "), "", "nothing the claim brings can contradict them"}}
+	at := fmt.Sprint("δ = ", d.Delta)
+	r.Rows = []row{
+		{"verdict", v.Verdict.String(), "", "via " + v.Via},
+		{"run", d.String(), "", "claim"},
+		{"claimed ε", v.ClaimedEpsilon, at, "claim"},
+		{"certified ε", v.WorstEpsilon, at, v.Source},
+		{"taken on trust", strings.Join(v.Trusted, "; "), "", "nothing the claim brings can contradict them"},
+	}
 	if v.Verdict == claim.Invalid {
 		r.Rows = append(r.Rows, row{"noise multiplier that makes the claim true", v.NoiseMultiplierNeeded, "", v.Via + ", calibrated and verified"})
 	}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -94,6 +95,30 @@ func (p *Plan) Who(t int64) string {
 		return p.id(t)
 	}
 	return p.tier(t)
+}
+
+// WhoIn names the people of positions first..last for a table: their tier,
+// or up to three ids and how many more.
+func (p *Plan) WhoIn(first, last int64, tier string) string {
+	if tier != "" || p.People == nil {
+		return tier
+	}
+	var ids []string
+	for t := first; t <= last && len(ids) < 3; t++ {
+		ids = append(ids, p.People.ID[t-1])
+	}
+	if rest := last - first + 1 - int64(len(ids)); rest > 0 {
+		ids = append(ids, fmt.Sprintf("+%d more", rest))
+	}
+	return strings.Join(ids, ", ")
+}
+
+// Positions prints a run of positions: "7", or "1–36".
+func Positions(first, last int64) string {
+	if last == first {
+		return strconv.FormatInt(first, 10)
+	}
+	return fmt.Sprintf("%d–%d", first, last)
 }
 
 // WriteCSV writes one line per person of a feasible plan, in position
