@@ -1,0 +1,139 @@
+package pld
+
+import (
+	"math"
+
+	"github.com/privamp/privamp/internal/field"
+)
+
+// Result is the PLD accountant's answer: a sound ε and the optimistic
+// estimate below it (the exact ε lies in [EpsilonOptimistic, Epsilon]).
+type Result struct {
+	// Epsilon is an upper bound on the exact ε at Delta (sound
+	// discretization, all truncated mass and FFT error added to δ).
+	Epsilon float64 `json:"epsilon"`
+	// EpsilonOptimistic is the optimistic (rounded-down) estimate, a lower
+	// estimate and never a guarantee.
+	EpsilonOptimistic float64 `json:"epsilon_optimistic"`
+	Delta             float64 `json:"delta"`
+	// Discretization is the grid interval h.
+	Discretization float64 `json:"discretization"`
+	// Method is the sound discretization used ("connect-the-dots" or
+	// "pessimistic").
+	Method string `json:"method"`
+	// Points is the largest grid the composition needed.
+	Points int    `json:"points"`
+	Source string `json:"source"`
+}
+
+const source = "PLD accountant: Doroshenko et al. 2022 (connect the dots), Meiser–Mohammadi 2018 (privacy buckets), Koskela et al. 2020 (FFT)"
+
+// accountBoth builds the sound and the optimistic PLD with build and
+// returns ε at delta for both.
+func accountBoth(delta float64, opt Options, build func(Options) (*PLD, error)) (Result, error) {
+	if err := field.OpenUnit("delta", delta); err != nil {
+		return Result{}, err
+	}
+	if opt.Discretization == Optimistic {
+		return Result{}, field.New("discretization_method", opt.Discretization.String(), "must be sound (connect-the-dots or pessimistic); the optimistic estimate is always reported beside it")
+	}
+	o, err := opt.withDefaults()
+	if err != nil {
+		return Result{}, err
+	}
+	sound, err := build(o)
+	if err != nil {
+		return Result{}, err
+	}
+	oo := o
+	oo.Discretization = Optimistic
+	optim, err := build(oo)
+	if err != nil {
+		return Result{}, err
+	}
+	e, _ := sound.Epsilon(delta)
+	eo, _ := optim.Epsilon(delta)
+	return Result{Epsilon: e, EpsilonOptimistic: math.Min(eo, e), Delta: delta, Discretization: o.Interval,
+		Method: o.Discretization.String(), Points: sound.Len(), Source: source}, nil
+}
+
+// DPSGD accounts for steps of the Poisson-subsampled Gaussian (DP-SGD with
+// sampling rate q and noise multiplier z) under add/remove-one neighbours.
+func DPSGD(q, z float64, steps int, delta float64, opt Options) (Result, error) {
+	if steps < 1 {
+		return Result{}, field.New("steps", steps, "must be a whole number ≥ 1")
+	}
+	return accountBoth(delta, opt, func(o Options) (*PLD, error) {
+		p, err := SubsampledGaussian(q, z, o)
+		if err != nil {
+			return nil, err
+		}
+		return p.SelfCompose(steps)
+	})
+}
+
+// GaussianComposed accounts for k runs of the Gaussian mechanism
+// (sensitivity Δ, noise σ).
+func GaussianComposed(sensitivity, sigma float64, k int, delta float64, opt Options) (Result, error) {
+	return accountBoth(delta, opt, func(o Options) (*PLD, error) {
+		p, err := Gaussian(sensitivity, sigma, o)
+		if err != nil {
+			return nil, err
+		}
+		return p.SelfCompose(k)
+	})
+}
+
+// CalibrateDPSGD returns the smallest noise multiplier z (to a relative
+// tolerance of 10⁻³, rounded up) for which the sound PLD gives ε ≤ target
+// for steps of DP-SGD with sampling rate q at δ. The answer meets the
+// target under the sound PLD (it is checked, not extrapolated).
+func CalibrateDPSGD(q float64, steps int, delta, target float64, opt Options) (float64, error) {
+	if err := field.Positive("target_epsilon", target); err != nil {
+		return 0, err
+	}
+	if opt.Discretization == Optimistic {
+		return 0, field.New("discretization_method", opt.Discretization.String(), "must be sound for a calibration")
+	}
+	eps := func(z float64) (float64, error) {
+		p, err := SubsampledGaussian(q, z, opt)
+		if err != nil {
+			return 0, err
+		}
+		if p, err = p.SelfCompose(steps); err != nil {
+			return 0, err
+		}
+		return p.Epsilon(delta)
+	}
+	if steps < 1 {
+		return 0, field.New("steps", steps, "must be a whole number ≥ 1")
+	}
+	// Bracket: hi meets the target, lo does not.
+	lo, hi := 0.0, 1.0
+	for {
+		e, err := eps(hi)
+		if err != nil {
+			return 0, err
+		}
+		if e <= target {
+			break
+		}
+		lo, hi = hi, 2*hi
+		if hi > 1e6 {
+			return 0, field.New("target_epsilon", target, "is not reached with a noise multiplier up to 1e6")
+		}
+	}
+	for hi-lo > 1e-3*hi {
+		mid := (lo + hi) / 2
+		e, err := eps(mid)
+		if err != nil {
+			return 0, err
+		}
+		if e <= target {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, nil
+}

@@ -1,0 +1,267 @@
+package pld
+
+import (
+	"math"
+	"math/bits"
+	"math/cmplx"
+
+	"github.com/privamp/privamp/internal/field"
+	"gonum.org/v1/gonum/dsp/fourier"
+)
+
+// windowTail is the bound on the composed mass above the FFT window (added
+// to δ in a sound PLD) and below it (wrapped into the window).
+const windowTail = 1e-18
+
+// fftEta is the relative ℓ2 error of one FFT of length n (Higham 2002,
+// Thm 24.2, with a safety factor over log₂n · (μ + γ₄(√2 + μ))).
+func fftEta(n int) float64 { return 8 * unit * float64(bits.Len(uint(n))) }
+
+func norms(p []float64) (l1, l2 float64) {
+	for _, v := range p {
+		l1 += math.Abs(v)
+		l2 += v * v
+	}
+	return l1, math.Sqrt(l2)
+}
+
+// logMGF returns ln Σ p_j e^{t l_j} (one pass, from the end where the
+// exponent is largest for t > 0, so nothing overflows).
+func (f *pmf) logMGF(t float64) float64 {
+	n := len(f.p)
+	if t >= 0 {
+		r, s := math.Exp(-t*f.h), 0.0
+		for j := 0; j < n; j++ { // s = Σ p_j e^{t(l_j − l_top)} by Horner
+			s = s*r + f.p[j]
+		}
+		return math.Log(s) + t*float64(f.lo+n-1)*f.h
+	}
+	r, s := math.Exp(t*f.h), 0.0
+	for j := n - 1; j >= 0; j-- {
+		s = s*r + f.p[j]
+	}
+	return math.Log(s) + t*float64(f.lo)*f.h
+}
+
+// chernoff returns the smallest grid index a (in [min, max]) whose k-fold
+// tail bound beyond a (upper if up, else lower) is at most tau, and the
+// bound at a.
+func (f *pmf) chernoff(k int, tau float64, up bool) (int, float64) {
+	kk := float64(k)
+	sign := 1.0
+	if !up {
+		sign = -1
+	}
+	// a(t) = (k ln M(±t) − ln τ)/t is quasi-convex in t > 0: golden section
+	// on ln t.
+	at := func(lt float64) float64 {
+		t := math.Exp(lt)
+		return (kk*f.logMGF(sign*t) - math.Log(tau)) / t
+	}
+	lo, hi := math.Log(1e-4), math.Log(1e4)
+	g := (math.Sqrt(5) - 1) / 2
+	x1, x2 := hi-g*(hi-lo), lo+g*(hi-lo)
+	f1, f2 := at(x1), at(x2)
+	for range 50 {
+		if f1 < f2 {
+			hi, x2, f2 = x2, x1, f1
+			x1 = hi - g*(hi-lo)
+			f1 = at(x1)
+		} else {
+			lo, x1, f1 = x1, x2, f2
+			x2 = lo + g*(hi-lo)
+			f2 = at(x2)
+		}
+	}
+	t := math.Exp((lo + hi) / 2)
+	a := at((lo + hi) / 2) // a loss (for a lower tail: −loss)
+	minI, maxI := kk*float64(f.lo), kk*float64(f.lo+len(f.p)-1)
+	var idx float64
+	if up {
+		idx = math.Ceil(a / f.h)
+		if idx >= maxI || math.IsNaN(idx) {
+			return int(maxI), 0
+		}
+		idx = math.Max(idx, minI)
+		// The bound at the grid index actually used (≥ a, so ≤ τ).
+		return int(idx), math.Min(1, math.Exp(kk*f.logMGF(t)-t*idx*f.h))
+	}
+	idx = math.Floor(-a / f.h)
+	if idx <= minI || math.IsNaN(idx) {
+		return int(minI), 0
+	}
+	return int(math.Min(idx, maxI)), 0
+}
+
+func fftSize(n, max int) (int, error) {
+	m := 1
+	for m < n {
+		m <<= 1
+	}
+	if m > max {
+		return 0, field.New("discretization", n, "needs an FFT of %d points, more than the cap of %d; use a coarser interval", m, max)
+	}
+	return m, nil
+}
+
+// selfCompose returns f^{*k}.
+func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) {
+	if k == 1 {
+		c := *f
+		c.p = append([]float64(nil), f.p...)
+		return &c, nil
+	}
+	lo, _ := f.chernoff(k, windowTail, false)
+	hi, upTail := f.chernoff(k, windowTail, true)
+	if hi < lo {
+		hi = lo
+	}
+	if float64(hi)-float64(lo)+1 > float64(maxPoints) {
+		return nil, field.New("discretization", f.h, "needs %d grid points for %d compositions, more than the cap of %d; use a coarser interval", hi-lo+1, k, maxPoints)
+	}
+	n, err := fftSize(hi-lo+1, maxPoints)
+	if err != nil {
+		return nil, err
+	}
+	// Index i sits at position i mod n; the k-fold sum s at s mod n, and
+	// every s in [lo, hi] has its own residue.
+	x := make([]float64, n)
+	for j, v := range f.p {
+		x[mod(f.lo+j, n)] += v
+	}
+	_, l2 := norms(f.p)
+	ft := fourier.NewFFT(n)
+	c := ft.Coefficients(nil, x)
+	kk := float64(k)
+	grow := 1.0
+	for i, v := range c {
+		if a := cmplx.Abs(v); a > 1 {
+			grow = math.Max(grow, math.Pow(a, kk-1))
+		}
+		c[i] = cmplx.Pow(v, complex(kk, 0))
+	}
+	y := ft.Sequence(x, c)
+	out := &pmf{h: f.h, lo: lo, p: make([]float64, hi-lo+1)}
+	inv := 1 / float64(n)
+	for s := lo; s <= hi; s++ {
+		out.p[s-lo] = math.Max(0, y[mod(s, n)]*inv)
+	}
+	// +∞: 1 − (1 − p∞)^k, rounded up.
+	out.inf = math.Min(1, -math.Expm1(kk*math.Log1p(-f.inf))*(1+4*unit)+4*unit)
+	// A k-fold sum's tail is at most k times the one-step truncation.
+	out.tail = math.Min(1, kk*f.tail+upTail)
+	// ℓ2 error: the input's (Young: k‖e‖₂), the forward FFT's through the
+	// power (k·η‖p‖₂·max|X|^{k−1}), cmplx.Pow's (≤ 6ku), the inverse's.
+	eta := fftEta(n)
+	out.errL2 = kk*f.errL2*grow + kk*eta*l2*grow*(1+eta) + 6*kk*unit + 2*eta
+	return out, nil
+}
+
+func mod(i, n int) int {
+	r := i % n
+	if r < 0 {
+		r += n
+	}
+	return r
+}
+
+// trimTiny moves negligible end masses: the top ones to the tail bound,
+// the bottom ones up to the first kept point.
+func (f *pmf) trimTiny(limit float64) {
+	s, top := 0.0, len(f.p)
+	for top > 1 && s+f.p[top-1] <= limit {
+		s += f.p[top-1]
+		top--
+	}
+	f.tail += s
+	s, bot := 0.0, 0
+	for bot < top-1 && s+f.p[bot] <= limit {
+		s += f.p[bot]
+		bot++
+	}
+	f.p[bot] += s
+	f.p = f.p[bot:top]
+	f.lo += bot
+}
+
+// compose returns f * g (full linear convolution, no wrap-around).
+func (f *pmf) compose(g *pmf, maxPoints int) (*pmf, error) {
+	m := len(f.p) + len(g.p) - 1
+	n, err := fftSize(m, maxPoints)
+	if err != nil {
+		return nil, err
+	}
+	x, z := make([]float64, n), make([]float64, n)
+	copy(x, f.p)
+	copy(z, g.p)
+	ft := fourier.NewFFT(n)
+	cx, cz := ft.Coefficients(nil, x), ft.Coefficients(nil, z)
+	for i := range cx {
+		cx[i] *= cz[i]
+	}
+	y := ft.Sequence(x, cx)
+	out := &pmf{h: f.h, lo: f.lo + g.lo, p: make([]float64, m)}
+	inv := 1 / float64(n)
+	for i := range out.p {
+		out.p[i] = math.Max(0, y[i]*inv)
+	}
+	a1, a2 := norms(f.p)
+	b1, b2 := norms(g.p)
+	eta := fftEta(n)
+	out.errL2 = a1*g.errL2 + b1*f.errL2 + f.errL2*g.errL2*math.Sqrt(float64(n)) + 3*eta*(a2*b1+a1*b2)
+	// P(∞ in either) ≤ p∞ + q∞ (union bound, rounded up).
+	out.inf = math.Min(1, (f.inf+g.inf)*(1+2*unit))
+	out.tail = math.Min(1, f.tail+g.tail)
+	out.trimTiny(windowTail)
+	return out, nil
+}
+
+// SelfCompose returns the PLD of k adaptive runs of the mechanism, by one
+// FFT raised to the k-th power on a window chosen with Chernoff bounds
+// (see the package documentation for what is added to δ). k must be ≥ 1.
+func (d *PLD) SelfCompose(k int) (*PLD, error) {
+	if k < 1 {
+		return nil, field.New("count", k, "must be a whole number ≥ 1")
+	}
+	out := &PLD{opt: d.opt}
+	var err error
+	if out.remove, err = d.remove.selfCompose(k, d.opt.MaxPoints); err != nil {
+		return nil, err
+	}
+	if d.add != nil {
+		if out.add, err = d.add.selfCompose(k, d.opt.MaxPoints); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Compose returns the PLD of running d then e (adaptively). Both must have
+// the same interval and discretization; each direction is composed with the
+// same direction of the other (a symmetric PLD serves as both).
+func (d *PLD) Compose(e *PLD) (*PLD, error) {
+	if d.opt.Interval != e.opt.Interval {
+		return nil, field.New("discretization", e.opt.Interval, "must equal the other PLD's interval %g", d.opt.Interval)
+	}
+	if d.opt.Discretization.Sound() != e.opt.Discretization.Sound() {
+		return nil, field.New("discretization_method", e.opt.Discretization.String(), "cannot be composed with a %s PLD", d.opt.Discretization)
+	}
+	out := &PLD{opt: d.opt}
+	var err error
+	if out.remove, err = d.remove.compose(e.remove, d.opt.MaxPoints); err != nil {
+		return nil, err
+	}
+	if d.add != nil || e.add != nil {
+		da, ea := d.add, e.add
+		if da == nil {
+			da = d.remove
+		}
+		if ea == nil {
+			ea = e.remove
+		}
+		if out.add, err = da.compose(ea, d.opt.MaxPoints); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

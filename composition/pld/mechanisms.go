@@ -1,0 +1,181 @@
+package pld
+
+import (
+	"math"
+
+	"github.com/privamp/privamp/internal/field"
+)
+
+// phi is Φ(x) and phic is 1 − Φ(x), each accurate in its small tail.
+func phi(x float64) float64  { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+func phic(x float64) float64 { return 0.5 * math.Erfc(x/math.Sqrt2) }
+
+// normalQuantile returns z with 1 − Φ(z) ≤ tau (by bisection).
+func normalQuantile(tau float64) float64 {
+	lo, hi := 0.0, 40.0
+	for range 100 {
+		mid := (lo + hi) / 2
+		if phic(mid) > tau {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}
+
+// gaussianLoss: P = N(0, 1), Q = N(μ, 1), L(x) = μ²/2 − μx (decreasing).
+type gaussianLoss struct{ mu float64 }
+
+func (g gaussianLoss) bounds(tau float64) (float64, float64) {
+	z := normalQuantile(tau)
+	return g.mu*g.mu/2 - g.mu*z, g.mu*g.mu/2 + g.mu*z
+}
+
+func (g gaussianLoss) tails(l float64) (pa, pb, qa, qb float64) {
+	x := (g.mu*g.mu/2 - l) / g.mu // L > l ⟺ X < x
+	return phi(x), phic(x), phi(x - g.mu), phic(x - g.mu)
+}
+
+// Gaussian returns the PLD of the Gaussian mechanism with ℓ2-sensitivity
+// Δ and noise N(0, σ²): the pair N(0, σ²), N(Δ, σ²), whose privacy loss is
+// N(μ²/2, μ²) with μ = Δ/σ (Balle–Wang 2018, Thm 8). It is symmetric.
+func Gaussian(sensitivity, sigma float64, opt Options) (*PLD, error) {
+	if err := field.First(field.Positive("sensitivity", sensitivity), field.Positive("sigma", sigma)); err != nil {
+		return nil, err
+	}
+	o, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	mu := sensitivity / sigma
+	if !(mu > 0) || math.IsInf(mu, 1) {
+		return nil, field.New("sigma", sigma, "gives μ = Δ/σ = %g, outside (0, ∞)", mu)
+	}
+	f, err := discretize(gaussianLoss{mu}, o)
+	if err != nil {
+		return nil, err
+	}
+	return &PLD{opt: o, remove: f}, nil
+}
+
+// laplaceLoss: P = Lap(0, b), Q = Lap(Δ, b), ε₀ = Δ/b; L(x) = (|x−Δ| − |x|)/b
+// is ε₀ for x ≤ 0, (Δ − 2x)/b on (0, Δ) and −ε₀ for x ≥ Δ.
+type laplaceLoss struct{ eps0 float64 }
+
+func (g laplaceLoss) bounds(float64) (float64, float64) { return -g.eps0, g.eps0 }
+
+func (g laplaceLoss) tails(l float64) (pa, pb, qa, qb float64) {
+	switch {
+	case l >= g.eps0:
+		return 0, 1, 0, 1
+	case l < -g.eps0:
+		return 1, 0, 1, 0
+	}
+	// In units of b, with Δ/b = ε₀: L > l ⟺ x < t, t = (ε₀ − l)/2 ∈ (0, ε₀].
+	t := (g.eps0 - l) / 2
+	pb = 0.5 * math.Exp(-t)       // P(X ≥ t)
+	qa = 0.5 * math.Exp(t-g.eps0) // Q(X < t)
+	return 1 - pb, pb, qa, 1 - qa
+}
+
+// Laplace returns the PLD of the Laplace mechanism with ℓ1-sensitivity Δ and
+// noise Lap(0, b): ε₀ = Δ/b-DP, with the exact profile
+// δ(ε) = 1 − e^{(ε−ε₀)/2} for 0 ≤ ε < ε₀ (Balle–Barthe–Gaboardi 2018,
+// "Privacy Amplification by Subsampling", §5; dp_accounting's
+// LaplacePrivacyLoss). Its losses lie in [−ε₀, ε₀] with atoms at both
+// ends, so no tail is truncated. It is symmetric.
+func Laplace(sensitivity, scale float64, opt Options) (*PLD, error) {
+	if err := field.First(field.Positive("sensitivity", sensitivity), field.Positive("scale", scale)); err != nil {
+		return nil, err
+	}
+	o, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	eps0 := sensitivity / scale
+	if !(eps0 > 0) || math.IsInf(eps0, 1) {
+		return nil, field.New("scale", scale, "gives ε₀ = Δ/b = %g, outside (0, ∞)", eps0)
+	}
+	f, err := discretize(laplaceLoss{eps0}, o)
+	if err != nil {
+		return nil, err
+	}
+	return &PLD{opt: o, remove: f}, nil
+}
+
+// sampledLoss is one direction of the Poisson-subsampled Gaussian with
+// sensitivity 1 and noise multiplier z: with g(x) = 1 − q + q e^{(2x−1)/(2z²)},
+// remove is P = (1−q)N(0, z²) + qN(1, z²), Q = N(0, z²), L = ln g(X);
+// add is P = N(0, z²), Q = the mixture, L = −ln g(X).
+type sampledLoss struct {
+	q, z float64
+	add  bool
+}
+
+// lnG is ln g(x), increasing.
+func (s sampledLoss) lnG(x float64) float64 {
+	return math.Log1p(s.q * math.Expm1((2*x-1)/(2*s.z*s.z)))
+}
+
+// inv returns x with ln g(x) = v, or −Inf when e^v ≤ 1 − q.
+func (s sampledLoss) inv(v float64) float64 {
+	w := (math.Expm1(v) + s.q) / s.q // (e^v − 1 + q)/q
+	if !(w > 0) {
+		return math.Inf(-1)
+	}
+	return s.z*s.z*math.Log(w) + 0.5
+}
+
+func (s sampledLoss) bounds(tau float64) (float64, float64) {
+	c := normalQuantile(tau / 2)
+	xlo, xhi := -s.z*c, 1+s.z*c
+	if s.add {
+		return -s.lnG(xhi), -s.lnG(xlo)
+	}
+	return s.lnG(xlo), s.lnG(xhi)
+}
+
+// mix returns the mixture's P(X > x), P(X ≤ x).
+func (s sampledLoss) mix(x float64) (float64, float64) {
+	return (1-s.q)*phic(x/s.z) + s.q*phic((x-1)/s.z), (1-s.q)*phi(x/s.z) + s.q*phi((x-1)/s.z)
+}
+
+func (s sampledLoss) tails(l float64) (pa, pb, qa, qb float64) {
+	if !s.add {
+		x := s.inv(l) // L > l ⟺ X > x
+		ma, mb := s.mix(x)
+		return ma, mb, phic(x / s.z), phi(x / s.z)
+	}
+	x := s.inv(-l) // L > l ⟺ g(X) < e^{−l} ⟺ X < x
+	ma, mb := s.mix(x)
+	return phi(x / s.z), phic(x / s.z), mb, ma
+}
+
+// SubsampledGaussian returns the PLD of one step of DP-SGD: the Gaussian
+// mechanism with sensitivity 1 and noise multiplier z on a Poisson sample
+// with rate q, under add/remove-one neighbours. Both directions are kept
+// (remove: P = (1−q)N(0, z²) + qN(1, z²) vs Q = N(0, z²); add: the reverse),
+// the tightly dominating pairs of Zhu–Dong–Wang 2022 (Thm 11) and
+// Koskela–Jälkö–Honkela 2020 (§6). q = 1 is the Gaussian mechanism.
+func SubsampledGaussian(q, z float64, opt Options) (*PLD, error) {
+	if !(q > 0 && q <= 1) {
+		return nil, field.New("sampling_rate", q, "must be in (0, 1]")
+	}
+	if err := field.Positive("noise", z); err != nil {
+		return nil, err
+	}
+	o, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	rem, err := discretize(sampledLoss{q: q, z: z}, o)
+	if err != nil {
+		return nil, err
+	}
+	add, err := discretize(sampledLoss{q: q, z: z, add: true}, o)
+	if err != nil {
+		return nil, err
+	}
+	return &PLD{opt: o, remove: rem, add: add}, nil
+}
