@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/quantity"
 )
 
 // Result is the PLD accountant's answer: a sound ε and the optimistic
@@ -11,13 +12,13 @@ import (
 type Result struct {
 	// Epsilon is an upper bound on the exact ε at Delta (sound
 	// discretization, all truncated mass and FFT error added to δ).
-	Epsilon float64 `json:"epsilon"`
+	Epsilon quantity.Loss `json:"epsilon"`
 	// EpsilonOptimistic is the optimistic (rounded-down) estimate, a lower
-	// estimate and never a guarantee.
-	EpsilonOptimistic float64 `json:"epsilon_optimistic"`
-	Delta             float64 `json:"delta"`
+	// estimate and never a guarantee (printed rounded down).
+	EpsilonOptimistic quantity.Max  `json:"epsilon_optimistic"`
+	Delta             quantity.Loss `json:"delta"`
 	// Discretization is the grid interval h.
-	Discretization float64 `json:"discretization"`
+	Discretization quantity.Num `json:"discretization"`
 	// Method is the sound discretization used ("connect-the-dots" or
 	// "pessimistic").
 	Method string `json:"method"`
@@ -53,7 +54,7 @@ func accountBoth(delta float64, opt Options, build func(Options) (*PLD, error)) 
 	}
 	e, _ := sound.Epsilon(delta)
 	eo, _ := optim.Epsilon(delta)
-	return Result{Epsilon: e, EpsilonOptimistic: math.Min(eo, e), Delta: delta, Discretization: o.Interval,
+	return Result{Epsilon: quantity.Loss(e), EpsilonOptimistic: quantity.Max(math.Min(eo, e)), Delta: quantity.Loss(delta), Discretization: quantity.Num(o.Interval),
 		Method: o.Discretization.String(), Points: sound.Len(), Source: source}, nil
 }
 

@@ -150,9 +150,12 @@ func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) {
 	out.inf = math.Min(1, -math.Expm1(kk*math.Log1p(-f.inf))*(1+4*unit)+4*unit)
 	// A k-fold sum's tail is at most k times the one-step truncation.
 	out.tail = math.Min(1, kk*f.tail+upTail)
-	// ℓ2 error: the input's (Young: k‖e‖₂), the forward FFT's through the
-	// power (k·η‖p‖₂·max|X|^{k−1}), cmplx.Pow's (≤ 6ku), the inverse's.
+	// ℓ1 error of the input's masses: ‖(p+e)^{*k} − p^{*k}‖₁ ≤
+	// k‖e‖₁(1+‖e‖₁)^{k−1}. ℓ2 error: the input's (Young: k‖e‖₂), the
+	// forward FFT's through the power (k·η‖p‖₂·max|X|^{k−1}), cmplx.Pow's
+	// (≤ 6ku), the inverse's.
 	eta := fftEta(n)
+	out.err1 = kk * f.err1 * math.Exp((kk-1)*f.err1)
 	out.errL2 = kk*f.errL2*grow + kk*eta*l2*grow*(1+eta) + 6*kk*unit + 2*eta
 	return out, nil
 }
@@ -208,7 +211,8 @@ func (f *pmf) compose(g *pmf, maxPoints int) (*pmf, error) {
 	a1, a2 := norms(f.p)
 	b1, b2 := norms(g.p)
 	eta := fftEta(n)
-	out.errL2 = a1*g.errL2 + b1*f.errL2 + f.errL2*g.errL2*math.Sqrt(float64(n)) + 3*eta*(a2*b1+a1*b2)
+	out.err1 = a1*g.err1 + b1*f.err1 + f.err1*g.err1
+	out.errL2 = a1*g.errL2 + b1*f.errL2 + f.errL2*g.errL2*math.Sqrt(float64(n)) + 3*eta*(a2*b1+a1*b2) + f.errL2*g.err1 + g.errL2*f.err1
 	// P(∞ in either) ≤ p∞ + q∞ (union bound, rounded up).
 	out.inf = math.Min(1, (f.inf+g.inf)*(1+2*unit))
 	out.tail = math.Min(1, f.tail+g.tail)

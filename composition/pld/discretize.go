@@ -11,8 +11,9 @@ import (
 type loss interface {
 	// bounds returns losses lo < hi with P(L < lo), P(L > hi) ≤ tau.
 	bounds(tau float64) (lo, hi float64)
-	// tails returns P(L > l), P(L ≤ l), Q(L > l), Q(L ≤ l) (finite L).
-	tails(l float64) (pAbove, pBelow, qAbove, qBelow float64)
+	// tails returns P(L > l), P(L ≤ l), Q(L > l), Q(L ≤ l) (finite L),
+	// and a bound r on their relative rounding errors (in units of 2⁻⁵³).
+	tails(l float64) (pAbove, pBelow, qAbove, qBelow, r float64)
 }
 
 // between returns the mass of (l0, l1] from the two tails at each end,
@@ -41,14 +42,20 @@ func discretize(m loss, o Options) (*pmf, error) {
 	f := &pmf{h: h, lo: int(iLo)}
 	n := int(iHi-iLo) + 1
 	f.p = make([]float64, n)
-	type tl struct{ pa, pb, qa, qb float64 }
-	ss := 0.0 // Σ (smaller P-tail)², for the rounding-error bound
+	type tl struct{ pa, pb, qa, qb, r float64 }
 	at := func(j int) tl {
-		pa, pb, qa, qb := m.tails(float64(f.lo+j) * h)
-		t := math.Min(pa, pb)
-		ss += t * t
-		return tl{pa, pb, qa, qb}
+		pa, pb, qa, qb, r := m.tails(float64(f.lo+j) * h)
+		return tl{pa, pb, qa, qb, r}
 	}
+	// err bounds the absolute error of a mass formed from two tails (the
+	// smaller side, as in between).
+	err := func(t0, t1 tl) float64 {
+		return unit * (t0.r*math.Min(t0.pa, t0.pb) + t1.r*math.Min(t1.pa, t1.pb) + 2*math.Min(t0.pa, t1.pb))
+	}
+	qerr := func(t0, t1 tl) float64 {
+		return unit * (t0.r*math.Min(t0.qa, t0.qb) + t1.r*math.Min(t1.qa, t1.qb) + 2*math.Min(t0.qa, t1.qb))
+	}
+	e1 := 0.0 // Σ of the masses' error bounds: an ℓ1 bound
 	prev := at(0)
 	switch o.Discretization {
 	case Optimistic:
@@ -68,6 +75,7 @@ func discretize(m loss, o Options) (*pmf, error) {
 		for j := 1; j < n; j++ {
 			cur := at(j)
 			f.p[j] = between(prev.pa, prev.pb, cur.pa, cur.pb)
+			e1 += err(prev, cur)
 			prev = cur
 		}
 		f.tail = prev.pa
@@ -84,8 +92,11 @@ func discretize(m loss, o Options) (*pmf, error) {
 			lj := float64(f.lo+j) * h
 			alpha := (b*math.Exp(lj) - a) / den
 			// Rounding can only be allowed to move mass up: bias α down
-			// by a bound on its evaluation error, and clamp to [0, a].
-			alpha -= 8 * unit * (b*math.Exp(lj) + a) / den
+			// by a bound on its evaluation error, and clamp to [0, a];
+			// what is left is the error of a.
+			ea := err(prev, cur)
+			e1 += ea
+			alpha -= (ea + math.Exp(lj)*qerr(prev, cur) + 8*unit*(b*math.Exp(lj)+a)) / den
 			alpha = math.Min(math.Max(alpha, 0), a)
 			f.p[j-1] += alpha
 			f.p[j] += a - alpha
@@ -93,8 +104,8 @@ func discretize(m loss, o Options) (*pmf, error) {
 		}
 		f.tail = prev.pa
 	}
-	// Each mass has an absolute error of a few ulps of the two tail values
-	// it came from; assumed, see the package documentation.
-	f.errL2 = 16 * unit * math.Sqrt(2*ss)
+	// The masses' rounding errors, from the tails' (mechanism-supplied)
+	// relative error bounds; see the package documentation.
+	f.err1 = e1 + 4*unit*float64(n)*math.SmallestNonzeroFloat64
 	return f, nil
 }

@@ -32,10 +32,28 @@ func (g gaussianLoss) bounds(tau float64) (float64, float64) {
 	return g.mu*g.mu/2 - g.mu*z, g.mu*g.mu/2 + g.mu*z
 }
 
-func (g gaussianLoss) tails(l float64) (pa, pb, qa, qb float64) {
-	x := (g.mu*g.mu/2 - l) / g.mu // L > l ⟺ X < x
-	return phi(x), phic(x), phi(x - g.mu), phic(x - g.mu)
+func (g gaussianLoss) tails(l float64) (pa, pb, qa, qb, r float64) {
+	x := (g.mu*g.mu/2 - l) / g.mu                        // L > l ⟺ X < x
+	ex := 3*(g.mu*g.mu/2+math.Abs(l))/g.mu + math.Abs(x) // |error of x| / u
+	r = math.Max(phiErr(x, ex), phiErr(x-g.mu, ex+math.Abs(x-g.mu)))
+	return phi(x), phic(x), phi(x - g.mu), phic(x - g.mu), r
 }
+
+// phiErr bounds the relative error (in units of u = 2⁻⁵³) of phi(x) or
+// phic(x) when x carries an absolute error ex·u: erfc's own (< 1 ulp) and
+// the scalings, plus ex times the tail's log-derivative, the inverse Mills
+// ratio φ(x)/Φ̄(|x|) ≤ |x| + 1.
+// ma0 is the P(L ≤ l) of a loss below the support (x = −∞): 0 for remove;
+// for add x = −∞ never occurs with v = −l ≤ ln(1 − q) < 0 unless l ≥ −ln(1−q),
+// where P(L > l) = 0.
+func ma0(s sampledLoss, x float64) float64 {
+	if s.add {
+		return 1
+	}
+	return 0
+}
+
+func phiErr(x, ex float64) float64 { return 3 + (math.Abs(x)+1)*ex }
 
 // Gaussian returns the PLD of the Gaussian mechanism with ℓ2-sensitivity
 // Δ and noise N(0, σ²): the pair N(0, σ²), N(Δ, σ²), whose privacy loss is
@@ -65,18 +83,20 @@ type laplaceLoss struct{ eps0 float64 }
 
 func (g laplaceLoss) bounds(float64) (float64, float64) { return -g.eps0, g.eps0 }
 
-func (g laplaceLoss) tails(l float64) (pa, pb, qa, qb float64) {
+func (g laplaceLoss) tails(l float64) (pa, pb, qa, qb, r float64) {
 	switch {
 	case l >= g.eps0:
-		return 0, 1, 0, 1
+		return 0, 1, 0, 1, 0
 	case l < -g.eps0:
-		return 1, 0, 1, 0
+		return 1, 0, 1, 0, 0
 	}
 	// In units of b, with Δ/b = ε₀: L > l ⟺ x < t, t = (ε₀ − l)/2 ∈ (0, ε₀].
 	t := (g.eps0 - l) / 2
 	pb = 0.5 * math.Exp(-t)       // P(X ≥ t)
 	qa = 0.5 * math.Exp(t-g.eps0) // Q(X < t)
-	return 1 - pb, pb, qa, 1 - qa
+	// exp's error (< 1 ulp) and the argument's (2 roundings, times
+	// |t| ≤ ε₀ + |l|), and 1 − x.
+	return 1 - pb, pb, qa, 1 - qa, 4 + 3*(g.eps0+math.Abs(l))
 }
 
 // Laplace returns the PLD of the Laplace mechanism with ℓ1-sensitivity Δ and
@@ -141,15 +161,28 @@ func (s sampledLoss) mix(x float64) (float64, float64) {
 	return (1-s.q)*phic(x/s.z) + s.q*phic((x-1)/s.z), (1-s.q)*phi(x/s.z) + s.q*phi((x-1)/s.z)
 }
 
-func (s sampledLoss) tails(l float64) (pa, pb, qa, qb float64) {
-	if !s.add {
-		x := s.inv(l) // L > l ⟺ X > x
-		ma, mb := s.mix(x)
-		return ma, mb, phic(x / s.z), phi(x / s.z)
+func (s sampledLoss) tails(l float64) (pa, pb, qa, qb, r float64) {
+	v := l
+	if s.add {
+		v = -l // L > l ⟺ g(X) < e^{−l} ⟺ X < x
 	}
-	x := s.inv(-l) // L > l ⟺ g(X) < e^{−l} ⟺ X < x
+	x := s.inv(v)
+	// |error of x|/u: w = (e^v − 1 + q)/q cancels near e^v = 1 − q
+	// (factor (|e^v − 1| + q)/|e^v − 1 + q|), then z² ln w + 1/2.
+	em := math.Expm1(v)
+	cw := 4 * (math.Abs(em) + s.q) / math.Abs(em+s.q)
+	ex := s.z*s.z*(cw+2*math.Abs(math.Log((em+s.q)/s.q))) + 1 + math.Abs(x)
+	if math.IsInf(x, 0) {
+		return 1 - ma0(s, x), ma0(s, x), 1 - ma0(s, x), ma0(s, x), 3
+	}
+	u, w := x/s.z, (x-1)/s.z
+	ex /= s.z
+	r = 2 + math.Max(phiErr(u, ex+math.Abs(u)), phiErr(w, ex+2*math.Abs(w)))
 	ma, mb := s.mix(x)
-	return phi(x / s.z), phic(x / s.z), mb, ma
+	if !s.add {
+		return ma, mb, phic(u), phi(u), r
+	}
+	return phi(u), phic(u), mb, ma, r
 }
 
 // SubsampledGaussian returns the PLD of one step of DP-SGD: the Gaussian

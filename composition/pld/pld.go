@@ -90,7 +90,8 @@ type pmf struct {
 	p     []float64
 	inf   float64 // mass at +∞
 	tail  float64 // truncated mass (sound PLDs: added to δ)
-	errL2 float64 // ‖p̂ − p‖₂ bound (sound PLDs: added to δ via Cauchy–Schwarz)
+	err1  float64 // ℓ1 bound on the masses' rounding error (added to δ)
+	errL2 float64 // ℓ2 bound on the FFTs' rounding error (added to δ via Cauchy–Schwarz)
 }
 
 // PLD is a privacy loss distribution on a grid, one per direction of the
@@ -186,7 +187,7 @@ func (f *pmf) profile(sound bool) *profile {
 		if sound {
 			// Truncated mass, the FFT error through Cauchy–Schwarz (weights
 			// in [0, 1], n−j of them), and the rounding of the sums.
-			c += f.tail + f.errL2*math.Sqrt(float64(n-j)) + 4*unit*float64(n-j+2)*pr.a[j]
+			c += f.tail + f.err1 + f.errL2*math.Sqrt(float64(n-j)) + 4*unit*float64(n-j+2)*pr.a[j]
 		}
 		pr.c[j] = c
 	}
