@@ -42,15 +42,22 @@ func accountBoth(delta float64, opt Options, build func(Options) (*PLD, error)) 
 	if err != nil {
 		return Result{}, err
 	}
+	oo := o
+	oo.Discretization = Optimistic
+	var optim *PLD
+	var errOpt error
+	done := make(chan struct{})
+	go func() { // the optimistic estimate in parallel
+		defer close(done)
+		optim, errOpt = build(oo)
+	}()
 	sound, err := build(o)
+	<-done
 	if err != nil {
 		return Result{}, err
 	}
-	oo := o
-	oo.Discretization = Optimistic
-	optim, err := build(oo)
-	if err != nil {
-		return Result{}, err
+	if errOpt != nil {
+		return Result{}, errOpt
 	}
 	e, _ := sound.Epsilon(delta)
 	eo, _ := optim.Epsilon(delta)
