@@ -104,6 +104,13 @@ func discretize(m loss, o Options) (*pmf, error) {
 		}
 		f.tail = prev.pa
 	}
+	dropped := 0.0
+	for j, v := range f.p {
+		f.p[j] = flush(v, &dropped)
+	}
+	if o.Discretization.Sound() {
+		f.tail += dropped
+	}
 	// The masses' rounding errors, from the tails' (mechanism-supplied)
 	// relative error bounds; see the package documentation.
 	f.err1 = e1 + 4*unit*float64(n)*math.SmallestNonzeroFloat64

@@ -166,32 +166,41 @@ func (d *PLD) Epsilon(delta float64) (float64, error) {
 // δ(ε) = A_j − e^{ε−l_j} B_j + c_j with A_j = Σ_{i≥j} p_i,
 // B_j = Σ_{i≥j} p_i e^{l_j−l_i} and c_j the constant terms.
 type profile struct {
-	h    float64
-	lo   int
-	a, b []float64
-	c    []float64
+	h     float64
+	lo    int
+	a, b  []float64
+	sound bool
+	// constant terms: inf + tail + err1, and the per-index ones.
+	c0, errL2 float64
 }
 
 const unit = 0x1p-53
 
 func (f *pmf) profile(sound bool) *profile {
 	n := len(f.p)
-	pr := &profile{h: f.h, lo: f.lo, a: make([]float64, n+1), b: make([]float64, n+1), c: make([]float64, n+1)}
+	pr := &profile{h: f.h, lo: f.lo, a: make([]float64, n+1), b: make([]float64, n+1), sound: sound, c0: f.inf}
 	eh := math.Exp(-f.h)
 	for j := n - 1; j >= 0; j-- {
 		pr.a[j] = pr.a[j+1] + f.p[j]
 		pr.b[j] = f.p[j] + eh*pr.b[j+1]
 	}
-	for j := 0; j <= n; j++ {
-		c := f.inf
-		if sound {
-			// Truncated mass, the FFT error through Cauchy–Schwarz (weights
-			// in [0, 1], n−j of them), and the rounding of the sums.
-			c += f.tail + f.err1 + f.errL2*math.Sqrt(float64(n-j)) + 4*unit*float64(n-j+2)*pr.a[j]
-		}
-		pr.c[j] = c
+	if sound {
+		pr.c0 += f.tail + f.err1
+		pr.errL2 = f.errL2
 	}
 	return pr
+}
+
+// c returns the constant terms at index j: the +∞ mass and, when sound,
+// the truncated mass, the masses' ℓ1 error, the FFT error through
+// Cauchy–Schwarz (weights in [0, 1], n−j of them) and the rounding of the
+// sums.
+func (pr *profile) c(j int) float64 {
+	if !pr.sound {
+		return pr.c0
+	}
+	m := float64(len(pr.a) - 1 - j)
+	return pr.c0 + pr.errL2*math.Sqrt(m) + 4*unit*(m+2)*pr.a[j]
 }
 
 func (pr *profile) loss(j int) float64 { return float64(pr.lo+j) * pr.h }
@@ -202,15 +211,15 @@ func (pr *profile) delta(eps float64) float64 {
 	// j = the first index with l_j > ε.
 	j := sort.Search(n, func(i int) bool { return pr.loss(i) > eps })
 	if j == n {
-		return math.Min(1, pr.c[n])
+		return math.Min(1, pr.c(n))
 	}
-	return math.Min(1, math.Max(0, pr.a[j]-math.Exp(eps-pr.loss(j))*pr.b[j])+pr.c[j])
+	return math.Min(1, math.Max(0, pr.a[j]-math.Exp(eps-pr.loss(j))*pr.b[j])+pr.c(j))
 }
 
 // epsilon solves δ(ε) = δ exactly on the piecewise form, rounding up.
 func (pr *profile) epsilon(delta float64) float64 {
 	n := len(pr.a) - 1
-	if pr.c[n] > delta {
+	if pr.c(n) > delta {
 		return math.Inf(1)
 	}
 	if pr.delta(0) <= delta {
@@ -223,19 +232,20 @@ func (pr *profile) epsilon(delta float64) float64 {
 	if j == n {
 		return math.Inf(1)
 	}
-	// ε lies in [l_{j−1}, l_j): solve A_j + c_j − e^{ε−l_j}B_j = δ.
+	// ε lies in (l_{j−1}, l_j]: solve A_j + c_j − e^{ε−l_j}B_j = δ, then
+	// verify (l_j itself met δ in the search, so it is the fallback).
 	eps := pr.loss(j)
 	if j > 0 && pr.b[j] > 0 {
-		r := (pr.a[j] + pr.c[j] - delta) / pr.b[j]
+		r := (pr.a[j] + pr.c(j) - delta) / pr.b[j]
 		if r > 0 {
 			e := pr.loss(j) + math.Log(r)
-			e += 4 * unit * (math.Abs(e) + 1) // round up
-			eps = math.Min(math.Max(e, pr.loss(j-1)), pr.loss(j))
+			for _, up := range []float64{4 * unit, 1e-12, 1e-9} {
+				if c := e + up*(math.Abs(e)+1); c > pr.loss(j-1) && c < eps && pr.delta(c) <= delta {
+					eps = c
+					break
+				}
+			}
 		}
-	}
-	// Verify and step up if the rounding went the wrong way.
-	for pr.delta(eps) > delta && eps < pr.loss(j) {
-		eps = math.Min(pr.loss(j), eps+1e-12*(1+math.Abs(eps)))
 	}
 	return math.Max(eps, 0)
 }
