@@ -71,8 +71,22 @@ func DPSGD(q, z float64, steps int, delta float64, opt Options) (Result, error) 
 	if steps < 1 {
 		return Result{}, field.New("steps", steps, "must be a whole number ≥ 1")
 	}
+	if !(q > 0 && q <= 1) {
+		return Result{}, field.New("sampling_rate", q, "must be in (0, 1]")
+	}
+	if err := field.Positive("noise", z); err != nil {
+		return Result{}, err
+	}
+	// The sound and optimistic grids share one table of tails, filled
+	// here (the grid does not depend on the discretization method).
+	var cache [2][]tl
+	if o, err := opt.withDefaults(); err == nil {
+		if _, err := subsampledGaussian(q, z, o, &cache); err != nil {
+			return Result{}, err
+		}
+	}
 	return accountBoth(delta, opt, func(o Options) (*PLD, error) {
-		p, err := SubsampledGaussian(q, z, o)
+		p, err := subsampledGaussian(q, z, o, &cache)
 		if err != nil {
 			return nil, err
 		}

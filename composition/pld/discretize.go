@@ -28,8 +28,13 @@ func between(above0, below0, above1, below1 float64) float64 {
 	return math.Max(m, 0)
 }
 
-// discretize puts one direction of a mechanism on the grid.
-func discretize(m loss, o Options) (*pmf, error) {
+// tl is the four tails at one grid loss and their relative error bound.
+type tl struct{ pa, pb, qa, qb, r float64 }
+
+// discretize puts one direction of a mechanism on the grid. If cache is
+// not nil, the tails are taken from it when it holds them for this grid
+// and stored in it otherwise (the sound and optimistic grids share them).
+func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 	h := o.Interval
 	lo, hi := m.bounds(o.TailMass)
 	iLo, iHi := math.Floor(lo/h), math.Ceil(hi/h)
@@ -42,11 +47,20 @@ func discretize(m loss, o Options) (*pmf, error) {
 	f := &pmf{h: h, lo: int(iLo)}
 	n := int(iHi-iLo) + 1
 	f.p = make([]float64, n)
-	type tl struct{ pa, pb, qa, qb, r float64 }
-	at := func(j int) tl {
-		pa, pb, qa, qb, r := m.tails(float64(f.lo+j) * h)
-		return tl{pa, pb, qa, qb, r}
+	var tab []tl
+	if cache != nil && len(*cache) == n {
+		tab = *cache
+	} else {
+		tab = make([]tl, n)
+		for j := range tab {
+			pa, pb, qa, qb, r := m.tails(float64(f.lo+j) * h)
+			tab[j] = tl{pa, pb, qa, qb, r}
+		}
+		if cache != nil {
+			*cache = tab
+		}
 	}
+	at := func(j int) tl { return tab[j] }
 	// err bounds the absolute error of a mass formed from two tails (the
 	// smaller side, as in between).
 	err := func(t0, t1 tl) float64 {

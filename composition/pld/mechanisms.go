@@ -43,16 +43,6 @@ func (g gaussianLoss) tails(l float64) (pa, pb, qa, qb, r float64) {
 // phic(x) when x carries an absolute error ex·u: erfc's own (< 1 ulp) and
 // the scalings, plus ex times the tail's log-derivative, the inverse Mills
 // ratio φ(x)/Φ̄(|x|) ≤ |x| + 1.
-// ma0 is the P(L ≤ l) of a loss below the support (x = −∞): 0 for remove;
-// for add x = −∞ never occurs with v = −l ≤ ln(1 − q) < 0 unless l ≥ −ln(1−q),
-// where P(L > l) = 0.
-func ma0(s sampledLoss, x float64) float64 {
-	if s.add {
-		return 1
-	}
-	return 0
-}
-
 func phiErr(x, ex float64) float64 { return 3 + (math.Abs(x)+1)*ex }
 
 // Gaussian returns the PLD of the Gaussian mechanism with ℓ2-sensitivity
@@ -70,7 +60,7 @@ func Gaussian(sensitivity, sigma float64, opt Options) (*PLD, error) {
 	if !(mu > 0) || math.IsInf(mu, 1) {
 		return nil, field.New("sigma", sigma, "gives μ = Δ/σ = %g, outside (0, ∞)", mu)
 	}
-	f, err := discretize(gaussianLoss{mu}, o)
+	f, err := discretize(gaussianLoss{mu}, o, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +107,7 @@ func Laplace(sensitivity, scale float64, opt Options) (*PLD, error) {
 	if !(eps0 > 0) || math.IsInf(eps0, 1) {
 		return nil, field.New("scale", scale, "gives ε₀ = Δ/b = %g, outside (0, ∞)", eps0)
 	}
-	f, err := discretize(laplaceLoss{eps0}, o)
+	f, err := discretize(laplaceLoss{eps0}, o, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -138,15 +128,6 @@ func (s sampledLoss) lnG(x float64) float64 {
 	return math.Log1p(s.q * math.Expm1((2*x-1)/(2*s.z*s.z)))
 }
 
-// inv returns x with ln g(x) = v, or −Inf when e^v ≤ 1 − q.
-func (s sampledLoss) inv(v float64) float64 {
-	w := (math.Expm1(v) + s.q) / s.q // (e^v − 1 + q)/q
-	if !(w > 0) {
-		return math.Inf(-1)
-	}
-	return s.z*s.z*math.Log(w) + 0.5
-}
-
 func (s sampledLoss) bounds(tau float64) (float64, float64) {
 	c := normalQuantile(tau / 2)
 	xlo, xhi := -s.z*c, 1+s.z*c
@@ -156,33 +137,48 @@ func (s sampledLoss) bounds(tau float64) (float64, float64) {
 	return s.lnG(xlo), s.lnG(xhi)
 }
 
-// mix returns the mixture's P(X > x), P(X ≤ x).
-func (s sampledLoss) mix(x float64) (float64, float64) {
-	return (1-s.q)*phic(x/s.z) + s.q*phic((x-1)/s.z), (1-s.q)*phi(x/s.z) + s.q*phi((x-1)/s.z)
-}
-
 func (s sampledLoss) tails(l float64) (pa, pb, qa, qb, r float64) {
 	v := l
 	if s.add {
 		v = -l // L > l ⟺ g(X) < e^{−l} ⟺ X < x
 	}
-	x := s.inv(v)
-	// |error of x|/u: w = (e^v − 1 + q)/q cancels near e^v = 1 − q
-	// (factor (|e^v − 1| + q)/|e^v − 1 + q|), then z² ln w + 1/2.
+	// x = inv(v) = z² ln w + 1/2, w = (e^v − 1 + q)/q.
 	em := math.Expm1(v)
-	cw := 4 * (math.Abs(em) + s.q) / math.Abs(em+s.q)
-	ex := s.z*s.z*(cw+2*math.Abs(math.Log((em+s.q)/s.q))) + 1 + math.Abs(x)
-	if math.IsInf(x, 0) {
-		return 1 - ma0(s, x), ma0(s, x), 1 - ma0(s, x), ma0(s, x), 3
+	lw := math.Log((em + s.q) / s.q)
+	if !(em+s.q > 0) {
+		// e^v ≤ 1 − q: x = −∞.
+		if s.add {
+			return 0, 1, 0, 1, 3
+		}
+		return 1, 0, 1, 0, 3
 	}
+	x := s.z*s.z*lw + 0.5
+	// |error of x|/u: w cancels near e^v = 1 − q (factor
+	// (|e^v − 1| + q)/|e^v − 1 + q|), then z² ln w + 1/2.
+	cw := 4 * (math.Abs(em) + s.q) / (em + s.q)
+	ex := s.z*s.z*(cw+2*math.Abs(lw)) + 1 + math.Abs(x)
 	u, w := x/s.z, (x-1)/s.z
 	ex /= s.z
 	r = 2 + math.Max(phiErr(u, ex+math.Abs(u)), phiErr(w, ex+2*math.Abs(w)))
-	ma, mb := s.mix(x)
+	// Each Φ on its small side by erfc, the other side as 1 − it (an
+	// absolute error of u on a value ≥ 1/2, within r).
+	cu, ccu := phiPair(u)
+	cv, ccv := phiPair(w)
+	ma, mb := (1-s.q)*ccu+s.q*ccv, (1-s.q)*cu+s.q*cv
 	if !s.add {
-		return ma, mb, phic(u), phi(u), r
+		return ma, mb, ccu, cu, r
 	}
-	return phi(u), phic(u), mb, ma, r
+	return cu, ccu, mb, ma, r
+}
+
+// phiPair returns Φ(x) and 1 − Φ(x), the smaller one by erfc.
+func phiPair(x float64) (float64, float64) {
+	if x < 0 {
+		c := phi(x)
+		return c, 1 - c
+	}
+	c := phic(x)
+	return 1 - c, c
 }
 
 // SubsampledGaussian returns the PLD of one step of DP-SGD: the Gaussian
@@ -202,13 +198,29 @@ func SubsampledGaussian(q, z float64, opt Options) (*PLD, error) {
 	if err != nil {
 		return nil, err
 	}
-	rem, err := discretize(sampledLoss{q: q, z: z}, o)
+	return subsampledGaussian(q, z, o, nil)
+}
+
+// subsampledGaussian builds the PLD with tails cached in cache[0..1].
+func subsampledGaussian(q, z float64, o Options, cache *[2][]tl) (*PLD, error) {
+	var c0, c1 *[]tl
+	if cache != nil {
+		c0, c1 = &cache[0], &cache[1]
+	}
+	var add *pmf
+	var errAdd error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		add, errAdd = discretize(sampledLoss{q: q, z: z, add: true}, o, c1)
+	}()
+	rem, err := discretize(sampledLoss{q: q, z: z}, o, c0)
+	<-done
 	if err != nil {
 		return nil, err
 	}
-	add, err := discretize(sampledLoss{q: q, z: z, add: true}, o)
-	if err != nil {
-		return nil, err
+	if errAdd != nil {
+		return nil, errAdd
 	}
 	return &PLD{opt: o, remove: rem, add: add}, nil
 }
