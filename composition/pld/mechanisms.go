@@ -224,3 +224,40 @@ func subsampledGaussian(q, z float64, o Options, cache *[2][]tl) (*PLD, error) {
 	}
 	return &PLD{opt: o, remove: rem, add: add}, nil
 }
+
+// rrLoss is randomized response with ε₀: P = (p, 1−p), Q = (1−p, p),
+// p = e^{ε₀}/(1 + e^{ε₀}); L = ε₀ with probability p, −ε₀ otherwise.
+type rrLoss struct{ eps0 float64 }
+
+func (g rrLoss) bounds(float64) (float64, float64) { return -g.eps0, g.eps0 }
+
+func (g rrLoss) tails(l float64) (pa, pb, qa, qb, r float64) {
+	switch {
+	case l >= g.eps0:
+		return 0, 1, 0, 1, 0
+	case l < -g.eps0:
+		return 1, 0, 1, 0, 0
+	}
+	p := 1 / (1 + math.Exp(-g.eps0))
+	pc := 1 / (1 + math.Exp(g.eps0))
+	return p, pc, pc, p, 6
+}
+
+// RandomizedResponse returns the PLD of binary randomized response that
+// reports the true bit with probability e^{ε₀}/(1 + e^{ε₀}) (Warner 1965;
+// Dwork–Roth 2014, §3.2): ε₀-DP, with the exact profile
+// δ(ε) = (e^{ε₀} − e^ε)/(1 + e^{ε₀}) for 0 ≤ ε < ε₀. It is symmetric.
+func RandomizedResponse(eps0 float64, opt Options) (*PLD, error) {
+	if err := field.Positive("epsilon", eps0); err != nil {
+		return nil, err
+	}
+	o, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	f, err := discretize(rrLoss{eps0}, o, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &PLD{opt: o, remove: f}, nil
+}

@@ -336,3 +336,45 @@ func TestFieldErrors(t *testing.T) {
 		t.Error("0 compositions accepted")
 	}
 }
+
+// k-fold randomized response against the exact binomial profile:
+// L = ε₀(2B − k), B ~ Bin(k, p), δ(ε) = Σ_b P(B = b)(1 − e^{ε−L_b})_+.
+func TestRandomizedResponseBinomial(t *testing.T) {
+	eps0, k := 0.37, 40
+	p := 1 / (1 + math.Exp(-eps0))
+	exact := func(eps float64) float64 {
+		s := 0.0
+		for b := 0; b <= k; b++ {
+			lg, _ := math.Lgamma(float64(k + 1))
+			l1, _ := math.Lgamma(float64(b + 1))
+			l2, _ := math.Lgamma(float64(k - b + 1))
+			pb := math.Exp(lg - l1 - l2 + float64(b)*math.Log(p) + float64(k-b)*math.Log1p(-p))
+			s += pb * math.Max(0, -math.Expm1(eps-eps0*float64(2*b-k)))
+		}
+		return s
+	}
+	for _, d := range []Discretization{ConnectDots, Pessimistic, Optimistic} {
+		rr, err := RandomizedResponse(eps0, Options{Discretization: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// One step: δ(ε) = (e^{ε₀} − e^ε)/(1 + e^{ε₀}).
+		if got, want := rr.Delta(0.1), (math.Exp(eps0)-math.Exp(0.1))/(1+math.Exp(eps0)); math.Abs(got-want) > 1e-4 || d.Sound() && got < want {
+			t.Errorf("%v one step: δ(0.1) %v, exact %v", d, got, want)
+		}
+		rk, err := rr.SelfCompose(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kh := float64(k) * rr.Interval()
+		for _, eps := range []float64{0, 1, 2, 4, 6} {
+			got := rk.Delta(eps)
+			switch {
+			case d.Sound() && (got < exact(eps) || got > exact(eps-kh)+1e-12):
+				t.Errorf("%v ε=%v: δ %v, exact %v", d, eps, got, exact(eps))
+			case !d.Sound() && (got > exact(eps)+1e-12 || got < exact(eps+kh)-1e-12):
+				t.Errorf("%v ε=%v: δ %v, exact %v", d, eps, got, exact(eps))
+			}
+		}
+	}
+}
