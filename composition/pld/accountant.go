@@ -109,7 +109,13 @@ func GaussianComposed(sensitivity, sigma float64, k int, delta float64, opt Opti
 // CalibrateDPSGD returns the smallest noise multiplier z (to a relative
 // tolerance of 10⁻³, rounded up) for which the sound PLD gives ε ≤ target
 // for steps of DP-SGD with sampling rate q at δ. The answer meets the
-// target under the sound PLD (it is checked, not extrapolated).
+// target under the sound PLD at the requested interval: it is checked
+// there, not extrapolated.
+//
+// The search runs first on a grid ten times coarser (cheap, and its ε
+// differs from the fine one by little, connect-the-dots being second
+// order), then brackets that root at the requested grid with two
+// evaluations, widening (and bisecting) only if they miss.
 func CalibrateDPSGD(q float64, steps int, delta, target float64, opt Options) (float64, error) {
 	if err := field.Positive("target_epsilon", target); err != nil {
 		return 0, err
@@ -117,21 +123,67 @@ func CalibrateDPSGD(q float64, steps int, delta, target float64, opt Options) (f
 	if opt.Discretization == Optimistic {
 		return 0, field.New("discretization_method", opt.Discretization.String(), "must be sound for a calibration")
 	}
-	eps := func(z float64) (float64, error) {
-		p, err := SubsampledGaussian(q, z, opt)
-		if err != nil {
-			return 0, err
-		}
-		if p, err = p.SelfCompose(steps); err != nil {
-			return 0, err
-		}
-		return p.Epsilon(delta)
-	}
 	if steps < 1 {
 		return 0, field.New("steps", steps, "must be a whole number ≥ 1")
 	}
-	// Bracket: hi meets the target, lo does not.
-	lo, hi := 0.0, 1.0
+	if err := field.OpenUnit("delta", delta); err != nil {
+		return 0, err
+	}
+	o, err := opt.withDefaults()
+	if err != nil {
+		return 0, err
+	}
+	epsAt := func(o Options) func(z float64) (float64, error) {
+		return func(z float64) (float64, error) {
+			p, err := SubsampledGaussian(q, z, o)
+			if err != nil {
+				return 0, err
+			}
+			if p, err = p.SelfCompose(steps); err != nil {
+				return 0, err
+			}
+			return p.Epsilon(delta)
+		}
+	}
+	coarse := o
+	coarse.Interval = 10 * o.Interval
+	ec := epsAt(coarse)
+	zc, err := bisectNoise(ec, target, 0, 0, 1e-4)
+	if err != nil {
+		return 0, err
+	}
+	// The fine grid's ε is at most the coarse one's (connect-the-dots on a
+	// refined grid is dominated), so its root is at or below zc: step down
+	// by the coarse slope from ε_fine(zc).
+	ef := epsAt(o)
+	e1, err := ef(zc)
+	if err != nil {
+		return 0, err
+	}
+	guess := zc
+	if e1 <= target {
+		e2, err := ec(zc * 1.01)
+		if err != nil {
+			return 0, err
+		}
+		if ecz, err := ec(zc); err == nil && ecz > e2 {
+			slope := (ecz - e2) / (0.01 * zc) // −dε/dz > 0
+			guess = zc - (target-e1)/slope
+		}
+	}
+	return bisectNoise(ef, target, guess*(1-5e-4), guess*(1+5e-4), 1e-3)
+}
+
+// bisectNoise returns hi with eps(hi) ≤ target and hi − lo ≤ tol·hi where
+// eps(lo) > target (lo = 0 stands for no noise), starting from a guessed
+// bracket [lo, hi] (0, 0: none) that it widens geometrically as needed.
+func bisectNoise(eps func(float64) (float64, error), target, lo, hi, tol float64) (float64, error) {
+	w := 1.0
+	if hi == 0 {
+		hi = 1
+	} else {
+		w = 2 * (hi - lo) / hi
+	}
 	for {
 		e, err := eps(hi)
 		if err != nil {
@@ -140,12 +192,28 @@ func CalibrateDPSGD(q float64, steps int, delta, target float64, opt Options) (f
 		if e <= target {
 			break
 		}
-		lo, hi = hi, 2*hi
+		lo, hi = hi, hi*(1+w)
+		w *= 2
 		if hi > 1e6 {
 			return 0, field.New("target_epsilon", target, "is not reached with a noise multiplier up to 1e6")
 		}
 	}
-	for hi-lo > 1e-3*hi {
+	w = math.Min(w, 0.5)
+	for lo > 0 {
+		e, err := eps(lo)
+		if err != nil {
+			return 0, err
+		}
+		if e > target {
+			break
+		}
+		hi, lo = lo, lo*(1-w)
+		w = math.Min(2*w, 0.5)
+		if lo < 1e-6 {
+			lo = 0
+		}
+	}
+	for hi-lo > tol*hi {
 		mid := (lo + hi) / 2
 		e, err := eps(mid)
 		if err != nil {
