@@ -2,7 +2,6 @@ package pld
 
 import (
 	"math"
-	"sort"
 
 	"github.com/privamp/privamp/internal/field"
 )
@@ -162,90 +161,99 @@ func (d *PLD) Epsilon(delta float64) (float64, error) {
 	return best, nil
 }
 
-// profile holds suffix sums for O(log N) queries: for ε in [l_{j−1}, l_j),
-// δ(ε) = A_j − e^{ε−l_j} B_j + c_j with A_j = Σ_{i≥j} p_i,
-// B_j = Σ_{i≥j} p_i e^{l_j−l_i} and c_j the constant terms.
-type profile struct {
-	h     float64
-	lo    int
-	a, b  []float64
-	sound bool
-	// constant terms: inf + tail + err1, and the per-index ones.
-	c0, errL2 float64
-}
-
 const unit = 0x1p-53
 
-func (f *pmf) profile(sound bool) *profile {
-	n := len(f.p)
-	pr := &profile{h: f.h, lo: f.lo, a: make([]float64, n+1), b: make([]float64, n+1), sound: sound, c0: f.inf}
-	eh := math.Exp(-f.h)
-	for j := n - 1; j >= 0; j-- {
-		pr.a[j] = pr.a[j+1] + f.p[j]
-		pr.b[j] = f.p[j] + eh*pr.b[j+1]
-	}
-	if sound {
-		pr.c0 += f.tail + f.err1
-		pr.errL2 = f.errL2
-	}
-	return pr
+// A query sums from the top of the grid down: with A_j = Σ_{i≥j} p_i and
+// B_j = Σ_{i≥j} p_i e^{l_j−l_i}, for ε in [l_{j−1}, l_j)
+//
+//	δ(ε) = A_j − e^{ε−l_j} B_j + c_j,
+//
+// c_j the terms that do not depend on ε (see c). No arrays are allocated,
+// and ε(δ) stops at the first grid point where δ is exceeded.
+type profile struct {
+	f     *pmf
+	sound bool
 }
 
-// c returns the constant terms at index j: the +∞ mass and, when sound,
-// the truncated mass, the masses' ℓ1 error, the FFT error through
-// Cauchy–Schwarz (weights in [0, 1], n−j of them) and the rounding of the
-// sums.
-func (pr *profile) c(j int) float64 {
+func (f *pmf) profile(sound bool) profile { return profile{f, sound} }
+
+func (pr profile) loss(j int) float64 { return float64(pr.f.lo+j) * pr.f.h }
+
+// c returns the constant terms at index j given A_j: the +∞ mass and,
+// when sound, the truncated mass, the masses' ℓ1 error bound, the FFT
+// error through Cauchy–Schwarz (weights in [0, 1], n−j of them) and the
+// rounding of the sums.
+func (pr profile) c(j int, a float64) float64 {
+	f := pr.f
 	if !pr.sound {
-		return pr.c0
+		return f.inf
 	}
-	m := float64(len(pr.a) - 1 - j)
-	return pr.c0 + pr.errL2*math.Sqrt(m) + 4*unit*(m+2)*pr.a[j]
+	m := float64(len(f.p) - j)
+	return f.inf + f.tail + f.err1 + f.errL2*math.Sqrt(m) + 4*unit*(m+2)*a
 }
-
-func (pr *profile) loss(j int) float64 { return float64(pr.lo+j) * pr.h }
 
 // delta evaluates the profile at ε.
-func (pr *profile) delta(eps float64) float64 {
-	n := len(pr.a) - 1
-	// j = the first index with l_j > ε.
-	j := sort.Search(n, func(i int) bool { return pr.loss(i) > eps })
-	if j == n {
-		return math.Min(1, pr.c(n))
+func (pr profile) delta(eps float64) float64 {
+	f := pr.f
+	n := len(f.p)
+	eh := math.Exp(-f.h)
+	a, b, j := 0.0, 0.0, n
+	for j > 0 && pr.loss(j-1) > eps {
+		j--
+		a += f.p[j]
+		b = f.p[j] + eh*b
 	}
-	return math.Min(1, math.Max(0, pr.a[j]-math.Exp(eps-pr.loss(j))*pr.b[j])+pr.c(j))
+	if j == n {
+		return math.Min(1, pr.c(n, 0))
+	}
+	return math.Min(1, math.Max(0, a-math.Exp(eps-pr.loss(j))*b)+pr.c(j, a))
 }
 
-// epsilon solves δ(ε) = δ exactly on the piecewise form, rounding up.
-func (pr *profile) epsilon(delta float64) float64 {
-	n := len(pr.a) - 1
-	if pr.c(n) > delta {
+// epsilon returns the smallest ε ≥ 0 with δ(ε) ≤ delta, rounded up.
+func (pr profile) epsilon(delta float64) float64 {
+	f := pr.f
+	n := len(f.p)
+	if pr.c(n, 0) > delta {
 		return math.Inf(1)
 	}
-	if pr.delta(0) <= delta {
-		return 0
-	}
-	// δ at the grid points is non-increasing; find the first j with
-	// δ(l_j) ≤ δ (δ(l_j) = A_{j+1} − e^{−h}B_{j+1} + c_{j+1}).
-	atGrid := func(j int) float64 { return pr.delta(pr.loss(j)) }
-	j := sort.Search(n, func(i int) bool { return atGrid(i) <= delta })
-	if j == n {
-		return math.Inf(1)
-	}
-	// ε lies in (l_{j−1}, l_j]: solve A_j + c_j − e^{ε−l_j}B_j = δ, then
-	// verify (l_j itself met δ in the search, so it is the fallback).
-	eps := pr.loss(j)
-	if j > 0 && pr.b[j] > 0 {
-		r := (pr.a[j] + pr.c(j) - delta) / pr.b[j]
-		if r > 0 {
-			e := pr.loss(j) + math.Log(r)
-			for _, up := range []float64{4 * unit, 1e-12, 1e-9} {
-				if c := e + up*(math.Abs(e)+1); c > pr.loss(j-1) && c < eps && pr.delta(c) <= delta {
-					eps = c
-					break
-				}
+	eh := math.Exp(-f.h)
+	// Walk down: at step j, (a, b) = (A_{j+1}, B_{j+1}) and
+	// δ(l_j) = A_{j+1} − e^{−h} B_{j+1} + c_{j+1}, non-increasing in j.
+	a, b := 0.0, 0.0
+	for j := n - 1; j >= 0; j-- {
+		dj := math.Max(0, a-eh*b) + pr.c(j+1, a) // δ(l_j)
+		if pr.loss(j) < 0 {
+			// 0 is in (l_j, l_{j+1}]: is δ(0) met?
+			dj = math.Max(0, a-math.Exp(-pr.loss(j+1))*b) + pr.c(j+1, a)
+			if dj <= delta {
+				return 0
 			}
 		}
+		if dj > delta {
+			// ε lies in (l_j, l_{j+1}]: solve A + c − e^{ε−l_{j+1}}B = δ,
+			// verify, and fall back to l_{j+1} (which met δ).
+			top := pr.loss(j + 1)
+			if j+1 == n {
+				return top
+			}
+			eps := top
+			if b > 0 {
+				if r := (a + pr.c(j+1, a) - delta) / b; r > 0 {
+					e := top + math.Log(r)
+					for _, up := range []float64{4 * unit, 1e-12, 1e-9} {
+						if t := e + up*(math.Abs(e)+1); t > pr.loss(j) && t < eps &&
+							math.Max(0, a-math.Exp(t-top)*b)+pr.c(j+1, a) <= delta {
+							eps = t
+							break
+						}
+					}
+				}
+			}
+			return math.Max(eps, 0)
+		}
+		a += f.p[j]
+		b = f.p[j] + eh*b
 	}
-	return math.Max(eps, 0)
+	// δ(l_0) ≤ delta and below l_0 only the constant terms and mass 1.
+	return math.Max(pr.loss(0), 0)
 }
