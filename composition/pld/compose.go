@@ -25,22 +25,43 @@ func norms(p []float64) (l1, l2 float64) {
 	return l1, math.Sqrt(l2)
 }
 
-// logMGF returns ln Σ p_j e^{t l_j} (one pass, from the end where the
-// exponent is largest for t > 0, so nothing overflows).
+// logMGF returns ln Σ p_j e^{t l_j}, summed relative to the end where
+// the exponent is largest (so nothing overflows), by Horner's rule in four
+// independent chains.
 func (f *pmf) logMGF(t float64) float64 {
 	n := len(f.p)
+	r := math.Exp(-math.Abs(t) * f.h)
+	r4 := r * r * r * r
+	p := f.p
+	var s0, s1, s2, s3 float64
+	i := 0
 	if t >= 0 {
-		r, s := math.Exp(-t*f.h), 0.0
-		for j := 0; j < n; j++ { // s = Σ p_j e^{t(l_j − l_top)} by Horner
-			s = s*r + f.p[j]
+		// S = Σ_j p_j r^{n−1−j}: Horner from j = 0 up, four at a time.
+		for ; i+4 <= n; i += 4 {
+			s0 = s0*r4 + p[i]
+			s1 = s1*r4 + p[i+1]
+			s2 = s2*r4 + p[i+2]
+			s3 = s3*r4 + p[i+3]
 		}
-		return math.Log(s) + t*float64(f.lo+n-1)*f.h
+		sum := ((s0*r+s1)*r+s2)*r + s3
+		for ; i < n; i++ {
+			sum = sum*r + p[i]
+		}
+		return math.Log(sum) + t*float64(f.lo+n-1)*f.h
 	}
-	r, s := math.Exp(t*f.h), 0.0
-	for j := n - 1; j >= 0; j-- {
-		s = s*r + f.p[j]
+	// S = Σ_j p_j r^j: Horner from j = n−1 down.
+	j := n - 1
+	for ; j-3 >= 0; j -= 4 {
+		s0 = s0*r4 + p[j]
+		s1 = s1*r4 + p[j-1]
+		s2 = s2*r4 + p[j-2]
+		s3 = s3*r4 + p[j-3]
 	}
-	return math.Log(s) + t*float64(f.lo)*f.h
+	sum := ((s0*r+s1)*r+s2)*r + s3
+	for ; j >= 0; j-- {
+		sum = sum*r + p[j]
+	}
+	return math.Log(sum) + t*float64(f.lo)*f.h
 }
 
 // chernoff returns the smallest grid index a (in [min, max]) whose k-fold
@@ -62,7 +83,7 @@ func (f *pmf) chernoff(k int, tau float64, up bool) (int, float64) {
 	g := (math.Sqrt(5) - 1) / 2
 	x1, x2 := hi-g*(hi-lo), lo+g*(hi-lo)
 	f1, f2 := at(x1), at(x2)
-	for range 32 {
+	for range 20 {
 		if f1 < f2 {
 			hi, x2, f2 = x2, x1, f1
 			x1 = hi - g*(hi-lo)

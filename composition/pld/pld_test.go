@@ -378,3 +378,19 @@ func TestRandomizedResponseBinomial(t *testing.T) {
 		}
 	}
 }
+
+// The four-chain Horner sum of the moment generating function against the
+// direct sum.
+func TestLogMGF(t *testing.T) {
+	p, _ := SubsampledGaussian(256.0/60000, 1.1, Options{})
+	f := p.remove
+	for _, tt := range []float64{-50, -1, 0, 0.5, 3, 40} {
+		s := 0.0
+		for j, v := range f.p {
+			s += v * math.Exp(tt*float64(f.lo+j)*f.h)
+		}
+		if g := f.logMGF(tt); math.Abs(g-math.Log(s)) > 1e-10*(1+math.Abs(g)) {
+			t.Errorf("t=%v %v %v", tt, g, math.Log(s))
+		}
+	}
+}
