@@ -38,7 +38,15 @@
 //     Pessimistic and tighter: its error is second order in h.
 //   - Optimistic: every loss is rounded DOWN. This is an estimate from
 //     below (never a bound), so a user sees the interval
-//     [optimistic, pessimistic] in which the exact ε lies.
+//     [optimistic, sound] in which the exact ε lies. Rounding down is the
+//     tightest grid-supported PLD that the exact one dominates (an atom
+//     between two grid points can only go to the lower one), so its error
+//     is first order and grows with the number of compositions k, about
+//     k·h/2 in the mean loss: for the MNIST DP-SGD example (k = 14063,
+//     h = 10⁻⁴) it is 1.68 against the sound 2.382, and 2.03 at
+//     h = 5·10⁻⁵, while connect-the-dots moves by less than 10⁻⁴ between
+//     the two intervals. For long compositions read the optimistic value
+//     as a floor, and the connect-the-dots value as the answer.
 //
 // # What is added to δ
 //
@@ -64,7 +72,7 @@
 //
 // # Mechanisms and neighbouring relations
 //
-// Gaussian and Laplace mechanisms are symmetric (the PLD of (P, Q) equals
+// Gaussian, Laplace and randomized response are symmetric (the PLD of (P, Q) equals
 // that of (Q, P)). The Poisson-subsampled Gaussian under add/remove-one is
 // not: Remove is P = (1−q)N(0, σ²) + qN(1, σ²) against Q = N(0, σ²), Add
 // is the reverse pair (Zhu–Dong–Wang 2022, Thm 11; Mironov–Talwar–Zhang
@@ -76,8 +84,18 @@
 //
 // # Cost
 //
-// A grid of N points costs O(N) memory (about 40 bytes a point during a
-// composition, for the FFT's real and complex buffers) and O(N log N)
-// time; a grid beyond Options.MaxPoints (default 2²⁴) is refused with a
-// field error on "discretization".
+// A composition window of N points costs O(N log N) time and about 55
+// bytes a point per direction while it is computed (the real sequence,
+// its N/2+1 complex coefficients, FFTPACK's work arrays and the result);
+// the DP-SGD accountant holds four at once (two directions, sound and
+// optimistic). A grid or FFT longer than Options.MaxPoints (default 2²⁴,
+// so at most about 0.9 GB per window) is refused with a field error on
+// "discretization" that says how many points it would need. The MNIST
+// example needs windows of about 1.1·10⁵ points (24 MB allocated in all);
+// 10⁶ steps about 8.8·10⁵ (170 MB).
+//
+// Entry points: Gaussian, Laplace, RandomizedResponse and
+// SubsampledGaussian build a PLD; SelfCompose and Compose compose; Delta
+// and Epsilon query; DPSGD and GaussianComposed return a Result with the
+// sound ε and the optimistic estimate; CalibrateDPSGD finds the noise.
 package pld
