@@ -187,7 +187,9 @@ func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) {
 		out.p[s-lo] = flush(math.Max(0, y[mod(s, n)]*inv), &dropped)
 	}
 	// +∞: 1 − (1 − p∞)^k, rounded up.
-	out.inf = math.Min(1, -math.Expm1(kk*math.Log1p(-f.inf))*(1+4*unit)+4*unit)
+	if f.inf > 0 {
+		out.inf = math.Min(1, -math.Expm1(kk*math.Log1p(-f.inf))*(1+4*unit)+4*unit)
+	}
 	// A k-fold sum's tail is at most k times the one-step truncation.
 	out.tail = math.Min(1, kk*f.tail+upTail+dropped)
 	// ℓ1 error of the input's masses: ‖(p+e)^{*k} − p^{*k}‖₁ ≤
