@@ -175,11 +175,15 @@ func TestSubsampledGaussianQuadrature(t *testing.T) {
 		return s * hh / 3
 	}
 	p, _ := SubsampledGaussian(q, z, Options{})
+	po, _ := SubsampledGaussian(q, z, Options{Discretization: Optimistic})
 	for _, eps := range []float64{0, 0.1, 0.3, 0.6, 1} {
 		want := math.Max(quad(eps, false), quad(eps, true))
 		got := p.Delta(eps)
 		if got < want*(1-1e-9) || got > want*(1+1e-4)+1e-12 {
 			t.Errorf("ε=%v: δ %v, quadrature %v", eps, got, want)
+		}
+		if o := po.Delta(eps); o > want*(1+1e-9) || o < want*(1-1e-2) {
+			t.Errorf("ε=%v: optimistic δ %v, quadrature %v", eps, o, want)
 		}
 	}
 }
@@ -392,5 +396,40 @@ func TestLogMGF(t *testing.T) {
 		if g := f.logMGF(tt); math.Abs(g-math.Log(s)) > 1e-10*(1+math.Abs(g)) {
 			t.Errorf("t=%v %v %v", tt, g, math.Log(s))
 		}
+	}
+}
+
+// Composition of different PLDs: Gaussians with σ = 1.5 (3 times) and
+// σ = 0.9 (twice) are the Gaussian with μ = √(3/1.5² + 2/0.9²) (exact).
+func TestComposeDifferentGaussians(t *testing.T) {
+	mu := math.Sqrt(3/(1.5*1.5) + 2/(0.9*0.9))
+	for _, d := range []Discretization{ConnectDots, Optimistic} {
+		a, _ := Gaussian(1, 1.5, Options{Discretization: d})
+		b, _ := Gaussian(1, 0.9, Options{Discretization: d})
+		a3, _ := a.SelfCompose(3)
+		b2, _ := b.SelfCompose(2)
+		ab, err := a3.Compose(b2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, delta := range []float64{1e-3, 1e-6, 1e-9} {
+			exact, _ := composition.GaussianEpsilon(mu, delta)
+			got := mustEps(t, ab, delta)
+			// At δ = 1e-9 the rigorous rounding bounds of these wide grids
+			// (180,000 points a step) are 10% of δ: about 0.05 in ε.
+			slack := 1e-3
+			if delta < 1e-8 {
+				slack = 0.1
+			}
+			if d.Sound() && (got < exact || got > exact+slack) || !d.Sound() && (got > exact || got < exact-5*ab.Interval()) {
+				t.Errorf("%v δ=%g: ε %v, exact %v", d, delta, got, exact)
+			}
+		}
+	}
+	// Mismatched grids are refused.
+	a, _ := Gaussian(1, 1, Options{})
+	b, _ := Gaussian(1, 1, Options{Interval: 1e-3})
+	if _, err := a.Compose(b); err == nil {
+		t.Error("PLDs on different grids composed")
 	}
 }
