@@ -142,20 +142,25 @@ func (s sampledLoss) tails(l float64) (pa, pb, qa, qb, r float64) {
 	if s.add {
 		v = -l // L > l ⟺ g(X) < e^{−l} ⟺ X < x
 	}
-	// x = inv(v) = z² ln w + 1/2, w = (e^v − 1 + q)/q.
+	// x = inv(v) = z² ln w + 1/2, w = (e^v − (1 − q))/q, the difference
+	// taken in whichever form cancels less: (e^v − 1) + q for q small,
+	// e^v − (1 − q) for q near 1 (where e^v can be far below 1).
 	em := math.Expm1(v)
-	lw := math.Log((em + s.q) / s.q)
-	if !(em+s.q > 0) {
+	d, bd := em+s.q, math.Abs(em)+s.q
+	if ev := math.Exp(v); ev+(1-s.q) < bd {
+		d, bd = ev-(1-s.q), ev+(1-s.q)
+	}
+	if !(d > 0) {
 		// e^v ≤ 1 − q: x = −∞.
 		if s.add {
 			return 0, 1, 0, 1, 3
 		}
 		return 1, 0, 1, 0, 3
 	}
+	lw := math.Log(d / s.q)
 	x := s.z*s.z*lw + 0.5
-	// |error of x|/u: w cancels near e^v = 1 − q (factor
-	// (|e^v − 1| + q)/|e^v − 1 + q|), then z² ln w + 1/2.
-	cw := 4 * (math.Abs(em) + s.q) / (em + s.q)
+	// |error of x|/u: the difference's (4·bd/d relative), then z² ln w + 1/2.
+	cw := 4 * bd / d
 	ex := s.z*s.z*(cw+2*math.Abs(lw)) + 1 + math.Abs(x)
 	u, w := x/s.z, (x-1)/s.z
 	ex /= s.z
