@@ -14,7 +14,8 @@ import (
 const windowTail = 1e-18
 
 // fftEta is the relative ℓ2 error of one FFT of length n (Higham 2002,
-// Thm 24.2, with a safety factor over log₂n · (μ + γ₄(√2 + μ))).
+// ch. 24, the error of a radix-2 FFT, log₂n · (μ + γ₄(√2 + μ)), with a
+// safety factor for FFTPACK's radix-3 and -5 passes).
 func fftEta(n int) float64 { return 8 * unit * float64(bits.Len(uint(n))) }
 
 func norms(p []float64) (l1, l2 float64) {

@@ -95,7 +95,7 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 		f.tail = prev.pa
 	case ConnectDots:
 		// Split each interval's P-mass a and Q-mass b between its ends,
-		// keeping both (Doroshenko et al. 2022, §3):
+		// keeping both (Doroshenko et al. 2022, connect-the-dots):
 		// α = (b e^{l_j} − a)/(e^h − 1) at l_{j−1}, β = a − α at l_j.
 		f.p[0] = prev.pb
 		den := math.Expm1(h)

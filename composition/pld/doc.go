@@ -10,7 +10,7 @@
 // and the PLD of an adaptive composition is the convolution of the PLDs
 // (Dwork–Rothblum 2016; Sommer–Meiser–Mohammadi 2019; for dominating pairs
 // Zhu–Dong–Wang 2022, "Optimal accounting of differential privacy via
-// characteristic function", Thm 10).
+// characteristic function", AISTATS 2022).
 //
 // # Discretization
 //
@@ -28,7 +28,7 @@
 //   - ConnectDots: the connect-the-dots discretization of Doroshenko,
 //     Ghazi, Kamath, Kumar, Manurangsi 2022 ("Connect the Dots: Tighter
 //     Discrete Approximations of Privacy Loss Distributions", PoPETs 2022,
-//     Alg. 1 and Thm 3.2). The P-mass a and Q-mass b of each grid interval
+//     the connect-the-dots algorithm and its domination result). The P-mass a and Q-mass b of each grid interval
 //     (l_{i−1}, l_i] are split between its two endpoints so that both are
 //     kept: α + β = a, α e^{−l_{i−1}} + β e^{−l_i} = b. That is a
 //     mean-preserving spread of e^{−L} and (1 − e^{ε}y)_+ is convex in y,
@@ -61,7 +61,7 @@
 //     above hi (bounded so) is added to δ, and the mass below lo wraps into
 //     the window where it can only increase δ;
 //   - the floating-point error of the FFTs is bounded in ℓ2 (Higham 2002,
-//     "Accuracy and Stability of Numerical Algorithms", §24.1, with the
+//     "Accuracy and Stability of Numerical Algorithms", ch. 24, with the
 //     constant 8u·log₂N per transform) and, through Cauchy–Schwarz, added to
 //     every δ(ε).
 //
@@ -75,7 +75,7 @@
 // Gaussian, Laplace and randomized response are symmetric (the PLD of (P, Q) equals
 // that of (Q, P)). The Poisson-subsampled Gaussian under add/remove-one is
 // not: Remove is P = (1−q)N(0, σ²) + qN(1, σ²) against Q = N(0, σ²), Add
-// is the reverse pair (Zhu–Dong–Wang 2022, Thm 11; Mironov–Talwar–Zhang
+// is the reverse pair (Zhu–Dong–Wang 2022; Mironov–Talwar–Zhang
 // 2019). A PLD keeps both directions and composes each with the same
 // direction of the other (in a composition the neighbouring pair is fixed
 // for all steps, so every step is in the same direction); a profile is the

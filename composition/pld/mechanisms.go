@@ -92,7 +92,7 @@ func (g laplaceLoss) tails(l float64) (pa, pb, qa, qb, r float64) {
 // Laplace returns the PLD of the Laplace mechanism with ℓ1-sensitivity Δ and
 // noise Lap(0, b): ε₀ = Δ/b-DP, with the exact profile
 // δ(ε) = 1 − e^{(ε−ε₀)/2} for 0 ≤ ε < ε₀ (Balle–Barthe–Gaboardi 2018,
-// "Privacy Amplification by Subsampling", §5; dp_accounting's
+// "Privacy Amplification by Subsampling"; dp_accounting's
 // LaplacePrivacyLoss). Its losses lie in [−ε₀, ε₀] with atoms at both
 // ends, so no tail is truncated. It is symmetric.
 func Laplace(sensitivity, scale float64, opt Options) (*PLD, error) {
@@ -190,8 +190,8 @@ func phiPair(x float64) (float64, float64) {
 // mechanism with sensitivity 1 and noise multiplier z on a Poisson sample
 // with rate q, under add/remove-one neighbours. Both directions are kept
 // (remove: P = (1−q)N(0, z²) + qN(1, z²) vs Q = N(0, z²); add: the reverse),
-// the tightly dominating pairs of Zhu–Dong–Wang 2022 (Thm 11) and
-// Koskela–Jälkö–Honkela 2020 (§6). q = 1 is the Gaussian mechanism.
+// the tightly dominating pairs of Zhu–Dong–Wang 2022 and
+// Koskela–Jälkö–Honkela 2020. q = 1 is the Gaussian mechanism.
 func SubsampledGaussian(q, z float64, opt Options) (*PLD, error) {
 	if !(q > 0 && q <= 1) {
 		return nil, field.New("sampling_rate", q, "must be in (0, 1]")
