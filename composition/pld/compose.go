@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"math/cmplx"
+	"sync"
 
 	"github.com/privamp/privamp/internal/field"
 	"gonum.org/v1/gonum/dsp/fourier"
@@ -117,6 +118,22 @@ func (f *pmf) chernoff(k int, tau float64, up bool) (int, float64) {
 
 // fftSize returns the smallest 2^a·3^b·5^c ≥ n (the lengths gonum's
 // FFTPACK transforms fastest).
+// ffts keeps FFT objects by length (their twiddle tables cost as much as a
+// transform); an FFT is not safe for concurrent use, so each is taken out
+// of its pool while in use.
+var ffts sync.Map // int → *sync.Pool
+
+func getFFT(n int) *fourier.FFT {
+	p, _ := ffts.LoadOrStore(n, &sync.Pool{New: func() any { return fourier.NewFFT(n) }})
+	return p.(*sync.Pool).Get().(*fourier.FFT)
+}
+
+func putFFT(n int, t *fourier.FFT) {
+	if p, ok := ffts.Load(n); ok {
+		p.(*sync.Pool).Put(t)
+	}
+}
+
 func fftSize(n, max int) (int, error) {
 	m := 1
 	for m < n {
@@ -165,7 +182,8 @@ func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) {
 		x[mod(f.lo+j, n)] += v
 	}
 	_, l2 := norms(f.p)
-	ft := fourier.NewFFT(n)
+	ft := getFFT(n)
+	defer putFFT(n, ft)
 	c := ft.Coefficients(nil, x)
 	kk := float64(k)
 	grow := 1.0
@@ -267,7 +285,8 @@ func (f *pmf) compose(g *pmf, maxPoints int) (*pmf, error) {
 	x, z := make([]float64, n), make([]float64, n)
 	copy(x, f.p)
 	copy(z, g.p)
-	ft := fourier.NewFFT(n)
+	ft := getFFT(n)
+	defer putFFT(n, ft)
 	cx, cz := ft.Coefficients(nil, x), ft.Coefficients(nil, z)
 	for i := range cx {
 		cx[i] *= cz[i]
