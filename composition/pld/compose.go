@@ -123,14 +123,25 @@ func (f *pmf) chernoff(k int, tau float64, up bool) (int, float64) {
 // of its pool while in use.
 var ffts sync.Map // int → *sync.Pool
 
-func getFFT(n int) *fourier.FFT {
-	p, _ := ffts.LoadOrStore(n, &sync.Pool{New: func() any { return fourier.NewFFT(n) }})
-	return p.(*sync.Pool).Get().(*fourier.FFT)
+// fftWork is an FFT of one length with a real and a complex buffer.
+type fftWork struct {
+	ft *fourier.FFT
+	x  []float64
+	c  []complex128
 }
 
-func putFFT(n int, t *fourier.FFT) {
+func getFFT(n int) *fftWork {
+	p, _ := ffts.LoadOrStore(n, &sync.Pool{New: func() any {
+		return &fftWork{fourier.NewFFT(n), make([]float64, n), make([]complex128, n/2+1)}
+	}})
+	w := p.(*sync.Pool).Get().(*fftWork)
+	clear(w.x)
+	return w
+}
+
+func putFFT(n int, w *fftWork) {
 	if p, ok := ffts.Load(n); ok {
-		p.(*sync.Pool).Put(t)
+		p.(*sync.Pool).Put(w)
 	}
 }
 
@@ -177,14 +188,15 @@ func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) {
 	}
 	// Index i sits at position i mod n; the k-fold sum s at s mod n, and
 	// every s in [lo, hi] has its own residue.
-	x := make([]float64, n)
+	w := getFFT(n)
+	defer putFFT(n, w)
+	x := w.x
 	for j, v := range f.p {
 		x[mod(f.lo+j, n)] += v
 	}
 	_, l2 := norms(f.p)
-	ft := getFFT(n)
-	defer putFFT(n, ft)
-	c := ft.Coefficients(nil, x)
+	ft := w.ft
+	c := ft.Coefficients(w.c, x)
 	kk := float64(k)
 	grow := 1.0
 	for i, v := range c {
@@ -282,12 +294,13 @@ func (f *pmf) compose(g *pmf, maxPoints int) (*pmf, error) {
 	if err != nil {
 		return nil, err
 	}
-	x, z := make([]float64, n), make([]float64, n)
+	w := getFFT(n)
+	defer putFFT(n, w)
+	x, z := w.x, make([]float64, n)
 	copy(x, f.p)
 	copy(z, g.p)
-	ft := getFFT(n)
-	defer putFFT(n, ft)
-	cx, cz := ft.Coefficients(nil, x), ft.Coefficients(nil, z)
+	ft := w.ft
+	cx, cz := ft.Coefficients(w.c, x), ft.Coefficients(nil, z)
 	for i := range cx {
 		cx[i] *= cz[i]
 	}
