@@ -2,16 +2,19 @@ package pld
 
 import "testing"
 
-// Measured on the 2-core development VM (shared), 2026-11-22, against
-// dp_accounting's PLD (commit b5b0286, Python 3.11, NumPy 1.24) on the same
-// machine:
+// Measured on the 2-core development VM (shared with other jobs, load
+// about 1), 2026-11-22, against dp_accounting's PLD (commit b5b0286, Python
+// 3.11, NumPy 1.24) run on the same machine in the same session:
 //
-//	MNIST end to end      37–42 ms (80 ms on one core); dp_accounting 0.37–0.43 s
-//	MNIST, sound PLD only 24–27 ms
-//	10⁶ steps             0.21–0.25 s (0.77 s on one core)
-//	one calibration       0.14–0.15 s
+//	                      warm (b.Loop)   first call in a process   dp_accounting
+//	MNIST end to end      24–25 ms        60–90 ms                  0.37–0.43 s
+//	MNIST, sound PLD only 15 ms
+//	10⁶ steps             0.14–0.22 s     0.38–0.46 s
+//	one calibration       72–86 ms
 //
-// Allocation: 24 MB for MNIST, 172 MB for 10⁶ steps, 64 MB per calibration.
+// "Warm" reuses the pooled FFT objects and buffers of an earlier call of the
+// same length. Allocation per call (warm): 7 MB for MNIST, 30–60 MB for 10⁶
+// steps; the pooled buffers are about 24 B a point of each window.
 
 // The MNIST DP-SGD example end to end (sound and optimistic PLDs, both
 // directions, 14063 steps, h = 1e-4). Goal: ≤ 20 ms.
