@@ -1,0 +1,132 @@
+package pld
+
+import (
+	"math"
+
+	"github.com/privamp/privamp/internal/field"
+)
+
+// loss describes one direction of a mechanism by its privacy loss L:
+// tails of P and Q on each side of a loss, each accurate where small.
+type loss interface {
+	// bounds returns losses lo < hi with P(L < lo), P(L > hi) ≤ tau.
+	bounds(tau float64) (lo, hi float64)
+	// tails returns P(L > l), P(L ≤ l), Q(L > l), Q(L ≤ l) (finite L),
+	// and a bound r on their relative rounding errors (in units of 2⁻⁵³).
+	tails(l float64) (pAbove, pBelow, qAbove, qBelow, r float64)
+}
+
+// between returns the mass of (l0, l1] from the two tails at each end,
+// using the side where they are small (no cancellation near 1).
+func between(above0, below0, above1, below1 float64) float64 {
+	var m float64
+	if above0 < below1 {
+		m = above0 - above1
+	} else {
+		m = below1 - below0
+	}
+	return math.Max(m, 0)
+}
+
+// tl is the four tails at one grid loss and their relative error bound.
+type tl struct{ pa, pb, qa, qb, r float64 }
+
+// discretize puts one direction of a mechanism on the grid. If cache is
+// not nil, the tails are taken from it when it holds them for this grid
+// and stored in it otherwise (the sound and optimistic grids share them).
+func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
+	h := o.Interval
+	lo, hi := m.bounds(o.TailMass)
+	iLo, iHi := math.Floor(lo/h), math.Ceil(hi/h)
+	if iHi <= iLo {
+		iHi = iLo + 1
+	}
+	if n := iHi - iLo + 1; !(n <= float64(o.MaxPoints)) {
+		return nil, field.New("discretization", h, "needs %.3g grid points for losses in [%.4g, %.4g], more than the cap of %d; use a coarser interval", n, lo, hi, o.MaxPoints)
+	}
+	f := &pmf{h: h, lo: int(iLo)}
+	n := int(iHi-iLo) + 1
+	f.p = make([]float64, n)
+	var tab []tl
+	if cache != nil && len(*cache) == n {
+		tab = *cache
+	} else {
+		tab = make([]tl, n)
+		for j := range tab {
+			pa, pb, qa, qb, r := m.tails(float64(f.lo+j) * h)
+			tab[j] = tl{pa, pb, qa, qb, r}
+		}
+		if cache != nil {
+			*cache = tab
+		}
+	}
+	at := func(j int) tl { return tab[j] }
+	// err bounds the absolute error of a mass formed from two tails (the
+	// smaller side, as in between).
+	err := func(t0, t1 tl) float64 {
+		return unit * (t0.r*math.Min(t0.pa, t0.pb) + t1.r*math.Min(t1.pa, t1.pb) + 2*math.Min(t0.pa, t1.pb))
+	}
+	qerr := func(t0, t1 tl) float64 {
+		return unit * (t0.r*math.Min(t0.qa, t0.qb) + t1.r*math.Min(t1.qa, t1.qb) + 2*math.Min(t0.qa, t1.qb))
+	}
+	e1 := 0.0 // Σ of the masses' error bounds: an ℓ1 bound
+	prev := at(0)
+	switch o.Discretization {
+	case Optimistic:
+		// Round down: (l_{j−1}, l_j] → l_{j−1}; above the top → the top.
+		for j := 1; j < n; j++ {
+			cur := at(j)
+			f.p[j-1] += between(prev.pa, prev.pb, cur.pa, cur.pb)
+			prev = cur
+		}
+		lowest := at(0)
+		f.p[0] += lowest.pb
+		f.p[n-1] += prev.pa
+	case Pessimistic:
+		// Round up: (l_{j−1}, l_j] → l_j; below the bottom → the bottom;
+		// above the top → +∞.
+		f.p[0] = prev.pb
+		for j := 1; j < n; j++ {
+			cur := at(j)
+			f.p[j] = between(prev.pa, prev.pb, cur.pa, cur.pb)
+			e1 += err(prev, cur)
+			prev = cur
+		}
+		f.tail = prev.pa
+	case ConnectDots:
+		// Split each interval's P-mass a and Q-mass b between its ends,
+		// keeping both (Doroshenko et al. 2022, connect-the-dots):
+		// α = (b e^{l_j} − a)/(e^h − 1) at l_{j−1}, β = a − α at l_j.
+		f.p[0] = prev.pb
+		den := math.Expm1(h)
+		for j := 1; j < n; j++ {
+			cur := at(j)
+			a := between(prev.pa, prev.pb, cur.pa, cur.pb)
+			b := between(prev.qa, prev.qb, cur.qa, cur.qb)
+			lj := float64(f.lo+j) * h
+			alpha := (b*math.Exp(lj) - a) / den
+			// Rounding can only be allowed to move mass up: bias α down
+			// by a bound on its evaluation error, and clamp to [0, a];
+			// what is left is the error of a.
+			ea := err(prev, cur)
+			e1 += ea
+			alpha -= (ea + math.Exp(lj)*qerr(prev, cur) + 8*unit*(b*math.Exp(lj)+a)) / den
+			alpha = math.Min(math.Max(alpha, 0), a)
+			f.p[j-1] += alpha
+			f.p[j] += a - alpha
+			prev = cur
+		}
+		f.tail = prev.pa
+	}
+	dropped := 0.0
+	for j, v := range f.p {
+		f.p[j] = flush(v, &dropped)
+	}
+	if o.Discretization.Sound() {
+		f.tail += dropped
+	}
+	// The masses' rounding errors, from the tails' (mechanism-supplied)
+	// relative error bounds; see the package documentation.
+	f.err1 = e1 + 4*unit*float64(n)*math.SmallestNonzeroFloat64
+	return f, nil
+}

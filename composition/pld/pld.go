@@ -1,0 +1,259 @@
+package pld
+
+import (
+	"math"
+
+	"github.com/privamp/privamp/internal/field"
+)
+
+// Discretization selects how a continuous privacy loss is put on the grid.
+type Discretization int
+
+const (
+	// ConnectDots is the tight dominating discretization of Doroshenko et
+	// al. 2022 (sound, the default).
+	ConnectDots Discretization = iota
+	// Pessimistic rounds every loss up to the grid (sound).
+	Pessimistic
+	// Optimistic rounds every loss down to the grid (an estimate from
+	// below, not a bound).
+	Optimistic
+)
+
+func (d Discretization) String() string {
+	switch d {
+	case ConnectDots:
+		return "connect-the-dots"
+	case Pessimistic:
+		return "pessimistic"
+	case Optimistic:
+		return "optimistic"
+	}
+	return "unknown"
+}
+
+// Sound reports whether the discretization gives upper bounds.
+func (d Discretization) Sound() bool { return d == ConnectDots || d == Pessimistic }
+
+// Options controls the grid.
+type Options struct {
+	// Interval is the grid spacing h of privacy losses (default 1e-4).
+	Interval float64
+	// Discretization (default ConnectDots).
+	Discretization Discretization
+	// TailMass is the mechanism's loss mass left off each end of the grid
+	// (default 1e-15); above the grid it goes to the +∞ mass.
+	TailMass float64
+	// MaxPoints caps every grid and FFT length (default 2²⁴).
+	MaxPoints int
+}
+
+// Default values of Options.
+const (
+	DefaultInterval  = 1e-4
+	DefaultTailMass  = 1e-15
+	DefaultMaxPoints = 1 << 24
+)
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Interval == 0 {
+		o.Interval = DefaultInterval
+	}
+	if o.TailMass == 0 {
+		o.TailMass = DefaultTailMass
+	}
+	if o.MaxPoints == 0 {
+		o.MaxPoints = DefaultMaxPoints
+	}
+	if err := field.Positive("discretization", o.Interval); err != nil {
+		return o, err
+	}
+	if err := field.OpenUnit("tail_mass", o.TailMass); err != nil {
+		return o, err
+	}
+	if o.MaxPoints < 2 {
+		return o, field.New("max_points", o.MaxPoints, "must be a whole number ≥ 2")
+	}
+	if o.Discretization < ConnectDots || o.Discretization > Optimistic {
+		return o, field.New("discretization_method", int(o.Discretization), "must be connect-the-dots, pessimistic or optimistic")
+	}
+	return o, nil
+}
+
+// pmf is one direction of a PLD: masses p[j] at losses (lo+j)·h, a mass at
+// +∞, an upper bound on truncated mass that is added to δ, and an ℓ2 bound
+// on the floating-point error of p.
+type pmf struct {
+	h     float64
+	lo    int
+	p     []float64
+	inf   float64 // mass at +∞
+	tail  float64 // truncated mass (sound PLDs: added to δ)
+	err1  float64 // ℓ1 bound on the masses' rounding error (added to δ)
+	errL2 float64 // ℓ2 bound on the FFTs' rounding error (added to δ via Cauchy–Schwarz)
+}
+
+// PLD is a privacy loss distribution on a grid, one per direction of the
+// neighbouring relation (add is nil for a symmetric mechanism).
+type PLD struct {
+	opt         Options
+	remove, add *pmf
+}
+
+// Interval returns the grid spacing h.
+func (d *PLD) Interval() float64 { return d.opt.Interval }
+
+// Discretization returns how the PLD was discretized.
+func (d *PLD) Discretization() Discretization { return d.opt.Discretization }
+
+// Len returns the number of grid points (the larger direction).
+func (d *PLD) Len() int {
+	n := len(d.remove.p)
+	if d.add != nil && len(d.add.p) > n {
+		n = len(d.add.p)
+	}
+	return n
+}
+
+func (d *PLD) dirs() []*pmf {
+	if d.add == nil {
+		return []*pmf{d.remove}
+	}
+	return []*pmf{d.remove, d.add}
+}
+
+// InfinityMass returns the larger probability of an infinite loss (with the
+// truncated tail mass that is counted with it in a sound PLD).
+func (d *PLD) InfinityMass() float64 {
+	m := 0.0
+	for _, f := range d.dirs() {
+		m = math.Max(m, f.inf+f.extra())
+	}
+	return m
+}
+
+// extra is what a sound pmf adds to δ regardless of ε.
+func (f *pmf) extra() float64 { return f.tail }
+
+// Delta returns δ(ε), the hockey-stick divergence of the PLD, the larger of
+// the two directions. For a sound PLD it is an upper bound on the exact
+// profile (it includes the +∞ mass, truncated tails and a bound on the
+// FFTs' rounding error); for an Optimistic one it is an estimate. ε < 0 is
+// treated as written (the profile is defined for every real ε).
+func (d *PLD) Delta(eps float64) float64 {
+	best := 0.0
+	for _, f := range d.dirs() {
+		best = math.Max(best, f.profile(d.opt.Discretization.Sound()).delta(eps))
+	}
+	return math.Min(best, 1)
+}
+
+// Epsilon returns the smallest ε ≥ 0 with Delta(ε) ≤ δ (+Inf if none: the
+// +∞ mass exceeds δ). For a sound PLD it is an upper bound on the exact ε.
+func (d *PLD) Epsilon(delta float64) (float64, error) {
+	if err := field.OpenUnit("delta", delta); err != nil {
+		return 0, err
+	}
+	best := 0.0
+	for _, f := range d.dirs() {
+		best = math.Max(best, f.profile(d.opt.Discretization.Sound()).epsilon(delta))
+	}
+	return best, nil
+}
+
+const unit = 0x1p-53
+
+// A query sums from the top of the grid down: with A_j = Σ_{i≥j} p_i and
+// B_j = Σ_{i≥j} p_i e^{l_j−l_i}, for ε in [l_{j−1}, l_j)
+//
+//	δ(ε) = A_j − e^{ε−l_j} B_j + c_j,
+//
+// c_j the terms that do not depend on ε (see c). No arrays are allocated,
+// and ε(δ) stops at the first grid point where δ is exceeded.
+type profile struct {
+	f     *pmf
+	sound bool
+}
+
+func (f *pmf) profile(sound bool) profile { return profile{f, sound} }
+
+func (pr profile) loss(j int) float64 { return float64(pr.f.lo+j) * pr.f.h }
+
+// c returns the constant terms at index j given A_j: the +∞ mass and,
+// when sound, the truncated mass, the masses' ℓ1 error bound, the FFT
+// error through Cauchy–Schwarz (weights in [0, 1], n−j of them) and the
+// rounding of the sums.
+func (pr profile) c(j int, a float64) float64 {
+	f := pr.f
+	if !pr.sound {
+		return f.inf
+	}
+	m := float64(len(f.p) - j)
+	return f.inf + f.tail + f.err1 + f.errL2*math.Sqrt(m) + 4*unit*(m+2)*a
+}
+
+// delta evaluates the profile at ε.
+func (pr profile) delta(eps float64) float64 {
+	f := pr.f
+	n := len(f.p)
+	eh := math.Exp(-f.h)
+	a, b, j := 0.0, 0.0, n
+	for j > 0 && pr.loss(j-1) > eps {
+		j--
+		a += f.p[j]
+		b = f.p[j] + eh*b
+	}
+	if j == n {
+		return math.Min(1, pr.c(n, 0))
+	}
+	return math.Min(1, math.Max(0, a-math.Exp(eps-pr.loss(j))*b)+pr.c(j, a))
+}
+
+// epsilon returns the smallest ε ≥ 0 with δ(ε) ≤ delta, rounded up.
+func (pr profile) epsilon(delta float64) float64 {
+	f := pr.f
+	n := len(f.p)
+	if pr.c(n, 0) > delta {
+		return math.Inf(1)
+	}
+	eh := math.Exp(-f.h)
+	// Walk down: at step j, (a, b) = (A_{j+1}, B_{j+1}) and
+	// δ(l_j) = A_{j+1} − e^{−h} B_{j+1} + c_{j+1}, non-increasing in j.
+	a, b := 0.0, 0.0
+	for j := n - 1; j >= 0; j-- {
+		dj := math.Max(0, a-eh*b) + pr.c(j+1, a) // δ(l_j)
+		if pr.loss(j) < 0 {
+			// 0 is in (l_j, l_{j+1}]: is δ(0) met?
+			dj = math.Max(0, a-math.Exp(-pr.loss(j+1))*b) + pr.c(j+1, a)
+			if dj <= delta {
+				return 0
+			}
+		}
+		if dj > delta {
+			// ε lies in (l_j, l_{j+1}]: solve A + c − e^{ε−l_{j+1}}B = δ,
+			// verify, and fall back to l_{j+1} (which met δ).
+			top := pr.loss(j + 1)
+			if j+1 == n {
+				return top
+			}
+			eps := top
+			if b > 0 {
+				if r := (a + pr.c(j+1, a) - delta) / b; r > 0 {
+					e := top + math.Log(r)
+					for _, up := range []float64{4 * unit, 1e-12, 1e-9} {
+						if t := e + up*(math.Abs(e)+1); t > pr.loss(j) && t < eps &&
+							math.Max(0, a-math.Exp(t-top)*b)+pr.c(j+1, a) <= delta {
+							eps = t
+							break
+						}
+					}
+				}
+			}
+			return math.Max(eps, 0)
+		}
+		a += f.p[j]
+		b = f.p[j] + eh*b
+	}
+	// δ(l_0) ≤ delta and below l_0 only the constant terms and mass 1.
+	return math.Max(pr.loss(0), 0)
+}
