@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/privamp/privamp/composition"
@@ -26,7 +27,7 @@ func user(cmd *cobra.Command, name string, v float64) float64 {
 func newDPSGDCmd(a *app) *cobra.Command {
 	e := dpsgdDefaults
 	d := rdp.DPSGD{N: e.n, Batch: e.batch, Epochs: e.epochs, Noise: e.noise, Delta: e.delta}
-	var neighbours string
+	var neighbours, accountant string
 	cmd := &cobra.Command{
 		Use:   "dpsgd",
 		Short: "ε of DP-SGD (Poisson-subsampled Gaussian), or the noise multiplier for a target ε",
@@ -37,7 +38,9 @@ The defaults are the MNIST example (n 60000, batch 256, 60 epochs, noise 1.1, δ
 apply only as a pair and epochs only with them; with --sampling-rate give --steps.
 With --target-epsilon instead of --noise: the smallest noise multiplier that meets (ε, δ).
 At q = 1 (full batches) DP-SGD is the Gaussian mechanism: the headline is its exact ε (μ = √T·Δ/z,
-Balle–Wang 2018), with the RDP value beside it.
+Balle–Wang 2018), with the RDP value beside it. --accountant best (default) reports the smaller of the
+RDP and the PLD bound (privacy loss distribution, connect-the-dots at interval 1e-4, Doroshenko et al.
+2022; add/remove neighbours), with the PLD's optimistic estimate beside it; rdp or pld choose one.
 
 ` + exitStatuses,
 		Args: cobra.NoArgs,
@@ -56,6 +59,7 @@ Balle–Wang 2018), with the RDP value beside it.
 	f.Float64Var(&d.Delta, "delta", d.Delta, "δ in (0, 1)")
 	f.Float64Var(&d.TargetEpsilon, "target-epsilon", 0, "calibrate the noise multiplier for this ε > 0 instead of taking --noise")
 	f.StringVar(&neighbours, "neighbours", "add-remove", "neighbouring relation: add-remove or replace-one")
+	f.StringVar(&accountant, "accountant", "best", "rdp, pld, or best (the smaller sound value)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		var err error
 		if d.Conversion, err = conv(); err != nil {
@@ -79,7 +83,11 @@ Balle–Wang 2018), with the RDP value beside it.
 			return badInput("--neighbours must be add-remove or replace-one, got %q", neighbours)
 		}
 		d.ReplaceOne, d.Calibrate = neighbours == "replace-one", changed(cmd, "target-epsilon")
-		res, err := composition.DPSGD(d)
+		acct, err := composition.ParseAccountant(accountant)
+		if err != nil {
+			return err
+		}
+		res, err := composition.DPSGDWith(d, acct)
 		if err != nil {
 			return err
 		}
@@ -106,8 +114,14 @@ Balle–Wang 2018), with the RDP value beside it.
 				"all intermediate models may be released (no amplification by iteration is assumed)",
 			},
 		}
-		if res.RDPEpsilon > 0 { // q = 1: beside the exact ε, before RDP's order
+		if res.PLDEpsilon > 0 {
+			r.Rows = slices.Insert(r.Rows, 4, row{"ε by PLD / optimistic estimate", fmt.Sprintf("%s / %s", res.PLDEpsilon, res.EpsilonOptimistic), "the truth lies above the estimate", res.PLDSource})
+		}
+		if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
 			r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), "Mironov–Talwar–Zhang 2019 + " + d.Conversion.Source()})
+		}
+		if res.PLDNote != "" {
+			r.Notes = append(r.Notes, res.PLDNote)
 		}
 		if res.N > 0 {
 			r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)

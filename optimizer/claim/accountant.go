@@ -38,7 +38,7 @@ type Certificate struct {
 //     its answer fails, VerifyDPSGD bisects over Epsilon. Either way the
 //     answer is checked with Epsilon before it is reported.
 //
-// The zero Accountant means RDPAccountant().
+// The zero Accountant means BestAccountant().
 type Accountant struct {
 	Name     string
 	Epsilon  func(m PoissonGaussian) (Certificate, error)
@@ -46,17 +46,42 @@ type Accountant struct {
 }
 
 // Options configure VerifyDPSGD (and VerifyWith). The zero value uses
-// RDPAccountant.
+// BestAccountant.
 type Options struct {
 	Accountant Accountant
 }
 
-// accountant returns o's accountant, the RDP accountant when none is set.
+// accountant returns o's accountant, the tightest (BestAccountant) when
+// none is set.
 func (o Options) accountant() Accountant {
 	if o.Accountant.Epsilon == nil {
-		return RDPAccountant()
+		return BestAccountant()
 	}
 	return o.Accountant
+}
+
+// BestAccountant is composition.DPSGDWith with composition.AccountBest: the
+// smaller of the RDP bound and the PLD accountant's sound bound
+// (connect-the-dots, Doroshenko et al. 2022; add/remove neighbours below
+// q = 1), each sound, so their minimum is. Its calibration finds the
+// smallest noise multiplier whose headline ε meets the target.
+func BestAccountant() Accountant {
+	run := func(m PoissonGaussian) rdp.DPSGD {
+		return rdp.DPSGD{SamplingRate: m.Q, Steps: float64(m.Steps), Noise: m.Z, Delta: m.Delta, ReplaceOne: m.ReplaceOne}
+	}
+	return Accountant{
+		Name: "tightest accountant (PLD or RDP)",
+		Epsilon: func(m PoissonGaussian) (Certificate, error) {
+			r, err := composition.DPSGDWith(run(m), composition.AccountBest)
+			return Certificate{Epsilon: float64(r.Epsilon), Source: r.Source}, err
+		},
+		NoiseFor: func(m PoissonGaussian, epsilon float64) (float64, error) {
+			d := run(m)
+			d.Calibrate, d.TargetEpsilon = true, epsilon
+			r, err := composition.DPSGDWith(d, composition.AccountBest)
+			return float64(r.NoiseMultiplier), err
+		},
+	}
 }
 
 // RDPAccountant is composition.DPSGD's answer: below q = 1 the exact RDP

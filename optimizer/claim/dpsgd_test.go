@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -38,20 +39,43 @@ func rdpEpsilon(t *testing.T, q, z, steps, delta float64) float64 {
 	return float64(r.Epsilon)
 }
 
+// rdpOnly verifies with the RDP accountant alone, whose answers these tests
+// recompute with package rdp.
+var rdpOnly = Options{Accountant: RDPAccountant()}
+
+// Issue 10: by default a claim is verified by the tightest accountant, and
+// the MNIST example's ε = 2.5 is VALID only with the PLD (RDP says 2.597);
+// 2.3 is INVALID, with a noise multiplier that the PLD certifies.
+func TestDPSGDTightestByDefault(t *testing.T) {
+	v := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.5", 1), Options{})
+	if v.Verdict != Valid || !strings.Contains(v.Via, "tightest") || !(float64(v.WorstEpsilon) < 2.4) {
+		t.Fatalf("2.5: %v via %s, certified %v", v.Verdict, v.Via, v.WorstEpsilon)
+	}
+	v = verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.3", 1), Options{})
+	z := float64(v.NoiseMultiplierNeeded)
+	if v.Verdict != Invalid || !(z > 1.1) {
+		t.Fatalf("2.3: %v, z needed %v", v.Verdict, z)
+	}
+	r, err := composition.DPSGDWith(rdp.DPSGD{SamplingRate: 256.0 / 60000, Steps: 14063, Noise: z, Delta: 1e-5}, composition.AccountBest)
+	if err != nil || float64(r.Epsilon) > 2.3 {
+		t.Errorf("at the noise multiplier needed %v: ε = %v (%v)", z, r.Epsilon, err)
+	}
+}
+
 // TestDPSGDMNIST: n 60000, batch 256, 60 epochs (⌈60·60000/256⌉ = 14063
 // steps), z = 1.1, δ = 1e-5: the RDP accountant certifies ε = 2.597
 // (dp_accounting's RDP accountant, issue 10), so 2.6 is VALID and 2.5
 // INVALID, with a noise multiplier above 1.1 that certifies 2.5 and is the
 // smallest such (to the calibration's resolution).
 func TestDPSGDMNIST(t *testing.T) {
-	v := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.6", 1), Options{})
+	v := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.6", 1), rdpOnly)
 	if v.Verdict != Valid || v.Via != "RDP accountant" || v.DPSGD.Steps != 14063 || math.Abs(float64(v.WorstEpsilon)-2.597) > 1e-3 {
 		t.Fatalf("2.6: %v via %s, %d steps, certified %v", v.Verdict, v.Via, v.DPSGD.Steps, v.WorstEpsilon)
 	}
 	if !math.IsNaN(float64(v.NoiseMultiplierNeeded)) {
 		t.Errorf("VALID with a noise multiplier needed: %v", v.NoiseMultiplierNeeded)
 	}
-	v = verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.5", 1), Options{})
+	v = verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.5", 1), rdpOnly)
 	z := float64(v.NoiseMultiplierNeeded)
 	if v.Verdict != Invalid || math.Abs(float64(v.WorstEpsilon)-2.597) > 1e-3 || !(z > 1.1) || len(v.Notes) == 0 {
 		t.Fatalf("2.5: %v, certified %v, z needed %v, notes %v", v.Verdict, v.WorstEpsilon, z, v.Notes)
@@ -69,13 +93,13 @@ func TestDPSGDMNIST(t *testing.T) {
 // (sample_rate with steps, or with epochs: ⌈epochs/q⌉ steps) is certified
 // the same ε as with TF-Privacy's.
 func TestDPSGDOpacusEqualsTFPrivacy(t *testing.T) {
-	tf := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.6", 1), Options{})
+	tf := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.6", 1), rdpOnly)
 	for _, doc := range []string{
 		`{"algorithm": "dpsgd", "sample_rate": 0.004266666666666667, "noise_multiplier": 1.1, "steps": 14063, "delta": 1e-5, "epsilon": 2.6}`,
 		`{"algorithm": "dpsgd", "sample_rate": 0.004266666666666667, "noise_multiplier": 1.1, "epochs": 60, "delta": 1e-5, "epsilon": 2.6}`,
 		`{"algorithm": "dpsgd", "n": 6e4, "batch_size": 256, "noise_multiplier": 1.1, "steps": 14063.0, "delta": 1e-5, "epsilon": 2.6, "sampling": "poisson", "neighbours": "add-remove"}`,
 	} {
-		v := verifyDPSGDString(t, doc, Options{})
+		v := verifyDPSGDString(t, doc, rdpOnly)
 		if v.Verdict != Valid || v.DPSGD.Steps != 14063 || math.Abs(float64(v.WorstEpsilon-tf.WorstEpsilon)) > 1e-12*float64(tf.WorstEpsilon) {
 			t.Errorf("%s: %v, %d steps, ε %v; TF-Privacy style %v", doc, v.Verdict, v.DPSGD.Steps, v.WorstEpsilon, tf.WorstEpsilon)
 		}
@@ -144,7 +168,7 @@ func TestDPSGDUnsupportedSampling(t *testing.T) {
 	} {
 		doc := strings.Replace(mnist, "EPS", "100", 1)
 		doc = strings.Replace(doc, `"algorithm": "dpsgd",`, `"algorithm": "dpsgd", "sampling": "`+sampling+`",`, 1)
-		v := verifyDPSGDString(t, doc, Options{})
+		v := verifyDPSGDString(t, doc, rdpOnly)
 		notes := strings.Join(v.Notes, " ")
 		if v.Verdict != Unsupported || v.Via != ViaNoAccountant || !math.IsNaN(float64(v.WorstEpsilon)) {
 			t.Errorf("%s: %v via %s, certified %v", sampling, v.Verdict, v.Via, v.WorstEpsilon)
@@ -162,8 +186,8 @@ func TestDPSGDUnsupportedSampling(t *testing.T) {
 // loose.
 func TestDPSGDReplaceOne(t *testing.T) {
 	doc := strings.Replace(mnist, "EPS", "2.6", 1)
-	ar := verifyDPSGDString(t, doc, Options{})
-	ro := verifyDPSGDString(t, strings.Replace(doc, `"delta"`, `"neighbours": "replace-one", "delta"`, 1), Options{})
+	ar := verifyDPSGDString(t, doc, rdpOnly)
+	ro := verifyDPSGDString(t, strings.Replace(doc, `"delta"`, `"neighbours": "replace-one", "delta"`, 1), rdpOnly)
 	if !(ro.WorstEpsilon > ar.WorstEpsilon) || ro.Verdict != Invalid || !strings.Contains(strings.Join(ro.Notes, " "), "loose") {
 		t.Errorf("replace-one %v (%v) vs add-remove %v; notes %v", ro.WorstEpsilon, ro.Verdict, ar.WorstEpsilon, ro.Notes)
 	}
@@ -178,7 +202,7 @@ func TestDPSGDAccountantSeam(t *testing.T) {
 	def := RDPAccountant()
 	bisect := Accountant{Name: "RDP by bisection", Epsilon: def.Epsilon}
 	v := verifyDPSGDString(t, doc, Options{Accountant: bisect})
-	ref := verifyDPSGDString(t, doc, Options{})
+	ref := verifyDPSGDString(t, doc, rdpOnly)
 	if v.Via != "RDP by bisection" || v.Verdict != Invalid || math.Abs(float64(v.NoiseMultiplierNeeded/ref.NoiseMultiplierNeeded)-1) > 1e-4 {
 		t.Errorf("bisection: %v via %s, z %v vs rdp's calibration %v", v.Verdict, v.Via, v.NoiseMultiplierNeeded, ref.NoiseMultiplierNeeded)
 	}
@@ -196,7 +220,7 @@ func TestDPSGDAccountantSeam(t *testing.T) {
 	}
 	// ε = 0: rdp's calibration refuses a target of 0, the bisection finds
 	// the noise at which total variation ≤ δ (Bretagnolle–Huber) gives ε = 0
-	zero := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "0", 1), Options{})
+	zero := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "0", 1), rdpOnly)
 	z := float64(zero.NoiseMultiplierNeeded)
 	if zero.Verdict != Invalid || math.IsInf(z, 0) || rdpEpsilon(t, 256.0/60000, z, 14063, 1e-5) != 0 || rdpEpsilon(t, 256.0/60000, z*0.999, 14063, 1e-5) == 0 {
 		t.Errorf("ε = 0: %v, z needed %v", zero.Verdict, z)
@@ -207,7 +231,7 @@ func TestDPSGDAccountantSeam(t *testing.T) {
 // and its noise "noise_multiplier_needed" (no "training", no
 // "sigma_needed"); a trajectory is refused for a DP-SGD claim.
 func TestDPSGDJSONAndTrajectory(t *testing.T) {
-	v := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.5", 1), Options{})
+	v := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.5", 1), rdpOnly)
 	b, _ := json.Marshal(v)
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {

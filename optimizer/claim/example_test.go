@@ -43,8 +43,11 @@ func ExampleVerifyDPSGD() {
 		fmt.Println(err)
 		return
 	}
-	v, _ := claim.VerifyDPSGD(c.DPSGD, claim.Options{})
+	v, _ := claim.VerifyDPSGD(c.DPSGD, claim.Options{Accountant: claim.RDPAccountant()})
 	fmt.Printf("%s via %s: %d steps, certified ε = %s, noise multiplier needed %s\n", v.Verdict, v.Via, v.DPSGD.Steps, v.WorstEpsilon, v.NoiseMultiplierNeeded)
+	v, _ = claim.VerifyDPSGD(c.DPSGD, claim.Options{}) // the tightest accountant: the PLD here
+	fmt.Printf("%s via %s: certified ε = %s\n", v.Verdict, v.Via, v.WorstEpsilon)
 	// Output:
 	// INVALID via RDP accountant: 14063 steps, certified ε = 2.59665, noise multiplier needed 1.12499
+	// VALID via tightest accountant (PLD or RDP): certified ε = 2.38192
 }
