@@ -48,26 +48,14 @@ var (
 )
 
 // atanhInv returns atanh(1/n) = Σ 1/((2k+1) n^{2k+1}) at precision prec.
-func atanhInv(n int64, prec uint) *big.Float {
-	p := prec + 32
-	x := newF(p).Quo(New(1, p), New(float64(n), p))
-	n2 := New(float64(n*n), p)
-	sum := newF(p).Set(x)
-	pow := newF(p).Set(x)
-	eps := newF(p).SetMantExp(New(1, p), -int(p))
-	for k := int64(1); ; k++ {
-		pow.Quo(pow, n2)
-		t := newF(p).Quo(pow, New(float64(2*k+1), p))
-		sum.Add(sum, t)
-		if t.Cmp(eps) < 0 {
-			break
-		}
-	}
-	return sum
-}
+func atanhInv(n int64, prec uint) *big.Float { return arcSeries(n, prec, false) }
 
 // atanInv returns atan(1/n) = Σ (−1)^k/((2k+1) n^{2k+1}) at precision prec.
-func atanInv(n int64, prec uint) *big.Float {
+func atanInv(n int64, prec uint) *big.Float { return arcSeries(n, prec, true) }
+
+// arcSeries sums Σ s_k/((2k+1) n^{2k+1}) with s_k = (−1)^k when alternate,
+// else 1, until a term falls below 2^−(prec+32).
+func arcSeries(n int64, prec uint, alternate bool) *big.Float {
 	p := prec + 32
 	x := newF(p).Quo(New(1, p), New(float64(n), p))
 	n2 := New(float64(n*n), p)
@@ -77,7 +65,7 @@ func atanInv(n int64, prec uint) *big.Float {
 	for k := int64(1); ; k++ {
 		pow.Quo(pow, n2)
 		t := newF(p).Quo(pow, New(float64(2*k+1), p))
-		if k%2 == 1 {
+		if alternate && k%2 == 1 {
 			sum.Sub(sum, t)
 		} else {
 			sum.Add(sum, t)
