@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/numeric"
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
@@ -81,23 +82,9 @@ func (f *pmf) chernoff(k int, tau float64, up bool) (int, float64) {
 		t := math.Exp(lt)
 		return (kk*f.logMGF(sign*t) - math.Log(tau)) / t
 	}
-	lo, hi := math.Log(1e-4), math.Log(1e4)
-	g := (math.Sqrt(5) - 1) / 2
-	x1, x2 := hi-g*(hi-lo), lo+g*(hi-lo)
-	f1, f2 := at(x1), at(x2)
-	for range 20 {
-		if f1 < f2 {
-			hi, x2, f2 = x2, x1, f1
-			x1 = hi - g*(hi-lo)
-			f1 = at(x1)
-		} else {
-			lo, x1, f1 = x1, x2, f2
-			x2 = lo + g*(hi-lo)
-			f2 = at(x2)
-		}
-	}
-	t := math.Exp((lo + hi) / 2)
-	a := at((lo + hi) / 2) // a loss (for a lower tail: −loss)
+	// Any t gives a valid bound, so the best point the search saw will do.
+	lt, a := numeric.MinimizeUnimodal(at, math.Log(1e-4), math.Log(1e4), 20) // a: a loss (for a lower tail: −loss)
+	t := math.Exp(lt)
 	minI, maxI := kk*float64(f.lo), kk*float64(f.lo+len(f.p)-1)
 	var idx float64
 	if up {
