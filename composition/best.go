@@ -135,6 +135,7 @@ func BestList(gs []Guarantee, targetDelta float64) (Result, error) {
 	if b.Delta == 0 {
 		src = SourceFilterPure
 	}
+	ms = append(ms, PLDList(gs, targetDelta))
 	if dp := targetDelta - b.Delta; dp > 0 {
 		var s numeric.Kahan
 		for _, g := range gs {

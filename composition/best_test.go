@@ -102,7 +102,7 @@ func TestBestList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Methods) != 2 || r.Methods[0].Name != MethodBasic || r.Methods[1].Name != MethodFilter {
+	if len(r.Methods) != 3 || r.Methods[0].Name != MethodBasic || r.Methods[1].Name != MethodPLD || r.Methods[2].Name != MethodFilter {
 		t.Fatalf("methods %+v", r.Methods)
 	}
 	if r.Methods[0].Epsilon != 0.65 || math.Abs(r.Methods[0].Delta-2e-7) > 1e-22 {
@@ -110,17 +110,17 @@ func TestBestList(t *testing.T) {
 	}
 	s := 0.01 + 0.04 + 0.0025 + 0.09
 	want := math.Sqrt(2*math.Log(1/(1e-5-2e-7))*s) + s/2
-	if !relClose(r.Methods[1].Epsilon, want, 1e-14) {
-		t.Errorf("filter %v, want %v", r.Methods[1].Epsilon, want)
+	if !relClose(r.Methods[2].Epsilon, want, 1e-14) {
+		t.Errorf("filter %v, want %v", r.Methods[2].Epsilon, want)
 	}
-	// Many small guarantees: the filter bound beats basic.
+	// Many small guarantees: the filter bound beats basic, and the PLD beats both.
 	var many []Guarantee
 	for i := 0; i < 1000; i++ {
 		many = append(many, Guarantee{0.01 + 0.01*float64(i%3), 0})
 	}
 	r, _ = BestList(many, 1e-6)
-	if r.Method != MethodFilter {
-		t.Errorf("1000 small guarantees: chose %s (%v)", r.Method, r.Epsilon)
+	if r.Method != MethodPLD || !(r.Methods[0].Epsilon > r.Methods[2].Epsilon && r.Methods[2].Epsilon > r.Methods[1].Epsilon) {
+		t.Errorf("1000 small guarantees: chose %s (%v), methods %+v", r.Method, r.Epsilon, r.Methods)
 	}
 	// A homogeneous list is the same as Best.
 	same := []Guarantee{{0.1, 0}, {0.1, 0}, {0.1, 0}}
@@ -159,5 +159,5 @@ func ExampleBestList() {
 	gs := []Guarantee{{Epsilon: 0.1}, {Epsilon: 0.2, Delta: 1e-7}, {Epsilon: 0.05}}
 	r, _ := BestList(gs, 1e-5)
 	fmt.Printf("%s: ε = %.4f, δ = %g\n", r.Method, r.Epsilon, r.Delta)
-	// Output: basic: ε = 0.3500, δ = 1e-07
+	// Output: pld: ε = 0.3499, δ = 1e-05
 }

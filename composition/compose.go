@@ -30,7 +30,7 @@ type Query struct {
 }
 
 // Methods lists the values Query.Method accepts.
-var Methods = []string{"basic", "advanced", "optimal", "filter", "best"}
+var Methods = []string{"basic", "advanced", "optimal", "filter", "pld", "best"}
 
 // MethodResult is one method's answer; Epsilon and Delta are nil when the
 // method does not apply, and Reason says why.
@@ -266,8 +266,8 @@ func (q Query) basic() (Result, error) {
 // single runs advanced, optimal or filter alone.
 func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) {
 	k := int(q.Compositions)
-	if !hasBudget && q.Method == "optimal" {
-		return Result{}, field.New("target_delta", nil, "is required by optimal composition")
+	if !hasBudget && (q.Method == "optimal" || q.Method == MethodPLD) {
+		return Result{}, field.New("target_delta", nil, "is required by %s composition", q.Method)
 	} else if !hasBudget {
 		return Result{}, field.New("delta_prime", nil, "is required by %s composition (or a target delta)", q.Method)
 	}
@@ -301,6 +301,15 @@ func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) 
 			src = SourceFilterPure
 		}
 		m = Method{Name: MethodFilter, Source: src, Epsilon: filterValue(sq.Sum(), -math.Log(dp)), Delta: dp + sumDelta, Valid: true}
+	case MethodPLD:
+		if q.List == nil {
+			m = pldGroups([]group{{Guarantee{q.Epsilon, q.Delta}, k}}, target)
+		} else {
+			m = PLDList(q.List, target)
+		}
+		if !m.Valid {
+			return Result{}, field.New("target_delta", target, "cannot be met by PLD composition: %s", m.Reason)
+		}
 	case "optimal":
 		e, err := OptimalEpsilon(q.Epsilon, q.Delta, k, target)
 		if err != nil {

@@ -1,6 +1,7 @@
 package composition
 
 import (
+	"github.com/privamp/privamp/composition/pld"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
@@ -40,6 +41,15 @@ type GaussianResult struct {
 	Conversion    string         `json:"conversion"`
 	Rho           quantity.Loss  `json:"rho"` // kΔ²/(2σ²)
 	ZCDPEpsilon   quantity.Loss  `json:"zcdp_epsilon"`
+	// PLDEpsilon and EpsilonOptimistic are the PLD accountant's sound ε and
+	// optimistic estimate of the same mechanism (k releases compose to one
+	// Gaussian with μ, so one grid suffices): a check that agrees with the
+	// exact value to the discretization error. PLDNote says why they are
+	// absent.
+	PLDEpsilon        quantity.Loss `json:"pld_epsilon,omitempty"`
+	EpsilonOptimistic quantity.Max  `json:"epsilon_optimistic,omitempty"`
+	PLDSource         string        `json:"pld_source,omitempty"`
+	PLDNote           string        `json:"pld_note,omitempty"`
 	// RDPSigma is the σ RDP accounting would need for the same target
 	// (calibration only; 0 when it cannot be met in [1e-3, 1e6]).
 	RDPSigma quantity.Noise `json:"rdp_sigma,omitempty"`
@@ -91,5 +101,10 @@ func (m GaussianMechanism) Account() (GaussianResult, error) {
 	bs, _ := zcdp.Epsilon(rho, m.Delta, zcdp.BunSteinke)
 	r.Sigma, r.Mu, r.Epsilon = quantity.Noise(sigma), quantity.Num(mu), quantity.Loss(exact)
 	r.RDPEpsilon, r.RDPOrder, r.Rho, r.ZCDPEpsilon = quantity.Loss(rdpEps), quantity.Num(order), quantity.Loss(rho), quantity.Loss(bs)
+	if p, err := pld.GaussianComposed(mu, 1, 1, m.Delta, pld.Options{}); err != nil {
+		r.PLDNote = "no PLD: " + err.Error()
+	} else {
+		r.PLDEpsilon, r.EpsilonOptimistic, r.PLDSource = p.Epsilon, p.EpsilonOptimistic, p.Source
+	}
 	return r, nil
 }

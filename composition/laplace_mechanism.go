@@ -3,6 +3,7 @@ package composition
 import (
 	"math"
 
+	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/internal/quantity"
@@ -38,7 +39,14 @@ type LaplaceResult struct {
 	RDPEpsilon     quantity.Loss  `json:"rdp_epsilon"`
 	RDPOrder       quantity.Num   `json:"rdp_order"`
 	OptimalEpsilon quantity.Loss  `json:"optimal_epsilon"`
-	Conversion     string         `json:"conversion"`
+	// PLDEpsilon is the PLD accountant's sound ε (connect-the-dots) and
+	// EpsilonOptimistic its optimistic estimate below the exact ε; PLDNote
+	// says why they are absent (a grid over the memory cap).
+	PLDEpsilon        quantity.Loss `json:"pld_epsilon,omitempty"`
+	EpsilonOptimistic quantity.Max  `json:"epsilon_optimistic,omitempty"`
+	PLDSource         string        `json:"pld_source,omitempty"`
+	PLDNote           string        `json:"pld_note,omitempty"`
+	Conversion        string        `json:"conversion"`
 }
 
 func (m LaplaceMechanism) validate() error {
@@ -96,6 +104,14 @@ func (m LaplaceMechanism) Account() (LaplaceResult, error) {
 	if r.OptimalEpsilon < r.Epsilon {
 		r.Epsilon, r.Method, r.Delta = r.OptimalEpsilon, "optimal", quantity.Loss(m.Delta)
 	}
+	if p, err := pld.LaplaceComposed(m.Sensitivity, b, k, m.Delta, pld.Options{}); err != nil {
+		r.PLDNote = "no PLD: " + err.Error()
+	} else {
+		r.PLDEpsilon, r.EpsilonOptimistic, r.PLDSource = p.Epsilon, p.EpsilonOptimistic, p.Source
+		if r.PLDEpsilon < r.Epsilon {
+			r.Epsilon, r.Method, r.Delta = r.PLDEpsilon, "pld", quantity.Loss(m.Delta)
+		}
+	}
 	return r, nil
 }
 
@@ -114,6 +130,15 @@ func (m LaplaceMechanism) calibrate() (float64, string) {
 	}
 	if b, err := numeric.Bisect(ok, best*1e-3, best, 1e-9, true); err == nil && b < best {
 		best, how = b, "optimal composition"
+	}
+	okPLD := func(b float64) bool {
+		r, err := pld.LaplaceComposed(m.Sensitivity, b, int(k), m.Delta, pld.Options{})
+		return err == nil && float64(r.Epsilon) <= target
+	}
+	if okPLD(best) {
+		if b, err := numeric.Bisect(okPLD, best/2, best, 1e-6, true); err == nil && b < best {
+			best, how = b, "PLD"
+		}
 	}
 	return best, how
 }

@@ -32,6 +32,7 @@ Methods (--method, default best):
   advanced  √(2k ln(1/δ'))ε + kε(e^ε − 1), δ = kδ + δ'    Dwork–Rothblum–Vadhan 2010 (seed 001, Lemma 2.3)
   optimal   exact optimal composition, δ(ε') in log space  Kairouz–Oh–Viswanath 2015, Thm 3.3
   filter    √(2 ln(1/δ') Σε²) + ½Σε², δ = δ' + Σδ         Whitehouse et al. 2023 (seed 003, Thm 3.5)
+  pld       worst (ε, δ) pairs composed as PLDs (lists)    KOV 2015, Thm 2.1; Doroshenko et al. 2022
   best      every method that applies; the smallest ε is chosen
 
 The total δ budget is --target-delta (δ' = target − Σδ is then left for advanced/filter), or
@@ -72,7 +73,7 @@ fully adaptive privacy filter over the list and reports which mechanisms it lets
 			}
 			q.List = []composition.Guarantee{}
 			for i, it := range items {
-				g, err := parseGuarantee(it)
+				g, err := composition.ParseGuarantee(it)
 				if err != nil {
 					return badInput("--%s item %d (%q): %v", listName, i+1, strings.TrimSpace(it), err)
 				}
@@ -99,22 +100,6 @@ func given(cmd *cobra.Command, name string, v float64) *float64 {
 		return &v
 	}
 	return nil
-}
-
-// parseGuarantee parses "e:d" or "e" (δ = 0); the library checks the ranges.
-func parseGuarantee(s string) (composition.Guarantee, error) {
-	es, ds, hasD := strings.Cut(strings.TrimSpace(s), ":")
-	e, err := strconv.ParseFloat(strings.TrimSpace(es), 64)
-	if err != nil {
-		return composition.Guarantee{}, fmt.Errorf("want e:d with numbers e ≥ 0 and d in [0, 1)")
-	}
-	var d float64
-	if hasD {
-		if d, err = strconv.ParseFloat(strings.TrimSpace(ds), 64); err != nil {
-			return composition.Guarantee{}, fmt.Errorf("want e:d with numbers e ≥ 0 and d in [0, 1)")
-		}
-	}
-	return composition.Guarantee{Epsilon: e, Delta: d}, nil
 }
 
 func composeReport(c composition.Composition, homogeneous bool) *report {

@@ -108,22 +108,22 @@ func TestComposeList(t *testing.T) {
 	if obj2["epsilon"] != obj["epsilon"] || obj2["delta"] != obj["delta"] {
 		t.Errorf("--guarantee differs from --list: %v vs %v", obj2, obj)
 	}
-	// Many small guarantees with a δ budget: the filter bound wins.
+	// Many small guarantees with a δ budget: the PLD wins, far below the filter bound.
 	items := make([]string, 400)
 	for i := range items {
 		items[i] = strconv.FormatFloat(0.01+0.005*float64(i%4), 'g', -1, 64) + ":0"
 	}
 	obj = composeJSON(t, "--list", strings.Join(items, ","), "--target-delta", "1e-6")
-	if obj["method"] != "filter" || obj["epsilon"].(float64) >= 400*0.0175 {
+	if obj["method"] != "pld" || obj["epsilon"].(float64) >= 0.25*400*0.0175 {
 		t.Errorf("400 small: %v via %v", obj["epsilon"], obj["method"])
 	}
 	// CSV: the methods table.
 	out, _, code := composeCLI("--list", "0.5:1e-6,0.2:0,1:1e-7", "--target-delta", "1e-5", "--csv")
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if code != 0 || err != nil || len(recs) != 3 || strings.Join(recs[0], ",") != "method,epsilon,delta,valid,chosen,source,reason" {
+	if code != 0 || err != nil || len(recs) != 4 || strings.Join(recs[0], ",") != "method,epsilon,delta,valid,chosen,source,reason" {
 		t.Errorf("csv: %v %v\n%s", code, err, out)
 	}
-	if recs[1][0] != "basic" || recs[2][0] != "filter" {
+	if recs[1][0] != "basic" || recs[2][0] != "pld" || recs[3][0] != "filter" {
 		t.Errorf("csv rows %v", recs)
 	}
 }

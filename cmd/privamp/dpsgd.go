@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/privamp/privamp/composition"
@@ -114,15 +113,11 @@ RDP and the PLD bound (privacy loss distribution, connect-the-dots at interval 1
 				"all intermediate models may be released (no amplification by iteration is assumed)",
 			},
 		}
-		if res.PLDEpsilon > 0 {
-			r.Rows = slices.Insert(r.Rows, 4, row{"ε by PLD / optimistic estimate", fmt.Sprintf("%s / %s", res.PLDEpsilon, res.EpsilonOptimistic), "the truth lies above the estimate", res.PLDSource})
-		}
+		addPLD(r, 4, res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
 		if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
 			r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), "Mironov–Talwar–Zhang 2019 + " + d.Conversion.Source()})
 		}
-		if res.PLDNote != "" {
-			r.Notes = append(r.Notes, res.PLDNote)
-		}
+		addPLD(r, 0, 0, 0, "", res.PLDNote)
 		if res.N > 0 {
 			r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
 		}

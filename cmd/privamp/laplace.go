@@ -15,8 +15,9 @@ func newLaplaceCmd(a *app) *cobra.Command {
 		Short: "(ε, δ) of the Laplace mechanism composed k times, by every applicable method",
 		Long: `k compositions of the Laplace mechanism with ℓ1-sensitivity Δ and scale b. Each release is
 (Δ/b)-DP. Reported: basic composition (kΔ/b, δ = 0); RDP (Mironov 2017, Prop. 6) converted at δ;
-the exact optimal composition of k pure (Δ/b)-DP mechanisms (Kairouz–Oh–Viswanath 2015). The
-smallest sound ε is chosen and named. With --target-epsilon: the smallest scale b for that ε.
+the exact optimal composition of k pure (Δ/b)-DP mechanisms (Kairouz–Oh–Viswanath 2015); the PLD
+of the Laplace mechanism itself (its exact loss, composed by FFT), tightest of all. The smallest
+sound ε is chosen and named. With --target-epsilon: the smallest scale b for that ε.
 
 ` + exitStatuses,
 		Args:    cobra.NoArgs,
@@ -47,7 +48,7 @@ smallest sound ε is chosen and named. With --target-epsilon: the smallest scale
 			scaleSrc = "calibrated: smallest b with ε ≤ target, by " + res.CalibratedBy + " (verified)"
 		}
 		c := m.Conversion
-		return render(a.out, a.mode, withResult("laplace", res, &report{
+		r := &report{
 			Title: "Laplace mechanism",
 			Rows: []row{
 				{"b (scale)", res.Scale, "", scaleSrc},
@@ -58,7 +59,9 @@ smallest sound ε is chosen and named. With --target-epsilon: the smallest scale
 				{"ε (optimal composition)", res.OptimalEpsilon, "", "Kairouz–Oh–Viswanath 2015, Thm 3.3"},
 			},
 			Assumptions: []string{"ℓ1-sensitivity of each query ≤ Δ; fresh independent Laplace(b) noise per coordinate and release; compositions may be adaptive"},
-		}))
+		}
+		addPLD(r, 3, res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
+		return render(a.out, a.mode, withResult("laplace", res, r))
 	}
 	return cmd
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -330,4 +331,15 @@ func samePath(a, b string) bool {
 	fa, err1 := os.Stat(a)
 	fb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// addPLD inserts the PLD accountant's sound ε and optimistic estimate as row
+// at, or notes why there is none.
+func addPLD(r *report, at int, eps quantity.Loss, opt quantity.Max, src, note string) {
+	if eps > 0 {
+		r.Rows = slices.Insert(r.Rows, at, row{"ε by PLD / optimistic estimate", fmt.Sprintf("%s / %s", eps, opt), "the truth lies above the estimate", src})
+	}
+	if note != "" {
+		r.Notes = append(r.Notes, note)
+	}
 }

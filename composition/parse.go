@@ -1,0 +1,26 @@
+package composition
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// ParseGuarantee reads a guarantee written "e:d" (ε and δ) or "e" (δ = 0),
+// as the command line and lists of guarantees write them. It checks only
+// the syntax; Compose checks the ranges.
+func ParseGuarantee(s string) (Guarantee, error) {
+	bad := errors.New("want e:d with numbers e ≥ 0 and d in [0, 1)")
+	es, ds, hasD := strings.Cut(strings.TrimSpace(s), ":")
+	e, err := strconv.ParseFloat(strings.TrimSpace(es), 64)
+	if err != nil {
+		return Guarantee{}, bad
+	}
+	var d float64
+	if hasD {
+		if d, err = strconv.ParseFloat(strings.TrimSpace(ds), 64); err != nil {
+			return Guarantee{}, bad
+		}
+	}
+	return Guarantee{Epsilon: e, Delta: d}, nil
+}

@@ -1,0 +1,73 @@
+package composition
+
+import (
+	"sort"
+
+	"github.com/privamp/privamp/composition/pld"
+)
+
+// MethodPLD names the privacy-loss-distribution composition of
+// (ε, δ)-DP guarantees.
+const MethodPLD = "pld"
+
+// SourcePLD cites it.
+const SourcePLD = "worst (ε, δ)-DP pairs (Kairouz–Oh–Viswanath 2015, Thm 2.1) composed as privacy loss distributions (Doroshenko et al. 2022)"
+
+// PLDList bounds the adaptive composition of the guarantees gs within a
+// total δ budget targetDelta by composing the privacy loss distributions of
+// their worst-case pairs (pld.PrivacyParameters): every (ε_i, δ_i)-DP
+// mechanism is dominated by that pair, so the composed PLD's ε at
+// targetDelta is a sound upper bound. It is the heterogeneous counterpart
+// of optimal composition (exact for equal guarantees, #P-hard in general;
+// Murtagh–Vadhan 2016), tight to within the grid's discretization error.
+// Equal guarantees are self-composed once (one FFT power), then the groups
+// are composed. A grid that would exceed the PLD's memory cap makes the
+// method inapplicable, with the reason.
+func PLDList(gs []Guarantee, targetDelta float64) Method {
+	count := map[Guarantee]int{}
+	for _, g := range gs {
+		count[g]++
+	}
+	groups := make([]group, 0, len(count))
+	for g, k := range count {
+		groups = append(groups, group{g, k})
+	}
+	sort.Slice(groups, func(i, j int) bool { // a fixed order: results do not depend on map order
+		a, b := groups[i].g, groups[j].g
+		return a.Epsilon < b.Epsilon || (a.Epsilon == b.Epsilon && a.Delta < b.Delta)
+	})
+	return pldGroups(groups, targetDelta)
+}
+
+// group is k equal guarantees.
+type group struct {
+	g Guarantee
+	k int
+}
+
+func pldGroups(groups []group, targetDelta float64) Method {
+	res, err := pld.Account(targetDelta, pld.Options{}, func(o pld.Options) (*pld.PLD, error) {
+		var all *pld.PLD
+		for _, gr := range groups {
+			p, err := pld.PrivacyParameters(gr.g.Epsilon, gr.g.Delta, o)
+			if err == nil && gr.k > 1 {
+				p, err = p.SelfCompose(gr.k)
+			}
+			if err == nil && all != nil {
+				p, err = all.Compose(p)
+			}
+			if err != nil {
+				return nil, err
+			}
+			all = p
+		}
+		return all, nil
+	})
+	if err != nil {
+		return invalid(MethodPLD, SourcePLD, err.Error())
+	}
+	if e := float64(res.Epsilon); e < 1e300 {
+		return Method{Name: MethodPLD, Source: SourcePLD, Epsilon: e, Delta: targetDelta, Valid: true}
+	}
+	return invalid(MethodPLD, SourcePLD, "the guarantees' total δ exceeds the target")
+}

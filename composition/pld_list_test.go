@@ -1,0 +1,99 @@
+package composition
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// bruteDelta is the exact δ(ε) of the product of the guarantees' worst
+// pairs, by enumerating all 4^n outcomes: the optimal composition of
+// heterogeneous guarantees (Kairouz–Oh–Viswanath 2015, Thm 2.1).
+func bruteDelta(gs []Guarantee, eps float64) float64 {
+	type pq struct{ p, q float64 }
+	outs := []pq{{1, 1}}
+	for _, g := range gs {
+		p := 1 / (1 + math.Exp(-g.Epsilon))
+		c := 1 - g.Delta
+		pair := []pq{{g.Delta, 0}, {c * p, c * (1 - p)}, {c * (1 - p), c * p}, {0, g.Delta}}
+		next := make([]pq, 0, 4*len(outs))
+		for _, o := range outs {
+			for _, x := range pair {
+				next = append(next, pq{o.p * x.p, o.q * x.q})
+			}
+		}
+		outs = next
+	}
+	d := 0.0
+	for _, o := range outs {
+		d += math.Max(o.p-math.Exp(eps)*o.q, 0)
+	}
+	return d
+}
+
+func bruteEpsilon(gs []Guarantee, delta float64) float64 {
+	lo, hi := 0.0, 0.0
+	for _, g := range gs {
+		hi += g.Epsilon
+	}
+	for range 200 {
+		mid := (lo + hi) / 2
+		if bruteDelta(gs, mid) <= delta {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}
+
+// The PLD composition of heterogeneous guarantees is never below the exact
+// optimum (brute force over all outcomes) and within 1e-3 of it.
+func TestPLDListAgainstBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	for trial := range 12 {
+		n := 3 + r.IntN(4)
+		gs := make([]Guarantee, n)
+		for i := range gs {
+			gs[i] = Guarantee{Epsilon: 0.05 + 1.5*r.Float64()}
+			if r.IntN(2) == 0 {
+				gs[i].Delta = math.Pow(10, -8+3*r.Float64())
+			}
+		}
+		target := 1e-4
+		m := PLDList(gs, target)
+		want := bruteEpsilon(gs, target)
+		if !m.Valid {
+			t.Fatalf("trial %d: %s", trial, m.Reason)
+		}
+		if m.Epsilon < want-1e-9 || m.Epsilon > want+1e-3 {
+			t.Errorf("trial %d %v: PLD ε = %.8g, exact %.8g", trial, gs, m.Epsilon, want)
+		}
+	}
+}
+
+// For equal guarantees the PLD agrees with the exact optimal composition
+// (KOV 2015, Thm 3.3) and is never below it.
+func TestPLDHomogeneousMatchesOptimal(t *testing.T) {
+	for _, c := range []struct {
+		eps, delta float64
+		k          int
+	}{{0.1, 0, 100}, {0.5, 1e-7, 20}, {1, 0, 5}, {0.01, 1e-9, 1000}} {
+		exact, err := OptimalEpsilon(c.eps, c.delta, c.k, 1e-5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := pldGroups([]group{{Guarantee{c.eps, c.delta}, c.k}}, 1e-5)
+		if !m.Valid || m.Epsilon < exact-1e-9 || m.Epsilon > exact*1.001+1e-4 {
+			t.Errorf("%+v: PLD %v (valid %v), exact %v", c, m.Epsilon, m.Valid, exact)
+		}
+	}
+}
+
+// A list with the mechanisms' total δ above the target has no PLD bound.
+func TestPLDListDeltaTooLarge(t *testing.T) {
+	m := PLDList([]Guarantee{{1, 1e-3}, {1, 1e-3}}, 1e-4)
+	if m.Valid {
+		t.Fatalf("want invalid, got ε = %v", m.Epsilon)
+	}
+}
