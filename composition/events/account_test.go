@@ -323,3 +323,16 @@ func TestDeltas(t *testing.T) {
 		}
 	}
 }
+
+// At the default interval a grid over pld's point cap makes best fall back
+// to RDP (with the reason), and pld refuse with a field error on
+// discretization.
+func TestDefaultDiscretizationFallsBack(t *testing.T) {
+	ev := mustRead(t, `{"event": {"type": "SelfComposed", "count": 1e9, "event": {"type": "Laplace", "noise_multiplier": 1}}}`)
+	r, err := Account(ev, Query{Delta: 1e-5})
+	if err != nil || r.Accountant != "rdp" || r.PLDEpsilon != nil || !strings.Contains(r.PLDNote, "PLD not computed: discretization") {
+		t.Errorf("best: %+v %v", r, err)
+	}
+	_, err = Account(ev, Query{Delta: 1e-5, Accountant: composition.AccountPLD})
+	wantField(t, err, "discretization", "points")
+}
