@@ -62,7 +62,9 @@
 // numbers in any notation (1e3, 1000.0), at most MaxBytes bytes, MaxEvents
 // events, MaxDepth levels of nesting and MaxCount mechanism runs in all.
 // Every error names the field by its path in the file,
-// "event.events[1].event.event.noise_multiplier".
+// "event.events[1].event.event.noise_multiplier". The PLD's grid interval
+// is not part of the file: it is asked for with the query
+// (Query.Discretization, default 10⁻⁴), like δ and the accountant.
 //
 // # Which accountant covers what
 //

@@ -19,8 +19,9 @@ type Phase struct {
 	NoiseMultiplier     quantity.Noise `json:"noise_multiplier,omitempty"`
 	NoiseParameter      quantity.Num   `json:"noise_parameter,omitempty"`
 	// Sensitivity is the sensitivity the noise is measured against: 1, or 2
-	// under replace_one (a record replaced moves a sum by g − g′).
-	Sensitivity quantity.Num `json:"sensitivity"`
+	// under replace_one (a record replaced moves a sum by g − g′); 0 for
+	// randomized response and NoOp.
+	Sensitivity quantity.Num `json:"sensitivity,omitempty"`
 	// Count is how many times the mechanism runs: the product of the counts
 	// of the SelfComposed events around it.
 	Count quantity.Num `json:"count"`
