@@ -244,6 +244,23 @@ func TestAccountantChoice(t *testing.T) {
 	case !strings.Contains(err.Error(), "not yet implemented"): // until pld.SubsampledGaussianReplaceOne exists
 		t.Errorf("without replacement, best: %v", err)
 	}
+	// The fixed-batch example (replace_one): RDP refuses naming the event
+	// sampled without replacement; best is the PLD once
+	// pld.SubsampledGaussianReplaceOne exists.
+	fixed, err := Load("../../examples/events-fixed-batches.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Account(fixed, Query{Delta: 1e-5, Accountant: composition.AccountRDP})
+	wantField(t, err, "accountant", "event.events[0].event samples without replacement")
+	switch r, err := Account(fixed, Query{Delta: 1e-5}); {
+	case err == nil:
+		if r.Accountant != "pld" || r.RDPEpsilon != nil || float64(*r.EpsilonOptimistic) > float64(r.Epsilon) || r.Epsilon <= 0 {
+			t.Errorf("fixed batches, best: %+v", r)
+		}
+	case !strings.Contains(err.Error(), "not yet implemented"):
+		t.Errorf("fixed batches, best: %v", err)
+	}
 	// More runs than the PLD composes: best is RDP, pld refuses.
 	long := mustRead(t, dpsgdDoc(AddOrRemoveOne, 1e-7, 5, 3_000_000_000))
 	_, err = Account(long, Query{Delta: 1e-5, Accountant: composition.AccountPLD})

@@ -147,6 +147,7 @@ func TestExamplesLoad(t *testing.T) {
 	}{
 		{"../../examples/events-two-phase.json", 2, 1500},
 		{"../../examples/events-noise-schedule.json", 4, 6001},
+		{"../../examples/events-fixed-batches.json", 3, 2201},
 	} {
 		ev, err := Load(c.file)
 		if err != nil {
