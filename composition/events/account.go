@@ -138,7 +138,7 @@ func Account(ev Events, q Query) (Result, error) {
 			res.PLDNote = "PLD not computed: " + err.Error()
 		}
 	}
-	if sound != nil || (res.PLDNote == "" && res.PLDSource != "") {
+	if res.PLDSource != "" { // the PLD was built (nil: nothing revealed)
 		e, eo := 0.0, 0.0
 		if sound != nil {
 			e, _ = sound.Epsilon(q.Delta)
