@@ -1,0 +1,70 @@
+package events
+
+// The event types, named as dp_accounting's DpEvent classes without the
+// "DpEvent" suffix (dp_event.py).
+const (
+	TypeGaussian                  = "Gaussian"
+	TypeLaplace                   = "Laplace"
+	TypeRandomizedResponse        = "RandomizedResponse"
+	TypeNoOp                      = "NoOp"
+	TypePoissonSampled            = "PoissonSampled"
+	TypeSampledWithoutReplacement = "SampledWithoutReplacement"
+	TypeSelfComposed              = "SelfComposed"
+	TypeComposed                  = "Composed"
+)
+
+// The neighbouring relations.
+const (
+	AddOrRemoveOne = "add_or_remove_one"
+	ReplaceOne     = "replace_one"
+)
+
+// Event is one node of the events tree as the file writes it: Type names the
+// event, and the parameters of that type are set (nil or empty: absent).
+// Parameters of other types must be absent. See the package documentation
+// for each type's parameters and their ranges.
+type Event struct {
+	Type string `json:"type" jsonin:"required"`
+	// Gaussian, Laplace: the noise scale over the sensitivity (> 0).
+	NoiseMultiplier *float64 `json:"noise_multiplier"`
+	// RandomizedResponse: the probability of answering uniformly at random.
+	NoiseParameter *float64 `json:"noise_parameter"`
+	NumBuckets     *int64   `json:"num_buckets"`
+	// PoissonSampled: each record is in the sample with this probability.
+	SamplingProbability *float64 `json:"sampling_probability"`
+	// SampledWithoutReplacement: a batch of SampleSize distinct records out of SourceDatasetSize.
+	SourceDatasetSize *int64 `json:"source_dataset_size"`
+	SampleSize        *int64 `json:"sample_size"`
+	// SelfComposed: how many times Event runs.
+	Count *int64 `json:"count"`
+	// PoissonSampled, SampledWithoutReplacement, SelfComposed: the event
+	// that runs (on the sample, or Count times).
+	Event *Event `json:"event"`
+	// Composed: the events that run one after the other (adaptively).
+	Events []Event `json:"events"`
+}
+
+// Events is an events file: the neighbouring relation ("" means
+// add_or_remove_one) and the one event that describes the whole run.
+type Events struct {
+	Neighbouring string `json:"neighbouring"`
+	Event        Event  `json:"event" jsonin:"required"`
+}
+
+// relation returns the neighbouring relation with the default applied.
+func (ev Events) relation() string {
+	if ev.Neighbouring == "" {
+		return AddOrRemoveOne
+	}
+	return ev.Neighbouring
+}
+
+// sensitivity is the sensitivity of a sum of records' contributions that
+// are each bounded by 1: 1 when a record is added or removed, 2 when one is
+// replaced by another (the sum moves by g − g′).
+func (ev Events) sensitivity() float64 {
+	if ev.relation() == ReplaceOne {
+		return 2
+	}
+	return 1
+}

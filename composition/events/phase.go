@@ -1,0 +1,73 @@
+package events
+
+import "github.com/privamp/privamp/internal/quantity"
+
+// Phase is one mechanism of the file with everything it runs under: the
+// flat list of phases is what a table of the accounted run shows.
+type Phase struct {
+	// Path is where the mechanism is in the file
+	// ("event.events[0].event").
+	Path string `json:"path"`
+	// Mechanism is Gaussian, Laplace, RandomizedResponse or NoOp.
+	Mechanism string `json:"mechanism"`
+	// Sampling is "poisson", "without_replacement" or "none".
+	Sampling string `json:"sampling"`
+	// SamplingProbability is q (Poisson), or sample_size/source_dataset_size.
+	SamplingProbability quantity.Num   `json:"sampling_probability"`
+	SourceDatasetSize   int64          `json:"source_dataset_size,omitempty"`
+	SampleSize          int64          `json:"sample_size,omitempty"`
+	NoiseMultiplier     quantity.Noise `json:"noise_multiplier,omitempty"`
+	NoiseParameter      quantity.Num   `json:"noise_parameter,omitempty"`
+	// Sensitivity is the sensitivity the noise is measured against: 1, or 2
+	// under replace_one (a record replaced moves a sum by g − g′); 0 for
+	// randomized response and NoOp.
+	Sensitivity quantity.Num `json:"sensitivity,omitempty"`
+	// Count is how many times the mechanism runs: the product of the counts
+	// of the SelfComposed events around it.
+	Count quantity.Num `json:"count"`
+	// PLD and RDP say which accountants cover this phase.
+	PLD bool `json:"pld"`
+	RDP bool `json:"rdp"`
+}
+
+// Sampling names of a Phase.
+const (
+	SamplingNone               = "none"
+	SamplingPoisson            = "poisson"
+	SamplingWithoutReplacement = "without_replacement"
+)
+
+// phaseOf describes the validated mechanism or sampling event e.
+func phaseOf(e *Event, path string, count float64, rel string) Phase {
+	ph := Phase{Path: path, Mechanism: e.Type, Sampling: SamplingNone, SamplingProbability: 1,
+		Count: quantity.Num(count), Sensitivity: 1, PLD: true, RDP: true}
+	if rel == ReplaceOne {
+		ph.Sensitivity = 2
+	}
+	m := e
+	switch e.Type {
+	case TypePoissonSampled:
+		ph.Sampling, ph.SamplingProbability = SamplingPoisson, quantity.Num(*e.SamplingProbability)
+		m = e.Event
+	case TypeSampledWithoutReplacement:
+		ph.Sampling = SamplingWithoutReplacement
+		ph.SourceDatasetSize, ph.SampleSize = *e.SourceDatasetSize, *e.SampleSize
+		ph.SamplingProbability = quantity.Num(float64(*e.SampleSize) / float64(*e.SourceDatasetSize))
+		ph.RDP = false // no RDP curve of sampling without replacement here
+		m = e.Event
+	}
+	ph.Mechanism = m.Type
+	switch m.Type {
+	case TypeGaussian, TypeLaplace:
+		ph.NoiseMultiplier = quantity.Noise(*m.NoiseMultiplier)
+	case TypeRandomizedResponse:
+		ph.NoiseParameter = quantity.Num(*m.NoiseParameter)
+		ph.Sensitivity = 0
+	case TypeNoOp:
+		ph.Sensitivity = 0
+	}
+	if count > maxPLDCount {
+		ph.PLD = false
+	}
+	return ph
+}

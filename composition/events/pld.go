@@ -1,0 +1,121 @@
+package events
+
+import (
+	"math"
+
+	"github.com/privamp/privamp/composition/pld"
+)
+
+// maxPLDCount is the most runs of one mechanism the PLD accountant
+// composes (as composition.DPSGDWith).
+const maxPLDCount = math.MaxInt32
+
+// pldBuilder turns a validated events tree into one PLD.
+type pldBuilder struct {
+	rel    string
+	sens   float64
+	opt    pld.Options
+	points int // the largest grid built
+}
+
+func (b *pldBuilder) seen(p *pld.PLD) *pld.PLD {
+	if p != nil && p.Len() > b.points {
+		b.points = p.Len()
+	}
+	return p
+}
+
+// build returns the PLD of e, or nil for an event that reveals nothing
+// (NoOp, randomized response with noise_parameter 1).
+func (b *pldBuilder) build(e *Event) (*pld.PLD, error) {
+	p, err := b.event(e)
+	return b.seen(p), err
+}
+
+func (b *pldBuilder) event(e *Event) (*pld.PLD, error) {
+	switch e.Type {
+	case TypeNoOp:
+		return nil, nil
+	case TypeGaussian:
+		// Gaussian(sensitivity Δ, σ = noise_multiplier): μ = Δ/z
+		// (Balle–Wang 2018, Thm 8).
+		return pld.Gaussian(b.sens, *e.NoiseMultiplier, b.opt)
+	case TypeLaplace:
+		return pld.Laplace(b.sens, *e.NoiseMultiplier, b.opt)
+	case TypeRandomizedResponse:
+		eps0 := rrEpsilon(*e.NoiseParameter)
+		if eps0 == 0 {
+			return nil, nil
+		}
+		return pld.RandomizedResponse(eps0, b.opt)
+	case TypePoissonSampled:
+		q, z := *e.SamplingProbability, *e.Event.NoiseMultiplier
+		switch {
+		case b.rel == AddOrRemoveOne:
+			return pld.SubsampledGaussian(q, z, b.opt)
+		case q == 1: // every record in every batch: the Gaussian with Δ = 2
+			return pld.Gaussian(b.sens, z, b.opt)
+		}
+		return pld.SubsampledGaussianReplaceOne(q, z, b.opt)
+	case TypeSampledWithoutReplacement: // replace_one only (validated)
+		n, m, z := *e.SourceDatasetSize, *e.SampleSize, *e.Event.NoiseMultiplier
+		if m == n {
+			return pld.Gaussian(b.sens, z, b.opt)
+		}
+		return pld.SubsampledGaussianReplaceOne(float64(m)/float64(n), z, b.opt)
+	case TypeSelfComposed:
+		k, in := *e.Count, e.Event
+		for in.Type == TypeSelfComposed { // nested counts multiply
+			k *= *in.Count
+			in = in.Event
+		}
+		if in.Type == TypeGaussian {
+			// k Gaussians with μ compose exactly to one with μ√k
+			// (Dong–Roth–Su 2019, Cor. 3.3); Δ√k is rounded up.
+			s := b.sens
+			if k > 1 {
+				s = math.Nextafter(s*math.Sqrt(float64(k)), math.Inf(1))
+			}
+			return pld.Gaussian(s, *in.NoiseMultiplier, b.opt)
+		}
+		p, err := b.build(in)
+		if err != nil || p == nil || k == 1 {
+			return p, err
+		}
+		return p.SelfCompose(int(k))
+	case TypeComposed:
+		var acc *pld.PLD
+		for i := range e.Events {
+			p, err := b.build(&e.Events[i])
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case p == nil:
+			case acc == nil:
+				acc = p
+			default:
+				if acc, err = b.seen(acc).Compose(p); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return acc, nil
+	}
+	panic("events: unvalidated event type " + e.Type)
+}
+
+// rrEpsilon is the ε₀ of binary randomized response that answers uniformly
+// at random with probability p ∈ (0, 1] (dp_accounting's
+// RandomizedResponseDpEvent with num_buckets 2): it reports the true bit
+// with probability 1 − p/2, so ε₀ = ln((1 − p/2)/(p/2)) = ln(2 − p) − ln p,
+// rounded up (each logarithm and 2 − p carry at most 2⁻⁵² relative
+// error). p = 1 gives 0: the answer is independent of the record.
+func rrEpsilon(p float64) float64 {
+	if p == 1 {
+		return 0
+	}
+	a, c := math.Log(2-p), math.Log(p)
+	e := a - c
+	return e + 0x1p-50*(1+math.Abs(a)+math.Abs(c)+e)
+}
