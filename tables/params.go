@@ -12,31 +12,32 @@ import (
 // for the optional fields; Resolve fills them with documented defaults and
 // records each default it used.
 type Params struct {
-	N       float64 `json:"n"`         // dataset size n: an integer ≥ 1
-	D       float64 `json:"dimension"` // dimension (d in seeds 002 and 004, p in seeds 000 and 001): an integer ≥ 1
-	Epsilon float64 `json:"epsilon"`   // ε > 0
-	Delta   float64 `json:"delta"`     // δ ∈ (0, 1); 0 when the table has no (ε, δ) cell
+	// Each field's doc tag is its one-line description (the CLI's flag help).
+	N       float64 `json:"n" doc:"dataset size n (whole number ≥ 1); giving it evaluates the table"` // dataset size n: an integer ≥ 1
+	D       float64 `json:"dimension" doc:"dimension d (p in seeds 000 and 001), whole number ≥ 1"`   // dimension (d in seeds 002 and 004, p in seeds 000 and 001): an integer ≥ 1
+	Epsilon float64 `json:"epsilon" doc:"ε > 0"`                                                      // ε > 0
+	Delta   float64 `json:"delta" doc:"δ in (0, 1)"`                                                  // δ ∈ (0, 1); 0 when the table has no (ε, δ) cell
 
-	Lipschitz float64 `json:"lipschitz"` // L > 0 (default 1)
-	Radius    float64 `json:"radius"`    // R > 0: the constraint set lies in a ball of radius R (default 1)
+	Lipschitz float64 `json:"lipschitz" doc:"Lipschitz constant L > 0 (default 1)"`                                       // L > 0 (default 1)
+	Radius    float64 `json:"radius" doc:"radius R > 0 of a ball containing the constraint set (default 1; diameter 2R)"` // R > 0: the constraint set lies in a ball of radius R (default 1)
 	// Diameter of the constraint set (‖C‖₂ in seeds 000 and 001, D in seed
 	// 004). If zero it is taken as 2R, an upper bound. If given and Radius is
 	// zero, Radius is taken as Diameter·√(d/(2(d+1))) (Jung's theorem), also
 	// an upper bound, so explicit bounds stay valid.
-	Diameter float64 `json:"diameter"`
+	Diameter float64 `json:"diameter" doc:"diameter ‖C‖₂ > 0 of the constraint set (default 2R)"`
 
-	StrongConvexity float64 `json:"strong_convexity"` // m (seed 000), Δ (seed 001), μ (seed 004) > 0 (default 1)
-	Smoothness      float64 `json:"smoothness"`       // M (seed 000), β (seeds 002, 004) > 0 (default 1)
-	Psi             float64 `json:"psi"`              // Rashomon threshold ψ ≥ 0 (seed 000; default 0)
-	Tasks           float64 `json:"tasks"`            // number of tasks k, 1 ≤ k ≤ n (seed 002; default 1)
-	DX              float64 `json:"dx"`               // simplex dimensions (seed 003; default d), integers ≥ 2
-	DY              float64 `json:"dy"`
+	StrongConvexity float64 `json:"strong_convexity" doc:"strong convexity m / Δ / μ > 0 (default 1)"` // m (seed 000), Δ (seed 001), μ (seed 004) > 0 (default 1)
+	Smoothness      float64 `json:"smoothness" doc:"smoothness M / β > 0 (default 1)"`                 // M (seed 000), β (seeds 002, 004) > 0 (default 1)
+	Psi             float64 `json:"psi" doc:"Rashomon threshold ψ ≥ 0 (seed 000; default 0)"`          // Rashomon threshold ψ ≥ 0 (seed 000; default 0)
+	Tasks           float64 `json:"tasks" doc:"number of tasks, 1 ≤ tasks ≤ n (seed 002; default 1)"`  // number of tasks k, 1 ≤ k ≤ n (seed 002; default 1)
+	DX              float64 `json:"dx" doc:"simplex dimension dx ≥ 2 (seed 003; default d)"`           // simplex dimensions (seed 003; default d), integers ≥ 2
+	DY              float64 `json:"dy" doc:"simplex dimension dy ≥ 2 (seed 003; default d)"`
 
-	MomentOrder   float64 `json:"moment_order"`    // k ≥ 2 of seed 004's moment assumption (default 2)
-	MomentBound   float64 `json:"moment_bound"`    // r_k (seed 004; default L, since r_k ≤ L_f)
-	SecondMoment  float64 `json:"second_moment"`   // r_2 (seed 004; default r_k, since r_2 ≤ r_k)
-	MomentBound2k float64 `json:"moment_bound_2k"` // r̃_{2k,n} of seed 004's non-smooth bounds (default L)
-	Rho           float64 `json:"rho"`             // ρ of ρ-zCDP (seed 004; default ρ*(ε, δ) of BS16 Prop. 1.3)
+	MomentOrder   float64 `json:"moment_order" doc:"moment order k ≥ 2 (seed 004; default 2)"`                              // k ≥ 2 of seed 004's moment assumption (default 2)
+	MomentBound   float64 `json:"moment_bound" doc:"k-th moment bound r_k > 0 (seed 004; default L)"`                       // r_k (seed 004; default L, since r_k ≤ L_f)
+	SecondMoment  float64 `json:"second_moment" doc:"second moment bound r_2 ≤ r_k (seed 004; default r_k)"`                // r_2 (seed 004; default r_k, since r_2 ≤ r_k)
+	MomentBound2k float64 `json:"moment_bound_2k" doc:"empirical 2k-th moment bound r̃_{2k,n} ≥ r_k (seed 004; default L)"` // r̃_{2k,n} of seed 004's non-smooth bounds (default L)
+	Rho           float64 `json:"rho" doc:"ρ of ρ-zCDP > 0 (seed 004; default ρ*(ε, δ))"`                                   // ρ of ρ-zCDP (seed 004; default ρ*(ε, δ) of BS16 Prop. 1.3)
 	defaultsUsed  []string
 	diameterGiven bool
 	radiusGiven   bool

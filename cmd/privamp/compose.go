@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/composition/events"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/spf13/cobra"
 )
@@ -14,10 +16,10 @@ func init() { register(newComposeCmd) }
 
 func newComposeCmd(a *app) *cobra.Command {
 	var (
-		q                    composition.Query
-		dPrime, target, tEps float64
-		listFlag             string
-		guarantees           []string
+		q                     composition.Query
+		dPrime, target, tEps  float64
+		listFlag, evPath, acc string
+		guarantees            []string
 	)
 	cmd := &cobra.Command{
 		Use:   "compose",
@@ -57,11 +59,16 @@ fully adaptive privacy filter over the list and reports which mechanisms it lets
 	f.Float64Var(&tEps, "target-epsilon", 0, "filter: target ε > 0 (with --list: run the filter over the list)")
 	f.StringVar(&listFlag, "list", "", `heterogeneous guarantees "e1:d1,e2:d2,..."`)
 	f.StringArrayVar(&guarantees, "guarantee", nil, "one guarantee e:d (repeatable)")
+	f.StringVar(&evPath, "events", "", "a JSON events file (dp_accounting's DpEvent names; docs/accounting.md): PLD and RDP at --target-delta")
+	f.StringVar(&acc, "accountant", "best", "with --events: rdp, pld, or best (the smaller sound value)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if changed(cmd, "events") {
+			return composeEvents(a, cmd, evPath, acc, target)
+		}
 		listName := "list"
-		hasList := changed(cmd, "list") || changed(cmd, "guarantee")
+		hasList := firstChanged(cmd, "list", "guarantee") != ""
 		switch {
-		case hasList && (changed(cmd, "epsilon") || changed(cmd, "compositions") || changed(cmd, "delta")):
+		case hasList && firstChanged(cmd, "epsilon", "compositions", "delta") != "":
 			return badInput("--list/--guarantee cannot be combined with --epsilon, --delta or --compositions")
 		case hasList:
 			if !changed(cmd, "list") {
@@ -100,6 +107,33 @@ func given(cmd *cobra.Command, name string, v float64) *float64 {
 		return &v
 	}
 	return nil
+}
+
+// composeEvents accounts an events file (package composition/events).
+func composeEvents(a *app, cmd *cobra.Command, path, acc string, target float64) error {
+	if n := firstChanged(cmd, "epsilon", "delta", "compositions", "list", "guarantee", "method", "delta-prime", "target-epsilon"); n != "" {
+		return badInput("--events cannot be combined with --%s (the file says what ran; give --target-delta)", n)
+	}
+	ev, err := events.Load(path)
+	if err != nil {
+		return badInput("--events %s: %v", path, err)
+	}
+	res, err := events.Account(ev, events.Query{Delta: target, Accountant: composition.Accountant(acc)})
+	if err != nil {
+		return flagError(err, map[string]string{"delta": "target-delta"})
+	}
+	r := &report{Title: fmt.Sprintf("Events of %s: %s runs, %s neighbours", path, res.Steps, res.Neighbouring), Notes: slices.DeleteFunc([]string{res.PLDNote, res.RDPNote}, func(s string) bool { return s == "" }),
+		Rows: []row{{"ε", res.Epsilon, "at δ = " + res.Delta.String(), "accountant: " + res.Accountant}}, Table: &table{Header: []string{"path", "mechanism", "sampling", "q", "noise", "count", "pld", "rdp"}}}
+	if res.PLDEpsilon != nil {
+		addPLD(r, 1, *res.PLDEpsilon, *res.EpsilonOptimistic, res.PLDSource, "")
+	}
+	if res.RDPEpsilon != nil {
+		r.Rows = append(r.Rows, row{"ε by RDP", *res.RDPEpsilon, "α = " + res.RDPOrder.String(), res.RDPSource})
+	}
+	for _, p := range res.Phases {
+		r.Table.Rows = append(r.Table.Rows, []string{p.Path, p.Mechanism, p.Sampling, p.SamplingProbability.String(), p.NoiseMultiplier.String(), p.Count.String(), strconv.FormatBool(p.PLD), strconv.FormatBool(p.RDP)})
+	}
+	return render(a.out, a.mode, withResult("compose", res, r))
 }
 
 func composeReport(c composition.Composition, homogeneous bool) *report {

@@ -34,6 +34,16 @@ func conversionFlag(cmd *cobra.Command) func() (rdp.Conversion, error) {
 // changed reports whether the user set the flag.
 func changed(cmd *cobra.Command, name string) bool { return cmd.Flags().Changed(name) }
 
+// firstChanged returns the first of the flags the user set, or "".
+func firstChanged(cmd *cobra.Command, names ...string) string {
+	for _, n := range names {
+		if changed(cmd, n) {
+			return n
+		}
+	}
+	return ""
+}
+
 // fmtOrder prints an RDP order; ∞ means a pure-DP bound.
 func fmtOrder(a float64) string {
 	if math.IsInf(a, 1) {

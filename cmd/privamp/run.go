@@ -91,12 +91,8 @@ func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
 		return badInput("--plot must name a .png or .svg file, got %q", rf.plot)
 	}
 	follow := rf.plan.Path != ""
-	if !follow {
-		for _, fl := range []string{"id", "row-ids", "tier", "public-data"} {
-			if changed(cmd, fl) {
-				return badInput("--%s goes with --plan (it matches the rows of --data to a privamp plan)", fl)
-			}
-		}
+	if fl := firstChanged(cmd, "id", "row-ids", "tier", "public-data"); !follow && fl != "" {
+		return badInput("--%s goes with --plan (it matches the rows of --data to a privamp plan)", fl)
 	}
 	spec := rf.build(cmd, follow)
 	if follow {

@@ -12,20 +12,6 @@ import (
 
 func init() { register(newTablesCmd) }
 
-// tableFlagHelp documents the flags made from tables.Params' fields (named
-// by their json tags, "_" read as "-").
-var tableFlagHelp = map[string]string{
-	"n": "dataset size n (whole number ≥ 1); giving it evaluates the table", "dimension": "dimension d (p in seeds 000 and 001), whole number ≥ 1",
-	"epsilon": "ε > 0", "delta": "δ in (0, 1)", "lipschitz": "Lipschitz constant L > 0 (default 1)",
-	"radius": "radius R > 0 of a ball containing the constraint set (default 1; diameter 2R)", "diameter": "diameter ‖C‖₂ > 0 of the constraint set (default 2R)",
-	"strong_convexity": "strong convexity m / Δ / μ > 0 (default 1)", "smoothness": "smoothness M / β > 0 (default 1)",
-	"psi": "Rashomon threshold ψ ≥ 0 (seed 000; default 0)", "tasks": "number of tasks, 1 ≤ tasks ≤ n (seed 002; default 1)",
-	"dx": "simplex dimension dx ≥ 2 (seed 003; default d)", "dy": "simplex dimension dy ≥ 2 (seed 003; default d)",
-	"moment_order": "moment order k ≥ 2 (seed 004; default 2)", "moment_bound": "k-th moment bound r_k > 0 (seed 004; default L)",
-	"second_moment": "second moment bound r_2 ≤ r_k (seed 004; default r_k)", "moment_bound_2k": "empirical 2k-th moment bound r̃_{2k,n} ≥ r_k (seed 004; default L)",
-	"rho": "ρ of ρ-zCDP > 0 (seed 004; default ρ*(ε, δ))",
-}
-
 func newTablesCmd(a *app) *cobra.Command {
 	var p tables.Params
 	var markdown bool
@@ -57,7 +43,7 @@ Output: a table (default), --markdown, --csv or --json (one object).
 	for i := 0; i < v.NumField(); i++ {
 		if tag := v.Type().Field(i).Tag.Get("json"); tag != "" {
 			names = append(names, tag)
-			cmd.Flags().Float64Var(v.Field(i).Addr().Interface().(*float64), strings.ReplaceAll(tag, "_", "-"), 0, tableFlagHelp[tag])
+			cmd.Flags().Float64Var(v.Field(i).Addr().Interface().(*float64), strings.ReplaceAll(tag, "_", "-"), 0, v.Type().Field(i).Tag.Get("doc"))
 		}
 	}
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print Markdown")
