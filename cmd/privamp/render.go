@@ -1,18 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
+	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
 )
 
@@ -79,160 +75,18 @@ func (m outputMode) validate() error {
 }
 
 func render(w io.Writer, m outputMode, r *report) error {
-	switch {
-	case m.json && r.Result != nil:
-		obj, err := resultObject(r)
-		if err != nil {
-			return err
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(obj)
-	case m.json:
-		return fmt.Errorf("internal error: no typed result for --json")
-	case m.csv:
-		cw := csv.NewWriter(w)
-		if r.Table == nil || r.CSVAll {
-			_ = cw.Write([]string{"quantity", "value", "unit", "source"})
-			for _, x := range r.Rows {
-				_ = cw.Write([]string{x.Quantity, x.text(), x.Unit, x.Source})
-			}
-		}
-		if r.Table != nil {
-			if r.CSVAll {
-				cw.Flush()
-				fmt.Fprintln(w)
-			}
-			_ = cw.Write(r.Table.Header)
-			_ = cw.WriteAll(r.Table.Rows)
-		}
-		cw.Flush()
-		return cw.Error()
-	}
-	if r.Title != "" {
-		fmt.Fprintln(w, r.Title)
-	}
-	var sources []string // footnotes, so long citations keep tables narrow
-	if len(r.Rows) > 0 {
-		index := map[string]int{}
-		t := tablewriter.NewWriter(w)
-		t.Header("quantity", "value", "unit", "source")
-		for _, x := range r.Rows {
-			ref := ""
-			if x.Source != "" {
-				k, ok := index[x.Source]
-				if !ok {
-					sources = append(sources, x.Source)
-					k = len(sources)
-					index[x.Source] = k
-				}
-				ref = "[" + strconv.Itoa(k) + "]"
-			}
-			_ = t.Append(x.Quantity, x.text(), x.Unit, ref)
-		}
-		if err := t.Render(); err != nil {
-			return err
-		}
-	}
+	d := output.Doc{Title: r.Title, Assumptions: r.Assumptions, Notes: r.Notes, Result: r.Result, Command: r.Command, CSVAll: r.CSVAll}
 	if r.Table != nil {
-		t := tablewriter.NewWriter(w)
-		t.Header(anySlice(r.Table.Header)...)
-		for _, rr := range r.Table.Rows {
-			_ = t.Append(anySlice(rr)...)
-		}
-		if err := t.Render(); err != nil {
-			return err
-		}
+		d.Table = &output.Table{Header: r.Table.Header, Rows: r.Table.Rows}
 	}
-	if len(sources) > 0 {
-		fmt.Fprintln(w, "Sources:")
-		for i, src := range sources {
-			fmt.Fprintf(w, "  [%d] %s\n", i+1, src)
-		}
+	for _, x := range r.Rows {
+		d.Rows = append(d.Rows, [4]string{x.Quantity, x.text(), x.Unit, x.Source})
 	}
-	if len(r.Assumptions) > 0 {
-		fmt.Fprintln(w, "Assumptions:")
-		for _, a := range r.Assumptions {
-			fmt.Fprintf(w, "  - %s\n", a)
-		}
-	}
-	if len(r.Notes) > 0 {
-		fmt.Fprintln(w, "Notes:")
-		for _, n := range r.Notes {
-			fmt.Fprintf(w, "  - %s\n", n)
-		}
-	}
-	return nil
+	return output.Render(w, output.Mode{JSON: m.json, CSV: m.csv}, d)
 }
 
 // merged is a result made of several typed parts whose keys are merged.
-type merged []any
-
-// resultObject is the one --json object of a typed result: its fields, plus
-// "assumptions" and "notes" from the report when the result has none, and
-// "<key>_reason": "no finite guarantee" beside every ε that encodes as null
-// (at any depth). Numbers keep their exact encoding.
-func resultObject(r *report) (map[string]any, error) {
-	parts, ok := r.Result.(merged)
-	if !ok {
-		parts = merged{r.Result}
-	}
-	obj := map[string]any{}
-	for _, p := range parts {
-		b, err := json.Marshal(p)
-		if err != nil {
-			return nil, err
-		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.UseNumber()
-		if err := dec.Decode(&obj); err != nil {
-			return nil, err
-		}
-	}
-	if _, ok := obj["command"]; !ok && r.Command != "" {
-		obj["command"] = r.Command
-	}
-	for _, k := range []string{"assumptions", "notes"} {
-		if v, ok := obj[k]; ok && v == nil {
-			delete(obj, k) // an empty list, not null
-		}
-	}
-	if _, ok := obj["assumptions"]; !ok && len(r.Assumptions) > 0 {
-		obj["assumptions"] = r.Assumptions
-	}
-	if _, ok := obj["notes"]; !ok && len(r.Notes) > 0 {
-		obj["notes"] = r.Notes
-	}
-	var reasons func(v any)
-	reasons = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				if e == nil && strings.Contains(k, "epsilon") {
-					if _, ok := x[k+"_reason"]; !ok {
-						x[k+"_reason"] = noFinite
-					}
-				}
-				reasons(e)
-			}
-		case []any:
-			for _, e := range x {
-				reasons(e)
-			}
-		}
-	}
-	reasons(obj)
-	return obj, nil
-}
-
-func anySlice(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
+type merged = output.Merged
 
 // fmtEps formats an ε, rounded up to 6 significant digits so that the
 // printed value is never below the proven one; "no finite guarantee" when

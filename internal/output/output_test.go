@@ -1,0 +1,46 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/privamp/privamp/internal/quantity"
+)
+
+// An infinite ε prints as null with its reason beside it, at any depth; the
+// command and the report's notes are added; JSON and CSV are exclusive of
+// the tables.
+func TestRender(t *testing.T) {
+	type part struct {
+		Epsilon quantity.Loss   `json:"epsilon"`
+		Inner   []quantity.Loss `json:"inner_epsilon"`
+	}
+	d := Doc{Title: "T", Rows: [][4]string{{"ε", "∞", "", "src"}}, Notes: []string{"n"}, Command: "c",
+		Result: Merged{part{quantity.Loss(math.Inf(1)), nil}, struct {
+			Sub map[string]quantity.Loss `json:"sub"`
+		}{map[string]quantity.Loss{"epsilon": quantity.Loss(math.Inf(1))}}}}
+	var b bytes.Buffer
+	if err := Render(&b, Mode{JSON: true}, d); err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(b.Bytes(), &obj); err != nil {
+		t.Fatal(err)
+	}
+	sub := obj["sub"].(map[string]any)
+	if obj["epsilon"] != nil || obj["epsilon_reason"] != quantity.NoFinite || sub["epsilon_reason"] != quantity.NoFinite || obj["command"] != "c" || obj["notes"] == nil {
+		t.Errorf("JSON %s", b.String())
+	}
+	b.Reset()
+	if err := Render(&b, Mode{}, d); err != nil || !strings.Contains(b.String(), "[1] src") || !strings.Contains(b.String(), "  - n") {
+		t.Errorf("table %v:\n%s", err, b.String())
+	}
+	b.Reset()
+	d.Table = &Table{Header: []string{"a"}, Rows: [][]string{{"1"}}}
+	if err := Render(&b, Mode{CSV: true}, d); err != nil || b.String() != "a\n1\n" {
+		t.Errorf("CSV %v: %q", err, b.String())
+	}
+}
