@@ -42,11 +42,16 @@ The total δ budget is --target-delta (δ' = target − Σδ is then left for ad
 fully adaptive privacy filter over the list and reports which mechanisms it lets run
 (δ' = --delta-prime for the ε budget, δ'' = --target-delta − δ' for Σδ_m).
 
+--events FILE accounts what ran, described in dp_accounting's DpEvent vocabulary (Gaussian, Laplace,
+PoissonSampled, SampledWithoutReplacement, SelfComposed, Composed; docs/accounting.md), by the PLD and
+the RDP accountant (--accountant rdp|pld|best) at --target-delta.
+
 ` + exitStatuses,
 		Args: cobra.NoArgs,
 		Example: `  privamp compose --epsilon 0.1 --compositions 100 --target-delta 1e-5
   privamp compose --method advanced --epsilon 0.1 --compositions 100 --delta-prime 1e-5
   privamp compose --list "0.5:1e-6,0.2:0,1:1e-7" --target-delta 1e-5
+  privamp compose --events examples/events-two-phase.json --target-delta 1e-6
   privamp compose --method filter --list "0.1:0,0.3:0,0.2:1e-7" --target-epsilon 1 --delta-prime 1e-5 --target-delta 2e-5`,
 	}
 	f := cmd.Flags()

@@ -4,6 +4,8 @@ import (
 	"encoding/csv"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -305,4 +307,37 @@ func FuzzComposeFlags(f *testing.F) {
 			t.Fatalf("%q: unlabelled NaN/Inf:\n%s", args, out)
 		}
 	})
+}
+
+// compose --events: the file's accounting, its bad input named (exit 2).
+func TestComposeEvents(t *testing.T) {
+	obj := composeJSON(t, "--events", "../../examples/events-two-phase.json", "--target-delta", "1e-6")
+	pldEps, _ := obj["pld_epsilon"].(float64)
+	rdpEps, _ := obj["rdp_epsilon"].(float64)
+	if obj["accountant"] != "pld" || obj["epsilon"] != pldEps || !(pldEps > 2.6 && pldEps < rdpEps) || obj["epsilon_optimistic"].(float64) > pldEps {
+		t.Errorf("two-phase file: %v", obj)
+	}
+	obj = composeJSON(t, "--events", "../../examples/events-two-phase.json", "--target-delta", "1e-6", "--accountant", "rdp")
+	if obj["epsilon"] != rdpEps || obj["accountant"] != "rdp" {
+		t.Errorf("--accountant rdp: %v", obj)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"event": {"type": "SelfComposed", "count": 3, "event": {"type": "Gaussian", "noise_multiplier": -1}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--events", bad, "--target-delta", "1e-6"}, "event.event.noise_multiplier"},
+		{[]string{"--events", "../../examples/events-two-phase.json"}, "--target-delta"},
+		{[]string{"--events", "../../examples/events-two-phase.json", "--target-delta", "1e-6", "--epsilon", "1"}, "--epsilon"},
+		{[]string{"--events", "../../examples/events-two-phase.json", "--target-delta", "1e-6", "--accountant", "prv"}, "--accountant"},
+		{[]string{"--events", "no-such-file.json", "--target-delta", "1e-6"}, "no-such-file.json"},
+	} {
+		_, errOut, code := composeCLI(c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+			t.Errorf("%v: exit %d, want 2 naming %s: %q", c.args, code, c.want, errOut)
+		}
+	}
 }
