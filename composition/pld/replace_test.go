@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 // One step: the symmetrized PLD's δ(ε) for ε ≥ 0 is the remove direction
@@ -471,5 +473,41 @@ func TestCalibrateReplaceOne(t *testing.T) {
 	za, _ := CalibrateDPSGD(q, k, delta, target, Options{})
 	if !(z > za) {
 		t.Errorf("replace-one noise %v not above add/remove %v", z, za)
+	}
+}
+
+// Extreme but valid inputs under replace-one: a finite or +Inf sound ε
+// never below the optimistic estimate, never NaN, errors only as field
+// errors; γ near 1 with much noise is where the grid's P(L>0) + Q(L>0)
+// comes closest to 1.
+func TestReplaceOneExtremeInputs(t *testing.T) {
+	for _, c := range []struct {
+		g, z  float64
+		k     int
+		delta float64
+	}{
+		{1e-9, 1, 10, 1e-5}, {0.5, 0.1, 3, 1e-3}, {0.01, 50, 100, 1e-5}, {0.9999, 10, 3, 1e-5},
+		{1 - 1e-9, 100, 2, 1e-5}, {0.3, 1, 1, 0.5}, {1e-4, 0.5, 100000, 1e-6},
+	} {
+		r, err := DPSGDReplaceOne(c.g, c.z, c.k, c.delta, Options{Interval: 1e-3})
+		if err != nil {
+			if _, ok := field.As(err); !ok {
+				t.Errorf("%+v: %v is not a field error", c, err)
+			}
+			t.Logf("%+v: %v", c, err)
+			continue
+		}
+		e, o := float64(r.Epsilon), float64(r.EpsilonOptimistic)
+		t.Logf("%+v: sound %v, optimistic %v, %d points", c, e, o, r.Points)
+		if math.IsNaN(e) || math.IsNaN(o) || o > e || e < 0 {
+			t.Errorf("%+v: sound %v, optimistic %v", c, e, o)
+		}
+	}
+	for _, bad := range []struct{ g, z float64 }{{0, 1}, {1.5, 1}, {0.1, 0}, {0.1, math.Inf(1)}, {math.NaN(), 1}} {
+		if _, err := SubsampledGaussianReplaceOne(bad.g, bad.z, Options{}); err == nil {
+			t.Errorf("γ=%v z=%v accepted", bad.g, bad.z)
+		} else if _, ok := field.As(err); !ok {
+			t.Errorf("γ=%v z=%v: %v is not a field error", bad.g, bad.z, err)
+		}
 	}
 }
