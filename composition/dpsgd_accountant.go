@@ -40,21 +40,36 @@ type DPSGDAccounting struct {
 	PLDEpsilon        quantity.Loss `json:"pld_epsilon,omitempty"`
 	EpsilonOptimistic quantity.Max  `json:"epsilon_optimistic,omitempty"`
 	PLDSource         string        `json:"pld_source,omitempty"`
-	// PLDNote says why the PLD is absent (replace-one neighbours, a grid
-	// over the memory cap, no finite PLD bound at this δ).
+	// PLDNote says why the PLD is absent (q = 1, a grid over the memory
+	// cap, no finite PLD bound at this δ) or what it bounds.
 	PLDNote string `json:"pld_note,omitempty"`
+	// RDPNote says why the RDP bound is absent (fixed-size batches).
+	RDPNote string `json:"rdp_note,omitempty"`
 }
+
+// Notes on the replace-one PLD.
+const (
+	noteReplaceOnePLD = "replace-one PLD: the symmetrized pair ((1−γ)N(0,z²)+γN(2,z²), N(0,z²)), which is proved to dominate (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022); it is looser than dp_accounting's antipodal replace-one pair, which has no proof we can check"
+	noteFixedSizeRDP  = "no RDP bound for batches drawn without replacement here: the PLD accountant alone gives ε"
+)
 
 // DPSGDWith accounts the DP-SGD run d with the given accountant. The PLD
 // accountant (package pld: connect-the-dots discretization at interval
-// 1e-4, Doroshenko–Ghazi–Kamath–Kumar–Manurangsi 2022; both directions of
-// the add/remove pair composed by FFT with every truncated mass added to δ)
-// covers Poisson sampling under add/remove neighbours below q = 1; at q = 1
-// the exact Gaussian of DPSGD is already tight, and under replace-one only
-// the RDP bound exists here. Best falls back to RDP, with the reason in
-// PLDNote, wherever the PLD does not apply; AccountPLD refuses instead.
-// A calibration (d.Calibrate) finds the smallest noise multiplier whose
-// headline ε meets the target.
+// 1e-4, Doroshenko–Ghazi–Kamath–Kumar–Manurangsi 2022, composed by FFT
+// with every truncated mass added to δ) covers below q = 1:
+//
+//   - Poisson sampling under add/remove (both directions of the pair);
+//   - replace-one, Poisson or fixed-size (d.FixedSize, γ = b/n), with the
+//     provable pair of pld.SubsampledGaussianReplaceOne. Under Poisson
+//     sampling best is the smaller of it and the RDP remove-then-add bound;
+//     for fixed-size batches RDP has no bound here, so the PLD is the answer
+//     (RDPNote says so).
+//
+// At q = 1 the exact Gaussian of DPSGD is already tight. Best falls back to
+// RDP, with the reason in PLDNote, wherever the PLD does not apply (except
+// for fixed-size batches, which only the PLD covers: an error then);
+// AccountPLD refuses instead. A calibration (d.Calibrate) finds the
+// smallest noise multiplier whose headline ε meets the target.
 func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 	if _, err := ParseAccountant(string(a)); err != nil {
 		return DPSGDAccounting{}, err
@@ -63,32 +78,38 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 	if err != nil {
 		return DPSGDAccounting{}, err
 	}
+	fixed := d.FixedSize && q < 1
 	note := ""
 	switch {
 	case a == AccountRDP:
-	case d.ReplaceOne:
-		note = "the PLD accountant covers add/remove neighbours only; replace-one is bounded by RDP (remove then add)"
 	case q == 1:
 		note = "at q = 1 the exact Gaussian profile is tight; no PLD needed"
 	case steps > math.MaxInt32:
 		note = "more steps than the PLD accountant composes"
+		if fixed {
+			return DPSGDAccounting{}, field.New("steps", steps, "are more than the PLD accountant composes, and fixed-size batches have no RDP bound here")
+		}
 	}
 	if note != "" && a == AccountPLD {
 		return DPSGDAccounting{}, field.New("accountant", string(a), "does not apply: %s", note)
 	}
 	if note != "" || a == AccountRDP {
-		r, err := DPSGD(d)
+		r, err := DPSGD(d) // fixed-size below q = 1: rdp refuses, naming fixed_size
 		return DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDNote: note}, err
 	}
+	rel := pld.AddRemove
+	if d.ReplaceOne {
+		rel = pld.ReplaceOne
+	}
 	if d.Calibrate {
-		if err := field.Positive("target_epsilon", d.TargetEpsilon); err != nil {
+		if err := field.First(field.Positive("target_epsilon", d.TargetEpsilon), field.OpenUnit("delta", d.Delta)); err != nil {
 			return DPSGDAccounting{}, err
 		}
-		z, err := pld.CalibrateDPSGD(q, int(steps), d.Delta, d.TargetEpsilon, pld.Options{})
+		z, err := pld.CalibrateDPSGDFor(rel, q, int(steps), d.Delta, d.TargetEpsilon, pld.Options{})
 		if err != nil {
 			return DPSGDAccounting{}, err
 		}
-		if a == AccountBest { // the RDP calibration may need less noise where the PLD's error bounds bite
+		if a == AccountBest && !fixed { // the RDP calibration may need less noise where the PLD's error bounds bite
 			if r, err := DPSGD(d); err == nil && float64(r.NoiseMultiplier) < z {
 				z = float64(r.NoiseMultiplier)
 			}
@@ -99,25 +120,50 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 		res.Calibrated, res.TargetEpsilon = true, quantity.Num(d.TargetEpsilon)
 		return res, err
 	}
-	r, err := DPSGD(d)
-	if err != nil {
+	var r DPSGDResult
+	if fixed {
+		if err := field.First(field.OpenUnit("delta", d.Delta), field.Positive("noise", d.Noise)); err != nil {
+			return DPSGDAccounting{}, err
+		}
+		r.DPSGDResult = rdp.DPSGDResult{N: quantity.Num(d.N), Batch: quantity.Num(d.Batch), SamplingRate: quantity.Num(q), Steps: quantity.Num(steps),
+			NoiseMultiplier: quantity.Noise(d.Noise), Delta: quantity.Loss(d.Delta), Order: quantity.Num(math.NaN()), Neighbours: "replace-one"}
+	} else if r, err = DPSGD(d); err != nil {
 		return DPSGDAccounting{}, err
 	}
-	p, err := pld.DPSGD(q, d.Noise, int(steps), d.Delta, pld.Options{})
+	var p pld.Result
+	if d.ReplaceOne {
+		p, err = pld.DPSGDReplaceOne(q, d.Noise, int(steps), d.Delta, pld.Options{})
+	} else {
+		p, err = pld.DPSGD(q, d.Noise, int(steps), d.Delta, pld.Options{})
+	}
 	if err != nil {
-		if a == AccountPLD {
+		if a == AccountPLD || fixed {
 			return DPSGDAccounting{}, err
 		}
 		return DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDNote: "PLD not computed: " + err.Error()}, nil
 	}
 	res := DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDEpsilon: p.Epsilon,
 		EpsilonOptimistic: p.EpsilonOptimistic, PLDSource: p.Source}
-	res.RDPEpsilon = r.Epsilon
+	if d.ReplaceOne {
+		res.PLDNote = noteReplaceOnePLD
+	}
+	if fixed {
+		res.RDPNote = noteFixedSizeRDP
+		res.Conversion = ""
+	} else {
+		res.RDPEpsilon = r.Epsilon
+	}
 	if math.IsInf(float64(p.Epsilon), 1) {
 		res.PLDNote = "the PLD's bounds on its own rounding exceed δ: no finite PLD bound at this δ"
 	}
-	if a == AccountPLD || p.Epsilon < r.Epsilon {
+	if a == AccountPLD || fixed || p.Epsilon < r.Epsilon {
 		res.Epsilon, res.Accountant, res.Method, res.Source = p.Epsilon, string(AccountPLD), "pld-"+p.Method, p.Source
+		if d.ReplaceOne {
+			res.Method += "-replace-one"
+		}
+		if fixed {
+			res.Method += "-fixed-size"
+		}
 	}
 	return res, nil
 }

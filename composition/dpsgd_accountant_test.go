@@ -35,17 +35,74 @@ func TestDPSGDBestIsPLD(t *testing.T) {
 	}
 }
 
-// Where the PLD does not apply, best falls back to RDP and says why; pld
-// alone refuses.
-func TestDPSGDBestFallsBack(t *testing.T) {
+// Replace-one under Poisson sampling: best is the smaller of the RDP
+// remove-then-add bound and the provable replace-one PLD (for MNIST the RDP
+// one: 5.78 against 18.51); pld alone gives the PLD. With few steps at a
+// large rate the PLD wins (q = 0.5, z = 4, 10 steps: 2.742 against 2.921).
+func TestDPSGDReplaceOne(t *testing.T) {
 	d := mnist
 	d.ReplaceOne = true
 	r, err := DPSGDWith(d, AccountBest)
-	if err != nil || r.Accountant != "rdp" || !strings.Contains(r.PLDNote, "add/remove") {
+	if err != nil || r.Accountant != "rdp" || !(r.PLDEpsilon > r.Epsilon) || r.Epsilon != r.RDPEpsilon || !strings.Contains(r.PLDNote, "replace-one PLD") {
 		t.Errorf("replace-one: %+v %v", r, err)
 	}
+	p, err := DPSGDWith(d, AccountPLD)
+	if err != nil || p.Accountant != "pld" || p.Epsilon != r.PLDEpsilon || math.Abs(float64(p.Epsilon)-18.5087) > 1e-3 {
+		t.Errorf("pld: %+v %v", p, err)
+	}
+	few := rdp.DPSGD{SamplingRate: 0.5, Steps: 10, Noise: 4, Delta: 1e-3, ReplaceOne: true}
+	if r, err := DPSGDWith(few, AccountBest); err != nil || r.Accountant != "pld" || !(r.Epsilon < r.RDPEpsilon) || r.Method != "pld-connect-the-dots-replace-one" {
+		t.Errorf("q = 0.5: %+v %v", r, err)
+	}
+}
+
+// Fixed-size batches: replace-one is accounted by the PLD alone (RDP
+// refuses them naming the field), never below Poisson add/remove at the
+// same rate; add/remove is refused naming the field; calibration meets the
+// target.
+func TestDPSGDFixedSize(t *testing.T) {
+	d := mnist
+	d.ReplaceOne, d.FixedSize = true, true
+	r, err := DPSGDWith(d, AccountBest)
+	if err != nil || r.Accountant != "pld" || r.RDPEpsilon != 0 || r.RDPNote == "" || r.Epsilon != r.PLDEpsilon || !strings.HasSuffix(r.Method, "-fixed-size") {
+		t.Fatalf("fixed-size: %+v %v", r, err)
+	}
+	poisson, _ := DPSGDWith(mnist, AccountBest)
+	if !(r.Epsilon > poisson.Epsilon) || math.Abs(float64(r.Epsilon)-18.5087) > 1e-3 {
+		t.Errorf("fixed-size ε %v, Poisson add/remove %v", r.Epsilon, poisson.Epsilon)
+	}
+	if _, err := DPSGDWith(d, AccountRDP); err == nil || !strings.Contains(err.Error(), "fixed_size") {
+		t.Errorf("rdp accepted fixed-size: %v", err)
+	}
+	ar := d
+	ar.ReplaceOne = false
+	for _, a := range []Accountant{AccountBest, AccountPLD, AccountRDP} {
+		if _, err := DPSGDWith(ar, a); err == nil || !strings.Contains(err.Error(), "fixed_size") || !strings.Contains(err.Error(), "replace-one") {
+			t.Errorf("%s accepted fixed-size add/remove: %v", a, err)
+		}
+	}
+	d.Calibrate, d.TargetEpsilon = true, 8
+	c, err := DPSGDWith(d, AccountBest)
+	if err != nil || !c.Calibrated || float64(c.Epsilon) > 8 || !(c.NoiseMultiplier > 1.1) {
+		t.Errorf("calibration: %+v %v", c, err)
+	}
+	// At γ = 1 every record is in every batch: the exact Gaussian with Δ = 2.
+	full := rdp.DPSGD{N: 100, Batch: 100, Steps: 1, Noise: 2, Delta: 1e-5, ReplaceOne: true, FixedSize: true}
+	if r, err := DPSGDWith(full, AccountBest); err != nil || r.Method != "analytic-gaussian-replace-one" {
+		t.Errorf("γ = 1: %+v %v", r, err)
+	}
+}
+
+// Where the PLD does not apply, best falls back to RDP and says why; pld
+// alone refuses.
+func TestDPSGDBestFallsBack(t *testing.T) {
+	d := rdp.DPSGD{SamplingRate: 1, Steps: 3, Noise: 2, Delta: 1e-5}
+	r, err := DPSGDWith(d, AccountBest)
+	if err != nil || r.Accountant != "rdp" || !strings.Contains(r.PLDNote, "q = 1") {
+		t.Errorf("q = 1: %+v %v", r, err)
+	}
 	if _, err := DPSGDWith(d, AccountPLD); err == nil {
-		t.Error("pld accepted replace-one")
+		t.Error("pld accepted q = 1")
 	}
 	// At δ = 1e-12 with 5000 steps the PLD's own error bounds exceed δ: the
 	// headline stays finite through RDP.

@@ -23,7 +23,14 @@ type DPSGD struct {
 	Noise        float64 // noise multiplier z = σ/C > 0 (ignored when Calibrate)
 	Delta        float64 // δ ∈ (0, 1)
 	ReplaceOne   bool    // replace-one neighbours (else add/remove one example)
-	Calibrate    bool    // find the smallest z for TargetEpsilon instead of taking Noise
+	// FixedSize: batches of exactly Batch examples drawn without
+	// replacement (else Poisson sampling); the changed example is in a
+	// batch with probability γ = Batch/N (or SamplingRate, read as b/n).
+	// Valid only with ReplaceOne. RDP has no bound for it here (Account
+	// refuses it below γ = 1); composition.DPSGDWith accounts it with the
+	// PLD (pld.SubsampledGaussianReplaceOne).
+	FixedSize bool
+	Calibrate bool // find the smallest z for TargetEpsilon instead of taking Noise
 	// TargetEpsilon is the ε > 0 to calibrate z for.
 	TargetEpsilon float64
 	Conversion    Conversion
@@ -83,6 +90,9 @@ func (d DPSGD) rate() (q, steps float64, err error) {
 	default:
 		q = d.Batch / d.N
 	}
+	if d.FixedSize && !d.ReplaceOne {
+		return 0, 0, field.New("fixed_size", true, "needs replace-one neighbours: no dominating pair for batches drawn without replacement under add/remove is implemented")
+	}
 	switch {
 	case d.Steps != 0 && d.Epochs != 0:
 		return 0, 0, field.New("steps", d.Steps, "cannot be combined with epochs")
@@ -100,10 +110,10 @@ func (d DPSGD) rate() (q, steps float64, err error) {
 	return q, steps, nil
 }
 
-// Rate returns the sampling rate q and the number of steps T of d, or a
-// field error naming the first field that is out of range or missing for
-// the route the given fields choose. It does not look at Noise, Delta or
-// the target.
+// Rate returns the sampling rate q (γ = b/n with FixedSize) and the number
+// of steps T of d, or a field error naming the first field that is out of
+// range or missing for the route the given fields choose, or FixedSize
+// without ReplaceOne. It does not look at Noise, Delta or the target.
 func (d DPSGD) Rate() (q, steps float64, err error) { return d.rate() }
 
 // givenCheck returns err unless v is 0 ("not given").
@@ -135,6 +145,9 @@ func (d DPSGD) Account() (DPSGDResult, error) {
 		err = field.Positive("target_epsilon", d.TargetEpsilon)
 	} else if err == nil {
 		err = field.Positive("noise", d.Noise)
+	}
+	if err == nil && d.FixedSize && q < 1 {
+		err = field.New("fixed_size", true, "has no RDP bound here (batches drawn without replacement); the PLD accountant covers it")
 	}
 	if err != nil {
 		return DPSGDResult{}, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
@@ -25,9 +26,14 @@ type Comparison struct {
 	// (rdp.SampledGaussian): every iterate may be released, but the sampling
 	// must stay secret. Its neighbours are add/remove-one.
 	SamplingAddRemove rdp.DP
-	// SamplingReplaceOne is the same under replace-one neighbours
-	// (rdp.SampledGaussianReplaceOne), like for like with Iteration.
+	// SamplingReplaceOne is the same under replace-one neighbours, like for
+	// like with Iteration: the smaller of the RDP remove-then-add bound and
+	// the PLD's provable replace-one pair (Sampling.ReplaceOne).
 	SamplingReplaceOne rdp.DP
+	// SamplingReplaceOneByPLD is set when the PLD gave SamplingReplaceOne;
+	// SamplingReplaceOneRDP is the RDP remove-then-add ε beside it.
+	SamplingReplaceOneByPLD bool
+	SamplingReplaceOneRDP   float64
 	// Composition releases every iterate of the fixed-order run: the E
 	// Gaussian steps that use the worst-placed record compose (Lemma 27 and
 	// composition; replace-one).
@@ -57,7 +63,7 @@ func Compare(run SGD, delta float64, conv rdp.Conversion) (Comparison, error) {
 	if err != nil {
 		return Comparison{}, err
 	}
-	c.SamplingAddRemove, c.SamplingReplaceOne = smp.AddRemove, smp.ReplaceOne
+	c.SamplingAddRemove, c.SamplingReplaceOne, c.SamplingReplaceOneByPLD, c.SamplingReplaceOneRDP = smp.AddRemove, smp.ReplaceOne, smp.ReplaceOneByPLD, smp.ReplaceOneRDP
 	loc := Local{SGD: run}
 	worst := int64(1)
 	for _, t := range []int64{run.N, 1} {
@@ -94,11 +100,19 @@ type Sampling struct {
 	Steps int64
 	// AddRemove is the usual add/remove-one guarantee (rdp.SampledGaussian).
 	AddRemove rdp.DP
-	// ReplaceOne is the replace-one guarantee, bounded as a removal then an
-	// addition (rdp.SampledGaussianReplaceOne, Mironov 2017 Prop. 11). It is
-	// loose: a direct replace-one bound can be 1.1–2.3× smaller (issue 9 of
-	// privamp; the tight bound needs the privacy-loss distribution).
+	// ReplaceOne is the replace-one guarantee: the smaller of two bounds
+	// proved for every pair of gradients, RDP's removal then addition
+	// (rdp.SampledGaussianReplaceOne, Mironov 2017 Prop. 11) and the PLD's
+	// symmetrized sensitivity-2 pair (pld.DPSGDReplaceOne; Balle–Barthe–
+	// Gaboardi 2018, Thm 2; Dong–Roth–Su 2022). With the PLD its Order is
+	// NaN. Both are looser than dp_accounting's replace-one PLD (a tighter
+	// pair without a proof privamp can check): 1.2–5.8× on the
+	// configurations of bench/dp_accounting_replace.py.
 	ReplaceOne rdp.DP
+	// ReplaceOneByPLD is set when the PLD gave ReplaceOne; ReplaceOneRDP is
+	// the RDP bound beside it.
+	ReplaceOneByPLD bool
+	ReplaceOneRDP   float64
 }
 
 // SamplingOf returns the sampling accounting of run; its public records,
@@ -114,15 +128,24 @@ func SamplingOf(run SGD, delta float64, conv rdp.Conversion) (Sampling, error) {
 	if s.ReplaceOne, err = rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussianReplaceOne{Q: s.Q, Z: s.Z}, float64(s.Steps)), delta, conv); err != nil {
 		return Sampling{}, err
 	}
+	s.ReplaceOneRDP = s.ReplaceOne.Epsilon
+	// The PLD, where it applies (q < 1, steps it composes, a grid under
+	// the cap); elsewhere RDP alone. At q = 1 both are the Gaussian with
+	// sensitivity 2 (RDP's is exact there up to the conversion).
+	if s.Q < 1 && s.Steps <= math.MaxInt32 {
+		if p, err := pld.DPSGDReplaceOne(s.Q, s.Z, int(s.Steps), delta, pld.Options{}); err == nil && float64(p.Epsilon) < s.ReplaceOne.Epsilon {
+			s.ReplaceOne = rdp.DP{Epsilon: float64(p.Epsilon), Delta: delta, Order: math.NaN(), Conversion: conv}
+			s.ReplaceOneByPLD = true
+		}
+	}
 	return s, nil
 }
 
 // Looseness returns ReplaceOne.Epsilon / AddRemove.Epsilon: the scale by
-// which the remove-then-add replace-one ε may overstate a direct replace-one
-// bound, assuming (as is typical) that the direct bound is no smaller than
-// the add/remove one. It is not a measured gap. It is 1 when the ratio is
-// undefined (both ε are 0, or neither is finite): there is then nothing to
-// overstate.
+// which the replace-one ε may overstate the true replace-one ε, assuming
+// (as is typical) that the true one is no smaller than the add/remove one.
+// It is not a measured gap. It is 1 when the ratio is undefined (both ε
+// are 0, or neither is finite): there is then nothing to overstate.
 func (s Sampling) Looseness() float64 {
 	if r := s.ReplaceOne.Epsilon / s.AddRemove.Epsilon; !math.IsNaN(r) {
 		return r
@@ -130,14 +153,18 @@ func (s Sampling) Looseness() float64 {
 	return 1
 }
 
-// ReplaceOneSource cites the replace-one bound and says that it is loose.
+// ReplaceOneSource cites the replace-one bound that was used and says
+// that it is loose.
 func (s Sampling) ReplaceOneSource(conv rdp.Conversion) string {
-	return "Mironov–Talwar–Zhang 2019 + Mironov 2017 Prop. 11 (replace = remove then add; loose: a direct replace-one bound is tighter); " + conv.Source()
+	if s.ReplaceOneByPLD {
+		return fmt.Sprintf("PLD of the symmetrized pair ((1−q)N(0,z²)+qN(2,z²), N(0,z²)) (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022; connect-the-dots, Doroshenko et al. 2022), below RDP's remove then add (%s); loose: a tighter replace-one pair exists without a proof privamp can check", quantity.Loss(s.ReplaceOneRDP))
+	}
+	return "Mironov–Talwar–Zhang 2019 + Mironov 2017 Prop. 11 (replace = remove then add; below the PLD's provable replace-one pair here; loose: a tighter replace-one pair exists without a proof privamp can check); " + conv.Source()
 }
 
 // LoosenessNote says plainly how loose the replace-one baseline may be.
 func (s Sampling) LoosenessNote() string {
-	return fmt.Sprintf("the replace-one sampling baseline is loose: it is bounded as a removal then an addition (Mironov 2017 Prop. 11), which is 1.1–2.3× above a direct replace-one bound in the cases measured so far; here it is %s× the add/remove ε. That ratio is the scale of the possible looseness (a direct replace-one ε, typically no smaller than the add/remove one, may be below the row by up to this factor), not a measured gap; comparisons with iteration against this row may favour iteration by that much",
+	return fmt.Sprintf("the replace-one sampling baseline is loose: it is the smaller of RDP's removal then addition (Mironov 2017 Prop. 11) and the PLD's provable symmetrized pair, and dp_accounting's replace-one PLD (a tighter pair that privamp cannot prove dominates) is 1.2–5.8× below it on the configurations measured; here it is %s× the add/remove ε. That ratio is the scale of the possible looseness (a replace-one ε, typically no smaller than the add/remove one, may be below the row by up to this factor), not a measured gap; comparisons with iteration against this row may favour iteration by that much",
 		quantity.Num(s.Looseness()))
 }
 
@@ -157,8 +184,10 @@ type ComparisonReport struct {
 	// Indices holds the indices asked for.
 	Iteration Summary        `json:"iteration"`
 	Indices   []IndexEpsilon `json:"indices,omitempty"`
-	// Sampling (add/remove and the loose replace-one bound), its looseness
-	// scale, and the composition bound of every iterate (worst record).
+	// Sampling (add/remove, and the provable but loose replace-one bound:
+	// the smaller of RDP remove-then-add and the PLD's replace-one pair), the
+	// ratio of the two (the scale of the replace-one row's possible
+	// looseness), and the composition bound of every iterate (worst record).
 	SamplingReplaceOneEpsilon quantity.Loss `json:"sampling_replace_one_epsilon"`
 	SamplingAddRemoveEpsilon  quantity.Loss `json:"sampling_add_remove_epsilon"`
 	SamplingLooseness         quantity.Num  `json:"sampling_replace_one_looseness"`
@@ -194,7 +223,7 @@ func CompareTraining(r Training, o Options) (ComparisonReport, error) {
 	if err != nil {
 		return ComparisonReport{}, err
 	}
-	smp := Sampling{AddRemove: c.SamplingAddRemove, ReplaceOne: c.SamplingReplaceOne}
+	smp := Sampling{AddRemove: c.SamplingAddRemove, ReplaceOne: c.SamplingReplaceOne, ReplaceOneByPLD: c.SamplingReplaceOneByPLD, ReplaceOneRDP: c.SamplingReplaceOneRDP}
 	out := ComparisonReport{
 		N: r.N, Batch: r.Batch, Epochs: r.Epochs, Steps: c.Steps(), Sigma: r.Sigma, Lipschitz: r.Loss.Lipschitz, Delta: r.Delta,
 		Conversion: conv.String(), Iteration: c.Iteration, // its count under a target is IterationWins

@@ -44,7 +44,9 @@ type Curves struct {
 }
 
 // SamplingColumn is the sampling baseline of the run (replace-one, like for
-// like with the columns, and loose: see Sampling.LoosenessNote).
+// like with the columns: the smaller of RDP remove-then-add and the PLD's
+// provable replace-one pair, and loose: see Sampling.LoosenessNote; Order is
+// null when the PLD gave it).
 type SamplingColumn struct {
 	Column     string        `json:"column"`
 	Neighbours string        `json:"neighbours"`

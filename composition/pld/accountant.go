@@ -94,6 +94,36 @@ func DPSGD(q, z float64, steps int, delta float64, opt Options) (Result, error) 
 	})
 }
 
+// DPSGDReplaceOne accounts for steps of DP-SGD under replace-one
+// neighbours with the dominating PLD of SubsampledGaussianReplaceOne:
+// gamma is the sampling rate q (Poisson) or b/n (fixed-size batches of b
+// drawn without replacement from n), z the noise multiplier.
+func DPSGDReplaceOne(gamma, z float64, steps int, delta float64, opt Options) (Result, error) {
+	if steps < 1 {
+		return Result{}, field.New("steps", steps, "must be a whole number ≥ 1")
+	}
+	if err := checkGammaNoise(gamma, z); err != nil {
+		return Result{}, err
+	}
+	var cache []tl // R's tails, shared by the sound and optimistic grids
+	if o, err := opt.withDefaults(); err == nil && gamma < 1 {
+		if _, err := discretize(sampledLoss{q: gamma, z: z / 2}, o, &cache); err != nil {
+			return Result{}, err
+		}
+	}
+	r, err := accountBoth(delta, opt, func(o Options) (*PLD, error) {
+		p, err := subsampledGaussianReplaceOne(gamma, z, o, &cache)
+		if err != nil {
+			return nil, err
+		}
+		return p.SelfCompose(steps)
+	})
+	r.Source = sourceReplaceOne
+	return r, err
+}
+
+const sourceReplaceOne = "PLD accountant, replace-one: the symmetrized pair ((1−γ)N(0,z²)+γN(2,z²), N(0,z²)) (Balle–Barthe–Gaboardi 2018, Thm 2; Zhu–Dong–Wang 2022; Dong–Roth–Su 2022) discretized by Doroshenko et al. 2022 (connect the dots), composed by FFT (Koskela et al. 2020)"
+
 // GaussianComposed accounts for k runs of the Gaussian mechanism
 // (sensitivity Δ, noise σ).
 func GaussianComposed(sensitivity, sigma float64, k int, delta float64, opt Options) (Result, error) {
@@ -106,17 +136,54 @@ func GaussianComposed(sensitivity, sigma float64, k int, delta float64, opt Opti
 	})
 }
 
-// CalibrateDPSGD returns the smallest noise multiplier z (to a relative
+// Relation is the neighbouring relation of a DP-SGD account.
+type Relation int
+
+const (
+	// AddRemove: neighbours differ by one record added or removed
+	// (Poisson sampling; SubsampledGaussian, both directions).
+	AddRemove Relation = iota
+	// ReplaceOne: neighbours differ by one record replaced (Poisson
+	// sampling at rate q, or fixed-size batches with γ = b/n;
+	// SubsampledGaussianReplaceOne).
+	ReplaceOne
+)
+
+func (r Relation) String() string {
+	if r == ReplaceOne {
+		return "replace-one"
+	}
+	return "add-remove"
+}
+
+// build returns one step's PLD under r.
+func (r Relation) build(q, z float64, o Options) (*PLD, error) {
+	if r == ReplaceOne {
+		if err := checkGammaNoise(q, z); err != nil {
+			return nil, err
+		}
+		return subsampledGaussianReplaceOne(q, z, o, nil)
+	}
+	return SubsampledGaussian(q, z, o)
+}
+
+// CalibrateDPSGD is CalibrateDPSGDFor under add/remove neighbours.
+func CalibrateDPSGD(q float64, steps int, delta, target float64, opt Options) (float64, error) {
+	return CalibrateDPSGDFor(AddRemove, q, steps, delta, target, opt)
+}
+
+// CalibrateDPSGDFor returns the smallest noise multiplier z (to a relative
 // tolerance of 10⁻³, rounded up) for which the sound PLD gives ε ≤ target
-// for steps of DP-SGD with sampling rate q at δ. The answer meets the
-// target under the sound PLD at the requested interval: it is checked
+// for steps of DP-SGD with sampling rate q (under ReplaceOne: γ, which is
+// b/n for fixed-size batches) at δ under the relation rel. The answer meets
+// the target under the sound PLD at the requested interval: it is checked
 // there, not extrapolated.
 //
 // The search runs first on a grid ten times coarser (cheap, and its ε
 // differs from the fine one by little, connect-the-dots being second
 // order), then brackets that root at the requested grid with two
 // evaluations, widening (and bisecting) only if they miss.
-func CalibrateDPSGD(q float64, steps int, delta, target float64, opt Options) (float64, error) {
+func CalibrateDPSGDFor(rel Relation, q float64, steps int, delta, target float64, opt Options) (float64, error) {
 	if err := field.Positive("target_epsilon", target); err != nil {
 		return 0, err
 	}
@@ -129,13 +196,16 @@ func CalibrateDPSGD(q float64, steps int, delta, target float64, opt Options) (f
 	if err := field.OpenUnit("delta", delta); err != nil {
 		return 0, err
 	}
+	if rel != AddRemove && rel != ReplaceOne {
+		return 0, field.New("relation", int(rel), "must be add-remove or replace-one")
+	}
 	o, err := opt.withDefaults()
 	if err != nil {
 		return 0, err
 	}
 	epsAt := func(o Options) func(z float64) (float64, error) {
 		return func(z float64) (float64, error) {
-			p, err := SubsampledGaussian(q, z, o)
+			p, err := rel.build(q, z, o)
 			if err != nil {
 				return 0, err
 			}

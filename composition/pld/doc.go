@@ -82,6 +82,19 @@
 // larger δ(ε) of the two. This is the max of two valid upper bounds, one
 // for each order of the pair of neighbouring data sets, hence sound.
 //
+// Under replace-one neighbours, SubsampledGaussianReplaceOne gives one
+// symmetric PLD for Poisson sampling (rate q) and for fixed-size batches
+// drawn without replacement (γ = b/n): the remove pair of the subsampled
+// Gaussian with sensitivity 2, ((1−γ)N(0, z²) + γN(2, z²), N(0, z²)), which
+// dominates one step for every ε ≥ 0 by advanced joint convexity
+// (Balle–Barthe–Gaboardi 2018, Thm 2), symmetrized (ω(−l) = e^{−l}ω(l),
+// the rest at 0) so that it dominates at every order and composes
+// (Dong–Roth–Su 2022; Zhu–Dong–Wang 2022). The proof is in its doc
+// comment and in docs/accounting.md, "Replace-one and fixed-size batches".
+// It is provable, and looser than dp_accounting's replace-one pair, which
+// has no proof we can check. Add/remove with fixed-size batches has no
+// dominating pair here.
+//
 // # Cost
 //
 // A composition window of N points costs O(N log N) time and about 55
@@ -94,8 +107,10 @@
 // example needs windows of about 1.1·10⁵ points (24 MB allocated in all);
 // 10⁶ steps about 8.8·10⁵ (170 MB).
 //
-// Entry points: Gaussian, Laplace, RandomizedResponse and
-// SubsampledGaussian build a PLD; SelfCompose and Compose compose; Delta
-// and Epsilon query; DPSGD and GaussianComposed return a Result with the
-// sound ε and the optimistic estimate; CalibrateDPSGD finds the noise.
+// Entry points: Gaussian, Laplace, RandomizedResponse, SubsampledGaussian
+// and SubsampledGaussianReplaceOne build a PLD; SelfCompose and Compose
+// compose; Delta and Epsilon query; DPSGD, DPSGDReplaceOne and
+// GaussianComposed return a Result with the sound ε and the optimistic
+// estimate; CalibrateDPSGD (add/remove) and CalibrateDPSGDFor (either
+// Relation) find the noise.
 package pld

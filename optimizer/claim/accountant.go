@@ -11,12 +11,16 @@ import (
 // compositions of the Poisson-subsampled Gaussian mechanism (Abadi et al.
 // 2016) with sampling rate Q ∈ (0, 1] and noise multiplier Z = σ/C, under
 // add/remove neighbours, or replace-one when ReplaceOne is set, at δ = Delta.
+// With FixedSize the batches are of fixed size b drawn without replacement
+// from n instead (Q = b/n; only with ReplaceOne): an accountant that has no
+// bound for it returns an error.
 type PoissonGaussian struct {
 	Q          float64
 	Z          float64
 	Steps      int64
 	Delta      float64
 	ReplaceOne bool
+	FixedSize  bool
 }
 
 // Certificate is an accountant's answer: a sound upper bound on ε at the
@@ -62,12 +66,14 @@ func (o Options) accountant() Accountant {
 
 // BestAccountant is composition.DPSGDWith with composition.AccountBest: the
 // smaller of the RDP bound and the PLD accountant's sound bound
-// (connect-the-dots, Doroshenko et al. 2022; add/remove neighbours below
-// q = 1), each sound, so their minimum is. Its calibration finds the
-// smallest noise multiplier whose headline ε meets the target.
+// (connect-the-dots, Doroshenko et al. 2022; below q = 1, add/remove or
+// replace-one with the provable pair of pld.SubsampledGaussianReplaceOne),
+// each sound, so their minimum is; fixed-size batches under replace-one by
+// the PLD alone. Its calibration finds the smallest noise multiplier whose
+// headline ε meets the target.
 func BestAccountant() Accountant {
 	run := func(m PoissonGaussian) rdp.DPSGD {
-		return rdp.DPSGD{SamplingRate: m.Q, Steps: float64(m.Steps), Noise: m.Z, Delta: m.Delta, ReplaceOne: m.ReplaceOne}
+		return rdp.DPSGD{SamplingRate: m.Q, Steps: float64(m.Steps), Noise: m.Z, Delta: m.Delta, ReplaceOne: m.ReplaceOne, FixedSize: m.FixedSize}
 	}
 	return Accountant{
 		Name: "tightest accountant (PLD or RDP)",
@@ -87,13 +93,14 @@ func BestAccountant() Accountant {
 // RDPAccountant is composition.DPSGD's answer: below q = 1 the exact RDP
 // of the Poisson-subsampled Gaussian at every real order
 // (Mironov–Talwar–Zhang 2019, §3; replace-one by remove-then-add, Mironov
-// 2017, Prop. 11) converted to (ε, δ); at q = 1 the exact Gaussian profile
+// 2017, Prop. 11) converted to (ε, δ) (no bound for fixed-size batches: an
+// error); at q = 1 the exact Gaussian profile
 // (Dong–Roth–Su 2019, Cor. 3.3; Balle–Wang 2018, Thm 8) when it is smaller.
 // NoiseFor is rdp.DPSGD's calibration (composition.DPSGD with Calibrate:
 // a bisection that keeps the safe end).
 func RDPAccountant() Accountant {
 	run := func(m PoissonGaussian) rdp.DPSGD {
-		return rdp.DPSGD{SamplingRate: m.Q, Steps: float64(m.Steps), Noise: m.Z, Delta: m.Delta, ReplaceOne: m.ReplaceOne}
+		return rdp.DPSGD{SamplingRate: m.Q, Steps: float64(m.Steps), Noise: m.Z, Delta: m.Delta, ReplaceOne: m.ReplaceOne, FixedSize: m.FixedSize}
 	}
 	return Accountant{
 		Name: "RDP accountant",

@@ -89,16 +89,30 @@
 //	{"algorithm": "dpsgd", "sample_rate": 0.004266666666666667,
 //	 "noise_multiplier": 1.1, "steps": 14063, "delta": 1e-5, "epsilon": 2.6}
 //
-// VerifyDPSGD decides it with an Accountant (Options; RDPAccountant by
-// default): with Poisson sampling, Valid when the claimed ε is at least the
-// certified one (Verification.WorstEpsilon), else Invalid with the noise
-// multiplier that would make the claim true (NoiseMultiplierNeeded,
-// verified with the accountant). Replace-one neighbours are accounted as a
-// removal then an addition: sound but loose. Shuffled batches are
-// Unsupported: accounting them as Poisson is the common approximation, not a
-// proof. Fixed-size batches (sampling without replacement) are Unsupported:
-// no dominating pair for them is implemented here yet. The RDP accountant
-// certifies 2.597 for the example above.
+// VerifyDPSGD decides it with an Accountant (Options; BestAccountant, the
+// smaller of RDP and the PLD, by default): with Poisson sampling, Valid when
+// the claimed ε is at least the certified one (Verification.WorstEpsilon),
+// else Invalid with the noise multiplier that would make the claim true
+// (NoiseMultiplierNeeded, verified with the accountant). Replace-one
+// neighbours are bounded by a pair proved to dominate (RDP's removal then
+// addition, or the PLD's symmetrized sensitivity-2 pair, whichever is
+// smaller): sound, but looser than dp_accounting's replace-one PLD, whose
+// pair privamp cannot check. Fixed-size batches (sampling without
+// replacement) under replace-one are decided the same way by the PLD's
+// replace-one pair with γ = batch_size/n (package composition/pld,
+// SubsampledGaussianReplaceOne); under add/remove they are Unsupported (no
+// dominating pair is implemented), and so are they with the RDP accountant
+// alone. Shuffled batches are Unsupported: accounting them as Poisson is the
+// common approximation, not a proof. The tightest accountant certifies
+// 2.382 for the example above (the RDP accountant 2.597). A fixed-size
+// claim (examples/dpsgd-fixed-size-claim.json):
+//
+//	{"algorithm": "dpsgd", "sampling": "fixed-size", "n": 60000,
+//	 "batch_size": 256, "noise_multiplier": 1.1, "epochs": 60,
+//	 "neighbours": "replace-one", "delta": 1e-5, "epsilon": 18.6}
+//
+// is VALID (certified 18.51: a fixed-size batch under replace-one is a far
+// stronger adversary than Poisson sampling under add/remove).
 //
 // # Verification
 //

@@ -70,7 +70,7 @@ type DPSGDRun struct {
 // Mechanism is the run as an Accountant sees it.
 func (r DPSGDRun) Mechanism() PoissonGaussian {
 	return PoissonGaussian{Q: float64(r.SamplingRate), Z: float64(r.NoiseMultiplier), Steps: r.Steps,
-		Delta: float64(r.Delta), ReplaceOne: r.Neighbours == ReplaceOne}
+		Delta: float64(r.Delta), ReplaceOne: r.Neighbours == ReplaceOne, FixedSize: r.Sampling == SamplingFixedSize}
 }
 
 // String describes the run in one line.
@@ -204,21 +204,27 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 }
 
 // ViaNoAccountant is the Via of a DP-SGD claim whose sampling no accountant
-// of privamp covers (fixed-size batches, shuffling).
+// of privamp covers (shuffling; fixed-size batches under add/remove).
 const ViaNoAccountant = "none: no accountant covers this sampling"
 
-// VerifyDPSGD decides a DP-SGD claim with o's accountant (RDPAccountant by
+// VerifyDPSGD decides a DP-SGD claim with o's accountant (BestAccountant by
 // default):
 //
 //   - Poisson sampling: Valid when the claimed ε is at least the certified
 //     one, else Invalid with the certified ε (WorstEpsilon) and the noise
 //     multiplier that would make the claim true (NoiseMultiplierNeeded).
-//     Replace-one neighbours are accounted as a removal then an addition
-//     (rdp.SampledGaussianReplaceOne): sound, but loose.
+//     Replace-one neighbours are bounded by a provable pair: RDP's removal
+//     then addition (Mironov 2017, Prop. 11) or the PLD's symmetrized
+//     sensitivity-2 pair (pld.SubsampledGaussianReplaceOne), whichever the
+//     accountant certifies smaller.
+//   - Fixed-size batches (sampling without replacement) under replace-one:
+//     decided the same way by the PLD's replace-one pair with γ = b/n
+//     (Zhu–Dong–Wang 2022; Balle–Barthe–Gaboardi 2018, Thm 2), if the
+//     accountant covers them (the RDP accountant does not: Unsupported).
+//   - Fixed-size batches under add/remove: Unsupported; no dominating pair
+//     for them is implemented here.
 //   - Shuffled batches: Unsupported. Accounting them as Poisson, as Opacus
 //     and TF-Privacy users commonly do, is an approximation, not a proof.
-//   - Fixed-size batches (sampling without replacement): Unsupported; no
-//     dominating pair for them is implemented here yet.
 func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	r, err := d.Run()
 	if err != nil {
@@ -251,32 +257,45 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	}
 	v.Assumptions = []string{"the released model is a post-processing of the noisy gradients; the accounting covers every intermediate iterate",
 		"the noise multiplier, clipping norm and sampling rate do not depend on the private data"}
+	fixed := r.Sampling == SamplingFixedSize
 	ref, refErr := a.Epsilon(m)
-	if r.Sampling != SamplingPoisson {
+	unsupported := func(detail, note string) (Verification, error) {
 		v.Via = ViaNoAccountant
 		v.Verdict = Unsupported
-		detail := "shuffled, consecutive batches: each example is in exactly one batch per epoch, not in each batch independently with probability q"
-		if r.Sampling == SamplingFixedSize {
-			detail = "batches of exactly batch_size drawn without replacement: no dominating pair for sampling without replacement is implemented here yet, so no bound is given"
-		}
-		v.Checks = append(v.Checks, check("Poisson sampling", Unmet, nan, nan, BasisTrust, detail))
-		note := "accounting shuffled batches as if Poisson-sampled is the common approximation (Opacus, TF-Privacy), not a proof: privamp does not certify it"
-		if r.Sampling == SamplingFixedSize {
-			note = "sampling without replacement (fixed-size batches) has no dominating pair implemented in privamp yet; accounting it as Poisson is an approximation, not a proof, and privamp does not guess a bound"
-		}
+		v.Checks = append(v.Checks, check("sampling covered by an accountant", Unmet, nan, nan, BasisTrust, detail))
 		v.Notes = append(v.Notes, note)
-		if refErr == nil {
+		asPoisson := m
+		asPoisson.FixedSize = false
+		if ref, err := a.Epsilon(asPoisson); err == nil {
 			v.Notes = append(v.Notes, fmt.Sprintf("for reference only (not a certificate): the same run accounted as Poisson sampling by the %s gives ε = %s at δ = %g", a.Name, quantity.Loss(ref.Epsilon), d.Delta))
 		}
 		return v, nil
 	}
-	v.Checks = append(v.Checks, check("Poisson sampling", Pass, nan, nan, BasisTrust, "each example joins each batch independently with probability q"))
+	switch {
+	case r.Sampling == SamplingShuffle:
+		return unsupported("shuffled, consecutive batches: each example is in exactly one batch per epoch, not in each batch independently with probability q",
+			"accounting shuffled batches as if Poisson-sampled is the common approximation (Opacus, TF-Privacy), not a proof: privamp does not certify it")
+	case fixed && r.Neighbours != ReplaceOne:
+		return unsupported("batches of exactly batch_size drawn without replacement under add/remove neighbours: no dominating pair for them is implemented here, so no bound is given",
+			"sampling without replacement (fixed-size batches) is certified under replace-one neighbours only (the PLD's replace-one pair); under add/remove no dominating pair is implemented in privamp, and accounting it as Poisson is an approximation, not a proof")
+	case fixed && refErr != nil:
+		return unsupported(fmt.Sprintf("batches of exactly batch_size drawn without replacement: the %s has no bound for them (%v)", a.Name, refErr),
+			"fixed-size batches under replace-one are certified by the PLD accountant (the default, tightest accountant), not by RDP alone")
+	case fixed:
+		v.Checks = append(v.Checks, check("sampling without replacement, replace-one", Pass, float64(r.SamplingRate), nan, BasisTrust,
+			"batches of exactly batch_size drawn without replacement: the replaced example is in a batch with probability γ = batch_size/n"))
+	default:
+		v.Checks = append(v.Checks, check("Poisson sampling", Pass, nan, nan, BasisTrust, "each example joins each batch independently with probability q"))
+	}
 	if refErr != nil {
 		return v, refErr
 	}
 	v.Source, v.WorstEpsilon, v.CompositionEpsilon = ref.Source, quantity.Loss(ref.Epsilon), quantity.Loss(ref.Epsilon)
-	if r.Neighbours == ReplaceOne && m.Q < 1 {
-		v.Notes = append(v.Notes, "replace-one neighbours are accounted as a removal then an addition (Mironov 2017, Prop. 11, rdp.SampledGaussianReplaceOne): sound but loose; a tight replace-one bound may certify a smaller ε")
+	switch {
+	case r.Neighbours == ReplaceOne && m.Q < 1 && fixed:
+		v.Notes = append(v.Notes, "fixed-size batches under replace-one are bounded by the PLD of the pair ((1−γ)N(0,z²)+γN(2,z²), N(0,z²)), γ = batch_size/n, symmetrized (Balle–Barthe–Gaboardi 2018, Thm 2; Zhu–Dong–Wang 2022; Dong–Roth–Su 2022): a fixed-size batch under replace-one is a much stronger adversary than Poisson sampling under add/remove, so expect a far larger ε than a Poisson accountant reports")
+	case r.Neighbours == ReplaceOne && m.Q < 1:
+		v.Notes = append(v.Notes, "replace-one neighbours are bounded by a pair proved to dominate: the removal then addition of RDP (Mironov 2017, Prop. 11) or the PLD's symmetrized sensitivity-2 pair (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022), whichever is smaller and covers the sampling; both are looser than dp_accounting's replace-one PLD, whose pair privamp cannot check, so a smaller ε may be true")
 	}
 	if *d.Epsilon >= ref.Epsilon {
 		v.Verdict = Valid

@@ -3,6 +3,7 @@ package claim
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -158,9 +159,9 @@ func TestDPSGDClaimErrors(t *testing.T) {
 	}
 }
 
-// TestDPSGDUnsupportedSampling: shuffled and fixed-size batches get no
-// certificate; the note says why, and a shuffle's Poisson value is given
-// for reference only.
+// TestDPSGDUnsupportedSampling: shuffled batches, and fixed-size batches
+// under add/remove, get no certificate; the note says why, and the Poisson
+// value is given for reference only.
 func TestDPSGDUnsupportedSampling(t *testing.T) {
 	for sampling, want := range map[string][]string{
 		"shuffle":    {"common approximation", "not a proof"},
@@ -248,5 +249,58 @@ func TestDPSGDJSONAndTrajectory(t *testing.T) {
 	}
 	if _, _, _, err := Load("../../examples/dpsgd-claim.json", "../../examples/trajectory.csv"); err == nil || !strings.Contains(err.Error(), "trajectory") {
 		t.Errorf("Load with a trajectory: %v", err)
+	}
+}
+
+// TestDPSGDFixedSizeReplaceOne: fixed-size batches under replace-one are
+// decided by the PLD's replace-one pair (γ = batch_size/n): VALID just above
+// the certified ε, INVALID just below with a noise multiplier that the
+// accountant certifies; the RDP accountant alone leaves them Unsupported.
+func TestDPSGDFixedSizeReplaceOne(t *testing.T) {
+	doc := `{"algorithm": "dpsgd", "sampling": "fixed-size", "n": 10000, "batch_size": 100, "noise_multiplier": 1.5,
+  "steps": 300, "delta": 1e-5, "neighbours": "replace-one", "epsilon": EPS}`
+	want, err := composition.DPSGDWith(rdp.DPSGD{N: 10000, Batch: 100, Steps: 300, Noise: 1.5, Delta: 1e-5, ReplaceOne: true, FixedSize: true}, composition.AccountBest)
+	if err != nil || want.Accountant != "pld" {
+		t.Fatal(want, err)
+	}
+	e := float64(want.Epsilon)
+	above := verifyDPSGDString(t, strings.Replace(doc, "EPS", fmt.Sprint(e*1.0001), 1), Options{})
+	if above.Verdict != Valid || float64(above.WorstEpsilon) != e {
+		t.Errorf("ε·1.0001: %v, certified %v (want %v); notes %v", above.Verdict, above.WorstEpsilon, e, above.Notes)
+	}
+	below := verifyDPSGDString(t, strings.Replace(doc, "EPS", fmt.Sprint(e*0.999), 1), Options{})
+	z := float64(below.NoiseMultiplierNeeded)
+	if below.Verdict != Invalid || !(z > 1.5 && z < 1.6) {
+		t.Fatalf("ε·0.999: %v, noise needed %v; notes %v", below.Verdict, z, below.Notes)
+	}
+	at, err := composition.DPSGDWith(rdp.DPSGD{N: 10000, Batch: 100, Steps: 300, Noise: z, Delta: 1e-5, ReplaceOne: true, FixedSize: true}, composition.AccountBest)
+	if err != nil || float64(at.Epsilon) > e*0.999 {
+		t.Errorf("at the noise needed %v: ε %v > claim %v (%v)", z, at.Epsilon, e*0.999, err)
+	}
+	// The same run under Poisson sampling costs less (RDP remove-then-add
+	// or the PLD, whichever is smaller), never more.
+	poisson := verifyDPSGDString(t, strings.Replace(strings.Replace(doc, "EPS", "1", 1), `"fixed-size"`, `"poisson"`, 1), Options{})
+	if !(poisson.WorstEpsilon <= above.WorstEpsilon) {
+		t.Errorf("Poisson %v above fixed-size %v", poisson.WorstEpsilon, above.WorstEpsilon)
+	}
+	rdpOnlyV := verifyDPSGDString(t, strings.Replace(doc, "EPS", "100", 1), rdpOnly)
+	if rdpOnlyV.Verdict != Unsupported || !strings.Contains(strings.Join(rdpOnlyV.Notes, " "), "PLD") {
+		t.Errorf("RDP accountant: %v %v", rdpOnlyV.Verdict, rdpOnlyV.Notes)
+	}
+	addRemove := verifyDPSGDString(t, strings.Replace(strings.Replace(doc, "EPS", "100", 1), `"replace-one"`, `"add-remove"`, 1), Options{})
+	if addRemove.Verdict != Unsupported || !strings.Contains(strings.Join(addRemove.Notes, " "), "no dominating pair") {
+		t.Errorf("add/remove: %v %v", addRemove.Verdict, addRemove.Notes)
+	}
+}
+
+// The fixed-size example file is read and VALID by the default accountant.
+func TestDPSGDFixedSizeExampleFile(t *testing.T) {
+	c, _, _, err := Load("../../examples/dpsgd-fixed-size-claim.json", "")
+	if err != nil || c.DPSGD == nil {
+		t.Fatal(c, err)
+	}
+	v, err := VerifyDPSGD(c.DPSGD, Options{})
+	if err != nil || v.Verdict != Valid || v.DPSGD.Sampling != SamplingFixedSize {
+		t.Errorf("%v %v %v", v.Verdict, v.Notes, err)
 	}
 }

@@ -33,7 +33,7 @@ func ExampleVerify() {
 }
 
 // Verify a DP-SGD claim as TF-Privacy's compute_dp_sgd_privacy writes its
-// parameters (the MNIST tutorial): the default accountant is RDP; a claim
+// parameters (the MNIST tutorial), first with the RDP accountant; a claim
 // below its bound comes with the noise multiplier that would make it true.
 func ExampleVerifyDPSGD() {
 	const doc = `{"algorithm": "dpsgd", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1,
@@ -50,4 +50,26 @@ func ExampleVerifyDPSGD() {
 	// Output:
 	// INVALID via RDP accountant: 14063 steps, certified ε = 2.59665, noise multiplier needed 1.12499
 	// VALID via tightest accountant (PLD or RDP): certified ε = 2.38192
+}
+
+// A DP-SGD claim with fixed-size batches (sampling without replacement)
+// under replace-one neighbours (examples/dpsgd-fixed-size-claim.json): the
+// PLD's replace-one pair with γ = batch_size/n certifies it; RDP has no
+// bound for it here. Under add/remove it is Unsupported.
+func ExampleVerifyDPSGD_fixedSize() {
+	const doc = `{"algorithm": "dpsgd", "sampling": "fixed-size", "n": 60000, "batch_size": 256,
+	  "noise_multiplier": 1.1, "epochs": 60, "neighbours": "replace-one", "delta": 1e-5, "epsilon": 18.6}`
+	c, err := claim.ParseClaim(strings.NewReader(doc))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, _ := claim.VerifyDPSGD(c.DPSGD, claim.Options{})
+	fmt.Printf("%s: certified ε = %s\n", v.Verdict, v.WorstEpsilon)
+	c.DPSGD.Neighbours = claim.AddRemove
+	v, _ = claim.VerifyDPSGD(c.DPSGD, claim.Options{})
+	fmt.Println(v.Verdict)
+	// Output:
+	// VALID: certified ε = 18.5087
+	// UNSUPPORTED
 }
