@@ -59,7 +59,7 @@ func compareReport(c shifted.ComparisonReport) *report {
 		r.Rows = append(r.Rows, row{fmt.Sprintf("iteration, index %d", p.Index), p.Epsilon, at + ", replace-one", c.IterationSource})
 	}
 	r.Rows = append(r.Rows,
-		row{"sampling, replace-one (like for like, loose)", c.SamplingReplaceOneEpsilon, fmt.Sprintf("%s, everyone; may be up to %s× too high (remove then add)", at, c.SamplingLooseness), c.SamplingReplaceOneSource},
+		row{"sampling, replace-one (like for like, loose)", c.SamplingReplaceOneEpsilon, fmt.Sprintf("%s, everyone; may be up to %s× too high (see the notes)", at, c.SamplingLooseness), c.SamplingReplaceOneSource},
 		row{"sampling, add/remove (DP-SGD's usual)", c.SamplingAddRemoveEpsilon, at + ", everyone", c.SamplingAddRemoveSource},
 		row{"composition, every iterate released (worst record)", c.CompositionEpsilon, at + ", replace-one", c.CompositionSource})
 	for _, w := range []struct {

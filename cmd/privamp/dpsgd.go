@@ -26,7 +26,7 @@ func user(cmd *cobra.Command, name string, v float64) float64 {
 func newDPSGDCmd(a *app) *cobra.Command {
 	e := dpsgdDefaults
 	d := rdp.DPSGD{N: e.n, Batch: e.batch, Epochs: e.epochs, Noise: e.noise, Delta: e.delta}
-	var neighbours, accountant string
+	var neighbours, accountant, sampling string
 	cmd := &cobra.Command{
 		Use:   "dpsgd",
 		Short: "ε of DP-SGD (Poisson-subsampled Gaussian), or the noise multiplier for a target ε",
@@ -39,7 +39,9 @@ With --target-epsilon instead of --noise: the smallest noise multiplier that mee
 At q = 1 (full batches) DP-SGD is the Gaussian mechanism: the headline is its exact ε (μ = √T·Δ/z,
 Balle–Wang 2018), with the RDP value beside it. --accountant best (default) reports the smaller of the
 RDP and the PLD bound (privacy loss distribution, connect-the-dots at interval 1e-4, Doroshenko et al.
-2022; add/remove neighbours), with the PLD's optimistic estimate beside it; rdp or pld choose one.
+2022), with the PLD's optimistic estimate beside it; rdp or pld choose one. Under --neighbours
+replace-one, Poisson or --sampling fixed-size (batches of exactly --batch drawn without replacement)
+are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and Poisson also by RDP.
 
 ` + exitStatuses,
 		Args: cobra.NoArgs,
@@ -59,6 +61,7 @@ RDP and the PLD bound (privacy loss distribution, connect-the-dots at interval 1
 	f.Float64Var(&d.TargetEpsilon, "target-epsilon", 0, "calibrate the noise multiplier for this ε > 0 instead of taking --noise")
 	f.StringVar(&neighbours, "neighbours", "add-remove", "neighbouring relation: add-remove or replace-one")
 	f.StringVar(&accountant, "accountant", "best", "rdp, pld, or best (the smaller sound value)")
+	f.StringVar(&sampling, "sampling", "poisson", "poisson, or fixed-size (without replacement; needs --neighbours replace-one and --n, --batch)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		var err error
 		if d.Conversion, err = conv(); err != nil {
@@ -81,43 +84,51 @@ RDP and the PLD bound (privacy loss distribution, connect-the-dots at interval 1
 		if neighbours != "add-remove" && neighbours != "replace-one" {
 			return badInput("--neighbours must be add-remove or replace-one, got %q", neighbours)
 		}
-		d.ReplaceOne, d.Calibrate = neighbours == "replace-one", changed(cmd, "target-epsilon")
+		if sampling != "poisson" && sampling != "fixed-size" {
+			return badInput("--sampling must be poisson or fixed-size, got %q", sampling)
+		}
+		d.ReplaceOne, d.Calibrate, d.FixedSize = neighbours == "replace-one", changed(cmd, "target-epsilon"), sampling == "fixed-size"
 		acct, err := composition.ParseAccountant(accountant)
 		if err != nil {
 			return err
 		}
 		res, err := composition.DPSGDWith(d, acct)
 		if err != nil {
-			return err
+			return flagError(err, map[string]string{"fixed_size": "sampling"})
 		}
-		zSrc, nb := "input", "add/remove one example"
+		zSrc, nb, title, smp := "input", "add/remove one example", "DP-SGD (Poisson-subsampled Gaussian)", "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
 		if res.Calibrated {
 			zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
 		}
 		if d.ReplaceOne {
-			nb = "replace one example (bounded through remove-then-add, Mironov 2017, Prop. 11)"
+			nb = "replace one example (the symmetrized PLD of docs/accounting.md, and for Poisson sampling also RDP through remove-then-add, Mironov 2017, Prop. 11)"
+		}
+		if d.FixedSize {
+			title, smp = "DP-SGD (fixed-size batches drawn without replacement)", "each batch is exactly batch examples drawn uniformly without replacement, independently at each step (not a shuffle cut into consecutive batches)"
 		}
 		r := &report{
-			Title: "DP-SGD (Poisson-subsampled Gaussian)",
+			Title: title,
 			Rows: []row{
 				{"q = batch/n", res.SamplingRate, "sampling rate", "input"},
 				{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉ or --steps"},
 				{"z (noise multiplier)", res.NoiseMultiplier, "σ/C", zSrc},
 				{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
-				{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"},
 			},
 			Assumptions: []string{
-				"every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so",
+				smp,
 				"per-example gradients are clipped to ℓ2 norm ≤ C and the summed batch gradient gets N(0, (zC)²I) noise",
 				"neighbouring data sets: " + nb,
 				"all intermediate models may be released (no amplification by iteration is assumed)",
 			},
 		}
+		if res.Order > 0 {
+			r.Rows = append(r.Rows, row{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"})
+		}
 		addPLD(r, 4, res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
 		if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
 			r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), "Mironov–Talwar–Zhang 2019 + " + d.Conversion.Source()})
 		}
-		addPLD(r, 0, 0, 0, "", res.PLDNote)
+		addPLD(r, 0, 0, 0, "", joinNonEmpty("; ", res.PLDNote, res.RDPNote))
 		if res.N > 0 {
 			r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
 		}
