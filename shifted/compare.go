@@ -33,6 +33,8 @@ type Comparison struct {
 	// SamplingReplaceOneByPLD is set when the PLD gave SamplingReplaceOne;
 	// SamplingReplaceOneRDP is the RDP remove-then-add ε beside it.
 	SamplingReplaceOneByPLD bool
+	// SamplingAddRemoveByPLD is set when the PLD gave SamplingAddRemove.
+	SamplingAddRemoveByPLD bool
 	SamplingReplaceOneRDP   float64
 	// Composition releases every iterate of the fixed-order run: the E
 	// Gaussian steps that use the worst-placed record compose (Lemma 27 and
@@ -64,6 +66,7 @@ func Compare(run SGD, delta float64, conv rdp.Conversion) (Comparison, error) {
 		return Comparison{}, err
 	}
 	c.SamplingAddRemove, c.SamplingReplaceOne, c.SamplingReplaceOneByPLD, c.SamplingReplaceOneRDP = smp.AddRemove, smp.ReplaceOne, smp.ReplaceOneByPLD, smp.ReplaceOneRDP
+	c.SamplingAddRemoveByPLD = smp.AddRemoveByPLD
 	loc := Local{SGD: run}
 	worst := int64(1)
 	for _, t := range []int64{run.N, 1} {
@@ -98,8 +101,11 @@ func Compare(run SGD, delta float64, conv rdp.Conversion) (Comparison, error) {
 type Sampling struct {
 	Q, Z  float64
 	Steps int64
-	// AddRemove is the usual add/remove-one guarantee (rdp.SampledGaussian).
-	AddRemove rdp.DP
+	// AddRemove is the usual add/remove-one guarantee: the smaller of RDP
+	// (rdp.SampledGaussian) and the PLD (pld.DPSGD, both directions), which
+	// AddRemoveByPLD says gave it (its Order is then NaN).
+	AddRemove      rdp.DP
+	AddRemoveByPLD bool
 	// ReplaceOne is the replace-one guarantee: the smaller of two bounds
 	// proved for every pair of gradients, RDP's removal then addition
 	// (rdp.SampledGaussianReplaceOne, Mironov 2017 Prop. 11) and the PLD's
@@ -133,6 +139,10 @@ func SamplingOf(run SGD, delta float64, conv rdp.Conversion) (Sampling, error) {
 	// the cap); elsewhere RDP alone. At q = 1 both are the Gaussian with
 	// sensitivity 2 (RDP's is exact there up to the conversion).
 	if s.Q < 1 && s.Steps <= math.MaxInt32 {
+		if p, err := pld.DPSGD(s.Q, s.Z, int(s.Steps), delta, pld.Options{}); err == nil && float64(p.Epsilon) < s.AddRemove.Epsilon {
+			s.AddRemove = rdp.DP{Epsilon: float64(p.Epsilon), Delta: delta, Order: math.NaN(), Conversion: conv}
+			s.AddRemoveByPLD = true
+		}
 		if p, err := pld.DPSGDReplaceOne(s.Q, s.Z, int(s.Steps), delta, pld.Options{}); err == nil && float64(p.Epsilon) < s.ReplaceOne.Epsilon {
 			s.ReplaceOne = rdp.DP{Epsilon: float64(p.Epsilon), Delta: delta, Order: math.NaN(), Conversion: conv}
 			s.ReplaceOneByPLD = true
@@ -151,6 +161,14 @@ func (s Sampling) Looseness() float64 {
 		return r
 	}
 	return 1
+}
+
+// AddRemoveSource cites the add/remove bound that was used.
+func (s Sampling) AddRemoveSource(conv rdp.Conversion) string {
+	if s.AddRemoveByPLD {
+		return "PLD of the Poisson-subsampled Gaussian, both directions of add/remove (connect-the-dots, Doroshenko et al. 2022; Zhu–Dong–Wang 2022), below the RDP bound (Mironov–Talwar–Zhang 2019)"
+	}
+	return "Mironov–Talwar–Zhang 2019 (Poisson-subsampled Gaussian, add/remove); " + conv.Source()
 }
 
 // ReplaceOneSource cites the replace-one bound that was used and says
@@ -223,7 +241,7 @@ func CompareTraining(r Training, o Options) (ComparisonReport, error) {
 	if err != nil {
 		return ComparisonReport{}, err
 	}
-	smp := Sampling{AddRemove: c.SamplingAddRemove, ReplaceOne: c.SamplingReplaceOne, ReplaceOneByPLD: c.SamplingReplaceOneByPLD, ReplaceOneRDP: c.SamplingReplaceOneRDP}
+	smp := Sampling{AddRemove: c.SamplingAddRemove, AddRemoveByPLD: c.SamplingAddRemoveByPLD, ReplaceOne: c.SamplingReplaceOne, ReplaceOneByPLD: c.SamplingReplaceOneByPLD, ReplaceOneRDP: c.SamplingReplaceOneRDP}
 	out := ComparisonReport{
 		N: r.N, Batch: r.Batch, Epochs: r.Epochs, Steps: c.Steps(), Sigma: r.Sigma, Lipschitz: r.Loss.Lipschitz, Delta: r.Delta,
 		Conversion: conv.String(), Iteration: c.Iteration, // its count under a target is IterationWins
@@ -231,7 +249,7 @@ func CompareTraining(r Training, o Options) (ComparisonReport, error) {
 		SamplingLooseness: quantity.Num(smp.Looseness()), CompositionEpsilon: quantity.Loss(c.Composition.Epsilon),
 		IterationWins: c.IterationWins, IterationWinsAddRemove: c.IterationWinsAddRemove, Verdict: c.Verdict(),
 		IterationSource:          m.Source() + "; " + conv.Source(),
-		SamplingAddRemoveSource:  "Mironov–Talwar–Zhang 2019 (Poisson-subsampled Gaussian, add/remove); " + conv.Source(),
+		SamplingAddRemoveSource:  smp.AddRemoveSource(conv),
 		SamplingReplaceOneSource: smp.ReplaceOneSource(conv),
 		CompositionSource:        Local{SGD: run}.Source() + "; " + conv.Source(),
 		Assumptions:              append(run.Assumptions(), "sampling: Poisson sampling at rate q = b/n, the summed batch gradient (clipped to norm L) gets N(0, (bσ)²I) noise: noise multiplier z = bσ/L; the same number of steps"),

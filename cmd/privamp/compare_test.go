@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 )
@@ -17,10 +18,12 @@ func TestCompare(t *testing.T) {
 	if int64(obj["iteration_wins"].(float64)) != c.IterationWins || c.IterationWins <= 0 || c.IterationWins >= 100000 {
 		t.Fatalf("iteration wins %v, library %d", obj["iteration_wins"], c.IterationWins)
 	}
-	// Sampling as DP-SGD computes it: q = b/n, z = bσ/L.
-	want, _ := rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussian{Q: 1e-5, Z: 4}, 100000), 1e-5, rdp.Improved)
-	if got := obj["sampling_add_remove_epsilon"].(float64); !ampClose(got, want.Epsilon, 1e-12) {
-		t.Fatalf("sampling ε %g, want %g", got, want.Epsilon)
+	// Sampling as DP-SGD computes it: q = b/n, z = bσ/L, the tighter of
+	// the PLD and RDP (the PLD here).
+	want, _ := pld.DPSGD(1e-5, 4, 100000, 1e-5, pld.Options{})
+	rdpWant, _ := rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussian{Q: 1e-5, Z: 4}, 100000), 1e-5, rdp.Improved)
+	if got := obj["sampling_add_remove_epsilon"].(float64); got != float64(want.Epsilon) || !(got < rdpWant.Epsilon) {
+		t.Fatalf("sampling ε %g, want the PLD's %g (below RDP's %g)", got, want.Epsilon, rdpWant.Epsilon)
 	}
 	// Iteration at the boundary index is at most sampling, the next above.
 	e1, _ := shifted.Epsilon(c.Run, c.IterationWins, 1e-5, rdp.Improved)

@@ -56,7 +56,7 @@ func TestDefaultRunNominalBatch(t *testing.T) {
 		t.Fatalf("looseness %v, want %v", l, ro/ar)
 	}
 	out, _, _ := runCLI()
-	for _, s := range []string{"sampling, replace-one (like for like, loose)", "× too high (remove then add)", "replace-one sampling baseline is loose", "scale of the possible looseness"} {
+	for _, s := range []string{"sampling, replace-one (like for like, loose)", "× too high (see the notes)", "replace-one sampling baseline is loose", "scale of the possible looseness"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("output lacks %q", s)
 		}
