@@ -22,39 +22,38 @@ func EmpiricalCurve(in, out []float64, greater bool) []TradeoffPoint {
 	if len(in) == 0 || len(out) == 0 {
 		return nil
 	}
-	var pts []TradeoffPoint
+	n := 0
+	sweep(in, out, greater, func(float64, int, int) { n++ })
+	keep := keepIndices(n, MaxCurvePoints)
+	pts := make([]TradeoffPoint, 0, min(n, MaxCurvePoints))
 	ni, no := float64(len(in)), float64(len(out))
+	i := 0
 	sweep(in, out, greater, func(_ float64, tp, fp int) {
-		pts = append(pts, TradeoffPoint{FPR: float64(fp) / no, FNR: 1 - float64(tp)/ni})
+		if keep == nil || keep[i] {
+			pts = append(pts, TradeoffPoint{FPR: float64(fp) / no, FNR: 1 - float64(tp)/ni})
+		}
+		i++
 	})
-	return downsample(pts, MaxCurvePoints)
+	return pts
 }
 
-func downsample(pts []TradeoffPoint, max int) []TradeoffPoint {
-	n := len(pts)
+// keepIndices chooses at most max of n indices (nil: all): evenly spaced
+// ones and geometrically spaced ones from both ends.
+func keepIndices(n, max int) map[int]bool {
 	if n <= max {
-		return pts
+		return nil
 	}
 	keep := make(map[int]bool, max)
 	even := max / 2
 	for i := 0; i < even; i++ {
 		keep[i*(n-1)/(even-1)] = true
 	}
-	// geometric ranks from each end, until the budget is used
 	for g := 1.0; len(keep) < max-1 && g < float64(n); g *= 1.02 {
 		k := int(g)
 		keep[k-1] = true
-		if len(keep) < max {
-			keep[n-k] = true
-		}
+		keep[n-k] = true
 	}
-	out := make([]TradeoffPoint, 0, len(keep))
-	for i := 0; i < n; i++ {
-		if keep[i] {
-			out = append(out, pts[i])
-		}
-	}
-	return out
+	return keep
 }
 
 // ClaimedCurve is the trade-off curve of (ε, δ)-DP (Kairouz, Oh, Viswanath
@@ -69,7 +68,10 @@ func ClaimedCurve(eps, delta, minFPR float64, n int) []TradeoffPoint {
 	l0 := math.Log(minFPR)
 	for i := range pts {
 		f := math.Exp(l0 * (1 - float64(i)/float64(n-1)))
-		if i == n-1 {
+		switch i {
+		case 0:
+			f = minFPR
+		case n - 1:
 			f = 1
 		}
 		fnr := math.Max(0, math.Max(1-delta-math.Exp(eps)*f, math.Exp(-eps)*(1-delta-f)))

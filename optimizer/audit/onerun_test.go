@@ -14,9 +14,9 @@ import (
 // truncated from 2.6758…).
 func TestOneRunPaperValues(t *testing.T) {
 	for _, c := range []struct {
-		m, r, v    int
+		m, r, v     int
 		delta, want float64
-		tol        float64
+		tol         float64
 	}{
 		{1000, 100, 75, 1e-4, 0.673, 5e-4},
 		{100000, 1510, 1439, 1e-5, 2.6755, 1e-3},
