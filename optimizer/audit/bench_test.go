@@ -3,8 +3,8 @@ package audit
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/privamp/privamp/optimizer"

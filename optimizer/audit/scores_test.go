@@ -26,10 +26,6 @@ func TestReadCanaries(t *testing.T) {
 	if c.Kind != KindScore || c.Rows != 4 || c.NumMembers() != 2 || c.NumNonMembers() != 2 {
 		t.Fatalf("%+v", c)
 	}
-	var mem, non []float64
-	for h := 0; h < 2; h++ {
-		mem, non = append(mem, c.Members[h]...), append(non, c.NonMembers[h]...)
-	}
 	// rows 0..3 go to halves Half(0..3); check every score landed in its row's half
 	rows := []struct {
 		m bool
