@@ -41,6 +41,9 @@ type Result struct {
 	MeanIn  float64 `json:"mean_in"`
 	MeanOut float64 `json:"mean_out"`
 	SD      float64 `json:"sd"`
+	// GDP is the Gaussian-DP estimate of Evaluate on the same halves (an
+	// estimate of μ; its ε bounds ε only if the run is μ-GDP).
+	GDP GDPBound `json:"gdp"`
 }
 
 // Run runs the algorithm Trials times on each of S and Sp (neighbours) with
@@ -132,7 +135,8 @@ func auditFromStats(stats []float64, trials int, delta, conf float64) Result {
 	res := Result{EvalTrials: len(evIn)}
 	res.MeanIn, res.MeanOut = meanSD(stats, 0), meanSD(stats, 1)
 	res.SD = math.Sqrt(0.5 * (variance(stats, 0, res.MeanIn) + variance(stats, 1, res.MeanOut)))
-	tb, _ := thresholdSplit(calIn, calOut, evIn, evOut, delta, conf)
+	tb, gb := thresholdSplit(calIn, calOut, evIn, evOut, delta, conf)
+	res.GDP = gb
 	res.Epsilon, res.Threshold, res.Greater = float64(tb.EpsilonLower), tb.Threshold, tb.Greater
 	res.TP, res.FP, res.TPRLow, res.FPRHigh = tb.TP, tb.FP, tb.TPRLow, tb.FPRHigh
 	return res

@@ -22,13 +22,18 @@ func epsFromRates(tprLo, fprHi, delta float64) float64 {
 	return eps
 }
 
+// epsMargin is subtracted from bounds computed from Clopper–Pearson
+// bounds: gonum's Beta quantile inverts the binomial tail to ~10⁻⁸
+// (relative, TestClopperPearsonAccuracy), which moves ln(TPR/FPR) by less.
+const epsMargin = 1e-6
+
 // epsLowerBound turns counts (tp of nIn members and fp of nOut non-members
 // on the member side of a threshold) into the ε lower bound at δ with
-// one-sided Clopper–Pearson bounds at level alpha each.
+// one-sided Clopper–Pearson bounds at level alpha each, less epsMargin.
 func epsLowerBound(tp, nIn, fp, nOut int, delta, alpha float64) (eps, tprLo, fprHi float64) {
 	tprLo = ClopperPearsonLower(tp, nIn, alpha)
 	fprHi = ClopperPearsonUpper(fp, nOut, alpha)
-	return epsFromRates(tprLo, fprHi, delta), tprLo, fprHi
+	return math.Max(0, epsFromRates(tprLo, fprHi, delta)-epsMargin), tprLo, fprHi
 }
 
 // ClopperPearsonLower is the one-sided lower confidence bound at level

@@ -63,8 +63,8 @@ func ExampleEvaluate() {
 	fmt.Printf("%d canaries: ε ≥ %s (%s), GDP μ ≥ %s\n", ev.Canaries, ev.EpsilonLower, ev.Estimator, ev.GDP.MuLower)
 	fmt.Printf("claimed ε = 0.5: %v, gap %s\n", ev.Comparison.Verdict, ev.Comparison.Gap)
 	// Output:
-	// 4000 canaries: ε ≥ 1.11209 (threshold), GDP μ ≥ 0.671532
-	// claimed ε = 0.5: VIOLATED, gap -0.612094
+	// 4000 canaries: ε ≥ 1.11209 (threshold), GDP μ ≥ 0.671531
+	// claimed ε = 0.5: VIOLATED, gap -0.612093
 }
 
 // One-run auditing from counts: Steinke, Nasr, Jagielski's (2023) Appendix D

@@ -223,7 +223,7 @@ func gdpAt(in, out []float64, tau float64, greater bool, delta, conf, alpha floa
 	gb.FNRHigh = ClopperPearsonUpper(fn, len(in), alpha)
 	gb.FPRLow = ClopperPearsonLower(gb.FP, len(out), alpha)
 	gb.FNRLow = ClopperPearsonLower(fn, len(in), alpha)
-	lo := math.Max(0, probit(1-gb.FPRHigh)-probit(gb.FNRHigh))
+	lo := math.Max(0, probit(1-gb.FPRHigh)-probit(gb.FNRHigh)-epsMargin)
 	hi := math.Max(0, probit(1-gb.FPRLow)-probit(gb.FNRLow))
 	gb.MuLower, gb.MuUpper = quantity.Max(lo), quantity.Loss(hi)
 	gb.EpsilonLower = quantity.Max(gaussianEpsLower(lo, delta))
