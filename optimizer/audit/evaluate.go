@@ -215,7 +215,7 @@ func Compare(lower float64, u Upper, conf float64) *Comparison {
 		return cmp
 	}
 	cmp.Verdict = Consistent
-	cmp.Statement = fmt.Sprintf("the lower bound ε ≥ %s does not exceed the upper bound ε = %s at δ = %g; the gap is %s (the true ε lies between them, with %g%% confidence for the lower end)",
+	cmp.Statement = fmt.Sprintf("the lower bound ε ≥ %s does not exceed the upper bound ε = %s at δ = %g: the gap is %s (if the upper bound is right, the true ε lies between them, the lower end holding with %g%% confidence)",
 		quantity.Max(lower), quantity.Loss(u.Epsilon), u.Delta, quantity.Num(u.Epsilon-lower), 100*conf)
 	return cmp
 }

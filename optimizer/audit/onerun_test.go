@@ -87,15 +87,14 @@ func TestOneRunPValueExact(t *testing.T) {
 }
 
 // TestOneRunCoverage simulates the ε₀-DP randomized-response canary game:
-// m canaries, each a member with probability 1/2, every one guessed, the
-// guess right with probability e^ε₀/(1 + e^ε₀) (the worst case of ε₀-DP
-// for each guess, so V ~ Binomial(m, q₀)). At 95% confidence and δ = 0 the
-// bound exceeds ε₀ with probability ≤ 5% (exactly P[V ≥ v*] for the
-// smallest rejecting v*, here 4.5%). R = 1000 audits: the test allows 75
-// exceedances; with a true rate ≤ 5% P[Binomial(1000, 0.05) > 75] = 1.6·10⁻⁴
-// (the false-alarm rate). At a wrong level of 50% the exceedance rate is
-// ≈ 50% (≈ 500 expected) and the test fails with probability ≈ 1; the test
-// checks that too.
+// m = 400 canaries, each a member with probability 1/2, every one guessed,
+// the guess right with probability e^ε₀/(1 + e^ε₀) (ε₀ = 1; the worst case
+// of ε₀-DP for each guess, so V ~ Binomial(m, q₀)). At 95% and δ = 0 the
+// bound exceeds ε₀ exactly when V ≥ 308, probability 4.3%. R = 1000 audits:
+// the test allows 75 exceedances, a false alarm of
+// P[Binomial(1000, 0.05) > 75] = 2.6·10⁻⁴. At a wrong level of 50% the
+// exceedance rate is 45.5% and the test fails with probability ≈ 1 (P[≤ 75]
+// < 10⁻⁴⁰); the test checks that too.
 func TestOneRunCoverage(t *testing.T) {
 	const m, R, allowed = 400, 1000, 75
 	eps0 := 1.0
