@@ -3,7 +3,6 @@ package audit
 import (
 	"math"
 	"runtime"
-	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -30,7 +29,7 @@ type Result struct {
 	// runs, the algorithm is not (ε', δ)-DP at this index for any ε' < Epsilon.
 	Epsilon   float64 `json:"-"`
 	Threshold float64 `json:"threshold"` // threshold on the statistic chosen on the first half
-	Greater   bool    `json:"greater"`   // the test says "S" when the statistic is > Threshold (else <)
+	Greater   bool    `json:"greater"`   // the test says "S" when the statistic is ≥ Threshold (else ≤)
 	// TP, FP are counts on the evaluation half (EvalTrials runs each).
 	TP         int `json:"tp"`
 	FP         int `json:"fp"`
@@ -42,6 +41,9 @@ type Result struct {
 	MeanIn  float64 `json:"mean_in"`
 	MeanOut float64 `json:"mean_out"`
 	SD      float64 `json:"sd"`
+	// GDP is the Gaussian-DP estimate of Evaluate on the same halves (an
+	// estimate of μ; its ε bounds ε only if the run is μ-GDP).
+	GDP GDPBound `json:"gdp"`
 }
 
 // Run runs the algorithm Trials times on each of S and Sp (neighbours) with
@@ -116,6 +118,9 @@ func Run(cfg optimizer.Config, obj optimizer.Objective, S, Sp *dataset.Dataset, 
 	return auditFromStats(stats, ac.Trials, ac.Delta, ac.Confidence), nil
 }
 
+// auditFromStats audits runs through thresholdSplit, the threshold attack
+// of Evaluate: runs 0 … Trials/2 − 1 of S and S' (i.i.d., independent
+// seeds) are the selection half, the rest the evaluation half.
 func auditFromStats(stats []float64, trials int, delta, conf float64) Result {
 	half := trials / 2
 	var calIn, calOut, evIn, evOut []float64
@@ -128,59 +133,13 @@ func auditFromStats(stats []float64, trials int, delta, conf float64) Result {
 		}
 	}
 	res := Result{EvalTrials: len(evIn)}
-	res.MeanIn, res.MeanOut, res.SD = meanSD(stats, 0), meanSD(stats, 1), 0
+	res.MeanIn, res.MeanOut = meanSD(stats, 0), meanSD(stats, 1)
 	res.SD = math.Sqrt(0.5 * (variance(stats, 0, res.MeanIn) + variance(stats, 1, res.MeanOut)))
-	res.Greater = mean(calIn) >= mean(calOut)
-	// orient so that "in" is the larger side
-	orient := func(xs []float64) []float64 {
-		out := append([]float64(nil), xs...)
-		if !res.Greater {
-			for i := range out {
-				out[i] = -out[i]
-			}
-		}
-		sort.Float64s(out)
-		return out
-	}
-	cin, cout := orient(calIn), orient(calOut)
-	ein, eout := orient(evIn), orient(evOut)
-	alpha := (1 - conf) / 2 // per interval; two intervals → joint conf
-	// choose τ on the calibration half: maximise the bound there.
-	bestTau, bestEps := math.Inf(1), math.Inf(-1)
-	cands := append(append([]float64(nil), cin...), cout...)
-	if len(cands) > 4000 { // thresholds at 4000 evenly spaced order statistics suffice
-		sort.Float64s(cands)
-		sub := make([]float64, 0, 4000)
-		for i := 0; i < 4000; i++ {
-			sub = append(sub, cands[i*len(cands)/4000])
-		}
-		cands = sub
-	}
-	for _, tau := range cands {
-		tp := len(cin) - sort.SearchFloat64s(cin, tau)
-		fp := len(cout) - sort.SearchFloat64s(cout, tau)
-		e, _, _ := epsLowerBound(tp, fp, len(cin), delta, alpha)
-		if e > bestEps {
-			bestEps, bestTau = e, tau
-		}
-	}
-	tp := len(ein) - sort.SearchFloat64s(ein, bestTau)
-	fp := len(eout) - sort.SearchFloat64s(eout, bestTau)
-	res.TP, res.FP = tp, fp
-	res.Epsilon, res.TPRLow, res.FPRHigh = epsLowerBound(tp, fp, len(ein), delta, alpha)
-	res.Threshold = bestTau
-	if !res.Greater {
-		res.Threshold = -bestTau
-	}
+	tb, gb := thresholdSplit(calIn, calOut, evIn, evOut, delta, conf)
+	res.GDP = gb
+	res.Epsilon, res.Threshold, res.Greater = float64(tb.EpsilonLower), tb.Threshold, tb.Greater
+	res.TP, res.FP, res.TPRLow, res.FPRHigh = tb.TP, tb.FP, tb.TPRLow, tb.FPRHigh
 	return res
-}
-
-func mean(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }
 
 func meanSD(stats []float64, parity int) float64 {

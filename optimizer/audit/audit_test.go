@@ -67,6 +67,10 @@ func TestAuditLinearGaussian(t *testing.T) {
 		upper := upperEpsilon(t, shifted.Training{Variant: shifted.VariantPNSGD, N: int64(n), Batch: 1, Epochs: 1, Tasks: 1, Sigma: sigma,
 			Loss: shifted.Loss{Lipschitz: 1, Eta: cfg.Loss.Eta}}, int64(tt), delta)
 		t.Logf("t=%d: audit %.3f  exact %.3f  upper %.3f  (TP %d FP %d of %d)", tt, res.Epsilon, exact, upper, res.TP, res.FP, res.EvalTrials)
+		// the run's final iterate is Gaussian: the GDP estimate brackets its μ = √(2ρ)
+		if mu := math.Sqrt(2 * rho); float64(res.GDP.MuLower) > mu || float64(res.GDP.MuUpper) < mu {
+			t.Fatalf("t=%d: GDP μ ∈ [%v, %v] misses the exact μ %v", tt, res.GDP.MuLower, res.GDP.MuUpper, mu)
+		}
 		if res.Epsilon > exact || res.Epsilon > upper {
 			t.Fatalf("t=%d: audit lower bound %v above exact %v / upper bound %v", tt, res.Epsilon, exact, upper)
 		}

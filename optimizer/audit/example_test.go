@@ -3,6 +3,8 @@ package audit_test
 import (
 	"fmt"
 	"math"
+	"os"
+	"strings"
 
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/audit"
@@ -35,4 +37,61 @@ func ExampleRun() {
 	fmt.Printf("exact ε = %.2f; audit lower bound %.1f ≤ exact: %v\n", exact, res.Epsilon, res.Epsilon <= exact)
 	// Output:
 	// exact ε = 4.57; audit lower bound 3.8 ≤ exact: true
+}
+
+// Audit a training run from its canary scores: the lower bound on ε that
+// the scores prove, beside the claimed ε.
+func ExampleEvaluate() {
+	f, err := os.Open("../../examples/canary-scores.csv") // 4000 canaries, 1-GDP scores
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer f.Close()
+	c, err := audit.ReadCanaries(f)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	o := audit.DefaultOptions() // 95%, δ = 1e-5
+	o.Upper = &audit.Upper{Epsilon: 0.5, Delta: o.Delta, Source: "claimed"}
+	ev, err := audit.Evaluate(c, o)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d canaries: ε ≥ %s (%s), GDP μ ≥ %s\n", ev.Canaries, ev.EpsilonLower, ev.Estimator, ev.GDP.MuLower)
+	fmt.Printf("claimed ε = 0.5: %v, gap %s\n", ev.Comparison.Verdict, ev.Comparison.Gap)
+	// Output:
+	// 4000 canaries: ε ≥ 1.11209 (threshold), GDP μ ≥ 0.671531
+	// claimed ε = 0.5: VIOLATED, gap -0.612093
+}
+
+// One-run auditing from counts: Steinke, Nasr, Jagielski's (2023) Appendix D
+// example, 1000 canaries, 100 guesses, 75 right, δ = 1e-4.
+func ExampleOneRun() {
+	b, err := audit.OneRun(1000, 100, 75, 1e-4, 0.95)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("ε ≥ %.3f at 95%% confidence\n", float64(b.EpsilonLower))
+	// Output:
+	// ε ≥ 0.673 at 95% confidence
+}
+
+// Read member,guess canaries for one-run auditing.
+func ExampleReadCanaries() {
+	in := "member,guess,id\n1,1,a\n0,0,b\n1,abstain,c\n0,1,d\n"
+	c, err := audit.ReadCanaries(strings.NewReader(in))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%+v\n", *c.Guesses)
+	_, err = audit.ReadCanaries(strings.NewReader("member,score\n1,0.3\n2,0.1\n"))
+	fmt.Println(err)
+	// Output:
+	// {Canaries:4 Members:2 Guesses:3 Correct:2}
+	// line 3: member must be 1 (in the training set) or 0 (not), got "2"
 }
