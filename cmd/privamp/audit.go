@@ -15,6 +15,7 @@ func init() { register(newAuditCmd) }
 type auditFlags struct {
 	problemFlags
 	as audit.Spec
+	sf scoreFlags
 }
 
 func newAuditCmd(a *app) *cobra.Command {
@@ -31,11 +32,20 @@ that holds with the stated confidence: an (ε, δ)-DP algorithm has TPR ≤ e^ε
 
 The lower bound is printed beside the proven upper bound (package shifted) at the same index and δ; it
 must never exceed it. With N runs a test cannot see an ε much above ln N. Runs on all cores (--workers);
-run i uses its own seed, so the result does not depend on scheduling.` + checkExitStatuses,
+run i uses its own seed, so the result does not depend on scheduling.
+
+--scores FILE audits any training pipeline (PyTorch, JAX, TensorFlow) from its canary scores: a CSV
+with header member,score (1 = the canary was trained on; higher score = more likely a member) or
+member,guess (1, 0 or abstain: one-run auditing, Steinke–Nasr–Jagielski 2023). Reported: the threshold
+attack's lower bound (threshold chosen on one half of the canaries, exact Clopper–Pearson bounds on the
+other), the Gaussian-DP estimate μ (Nasr et al. 2023; an ε only if the run is μ-GDP, --assume-gdp) and
+the one-run bound; with --epsilon (at --delta) or --claim, the upper bound beside them and the verdict
+VIOLATED (the lower bound exceeds it: the claim is false, exit 1) or CONSISTENT. docs/audit.md.` + checkExitStatuses,
 		Args: cobra.NoArgs,
 		Example: `  privamp audit --data testdata/breast_cancer.csv --label malignant --standardize --normalize \
       --variant pnsgd --sigma 1 --trials 5000 --delta 1e-3
-  privamp audit --synthetic quadratic --loss linear --no-projection --variant pnsgd --eta 0.1 --sigma 0.3 --index 1`,
+  privamp audit --synthetic quadratic --loss linear --no-projection --variant pnsgd --eta 0.1 --sigma 0.3 --index 1
+  privamp audit --scores examples/canary-scores.csv --epsilon 0.5 --plot tradeoff.png`,
 	}
 	f := cmd.Flags()
 	af.register(f)
@@ -43,7 +53,16 @@ run i uses its own seed, so the result does not depend on scheduling.` + checkEx
 	f.Int64Var(&af.as.Index, "index", 0, "index (1-based) of the canary (default: the worst-case index)")
 	f.IntVar(&af.as.Workers, "workers", 0, "parallel workers (default: all cores)")
 	f.Float64Var(&af.as.Confidence, "confidence", 0.95, "confidence of the lower bound")
-	cmd.RunE = func(cmd *cobra.Command, args []string) error { return runAudit(a, cmd, af) }
+	af.sf.register(f)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if changed(cmd, "scores") {
+			return auditScores(a, cmd, af)
+		}
+		if n := firstChanged(cmd, "claim", "epsilon", "plot", "assume-gdp", "thresholds"); n != "" {
+			return badInput("--%s goes with --scores", n)
+		}
+		return runAudit(a, cmd, af)
+	}
 	return cmd
 }
 

@@ -2,16 +2,12 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 
+	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
 )
 
 func init() { register(newCurveCmd) }
@@ -79,7 +75,7 @@ assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at
 			return err
 		}
 		if plotPath != "" {
-			if err := curvePlot(c, plotPath); err != nil {
+			if err := plotTo(plotPath)(output.CurvePlot(c)); err != nil {
 				return err
 			}
 		}
@@ -93,53 +89,4 @@ assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at
 		return c.WriteCSV(a.out)
 	}
 	return cmd
-}
-
-// curvePlot draws ε against n − t + 1 on log axes (at most about 2000
-// log-spaced rows) and writes the file atomically. Points with ε = 0 or no
-// finite guarantee cannot be drawn on a log axis and are left out.
-func curvePlot(c shifted.Curves, path string) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Per-person privacy, n = %d, δ = %s", c.N, fmtNum(c.Delta))
-	p.X.Label.Text, p.Y.Label.Text = "steps from the record to the end, n − t + 1", "ε"
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
-	p.Legend.Left = true
-	rows := shifted.LogSpaced(c.Rows(), 2000) // row numbers: every row up to 2000 rows
-	xmin, xmax := math.Inf(1), math.Inf(-1)
-	add := func(k int, xy plotter.XYs, label string) error {
-		l, err := plotter.NewLine(xy)
-		if err != nil {
-			return err
-		}
-		l.Color, l.Dashes, l.Width = plotutil.Color(k), plotutil.Dashes(k), vg.Points(1.5)
-		p.Add(l)
-		p.Legend.Add(label, l)
-		return nil
-	}
-	drawn := 0
-	for k, col := range c.Columns {
-		var xy plotter.XYs
-		for _, i := range rows {
-			if e := col.Epsilon[i-1]; e > 0 && !math.IsInf(e, 1) {
-				x := float64(c.N - c.At(i-1) + 1)
-				xy, xmin, xmax = append(xy, plotter.XY{X: x, Y: e}), math.Min(xmin, x), math.Max(xmax, x)
-			}
-		}
-		if len(xy) > 0 {
-			if err := add(k, xy, col.Name+" ("+col.RunName+")"); err != nil {
-				return err
-			}
-			drawn++
-		}
-	}
-	if s := c.Sampling; s != nil && drawn > 0 && s.Epsilon > 0 && !math.IsInf(float64(s.Epsilon), 1) {
-		if err := add(len(c.Columns), plotter.XYs{{X: xmin, Y: float64(s.Epsilon)}, {X: xmax, Y: float64(s.Epsilon)}}, "sampling (replace-one, loose)"); err != nil {
-			return err
-		}
-	}
-	if drawn == 0 {
-		return badInput("--plot: nothing to plot, every ε is 0 or has no finite guarantee")
-	}
-	return savePlot(p, path)
 }

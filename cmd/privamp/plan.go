@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted"
 	"github.com/privamp/privamp/shifted/plan"
@@ -194,7 +195,7 @@ func runPlan(a *app, cmd *cobra.Command, f *planFlags) error {
 		out.PlanFile = f.out
 	}
 	if f.plotPath != "" {
-		if err := planPlot(res, f.plotPath); err != nil {
+		if err := plotTo(f.plotPath)(output.PlanPlot(res)); err != nil {
 			return err
 		}
 		out.PlotFile = f.plotPath

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/jsonin"
+	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/spf13/cobra"
@@ -115,7 +116,7 @@ func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
 		}
 	}
 	if rf.plot != "" {
-		ps, err := tracePlots(res.Trace, res.Name)
+		ps, err := output.TracePlots(res.Trace, res.Name)
 		if err == nil {
 			err = savePlots(rf.plot, 3.5*vg.Inch, ps...)
 		}

@@ -196,3 +196,16 @@ func TestParseClaimIssue9Hole4(t *testing.T) {
 		t.Errorf("claim of %d bytes: %v", len(in), err)
 	}
 }
+
+// Claimed is the claim's epsilon, else its weakest per-index ε.
+func TestClaimed(t *testing.T) {
+	e := 0.7
+	for _, c := range []struct {
+		c    Claim
+		want float64
+	}{{Claim{Epsilon: &e, Delta: 1e-5}, 0.7}, {Claim{PerIndex: []IndexClaim{{1, 0.2}, {5, 0.9}, {9, 0.4}}, Delta: 1e-6}, 0.9}} {
+		if got, d := c.c.Claimed(); got != c.want || d != c.c.Delta {
+			t.Errorf("%+v: %v, %v", c.c, got, d)
+		}
+	}
+}

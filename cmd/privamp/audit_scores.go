@@ -1,0 +1,126 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/privamp/privamp/internal/output"
+	"github.com/privamp/privamp/optimizer/audit"
+	"github.com/privamp/privamp/optimizer/claim"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// scoreFlags are audit's flags for a run privamp did not execute.
+type scoreFlags struct {
+	scores, claim, plot string
+	epsilon             float64
+	gdp                 bool
+	grid                []float64
+}
+
+func (s *scoreFlags) register(f *pflag.FlagSet) {
+	f.StringVar(&s.scores, "scores", "", "audit any pipeline from its canary scores: a CSV with header member,score (or member,guess for one-run auditing); docs/audit.md")
+	f.StringVar(&s.claim, "claim", "", "with --scores: the claim (privamp's claim JSON) whose ε at its δ is set beside the lower bound")
+	f.Float64Var(&s.epsilon, "epsilon", 0, "with --scores: a claimed or proven ε (at --delta) to set beside the lower bound")
+	f.StringVar(&s.plot, "plot", "", "with --scores: write the empirical trade-off curve and the claimed ε's curve (.png or .svg)")
+	f.BoolVar(&s.gdp, "assume-gdp", false, "with --scores: let the Gaussian-DP estimate into the lower bound (valid only if the run is μ-GDP)")
+	f.Float64SliceVar(&s.grid, "thresholds", nil, "with --scores: a threshold grid fixed in advance (union bound) instead of the split into halves")
+}
+
+// auditScores audits canary scores (audit.Evaluate) and sets the lower
+// bound beside an upper one; VIOLATED exits 1.
+func auditScores(a *app, cmd *cobra.Command, af *auditFlags) error {
+	s := &af.sf
+	allowed := "scores claim epsilon plot assume-gdp thresholds delta confidence json csv quiet"
+	var other string
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if other == "" && !strings.Contains(" "+allowed+" ", " "+f.Name+" ") {
+			other = f.Name
+		}
+	})
+	switch ext := strings.ToLower(filepath.Ext(s.plot)); {
+	case other != "":
+		return badInput("--%s does not apply to --scores (which audits scores of a run privamp did not execute)", other)
+	case changed(cmd, "epsilon") && s.claim != "":
+		return badInput("give --epsilon or --claim, not both")
+	case s.plot != "" && ext != ".png" && ext != ".svg":
+		return badInput("--plot must name a .png or .svg file, got %q", s.plot)
+	}
+	if err := checkOutputs([][2]string{{"plot", s.plot}}, [][2]string{{"scores", s.scores}, {"claim", s.claim}}); err != nil {
+		return err
+	}
+	o := audit.Options{Confidence: af.as.Confidence, Delta: af.spec.Training.Delta, GDPInMax: s.gdp, Grid: s.grid}
+	if changed(cmd, "epsilon") {
+		o.Upper = &audit.Upper{Epsilon: s.epsilon, Delta: o.Delta, Source: "given (--epsilon)"}
+	} else if s.claim != "" {
+		c, _, _, err := claim.Load(s.claim, "")
+		if err != nil {
+			return badInput("--claim %v", err)
+		}
+		e, d := c.Claimed()
+		o.Delta, o.Upper = d, &audit.Upper{Epsilon: e, Delta: d, Source: "claimed in " + s.claim}
+	}
+	fh, err := os.Open(s.scores)
+	if err != nil {
+		return badInput("--scores: %v", err)
+	}
+	defer fh.Close()
+	cs, err := audit.ReadCanaries(fh)
+	if err != nil {
+		return badInput("--scores %s: %v", s.scores, err)
+	}
+	ev, err := audit.Evaluate(cs, o)
+	if err != nil {
+		return flagError(err, nil)
+	}
+	if s.plot != "" {
+		if err := plotTo(s.plot)(output.TradeoffPlot(ev)); err != nil {
+			return err
+		}
+	}
+	if err := render(a.out, a.mode, scoresReport(s.scores, ev)); err != nil {
+		return err
+	}
+	if ev.Comparison != nil && ev.Comparison.Verdict == audit.Violated {
+		return &exitError{code: exitFailure}
+	}
+	return nil
+}
+
+func scoresReport(path string, ev *audit.Evaluation) *report {
+	at := fmt.Sprintf("at δ = %g, %s%% confidence", ev.Delta, fmtNum(100*ev.Confidence))
+	r := &report{Title: fmt.Sprintf("privamp audit --scores %s: %d canaries (%d members, %d non-members)", path, ev.Canaries, ev.Members, ev.NonMembers),
+		Result: withCommand{"audit", ev}, CSVAll: true, Table: &table{Header: []string{"estimator", "epsilon_lower", "detail", "reason"}}}
+	add := func(q string, v any, u, s string) { r.Rows = append(r.Rows, row{q, v, u, s}) }
+	if c := ev.Comparison; c != nil {
+		r.Title += ": " + c.Verdict.String()
+		add("verdict", c.Verdict.String(), "", c.Statement)
+		add("ε upper bound", c.EpsilonUpper, fmt.Sprintf("at δ = %g", c.Delta), c.Source)
+	}
+	add("ε lower bound", ev.EpsilonLower, at, joinNonEmpty("", map[bool]string{true: "estimator: " + ev.Estimator}[ev.Estimator != ""], ev.Reason))
+	if t := ev.Threshold; t != nil {
+		op := map[bool]string{true: "≥", false: "≤"}[t.Greater]
+		d := fmt.Sprintf("member when score %s %s: %d of %d members, %d of %d non-members (TPR ≥ %s, FPR ≤ %s)", op, fmtNum(t.Threshold), t.TP, t.Members, t.FP, t.NonMembers, fmtNum(t.TPRLow), fmtNum(t.FPRHigh))
+		add("ε lower, threshold attack", t.EpsilonLower, map[string]string{"grid": "union bound over the grid"}[t.Method]+map[string]string{"split": "threshold chosen on the other half"}[t.Method], t.Source)
+		r.Table.Rows = append(r.Table.Rows, []string{"threshold", t.EpsilonLower.String(), d, t.Reason})
+	}
+	if g := ev.GDP; g != nil {
+		add("μ (Gaussian DP)", fmt.Sprintf("[%s, %s]", g.MuLower, g.MuUpper), fmtNum(100*g.IntervalConfidence)+"% interval", g.Source)
+		add("ε if the run is μ-GDP", fmt.Sprintf("[%s, %s]", g.EpsilonLower, g.EpsilonUpper), fmtNum(100*g.IntervalConfidence)+fmt.Sprintf("%% interval at δ = %g", ev.Delta), g.Assumption)
+		r.Table.Rows = append(r.Table.Rows, []string{"gdp", g.EpsilonLower.String(), fmt.Sprintf("μ in [%s, %s]; a bound on ε only if the run is μ-GDP", g.MuLower, g.MuUpper), g.Reason})
+	}
+	if o := ev.OneRun; o != nil {
+		add("ε lower, one run", o.EpsilonLower, fmt.Sprintf("%d of %d guesses right, %d canaries", o.Correct, o.Guesses, o.Canaries), o.Source)
+		r.Table.Rows = append(r.Table.Rows, []string{"one_run", o.EpsilonLower.String(), fmt.Sprintf("%d of %d guesses right, %d canaries", o.Correct, o.Guesses, o.Canaries), o.Reason})
+	}
+	return r
+}
+
+// withCommand is a typed result with the command's name beside its keys.
+type withCommand struct {
+	Command string `json:"command"`
+	*audit.Evaluation
+}

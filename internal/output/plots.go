@@ -1,0 +1,202 @@
+package output
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/audit"
+	"github.com/privamp/privamp/shifted"
+	"github.com/privamp/privamp/shifted/plan"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Image renders plots stacked top to bottom, 7 inches wide and ht high
+// each, with aligned axes, in format ("png" or "svg").
+func Image(format string, ht vg.Length, ps ...*plot.Plot) ([]byte, error) {
+	c, err := draw.NewFormattedCanvas(7*vg.Inch, ht*vg.Length(len(ps)), format)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) == 1 {
+		ps[0].Draw(draw.New(c))
+	} else {
+		rows := make([][]*plot.Plot, len(ps))
+		for i, p := range ps {
+			rows[i] = []*plot.Plot{p}
+		}
+		tiles := draw.Tiles{Rows: len(ps), Cols: 1, PadX: vg.Millimeter, PadY: 4 * vg.Millimeter, PadTop: 2 * vg.Millimeter,
+			PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}
+		for i, canv := range plot.Align(rows, tiles, draw.New(c)) {
+			ps[i].Draw(canv[0])
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// ErrNothingToPlot is returned when every value is 0 or infinite (a log
+// axis cannot show them).
+var ErrNothingToPlot = errors.New("nothing to plot, every ε is 0 or has no finite guarantee")
+
+// TracePlots are the panels of a training trace: the empirical risk and the distance
+// to the non-private optimum against the step (points without a distance
+// are left out; a non-finite loss is an error).
+func TracePlots(pts []optimizer.Point, name string) ([]*plot.Plot, error) {
+	loss, dist := plotter.XYs{}, plotter.XYs{}
+	for _, p := range pts {
+		loss = append(loss, plotter.XY{X: float64(p.Step), Y: p.Loss})
+		if !math.IsNaN(p.Dist) {
+			dist = append(dist, plotter.XY{X: float64(p.Step), Y: p.Dist})
+		}
+	}
+	var ps []*plot.Plot
+	for _, pn := range []struct {
+		title, ylabel string
+		xy            plotter.XYs
+	}{{name + ": empirical risk", "loss", loss}, {"distance to the non-private optimum", "‖w_t − w*‖", dist}} {
+		p := plot.New()
+		p.Title.Text, p.X.Label.Text, p.Y.Label.Text = pn.title, "step", pn.ylabel
+		p.Add(plotter.NewGrid())
+		if len(pn.xy) > 0 {
+			l, err := plotter.NewLine(pn.xy)
+			if err != nil {
+				return nil, err
+			}
+			p.Add(l)
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+// PlanPlot draws target and achieved ε against the position on log axes,
+// with the uniform plan's ε for comparison (plan.Result.Profile).
+func PlanPlot(res *plan.Result) (*plot.Plot, error) {
+	pts, err := res.Profile(400)
+	if err != nil {
+		return nil, err
+	}
+	var lines [3]plotter.XYs
+	for _, pt := range pts {
+		for i, y := range []float64{pt.Epsilon, float64(pt.Achieved), float64(pt.Uniform)} {
+			if y > 0 && !math.IsInf(y, 0) {
+				lines[i] = append(lines[i], plotter.XY{X: float64(pt.Index), Y: y})
+			}
+		}
+	}
+	pl := plot.New()
+	pl.Title.Text = fmt.Sprintf("privamp plan: ε by position, %d people, %s, δ = %s", res.N, res.Run, quantity.Nearest(res.Delta))
+	pl.X.Label.Text, pl.Y.Label.Text = "position t", "ε" // short: gonum centres labels in data units
+	pl.X.Scale, pl.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	pl.X.Tick.Marker, pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	pl.Legend.Left, pl.Legend.Top = true, true
+	labels := []string{"target ε (budget)", fmt.Sprintf("achieved ε, this plan (σ = %s)", res.Sigma),
+		fmt.Sprintf("uniform plan, everyone ε = %s (σ = %s)", quantity.Nearest(res.Uniform.Epsilon), res.Uniform.Sigma)}
+	for k, xy := range lines {
+		l, err := plotter.NewLine(xy)
+		if len(xy) == 0 {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		l.Color, l.Width = plotutil.Color(k), vg.Points(1.5)
+		if k == 2 {
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		}
+		pl.Add(l)
+		pl.Legend.Add(labels[k], l)
+	}
+	pl.Y.Max *= 3 // headroom above the largest budget for the legend
+	return pl, nil
+}
+
+// TradeoffPlot draws an audit's empirical trade-off curve (FNR against
+// FPR, log axes) and the claimed (ε, δ)'s curve: a claim is contradicted
+// where the empirical curve passes below its curve.
+func TradeoffPlot(ev *audit.Evaluation) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = "Membership test on the canaries: trade-off curve"
+	p.X.Label.Text, p.Y.Label.Text = "false positive rate", "false negative rate"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	for i, c := range [][]audit.TradeoffPoint{ev.Curve, ev.ClaimedCurve} {
+		xy := plotter.XYs{}
+		for _, q := range c {
+			if q.FPR > 0 && q.FNR > 0 {
+				xy = append(xy, plotter.XY{X: q.FPR, Y: q.FNR})
+			}
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return nil, err
+		}
+		l.Color = plotutil.Color(i)
+		p.Add(l)
+		p.Legend.Add([]string{"empirical (evaluation canaries)", "upper bound's (ε, δ) curve"}[i], l)
+	}
+	p.Legend.Left = true
+	return p, nil
+}
+
+// CurvePlot draws ε against n − t + 1 on log axes (at most about 2000
+// log-spaced rows). Points with ε = 0 or no
+// finite guarantee cannot be drawn on a log axis and are left out.
+func CurvePlot(c shifted.Curves) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("Per-person privacy, n = %d, δ = %s", c.N, quantity.Nearest(c.Delta))
+	p.X.Label.Text, p.Y.Label.Text = "steps from the record to the end, n − t + 1", "ε"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.Legend.Left = true
+	rows := shifted.LogSpaced(c.Rows(), 2000) // row numbers: every row up to 2000 rows
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	add := func(k int, xy plotter.XYs, label string) error {
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return err
+		}
+		l.Color, l.Dashes, l.Width = plotutil.Color(k), plotutil.Dashes(k), vg.Points(1.5)
+		p.Add(l)
+		p.Legend.Add(label, l)
+		return nil
+	}
+	drawn := 0
+	for k, col := range c.Columns {
+		var xy plotter.XYs
+		for _, i := range rows {
+			if e := col.Epsilon[i-1]; e > 0 && !math.IsInf(e, 1) {
+				x := float64(c.N - c.At(i-1) + 1)
+				xy, xmin, xmax = append(xy, plotter.XY{X: x, Y: e}), math.Min(xmin, x), math.Max(xmax, x)
+			}
+		}
+		if len(xy) > 0 {
+			if err := add(k, xy, col.Name+" ("+col.RunName+")"); err != nil {
+				return nil, err
+			}
+			drawn++
+		}
+	}
+	if s := c.Sampling; s != nil && drawn > 0 && s.Epsilon > 0 && !math.IsInf(float64(s.Epsilon), 1) {
+		if err := add(len(c.Columns), plotter.XYs{{X: xmin, Y: float64(s.Epsilon)}, {X: xmax, Y: float64(s.Epsilon)}}, "sampling (replace-one, loose)"); err != nil {
+			return nil, err
+		}
+	}
+	if drawn == 0 {
+		return nil, ErrNothingToPlot
+	}
+	return p, nil
+}
