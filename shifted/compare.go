@@ -35,7 +35,7 @@ type Comparison struct {
 	SamplingReplaceOneByPLD bool
 	// SamplingAddRemoveByPLD is set when the PLD gave SamplingAddRemove.
 	SamplingAddRemoveByPLD bool
-	SamplingReplaceOneRDP   float64
+	SamplingReplaceOneRDP  float64
 	// Composition releases every iterate of the fixed-order run: the E
 	// Gaussian steps that use the worst-placed record compose (Lemma 27 and
 	// composition; replace-one).
