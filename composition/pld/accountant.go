@@ -77,6 +77,10 @@ func DPSGD(q, z float64, steps int, delta float64, opt Options) (Result, error) 
 	if err := field.Positive("noise", z); err != nil {
 		return Result{}, err
 	}
+	if err := field.OpenUnit("delta", delta); err != nil {
+		return Result{}, err
+	}
+	opt = opt.tailFor(steps, delta)
 	// The sound and optimistic grids share one table of tails, filled
 	// here (the grid does not depend on the discretization method).
 	var cache [2][]tl
@@ -90,19 +94,22 @@ func DPSGD(q, z float64, steps int, delta float64, opt Options) (Result, error) 
 		if err != nil {
 			return nil, err
 		}
-		return p.SelfCompose(steps)
+		return p.selfComposeAt(steps, delta)
 	})
 }
 
 // GaussianComposed accounts for k runs of the Gaussian mechanism
 // (sensitivity Δ, noise σ).
 func GaussianComposed(sensitivity, sigma float64, k int, delta float64, opt Options) (Result, error) {
-	return accountBoth(delta, opt, func(o Options) (*PLD, error) {
+	if err := field.OpenUnit("delta", delta); err != nil {
+		return Result{}, err
+	}
+	return accountBoth(delta, opt.tailFor(k, delta), func(o Options) (*PLD, error) {
 		p, err := Gaussian(sensitivity, sigma, o)
 		if err != nil {
 			return nil, err
 		}
-		return p.SelfCompose(k)
+		return p.selfComposeAt(k, delta)
 	})
 }
 
@@ -129,7 +136,7 @@ func CalibrateDPSGD(q float64, steps int, delta, target float64, opt Options) (f
 	if err := field.OpenUnit("delta", delta); err != nil {
 		return 0, err
 	}
-	o, err := opt.withDefaults()
+	o, err := opt.tailFor(steps, delta).withDefaults()
 	if err != nil {
 		return 0, err
 	}
@@ -139,7 +146,7 @@ func CalibrateDPSGD(q float64, steps int, delta, target float64, opt Options) (f
 			if err != nil {
 				return 0, err
 			}
-			if p, err = p.SelfCompose(steps); err != nil {
+			if p, err = p.selfComposeAt(steps, delta); err != nil {
 				return 0, err
 			}
 			return p.Epsilon(delta)
@@ -226,4 +233,21 @@ func bisectNoise(eps func(float64) (float64, error), target, lo, hi, tol float64
 		}
 	}
 	return hi, nil
+}
+
+// tailFor returns opt tuned for k compositions queried at delta. The
+// default TailMass (when it is not set) is lowered: each step's truncated
+// upper tail is added to δ k times, so it is kept at most 10⁻⁶·δ/k (at
+// most DefaultTailMass, at least 10⁻³⁰⁰); the grid grows only like
+// √ln(1/TailMass). Masses whose relative error bound is at most
+// relCap = 10⁻⁴/k (within [10⁻¹⁰, 10⁻⁶]) count as relative, so the factor
+// on δ is at most (1 + relCap)^k ≤ e^{10⁻⁴} for k ≤ 10⁶.
+func (opt Options) tailFor(k int, delta float64) Options {
+	if opt.TailMass == 0 && k >= 1 && delta > 0 {
+		opt.TailMass = math.Max(math.Min(DefaultTailMass, 1e-6*delta/float64(k)), 1e-300)
+	}
+	if k >= 1 {
+		opt.relCap = math.Min(1e-6, math.Max(1e-10, 1e-4/float64(k)))
+	}
+	return opt
 }
