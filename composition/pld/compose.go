@@ -292,7 +292,7 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 	w := getFFT(n)
 	defer putFFT(n, w)
 	x := w.x
-	lm := 0.0 // ln M(t0)
+	lm := 0.0                // ln M(t0)
 	theta, under := 0.0, 0.0 // see inErr
 	if t0 > 0 {
 		lm = f.logMGF(t0)
