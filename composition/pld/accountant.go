@@ -29,9 +29,14 @@ type Result struct {
 
 const source = "PLD accountant: Doroshenko et al. 2022 (connect the dots), Meiser–Mohammadi 2018 (privacy buckets), Koskela et al. 2020 (FFT)"
 
-// accountBoth builds the sound and the optimistic PLD with build and
-// returns ε at delta for both.
-func accountBoth(delta float64, opt Options, build func(Options) (*PLD, error)) (Result, error) {
+// accountBoth builds the one-step sound and optimistic PLDs with build and
+// returns ε at delta of their k-fold compositions. The sound PLD composes
+// both directions; the optimistic estimate composes only the direction
+// whose sound Chernoff bound on ε is larger (the one that decides ε): the
+// optimistic ε of one direction is already an estimate from below of the
+// exact ε, which is the larger of the two directions'. The three
+// compositions run in parallel.
+func accountBoth(delta float64, k int, opt Options, build func(Options) (*PLD, error)) (Result, error) {
 	if err := field.OpenUnit("delta", delta); err != nil {
 		return Result{}, err
 	}
@@ -44,14 +49,30 @@ func accountBoth(delta float64, opt Options, build func(Options) (*PLD, error)) 
 	}
 	oo := o
 	oo.Discretization = Optimistic
-	var optim *PLD
+	sound1, err := build(o)
+	if err != nil {
+		return Result{}, err
+	}
+	optim1, err := build(oo)
+	if err != nil {
+		return Result{}, err
+	}
+	optDir := optim1.remove
+	if sound1.add != nil && optim1.add != nil {
+		_, cr := sound1.remove.tiltFor(k, delta)
+		_, ca := sound1.add.tiltFor(k, delta)
+		if ca > cr {
+			optDir = optim1.add
+		}
+	}
+	var optK *pmf
 	var errOpt error
 	done := make(chan struct{})
 	go func() { // the optimistic estimate in parallel
 		defer close(done)
-		optim, errOpt = build(oo)
+		optK, errOpt = optDir.selfComposeAt(k, o.MaxPoints, delta)
 	}()
-	sound, err := build(o)
+	sound, err := sound1.selfComposeAt(k, delta)
 	<-done
 	if err != nil {
 		return Result{}, err
@@ -60,7 +81,7 @@ func accountBoth(delta float64, opt Options, build func(Options) (*PLD, error)) 
 		return Result{}, errOpt
 	}
 	e, _ := sound.Epsilon(delta)
-	eo, _ := optim.Epsilon(delta)
+	eo := optK.profile(false).epsilon(delta)
 	return Result{Epsilon: quantity.Loss(e), EpsilonOptimistic: quantity.Max(math.Min(eo, e)), Delta: quantity.Loss(delta), Discretization: quantity.Num(o.Interval),
 		Method: o.Discretization.String(), Points: sound.Len(), Source: source}, nil
 }
@@ -81,20 +102,11 @@ func DPSGD(q, z float64, steps int, delta float64, opt Options) (Result, error) 
 		return Result{}, err
 	}
 	opt = opt.tailFor(steps, delta)
-	// The sound and optimistic grids share one table of tails, filled
-	// here (the grid does not depend on the discretization method).
+	// The sound and optimistic grids share one table of tails, filled by
+	// the first (the grid does not depend on the discretization method).
 	var cache [2][]tl
-	if o, err := opt.withDefaults(); err == nil {
-		if _, err := subsampledGaussian(q, z, o, &cache); err != nil {
-			return Result{}, err
-		}
-	}
-	return accountBoth(delta, opt, func(o Options) (*PLD, error) {
-		p, err := subsampledGaussian(q, z, o, &cache)
-		if err != nil {
-			return nil, err
-		}
-		return p.selfComposeAt(steps, delta)
+	return accountBoth(delta, steps, opt, func(o Options) (*PLD, error) {
+		return subsampledGaussian(q, z, o, &cache)
 	})
 }
 
@@ -104,12 +116,11 @@ func GaussianComposed(sensitivity, sigma float64, k int, delta float64, opt Opti
 	if err := field.OpenUnit("delta", delta); err != nil {
 		return Result{}, err
 	}
-	return accountBoth(delta, opt.tailFor(k, delta), func(o Options) (*PLD, error) {
-		p, err := Gaussian(sensitivity, sigma, o)
-		if err != nil {
-			return nil, err
-		}
-		return p.selfComposeAt(k, delta)
+	if k < 1 {
+		return Result{}, field.New("count", k, "must be a whole number ≥ 1")
+	}
+	return accountBoth(delta, k, opt.tailFor(k, delta), func(o Options) (*PLD, error) {
+		return Gaussian(sensitivity, sigma, o)
 	})
 }
 

@@ -307,8 +307,9 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 			v *= math.Exp(arg)
 			th := unit * (3*math.Abs(arg) + 3*math.Abs(lm) + 4) * v
 			theta += th * th
-			if v < 0x1p-1022 {
+			if v < 0x1p-1022 { // flushed (subnormals are slow), counted
 				under += 0x1p-1022
+				v = 0
 			}
 		}
 		x[pos] += v
@@ -388,15 +389,29 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 		// y_s), and ŷ_s clamped to [0, mass] and y_s to at most mass
 		// (the exact values lie there).
 		r := math.Exp(-t0 * f.h)
-		var fac, up float64
+		var fac, up, thr float64
 		for s := range out.p {
 			if s%256 == 0 {
 				arg := kk*lm - t0*float64(lo+s)*f.h
 				fac = math.Exp(arg)
 				up = 1 + unit*(2*256+4*math.Abs(arg)+4*kk*math.Abs(lm)+8)
+				// fac only falls within the block: below thr, v·fac·up <
+				// 1e-250 (dropped and counted, with no subnormal
+				// arithmetic).
+				thr = 1e-300
+				if g := fac * up; g < 1e50 {
+					thr = 1e-250 / g
+				}
 			}
 			v := math.Min(math.Max(0, y[pos]*inv), mass)
-			out.p[s] = flush(math.Min(v*fac*up, massU), &dropped)
+			if v < thr {
+				out.p[s] = 0
+				if v > 0 {
+					dropped += 1e-250
+				}
+			} else {
+				out.p[s] = flush(math.Min(v*fac*up, massU), &dropped)
+			}
 			fac *= r
 			if pos++; pos == n {
 				pos = 0

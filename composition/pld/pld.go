@@ -191,19 +191,21 @@ const unit = 0x1p-53
 type profile struct {
 	f     *pmf
 	sound bool
+	r     float64 // the factor e^{lnR} on the finite part of δ (1 unless sound)
 }
 
-func (f *pmf) profile(sound bool) profile { return profile{f, sound} }
+func (f *pmf) profile(sound bool) profile {
+	r := 1.0
+	if sound {
+		r = math.Exp(f.lnR) * (1 + 4*unit)
+	}
+	return profile{f, sound, r}
+}
 
 func (pr profile) loss(j int) float64 { return float64(pr.f.lo+j) * pr.f.h }
 
 // scale is the factor e^{lnR} on the finite part of δ (1 unless sound).
-func (pr profile) scale() float64 {
-	if !pr.sound {
-		return 1
-	}
-	return math.Exp(pr.f.lnR) * (1 + 4*unit)
-}
+func (pr profile) scale() float64 { return pr.r }
 
 // c returns the constant terms at index j given A_j: the +∞ mass and,
 // when sound, the truncated mass, the masses' ℓ1 error bound, the FFT
@@ -263,8 +265,29 @@ func (pr profile) epsilon(delta float64) float64 {
 	R := pr.scale()
 	// Walk down: at step j, (a, b) = (A_{j+1}, B_{j+1}) and
 	// δ(l_j) = A_{j+1} − e^{−h} B_{j+1} + c_{j+1}, non-increasing in j.
+	// The FFT term grows as j falls; the walk first tests with its value
+	// at the bottom of the current block of 64 indices (larger, so a pass
+	// is a pass), and evaluates c exactly only where that test fails.
 	a, b := 0.0, 0.0
+	var base float64
+	if pr.sound {
+		base = f.inf + f.tail + f.err1
+	} else {
+		base = f.inf
+	}
+	blk, fb := -1, 0.0
 	for j := n - 1; j >= 0; j-- {
+		if pr.sound && j > 0 {
+			if bj := (j + 1) &^ 63; bj != blk {
+				blk, fb = bj, R*pr.fftTerm(bj)
+			}
+			m := float64(n - j - 1)
+			if R*math.Max(0, a-eh*b)+base+fb+4*unit*(m+2)*a <= delta && pr.loss(j) >= 0 {
+				a += f.p[j]
+				b = f.p[j] + eh*b
+				continue
+			}
+		}
 		dj := R*math.Max(0, a-eh*b) + pr.c(j+1, a) // δ(l_j)
 		if pr.loss(j) < 0 {
 			// 0 is in (l_j, l_{j+1}]: is δ(0) met?
