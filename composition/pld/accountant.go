@@ -82,8 +82,11 @@ func accountBoth(delta float64, k int, opt Options, build func(Options) (*PLD, e
 	}
 	e, _ := sound.Epsilon(delta)
 	eo := optK.profile(false).epsilon(delta)
+	points := sound.Len()
+	sound.release()
+	putBuf(optK.p)
 	return Result{Epsilon: quantity.Loss(e), EpsilonOptimistic: quantity.Max(math.Min(eo, e)), Delta: quantity.Loss(delta), Discretization: quantity.Num(o.Interval),
-		Method: o.Discretization.String(), Points: sound.Len(), Source: source}, nil
+		Method: o.Discretization.String(), Points: points, Source: source}, nil
 }
 
 // DPSGD accounts for steps of the Poisson-subsampled Gaussian (DP-SGD with
@@ -160,6 +163,7 @@ func CalibrateDPSGD(q float64, steps int, delta, target float64, opt Options) (f
 			if p, err = p.selfComposeAt(steps, delta); err != nil {
 				return 0, err
 			}
+			defer p.release()
 			return p.Epsilon(delta)
 		}
 	}

@@ -154,10 +154,22 @@ func (f *pmf) tiltAt(k int, c float64) float64 {
 
 // fftSize returns the smallest 2^a·3^b·5^c ≥ n (the lengths gonum's
 // FFTPACK transforms fastest).
-// ffts keeps FFT objects by length (their twiddle tables cost as much as a
-// transform); an FFT is not safe for concurrent use, so each is taken out
-// of its pool while in use.
-var ffts sync.Map // int → *sync.Pool
+// Memory is reused across calls: a fresh page costs more here than the
+// arithmetic done on it. FFT objects (their twiddle tables cost as much as
+// a transform) are kept by length, float buffers by size class, each in
+// a cache of at most cacheBytes that is emptied when a new entry would
+// exceed it (sync.Pool would drop them at every garbage collection). An
+// FFT object is not safe for concurrent use: it is taken out while used.
+const cacheBytes = 256 << 20
+
+type memCache struct {
+	mu    sync.Mutex
+	bytes int
+	ffts  map[int][]*fftWork
+	bufs  map[int][][]float64
+}
+
+var cache = memCache{ffts: map[int][]*fftWork{}, bufs: map[int][][]float64{}}
 
 // fftWork is an FFT of one length with a real and a complex buffer.
 type fftWork struct {
@@ -166,18 +178,86 @@ type fftWork struct {
 	c  []complex128
 }
 
+func (w *fftWork) size() int { return 8*len(w.x)*4 + 16*len(w.c) }
+
 func getFFT(n int) *fftWork {
-	p, _ := ffts.LoadOrStore(n, &sync.Pool{New: func() any {
-		return &fftWork{fourier.NewFFT(n), make([]float64, n), make([]complex128, n/2+1)}
-	}})
-	w := p.(*sync.Pool).Get().(*fftWork)
-	clear(w.x)
-	return w
+	cache.mu.Lock()
+	if l := cache.ffts[n]; len(l) > 0 {
+		w := l[len(l)-1]
+		cache.ffts[n] = l[:len(l)-1]
+		cache.bytes -= w.size()
+		cache.mu.Unlock()
+		clear(w.x)
+		return w
+	}
+	cache.mu.Unlock()
+	return &fftWork{fourier.NewFFT(n), make([]float64, n), make([]complex128, n/2+1)}
 }
 
-func putFFT(n int, w *fftWork) {
-	if p, ok := ffts.Load(n); ok {
-		p.(*sync.Pool).Put(w)
+func putFFT(_ int, w *fftWork) {
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
+	if cache.make(w.size()) {
+		cache.ffts[len(w.x)] = append(cache.ffts[len(w.x)], w)
+	}
+}
+
+// make reserves b bytes, emptying the cache if needed; false if b alone
+// exceeds the cap. The caller holds mu.
+func (m *memCache) make(b int) bool {
+	if b > cacheBytes/2 {
+		return false
+	}
+	if m.bytes+b > cacheBytes {
+		clear(m.ffts)
+		clear(m.bufs)
+		m.bytes = 0
+	}
+	m.bytes += b
+	return true
+}
+
+// sizeClass rounds n up to 2^(i/8), so a buffer serves lengths within 9%.
+func sizeClass(n int) int {
+	c := 64
+	for c < n {
+		c += c/8 + 1
+	}
+	return c
+}
+
+// getBuf returns a float slice of length n with arbitrary contents.
+func getBuf(n int) []float64 {
+	c := sizeClass(n)
+	cache.mu.Lock()
+	if l := cache.bufs[c]; len(l) > 0 {
+		b := l[len(l)-1]
+		cache.bufs[c] = l[:len(l)-1]
+		cache.bytes -= 8 * cap(b)
+		cache.mu.Unlock()
+		return b[:n]
+	}
+	cache.mu.Unlock()
+	return make([]float64, n, c)
+}
+
+// putBuf returns a slice from getBuf for reuse.
+func putBuf(b []float64) {
+	if cap(b) != sizeClass(cap(b)) {
+		return
+	}
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
+	if cache.make(8 * cap(b)) {
+		cache.bufs[cap(b)] = append(cache.bufs[cap(b)], b[:0])
+	}
+}
+
+// release returns the masses of a PLD that is no longer used to the cache.
+func (d *PLD) release() {
+	for _, f := range d.dirs() {
+		putBuf(f.p)
+		f.p = nil
 	}
 }
 
@@ -186,13 +266,17 @@ func fftSize(n, max int) (int, error) {
 	for m < n {
 		m <<= 1
 	}
-	for p5 := 1; p5 < m; p5 *= 5 {
-		for p3 := p5; p3 < m; p3 *= 3 {
-			v := p3
+	// FFTPACK factors a length into 4s, then 2s, 3s and 5s, and keeps at
+	// most 13 factors (gonum's ifac has 15 slots): a length with more
+	// would panic there, so it is not chosen.
+	for p5, c5 := 1, 0; p5 < m; p5, c5 = p5*5, c5+1 {
+		for p3, c3 := p5, 0; p3 < m; p3, c3 = p3*3, c3+1 {
+			v, a := p3, 0
 			for v < n {
 				v <<= 1
+				a++
 			}
-			if v < m {
+			if v < m && a/2+a%2+c3+c5 <= 13 {
 				m = v
 			}
 		}
@@ -211,7 +295,7 @@ func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) { return f.selfCompose
 // below δ) is added to δ; below it, the untilted mass below the window is
 // added to δ(ε) for ε under the window, and what wraps around only adds
 // mass.
-const tiltTail = 1e-10
+const tiltTail = 1e-6
 
 // selfComposeAt returns f^{*k}. If delta > 0 (and f is fresh from a
 // discretization), the FFT runs on f tilted by the t of tiltFor(k, delta),
@@ -238,6 +322,9 @@ func (f *pmf) selfComposeAt(k, maxPoints int, delta float64) (*pmf, error) {
 	var out *pmf
 	for pass := 0; ; pass++ {
 		var err error
+		if out != nil {
+			putBuf(out.p)
+		}
 		if out, err = f.composeTilted(k, maxPoints, t); err != nil {
 			return nil, err
 		}
@@ -364,7 +451,7 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 		grow = math.Pow(maxA2, (kk-1)/2)
 	}
 	y := ft.Sequence(x, c)
-	out := &pmf{h: f.h, lo: lo, p: make([]float64, hi-lo+1)}
+	out := &pmf{h: f.h, lo: lo, p: getBuf(hi - lo + 1)} // every mass is set below
 	inv := 1 / float64(n)
 	dropped := 0.0
 	// The exact composition's total mass (≥ every exact y_s): ‖p‖₁^k,
