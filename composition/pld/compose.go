@@ -290,12 +290,19 @@ func fftSize(n, max int) (int, error) {
 // selfCompose returns f^{*k}.
 func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) { return f.selfComposeAt(k, maxPoints, 0) }
 
-// tiltTail is the tilted mass allowed outside a tilted window (each side):
-// above it, its untilted mass (at most tiltTail·e^{tiltS − t·l_hi}, far
-// below δ) is added to δ; below it, the untilted mass below the window is
-// added to δ(ε) for ε under the window, and what wraps around only adds
-// mass.
-const tiltTail = 1e-6
+// tiltTail and tiltTailHi are the tilted masses allowed below and above a
+// tilted window. What lies above is added to δ (its untilted mass is at
+// most tiltTailHi·e^{tiltS − t·l_hi}, far below δ), and it also wraps
+// around to the bottom of the window, where its untilted weight
+// e^{tiltS − t·l} is large: with a heavy upper tail it can reach losses near
+// ε, so it is kept small. What lies below wraps to the top, where its
+// untilted weight is tiny, and is added to δ(ε) for ε under the window.
+// Wrapped mass only adds mass, so both are sound; the values only set the
+// tightness (and the window's length).
+const (
+	tiltTail   = 1e-6
+	tiltTailHi = 1e-10
+)
 
 // selfComposeAt returns f^{*k}. If delta > 0 (and f is fresh from a
 // discretization), the FFT runs on f tilted by the t of tiltFor(k, delta),
@@ -311,42 +318,63 @@ const tiltTail = 1e-6
 // The first tilt centres the tilted k-fold distribution where its Chernoff
 // tail bound is δ, above ε(δ). Where the hockey-stick divergence is much
 // smaller than the tail (a heavy upper tail, small ε) the FFT term can still
-// weigh at the ε found; then the composition is redone, at most twice,
-// with the tilt centred at 0.9 times the ε found (half the previous centre
-// if none was found). Each pass is a valid bound; the last is kept.
+// weigh (more than 10⁻³δ) at the ε found; then the composition is redone,
+// at most twice, with the tilt centred at 0.9 times the ε found (half the
+// previous centre if none was found), and if it still weighs, once
+// untilted. Each pass is a valid bound; the one with the smallest ε at δ
+// is kept.
 func (f *pmf) selfComposeAt(k, maxPoints int, delta float64) (*pmf, error) {
 	if k == 1 || delta <= 0 || f.errL2 != 0 || f.tiltT != 0 {
 		return f.composeTilted(k, maxPoints, 0)
 	}
 	t, centre := f.tiltFor(k, delta)
-	var out *pmf
-	for pass := 0; ; pass++ {
-		var err error
-		if out != nil {
-			putBuf(out.p)
-		}
-		if out, err = f.composeTilted(k, maxPoints, t); err != nil {
-			return nil, err
-		}
+	var best *pmf
+	bestE := math.Inf(1)
+	// keep keeps the candidate with the smaller ε at delta (each is a valid
+	// bound) and reports whether its FFT term still weighs there.
+	keep := func(out *pmf) bool {
 		pr := out.profile(true)
 		e := pr.epsilon(delta)
-		if pass == 2 {
-			return out, nil
-		}
-		if math.IsInf(e, 1) {
-			centre /= 2
-		} else {
+		weighs := true
+		if !math.IsInf(e, 1) {
 			j := int(math.Floor(e/f.h)) - out.lo
-			if j < 0 || j >= len(out.p) || pr.fftTerm(j) <= 1e-3*delta {
-				return out, nil
-			}
-			centre = 0.9 * e
+			weighs = j >= 0 && j < len(out.p) && pr.fftTerm(j) > 1e-3*delta
 		}
-		t = f.tiltAt(k, centre)
-		if t <= 1e-4 {
-			return out, nil
+		if best == nil || e < bestE {
+			if best != nil {
+				putBuf(best.p)
+			}
+			best, bestE = out, e
+		} else {
+			putBuf(out.p)
+		}
+		if !math.IsInf(e, 1) {
+			centre = 0.9 * e
+		} else {
+			centre /= 2
+		}
+		return weighs
+	}
+	for pass := 0; pass < 3; pass++ {
+		out, err := f.composeTilted(k, maxPoints, t)
+		if err != nil {
+			return nil, err
+		}
+		if !keep(out) {
+			return best, nil
+		}
+		if t = f.tiltAt(k, centre); t <= 1e-4 {
+			break
 		}
 	}
+	// Still weighing: the untilted composition may do better (few steps,
+	// heavy tails).
+	out, err := f.composeTilted(k, maxPoints, 0)
+	if err != nil {
+		return best, nil
+	}
+	keep(out)
+	return best, nil
 }
 
 // composeTilted returns f^{*k} by one FFT of f tilted by t0 ≥ 0 (see
@@ -358,12 +386,12 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 		return &c, nil
 	}
 	kk := float64(k)
-	tau := windowTail
+	tauLo, tauHi := windowTail, windowTail
 	if t0 > 0 {
-		tau = tiltTail
+		tauLo, tauHi = tiltTail, tiltTailHi
 	}
-	lo, _ := f.chernoffAt(k, tau, false, t0)
-	hi, upTail := f.chernoffAt(k, tau, true, t0)
+	lo, _ := f.chernoffAt(k, tauLo, false, t0)
+	hi, upTail := f.chernoffAt(k, tauHi, true, t0)
 	if hi < lo {
 		hi = lo
 	}
