@@ -6,7 +6,6 @@ import (
 	"os"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
@@ -146,8 +145,15 @@ func TestDPAccountingGrid(t *testing.T) {
 		t.Fatal("no rows compared")
 	}
 	sort.Float64s(ratios)
-	var b strings.Builder
-	t.Logf("%d rows, %d skipped (dp_accounting failed), %d with RDP as headline; ε/dp_accounting PLD: min %.5f median %.5f max %.5f",
-		len(rows), skipped, rdpWins, ratios[0], ratios[len(ratios)/2], ratios[len(ratios)-1])
-	_ = b
+	over, under := 0, 0
+	for _, r := range ratios {
+		if r > 1.005 {
+			over++
+		}
+		if r < 0.995 {
+			under++
+		}
+	}
+	t.Logf("%d rows, %d skipped (dp_accounting failed), %d with RDP as headline; ε/dp_accounting PLD over %d rows: min %.5f median %.7f p90 %.5f max %.5f; %d above 1.005, %d below 0.995",
+		len(rows), skipped, rdpWins, len(ratios), ratios[0], ratios[len(ratios)/2], ratios[len(ratios)*9/10], ratios[len(ratios)-1], over, under)
 }
