@@ -49,5 +49,5 @@ func ExampleVerifyDPSGD() {
 	fmt.Printf("%s via %s: certified ε = %s\n", v.Verdict, v.Via, v.WorstEpsilon)
 	// Output:
 	// INVALID via RDP accountant: 14063 steps, certified ε = 2.59665, noise multiplier needed 1.12499
-	// VALID via tightest accountant (PLD or RDP): certified ε = 2.38192
+	// VALID via tightest accountant (PLD or RDP): certified ε = 2.38178
 }
