@@ -288,7 +288,7 @@ func fftSize(n, max int) (int, error) {
 }
 
 // selfCompose returns f^{*k}.
-func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) { return f.selfComposeAt(k, maxPoints, 0) }
+func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) { return f.composeTilted(k, maxPoints, 0) }
 
 // tiltTail and tiltTailHi are the tilted masses allowed below and above a
 // tilted window. What lies above is added to δ (its untilted mass is at
@@ -326,7 +326,7 @@ const (
 // is kept.
 func (f *pmf) selfComposeAt(k, maxPoints int, delta float64) (*pmf, error) {
 	if k == 1 || delta <= 0 || f.errL2 != 0 || f.tiltT != 0 {
-		return f.composeTilted(k, maxPoints, 0)
+		return f.selfCompose(k, maxPoints)
 	}
 	t, centre := f.tiltFor(k, delta)
 	var best *pmf
@@ -387,12 +387,15 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 		return &c, nil
 	}
 	kk := float64(k)
-	tauLo, tauHi := windowTail, windowTail
+	var lo, hi int
+	var upTail float64
 	if t0 > 0 {
-		tauLo, tauHi = tiltTail, tiltTailHi
+		lo, _ = f.chernoffAt(k, tiltTail, false, t0)
+		hi, upTail = f.chernoffAt(k, tiltTailHi, true, t0)
+	} else {
+		lo, _ = f.chernoff(k, windowTail, false)
+		hi, upTail = f.chernoff(k, windowTail, true)
 	}
-	lo, _ := f.chernoffAt(k, tauLo, false, t0)
-	hi, upTail := f.chernoffAt(k, tauHi, true, t0)
 	if hi < lo {
 		hi = lo
 	}
