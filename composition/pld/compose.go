@@ -411,8 +411,8 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 	w := getFFT(n)
 	defer putFFT(n, w)
 	x := w.x
-	lm := 0.0                // ln M(t0)
-	theta, under := 0.0, 0.0 // see inErr
+	lm := 0.0                            // ln M(t0)
+	theta, under, thmax := 0.0, 0.0, 0.0 // see inErr
 	if t0 > 0 {
 		lm = f.logMGF(t0)
 	}
@@ -424,8 +424,9 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 			// roundings, times |arg| ≤ |t0 l| + |lm|), exp's and the
 			// product's.
 			v *= math.Exp(arg)
-			th := unit * (3*math.Abs(arg) + 3*math.Abs(lm) + 4) * v
-			theta += th * th
+			rel := unit * (3*math.Abs(arg) + 3*math.Abs(lm) + 4)
+			thmax = math.Max(thmax, rel)
+			theta += (rel * v) * (rel * v)
 			if v < 0x1p-1022 { // flushed (subnormals are slow), counted
 				under += 0x1p-1022
 				v = 0
@@ -488,7 +489,9 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 	dropped := 0.0
 	// The exact composition's total mass (≥ every exact y_s): ‖p‖₁^k,
 	// of the tilted sequence (mass) and of p (massU).
-	mass := math.Pow(math.Max(1, l1), kk) * (1 + 1e-12)
+	// ‖x‖₁ is computed (relative error ≤ n·u) from tilted masses with
+	// relative errors ≤ thmax: the exact sum is at most l1·(1 + 2thmax + 2nu).
+	mass := math.Pow(math.Max(1, l1*(1+2*thmax+2*float64(len(f.p))*unit)), kk) * (1 + 1e-12)
 	massU := mass
 	if t0 > 0 {
 		massU = math.Pow(math.Max(1, sum(f.p)), kk) * (1 + 1e-12)

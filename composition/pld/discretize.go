@@ -102,18 +102,20 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 		// Round up: (l_{j−1}, l_j] → l_j; below the bottom → the bottom;
 		// above the top → +∞.
 		f.p[0] = prev.pb
+		classify(f.p[0], unit*(prev.r+1)*prev.pb)
 		for j := 1; j < n; j++ {
 			cur := at(j)
 			f.p[j] = between(prev.pa, prev.pb, cur.pa, cur.pb)
 			classify(f.p[j], err(prev, cur))
 			prev = cur
 		}
-		f.tail = prev.pa
+		f.tail = prev.pa * (1 + unit*(prev.r+2)) // rounded up
 	case ConnectDots:
 		// Split each interval's P-mass a and Q-mass b between its ends,
 		// keeping both (Doroshenko et al. 2022, connect-the-dots):
 		// α = (b e^{l_j} − a)/(e^h − 1) at l_{j−1}, β = a − α at l_j.
 		f.p[0] = prev.pb
+		classify(f.p[0], unit*(prev.r+1)*prev.pb)
 		den := math.Expm1(h)
 		for j := 1; j < n; j++ {
 			cur := at(j)
@@ -134,7 +136,7 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 			f.p[j] += a - alpha
 			prev = cur
 		}
-		f.tail = prev.pa
+		f.tail = prev.pa * (1 + unit*(prev.r+2)) // rounded up
 	}
 	dropped := 0.0
 	for j, v := range f.p {
