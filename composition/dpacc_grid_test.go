@@ -154,6 +154,6 @@ func TestDPAccountingGrid(t *testing.T) {
 			under++
 		}
 	}
-	t.Logf("%d rows, %d skipped (dp_accounting failed), %d with RDP as headline; ε/dp_accounting PLD over %d rows: min %.5f median %.7f p90 %.5f max %.5f; %d above 1.005, %d below 0.995",
+	t.Logf("%d rows, %d skipped (dp_accounting failed), %d with RDP as headline; ε/dp_accounting PLD over %d rows: min %.5f median %.9f p90 %.7f max %.5f; %d above 1.005, %d below 0.995",
 		len(rows), skipped, rdpWins, len(ratios), ratios[0], ratios[len(ratios)/2], ratios[len(ratios)*9/10], ratios[len(ratios)-1], over, under)
 }
