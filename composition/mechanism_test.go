@@ -133,5 +133,5 @@ func ExampleGaussianMechanism_Account() {
 func ExampleLaplaceMechanism_Account() {
 	r, _ := LaplaceMechanism{Scale: 10, Sensitivity: 1, Compositions: 100, Delta: 1e-6}.Account()
 	fmt.Println(r.Method, r.Epsilon, r.BasicEpsilon)
-	// Output: pld 4.69274 10
+	// Output: pld 4.69267 10
 }

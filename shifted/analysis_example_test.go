@@ -33,6 +33,6 @@ func ExampleCompareTraining() {
 	fmt.Printf("iteration: worst ε = %.4f; sampling (replace-one) ε = %s, up to %s× loose\n", c.Iteration.Worst.Epsilon, c.SamplingReplaceOneEpsilon, c.SamplingLooseness)
 	fmt.Printf("iteration wins for %d of %d records\n", c.IterationWins, c.N)
 	// Output:
-	// iteration: worst ε = 10.9457; sampling (replace-one) ε = 5.78826, up to 2.42659× loose
+	// iteration: worst ε = 10.9457; sampling (replace-one) ε = 5.78826, up to 2.42673× loose
 	// iteration wins for 58880 of 60000 records
 }

@@ -32,7 +32,7 @@ func ExampleAccount() {
 		fmt.Printf("%s: %v × %s, %s sampling q = %v, noise %v\n", p.Path, p.Count, p.Mechanism, p.Sampling, p.SamplingProbability, p.NoiseMultiplier)
 	}
 	// Output:
-	// ε ≤ 1.74945 by pld (PLD 1.74945, optimistic 1.67432; RDP 1.89919)
+	// ε ≤ 1.74935 by pld (PLD 1.74935, optimistic 1.67432; RDP 1.89919)
 	// event.events[0].event: 1000 × Gaussian, poisson sampling q = 0.01, noise 2
 	// event.events[1].event: 500 × Gaussian, poisson sampling q = 0.02, noise 1.5
 }

@@ -15,7 +15,8 @@ type pldBuilder struct {
 	rel    string
 	sens   float64
 	opt    pld.Options
-	points int // the largest grid built
+	delta  float64 // the query's δ: self-compositions are tuned for it
+	points int     // the largest grid built
 }
 
 func (b *pldBuilder) seen(p *pld.PLD) *pld.PLD {
@@ -81,6 +82,9 @@ func (b *pldBuilder) event(e *Event) (*pld.PLD, error) {
 		p, err := b.build(in)
 		if err != nil || p == nil || k == 1 {
 			return p, err
+		}
+		if b.delta > 0 && b.delta < 1 {
+			return p.SelfComposeFor(int(k), b.delta)
 		}
 		return p.SelfCompose(int(k))
 	case TypeComposed:

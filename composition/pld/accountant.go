@@ -29,9 +29,14 @@ type Result struct {
 
 const source = "PLD accountant: Doroshenko et al. 2022 (connect the dots), Meiser–Mohammadi 2018 (privacy buckets), Koskela et al. 2020 (FFT)"
 
-// accountBoth builds the sound and the optimistic PLD with build and
-// returns ε at delta for both.
-func accountBoth(delta float64, opt Options, build func(Options) (*PLD, error)) (Result, error) {
+// accountBoth builds the one-step sound and optimistic PLDs with build and
+// returns ε at delta of their k-fold compositions. The sound PLD composes
+// both directions; the optimistic estimate composes only the direction
+// whose sound Chernoff bound on ε is larger (the one that decides ε): the
+// optimistic ε of one direction is already an estimate from below of the
+// exact ε, which is the larger of the two directions'. The three
+// compositions run in parallel.
+func accountBoth(delta float64, k int, opt Options, build func(Options) (*PLD, error)) (Result, error) {
 	if err := field.OpenUnit("delta", delta); err != nil {
 		return Result{}, err
 	}
@@ -44,14 +49,30 @@ func accountBoth(delta float64, opt Options, build func(Options) (*PLD, error)) 
 	}
 	oo := o
 	oo.Discretization = Optimistic
-	var optim *PLD
+	sound1, err := build(o)
+	if err != nil {
+		return Result{}, err
+	}
+	optim1, err := build(oo)
+	if err != nil {
+		return Result{}, err
+	}
+	optDir := optim1.remove
+	if sound1.add != nil && optim1.add != nil {
+		_, cr := sound1.remove.tiltFor(k, delta)
+		_, ca := sound1.add.tiltFor(k, delta)
+		if ca > cr {
+			optDir = optim1.add
+		}
+	}
+	var optK *pmf
 	var errOpt error
 	done := make(chan struct{})
 	go func() { // the optimistic estimate in parallel
 		defer close(done)
-		optim, errOpt = build(oo)
+		optK, errOpt = optDir.selfComposeAt(k, o.MaxPoints, delta)
 	}()
-	sound, err := build(o)
+	sound, err := sound1.selfComposeAt(k, delta)
 	<-done
 	if err != nil {
 		return Result{}, err
@@ -60,9 +81,12 @@ func accountBoth(delta float64, opt Options, build func(Options) (*PLD, error)) 
 		return Result{}, errOpt
 	}
 	e, _ := sound.Epsilon(delta)
-	eo, _ := optim.Epsilon(delta)
+	eo := optK.profile(false).epsilon(delta)
+	points := sound.Len()
+	sound.release()
+	putBuf(optK.p)
 	return Result{Epsilon: quantity.Loss(e), EpsilonOptimistic: quantity.Max(math.Min(eo, e)), Delta: quantity.Loss(delta), Discretization: quantity.Num(o.Interval),
-		Method: o.Discretization.String(), Points: sound.Len(), Source: source}, nil
+		Method: o.Discretization.String(), Points: points, Source: source}, nil
 }
 
 // DPSGD accounts for steps of the Poisson-subsampled Gaussian (DP-SGD with
@@ -77,20 +101,15 @@ func DPSGD(q, z float64, steps int, delta float64, opt Options) (Result, error) 
 	if err := field.Positive("noise", z); err != nil {
 		return Result{}, err
 	}
-	// The sound and optimistic grids share one table of tails, filled
-	// here (the grid does not depend on the discretization method).
-	var cache [2][]tl
-	if o, err := opt.withDefaults(); err == nil {
-		if _, err := subsampledGaussian(q, z, o, &cache); err != nil {
-			return Result{}, err
-		}
+	if err := field.OpenUnit("delta", delta); err != nil {
+		return Result{}, err
 	}
-	return accountBoth(delta, opt, func(o Options) (*PLD, error) {
-		p, err := subsampledGaussian(q, z, o, &cache)
-		if err != nil {
-			return nil, err
-		}
-		return p.SelfCompose(steps)
+	opt = opt.tailFor(steps, delta)
+	// The sound and optimistic grids share one table of tails, filled by
+	// the first (the grid does not depend on the discretization method).
+	var cache [2][]tl
+	return accountBoth(delta, steps, opt, func(o Options) (*PLD, error) {
+		return subsampledGaussian(q, z, o, &cache)
 	})
 }
 
@@ -111,12 +130,8 @@ func DPSGDReplaceOne(gamma, z float64, steps int, delta float64, opt Options) (R
 			return Result{}, err
 		}
 	}
-	r, err := accountBoth(delta, opt, func(o Options) (*PLD, error) {
-		p, err := subsampledGaussianReplaceOne(gamma, z, o, &cache)
-		if err != nil {
-			return nil, err
-		}
-		return p.SelfCompose(steps)
+	r, err := accountBoth(delta, steps, opt.tailFor(steps, delta), func(o Options) (*PLD, error) {
+		return subsampledGaussianReplaceOne(gamma, z, o, &cache)
 	})
 	r.Source = sourceReplaceOne
 	return r, err
@@ -127,12 +142,14 @@ const sourceReplaceOne = "PLD accountant, replace-one: the symmetrized pair ((1�
 // GaussianComposed accounts for k runs of the Gaussian mechanism
 // (sensitivity Δ, noise σ).
 func GaussianComposed(sensitivity, sigma float64, k int, delta float64, opt Options) (Result, error) {
-	return accountBoth(delta, opt, func(o Options) (*PLD, error) {
-		p, err := Gaussian(sensitivity, sigma, o)
-		if err != nil {
-			return nil, err
-		}
-		return p.SelfCompose(k)
+	if err := field.OpenUnit("delta", delta); err != nil {
+		return Result{}, err
+	}
+	if k < 1 {
+		return Result{}, field.New("count", k, "must be a whole number ≥ 1")
+	}
+	return accountBoth(delta, k, opt.tailFor(k, delta), func(o Options) (*PLD, error) {
+		return Gaussian(sensitivity, sigma, o)
 	})
 }
 
@@ -199,7 +216,7 @@ func CalibrateDPSGDFor(rel Relation, q float64, steps int, delta, target float64
 	if rel != AddRemove && rel != ReplaceOne {
 		return 0, field.New("relation", int(rel), "must be add-remove or replace-one")
 	}
-	o, err := opt.withDefaults()
+	o, err := opt.tailFor(steps, delta).withDefaults()
 	if err != nil {
 		return 0, err
 	}
@@ -209,9 +226,10 @@ func CalibrateDPSGDFor(rel Relation, q float64, steps int, delta, target float64
 			if err != nil {
 				return 0, err
 			}
-			if p, err = p.SelfCompose(steps); err != nil {
+			if p, err = p.selfComposeAt(steps, delta); err != nil {
 				return 0, err
 			}
+			defer p.release()
 			return p.Epsilon(delta)
 		}
 	}
@@ -296,4 +314,21 @@ func bisectNoise(eps func(float64) (float64, error), target, lo, hi, tol float64
 		}
 	}
 	return hi, nil
+}
+
+// tailFor returns opt tuned for k compositions queried at delta. The
+// default TailMass (when it is not set) is lowered: each step's truncated
+// upper tail is added to δ k times, so it is kept at most 10⁻⁶·δ/k (at
+// most DefaultTailMass, at least 10⁻³⁰⁰); the grid grows only like
+// √ln(1/TailMass). Masses whose relative error bound is at most
+// relCap = 10⁻⁴/k (within [10⁻¹⁰, 10⁻⁶]) count as relative, so the factor
+// on δ is at most (1 + relCap)^k ≤ e^{10⁻⁴} for k ≤ 10⁶.
+func (opt Options) tailFor(k int, delta float64) Options {
+	if opt.TailMass == 0 && k >= 1 && delta > 0 {
+		opt.TailMass = math.Max(math.Min(DefaultTailMass, 1e-6*delta/float64(k)), 1e-300)
+	}
+	if k >= 1 {
+		opt.relCap = math.Min(1e-6, math.Max(1e-10, 1e-4/float64(k)))
+	}
+	return opt
 }

@@ -7,14 +7,14 @@ import "testing"
 // 3.11, NumPy 1.24) run on the same machine in the same session:
 //
 //	                      warm (b.Loop)   first call in a process   dp_accounting
-//	MNIST end to end      24–25 ms        60–90 ms                  0.37–0.43 s
-//	MNIST, sound PLD only 15 ms
-//	10⁶ steps             0.14–0.22 s     0.38–0.46 s
-//	one calibration       72–86 ms
+//	MNIST end to end      19–23 ms        53 ms                     0.38 s (sound) + 0.35 s
+//	MNIST, sound PLD only 12–13 ms
+//	10⁶ steps             74–81 ms        0.22 s                    0.78 s (sound)
+//	one calibration       71–76 ms
 //
-// "Warm" reuses the pooled FFT objects and buffers of an earlier call of the
-// same length. Allocation per call (warm): 7 MB for MNIST, 30–60 MB for 10⁶
-// steps; the pooled buffers are about 24 B a point of each window.
+// "Warm" reuses the FFT objects and buffers an earlier call left in the
+// process-wide cache (at most 256 MB). Allocation per warm call: 3 MB for
+// MNIST, 3–7 MB for 10⁶ steps.
 
 // The MNIST DP-SGD example end to end (sound and optimistic PLDs, both
 // directions, 14063 steps, h = 1e-4). Goal: ≤ 20 ms.

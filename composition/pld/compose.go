@@ -3,7 +3,6 @@ package pld
 import (
 	"math"
 	"math/bits"
-	"math/cmplx"
 	"sync"
 
 	"github.com/privamp/privamp/internal/field"
@@ -17,7 +16,12 @@ const windowTail = 1e-18
 
 // fftEta is the relative ℓ2 error of one FFT of length n (Higham 2002,
 // ch. 24, the error of a radix-2 FFT, log₂n · (μ + γ₄(√2 + μ)), with a
-// safety factor for FFTPACK's radix-3 and -5 passes).
+// safety factor for FFTPACK's radix-3 and -5 passes). 2η also bounds the
+// error of every single output relative to ‖x‖₁: each output is reached
+// from each input by one path of butterflies, one per stage; a stage's
+// butterflies that feed a given output act on disjoint parts of the input,
+// each of modulus at most the ℓ1 norm of its part, so one stage adds at
+// most c·u·‖x‖₁ to that output, c the butterfly's rounding constant.
 func fftEta(n int) float64 { return 8 * unit * float64(bits.Len(uint(n))) }
 
 func norms(p []float64) (l1, l2 float64) {
@@ -69,18 +73,27 @@ func (f *pmf) logMGF(t float64) float64 {
 
 // chernoff returns the smallest grid index a (in [min, max]) whose k-fold
 // tail bound beyond a (upper if up, else lower) is at most tau, and the
-// bound at a.
+// bound at a, for the distribution tilted by t0 ≥ 0 (p_j e^{t0 l_j}/M(t0);
+// t0 = 0: p itself): Σ_{s>a} p̂^{*k}(s) ≤ e^{−ta}(M(t0+t)/M(t0))^k.
 func (f *pmf) chernoff(k int, tau float64, up bool) (int, float64) {
+	return f.chernoffAt(k, tau, up, 0)
+}
+
+func (f *pmf) chernoffAt(k int, tau float64, up bool, t0 float64) (int, float64) {
 	kk := float64(k)
 	sign := 1.0
 	if !up {
 		sign = -1
 	}
+	lm0 := 0.0
+	if t0 != 0 {
+		lm0 = f.logMGF(t0)
+	}
 	// a(t) = (k ln M(±t) − ln τ)/t is quasi-convex in t > 0: golden section
 	// on ln t.
 	at := func(lt float64) float64 {
 		t := math.Exp(lt)
-		return (kk*f.logMGF(sign*t) - math.Log(tau)) / t
+		return (kk*(f.logMGF(t0+sign*t)-lm0) - math.Log(tau)) / t
 	}
 	// Any t gives a valid bound, so the best point the search saw will do.
 	lt, a := numeric.MinimizeUnimodal(at, math.Log(1e-4), math.Log(1e4), 20) // a: a loss (for a lower tail: −loss)
@@ -94,7 +107,7 @@ func (f *pmf) chernoff(k int, tau float64, up bool) (int, float64) {
 		}
 		idx = math.Max(idx, minI)
 		// The bound at the grid index actually used (≥ a, so ≤ τ).
-		return int(idx), math.Min(1, math.Exp(kk*f.logMGF(t)-t*idx*f.h))
+		return int(idx), math.Min(1, math.Exp(kk*(f.logMGF(t0+t)-lm0)-t*idx*f.h))
 	}
 	idx = math.Floor(-a / f.h)
 	if idx <= minI || math.IsNaN(idx) {
@@ -103,12 +116,60 @@ func (f *pmf) chernoff(k int, tau float64, up bool) (int, float64) {
 	return int(math.Min(idx, maxI)), 0
 }
 
+// massBelow bounds the k-fold mass below grid index i (untilted):
+// min_t e^{t l_i} M(−t)^k.
+func (f *pmf) massBelow(k, i int) float64 {
+	kk, l := float64(k), float64(i)*f.h
+	_, b := numeric.MinimizeUnimodal(func(lt float64) float64 {
+		t := math.Exp(lt)
+		return kk*f.logMGF(-t) + t*l
+	}, math.Log(1e-4), math.Log(1e4), 30)
+	return math.Min(1, math.Exp(b)*(1+1e-9))
+}
+
+// tiltFor returns the t > 0 that minimizes the Chernoff bound
+// (k ln M(t) − ln δ)/t on the loss above which the k-fold mass is at most
+// δ: the k-fold distribution tilted by t is centred there, above the
+// ε(δ) that a query at δ will look for.
+// It also returns that loss.
+func (f *pmf) tiltFor(k int, delta float64) (float64, float64) {
+	kk := float64(k)
+	lt, c := numeric.MinimizeUnimodal(func(lt float64) float64 {
+		t := math.Exp(lt)
+		return (kk*f.logMGF(t) - math.Log(delta)) / t
+	}, math.Log(1e-4), math.Log(1e4), 30)
+	return math.Exp(lt), c
+}
+
+// tiltAt returns the t that centres the k-fold distribution tilted by t at
+// the loss c: the minimizer of k ln M(t) − t·c.
+func (f *pmf) tiltAt(k int, c float64) float64 {
+	kk := float64(k)
+	lt, _ := numeric.MinimizeUnimodal(func(lt float64) float64 {
+		t := math.Exp(lt)
+		return kk*f.logMGF(t) - t*c
+	}, math.Log(1e-4), math.Log(1e4), 30)
+	return math.Exp(lt)
+}
+
 // fftSize returns the smallest 2^a·3^b·5^c ≥ n (the lengths gonum's
 // FFTPACK transforms fastest).
-// ffts keeps FFT objects by length (their twiddle tables cost as much as a
-// transform); an FFT is not safe for concurrent use, so each is taken out
-// of its pool while in use.
-var ffts sync.Map // int → *sync.Pool
+// Memory is reused across calls: a fresh page costs more here than the
+// arithmetic done on it. FFT objects (their twiddle tables cost as much as
+// a transform) are kept by length, float buffers by size class, each in
+// a cache of at most cacheBytes that is emptied when a new entry would
+// exceed it (sync.Pool would drop them at every garbage collection). An
+// FFT object is not safe for concurrent use: it is taken out while used.
+const cacheBytes = 256 << 20
+
+type memCache struct {
+	mu    sync.Mutex
+	bytes int
+	ffts  map[int][]*fftWork
+	bufs  map[int][][]float64
+}
+
+var cache = memCache{ffts: map[int][]*fftWork{}, bufs: map[int][][]float64{}}
 
 // fftWork is an FFT of one length with a real and a complex buffer.
 type fftWork struct {
@@ -117,18 +178,86 @@ type fftWork struct {
 	c  []complex128
 }
 
+func (w *fftWork) size() int { return 8*len(w.x)*4 + 16*len(w.c) }
+
 func getFFT(n int) *fftWork {
-	p, _ := ffts.LoadOrStore(n, &sync.Pool{New: func() any {
-		return &fftWork{fourier.NewFFT(n), make([]float64, n), make([]complex128, n/2+1)}
-	}})
-	w := p.(*sync.Pool).Get().(*fftWork)
-	clear(w.x)
-	return w
+	cache.mu.Lock()
+	if l := cache.ffts[n]; len(l) > 0 {
+		w := l[len(l)-1]
+		cache.ffts[n] = l[:len(l)-1]
+		cache.bytes -= w.size()
+		cache.mu.Unlock()
+		clear(w.x)
+		return w
+	}
+	cache.mu.Unlock()
+	return &fftWork{fourier.NewFFT(n), make([]float64, n), make([]complex128, n/2+1)}
 }
 
-func putFFT(n int, w *fftWork) {
-	if p, ok := ffts.Load(n); ok {
-		p.(*sync.Pool).Put(w)
+func putFFT(_ int, w *fftWork) {
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
+	if cache.make(w.size()) {
+		cache.ffts[len(w.x)] = append(cache.ffts[len(w.x)], w)
+	}
+}
+
+// make reserves b bytes, emptying the cache if needed; false if b alone
+// exceeds the cap. The caller holds mu.
+func (m *memCache) make(b int) bool {
+	if b > cacheBytes/2 {
+		return false
+	}
+	if m.bytes+b > cacheBytes {
+		clear(m.ffts)
+		clear(m.bufs)
+		m.bytes = 0
+	}
+	m.bytes += b
+	return true
+}
+
+// sizeClass rounds n up to 2^(i/8), so a buffer serves lengths within 9%.
+func sizeClass(n int) int {
+	c := 64
+	for c < n {
+		c += c/8 + 1
+	}
+	return c
+}
+
+// getBuf returns a float slice of length n with arbitrary contents.
+func getBuf(n int) []float64 {
+	c := sizeClass(n)
+	cache.mu.Lock()
+	if l := cache.bufs[c]; len(l) > 0 {
+		b := l[len(l)-1]
+		cache.bufs[c] = l[:len(l)-1]
+		cache.bytes -= 8 * cap(b)
+		cache.mu.Unlock()
+		return b[:n]
+	}
+	cache.mu.Unlock()
+	return make([]float64, n, c)
+}
+
+// putBuf returns a slice from getBuf for reuse.
+func putBuf(b []float64) {
+	if cap(b) != sizeClass(cap(b)) {
+		return
+	}
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
+	if cache.make(8 * cap(b)) {
+		cache.bufs[cap(b)] = append(cache.bufs[cap(b)], b[:0])
+	}
+}
+
+// release returns the masses of a PLD that is no longer used to the cache.
+func (d *PLD) release() {
+	for _, f := range d.dirs() {
+		putBuf(f.p)
+		f.p = nil
 	}
 }
 
@@ -137,13 +266,17 @@ func fftSize(n, max int) (int, error) {
 	for m < n {
 		m <<= 1
 	}
-	for p5 := 1; p5 < m; p5 *= 5 {
-		for p3 := p5; p3 < m; p3 *= 3 {
-			v := p3
+	// FFTPACK factors a length into 4s, then 2s, 3s and 5s, and keeps at
+	// most 13 factors (gonum's ifac has 15 slots): a length with more
+	// would panic there, so it is not chosen.
+	for p5, c5 := 1, 0; p5 < m; p5, c5 = p5*5, c5+1 {
+		for p3, c3 := p5, 0; p3 < m; p3, c3 = p3*3, c3+1 {
+			v, a := p3, 0
 			for v < n {
 				v <<= 1
+				a++
 			}
-			if v < m {
+			if v < m && a/2+a%2+c3+c5 <= 13 {
 				m = v
 			}
 		}
@@ -155,14 +288,114 @@ func fftSize(n, max int) (int, error) {
 }
 
 // selfCompose returns f^{*k}.
-func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) {
+func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) { return f.composeTilted(k, maxPoints, 0) }
+
+// tiltTail and tiltTailHi are the tilted masses allowed below and above a
+// tilted window. What lies above is added to δ (its untilted mass is at
+// most tiltTailHi·e^{tiltS − t·l_hi}, far below δ), and it also wraps
+// around to the bottom of the window, where its untilted weight
+// e^{tiltS − t·l} is large: with a heavy upper tail it can reach losses near
+// ε, so it is kept small. What lies below wraps to the top, where its
+// untilted weight is tiny, and is added to δ(ε) for ε under the window.
+// Wrapped mass only adds mass, so both are sound; the values only set the
+// tightness (and the window's length: 1e-4 below trims it by a quarter
+// against 1e-10, with no change on the grid of TestDPAccountingGrid).
+const (
+	tiltTail   = 1e-4
+	tiltTailHi = 1e-10
+)
+
+// selfComposeAt returns f^{*k}. If delta > 0 (and f is fresh from a
+// discretization), the FFT runs on f tilted by the t of tiltFor(k, delta),
+// p̂_j = p_j e^{t l_j − ln M(t)}, and the result is untilted,
+// y_s = ŷ_s e^{k ln M(t) − t l_s}: the composition is the same, but the
+// FFT's rounding error ê (bounded in ℓ2 on the tilted sequence, as
+// untilted) reaches y_s multiplied by W_s = e^{k ln M(t) − t l_s}, which
+// near the loss where the k-fold tail is δ is about δ, instead of 1. The
+// profile adds errL2·W_j·√min(n−j, 1/(1−e^{−2th})) (Cauchy–Schwarz) for
+// ε ≥ l_{j−1}. Queries far below that loss get looser bounds, never wrong
+// ones.
+//
+// The first tilt centres the tilted k-fold distribution where its Chernoff
+// tail bound is δ, above ε(δ). Where the hockey-stick divergence is much
+// smaller than the tail (a heavy upper tail, small ε) the FFT term can still
+// weigh (more than 10⁻³δ) at the ε found; then the composition is redone,
+// at most twice, with the tilt centred at 0.9 times the ε found (half the
+// previous centre if none was found), and if it still weighs, once
+// untilted. Each pass is a valid bound; the one with the smallest ε at δ
+// is kept.
+func (f *pmf) selfComposeAt(k, maxPoints int, delta float64) (*pmf, error) {
+	if k == 1 || delta <= 0 || f.errL2 != 0 || f.tiltT != 0 {
+		return f.selfCompose(k, maxPoints)
+	}
+	t, centre := f.tiltFor(k, delta)
+	var best *pmf
+	bestE := math.Inf(1)
+	// keep keeps the candidate with the smaller ε at delta (each is a valid
+	// bound) and reports whether its FFT term still weighs there.
+	keep := func(out *pmf) bool {
+		pr := out.profile(true)
+		e := pr.epsilon(delta)
+		weighs := true
+		if !math.IsInf(e, 1) {
+			j := int(math.Floor(e/f.h)) - out.lo
+			weighs = j >= 0 && j < len(out.p) && pr.fftTerm(j) > 1e-3*delta
+		}
+		if best == nil || e < bestE {
+			if best != nil {
+				putBuf(best.p)
+			}
+			best, bestE = out, e
+		} else {
+			putBuf(out.p)
+		}
+		if !math.IsInf(e, 1) {
+			centre = 0.9 * e
+		} else {
+			centre /= 2
+		}
+		return weighs
+	}
+	for pass := 0; pass < 3; pass++ {
+		out, err := f.composeTilted(k, maxPoints, t)
+		if err != nil {
+			return nil, err
+		}
+		if !keep(out) {
+			return best, nil
+		}
+		if t = f.tiltAt(k, centre); t <= 1e-4 {
+			break
+		}
+	}
+	// Still weighing: the untilted composition may do better (few steps,
+	// heavy tails).
+	out, err := f.composeTilted(k, maxPoints, 0)
+	if err != nil {
+		return best, nil
+	}
+	keep(out)
+	return best, nil
+}
+
+// composeTilted returns f^{*k} by one FFT of f tilted by t0 ≥ 0 (see
+// selfComposeAt).
+func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 	if k == 1 {
 		c := *f
 		c.p = append([]float64(nil), f.p...)
 		return &c, nil
 	}
-	lo, _ := f.chernoff(k, windowTail, false)
-	hi, upTail := f.chernoff(k, windowTail, true)
+	kk := float64(k)
+	var lo, hi int
+	var upTail float64
+	if t0 > 0 {
+		lo, _ = f.chernoffAt(k, tiltTail, false, t0)
+		hi, upTail = f.chernoffAt(k, tiltTailHi, true, t0)
+	} else {
+		lo, _ = f.chernoff(k, windowTail, false)
+		hi, upTail = f.chernoff(k, windowTail, true)
+	}
 	if hi < lo {
 		hi = lo
 	}
@@ -178,31 +411,139 @@ func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) {
 	w := getFFT(n)
 	defer putFFT(n, w)
 	x := w.x
-	for j, v := range f.p {
-		x[mod(f.lo+j, n)] += v
+	lm := 0.0                            // ln M(t0)
+	theta, under, thmax := 0.0, 0.0, 0.0 // see inErr
+	if t0 > 0 {
+		lm = f.logMGF(t0)
 	}
-	_, l2 := norms(f.p)
+	pos := mod(f.lo, n)
+	for j, v := range f.p {
+		if t0 > 0 && v > 0 {
+			arg := t0*float64(f.lo+j)*f.h - lm
+			// Relative error of e^{arg}·v: the argument's (three
+			// roundings, times |arg| ≤ |t0 l| + |lm|), exp's and the
+			// product's.
+			v *= math.Exp(arg)
+			rel := unit * (3*math.Abs(arg) + 3*math.Abs(lm) + 4)
+			thmax = math.Max(thmax, rel)
+			theta += (rel * v) * (rel * v)
+			if v < 0x1p-1022 { // flushed (subnormals are slow), counted
+				under += 0x1p-1022
+				v = 0
+			}
+		}
+		x[pos] += v
+		if pos++; pos == n {
+			pos = 0
+		}
+	}
+	l1, l2 := norms(x)
 	ft := w.ft
 	c := ft.Coefficients(w.c, x)
-	kk := float64(k)
 	grow := 1.0
+	maxA2 := 0.0
+	// |v|^k underflows (below every bound kept here) where |v|² < lim.
+	lim := math.Exp(-1490 / kk)
+	// The forward FFT's error, componentwise: |X̂_i − X_i| ≤ D = 2η‖x‖₁
+	// (see fftEta). With m_i = |X̂_i| + D ≥ max(|X̂_i|, |X_i|), sK and sK1
+	// bound Σ m_i^{2k} and Σ m_i^{2(k−1)} over the full spectrum (the
+	// half spectrum counts twice, but for 0 and n/2): where 2kD/|X̂_i| ≤
+	// 0.1, m^{2k} ≤ |X̂^k|²e^{2kD/|X̂|} ≤ |cpow|²(1 + 13ku)(1 + 2.2kD/|X̂|);
+	// elsewhere |X̂_i| < 20kD and m^{2(k−1)}, m^{2k} ≤ (21kD)² (< 1).
+	eta := fftEta(n)
+	dinf := 2 * eta * l1
+	bigK := (21 * kk * dinf) * (21 * kk * dinf)
+	var sK, sK1 float64
 	for i, v := range c {
-		a := cmplx.Abs(v)
-		if a > 1 {
-			grow = math.Max(grow, math.Pow(a, kk-1))
+		wt := 2.0
+		if i == 0 || (n%2 == 0 && i == len(c)-1) {
+			wt = 1
 		}
-		if kk*math.Log(a) < -745 {
-			c[i] = 0 // |v|^k underflows: below every bound kept here
+		a2 := real(v)*real(v) + imag(v)*imag(v)
+		if a2 > maxA2 {
+			maxA2 = a2
+		}
+		if a2 < lim {
+			c[i] = 0
+			sK += wt * (bigK + 1e-300)
+			sK1 += wt * (bigK + 1e-300)
 			continue
 		}
-		c[i] = cpow(v, k)
+		cv := cpow(v, k)
+		c[i] = cv
+		if a := math.Sqrt(a2); 20*kk*dinf <= a {
+			g := (real(cv)*real(cv) + imag(cv)*imag(cv)) * (1 + 13*kk*unit) * (1 + 2.2*kk*dinf/a)
+			sK += wt * g
+			sK1 += wt * g / a2
+		} else {
+			sK += wt * bigK
+			sK1 += wt * bigK
+		}
+	}
+	if maxA2 > 1 {
+		grow = math.Pow(maxA2, (kk-1)/2)
 	}
 	y := ft.Sequence(x, c)
-	out := &pmf{h: f.h, lo: lo, p: make([]float64, hi-lo+1)}
+	out := &pmf{h: f.h, lo: lo, p: getBuf(hi - lo + 1)} // every mass is set below
 	inv := 1 / float64(n)
 	dropped := 0.0
-	for s := lo; s <= hi; s++ {
-		out.p[s-lo] = flush(math.Max(0, y[mod(s, n)]*inv), &dropped)
+	// The exact composition's total mass (≥ every exact y_s): ‖p‖₁^k,
+	// of the tilted sequence (mass) and of p (massU).
+	// ‖x‖₁ is computed (relative error ≤ n·u) from tilted masses with
+	// relative errors ≤ thmax: the exact sum is at most l1·(1 + 2thmax + 2nu).
+	mass := math.Pow(math.Max(1, l1*(1+2*thmax+2*float64(len(f.p))*unit)), kk) * (1 + 1e-12)
+	massU := mass
+	if t0 > 0 {
+		massU = math.Pow(math.Max(1, sum(f.p)), kk) * (1 + 1e-12)
+	}
+	pos = mod(lo, n)
+	if t0 == 0 {
+		for s := range out.p {
+			out.p[s] = flush(math.Max(0, y[pos]*inv), &dropped)
+			if pos++; pos == n {
+				pos = 0
+			}
+		}
+	} else {
+		// y_s = ŷ_s e^{k lm − t0 l_s}: exp at every 256th point, the ratio
+		// e^{−t0 h} in between; rounded up by a bound on the relative
+		// error of the factor (so an exact ŷ_s maps to at least the exact
+		// y_s), and ŷ_s clamped to [0, mass] and y_s to at most mass
+		// (the exact values lie there).
+		r := math.Exp(-t0 * f.h)
+		var fac, up, thr float64
+		for s := range out.p {
+			if s%256 == 0 {
+				arg := kk*lm - t0*float64(lo+s)*f.h
+				fac = math.Exp(arg)
+				up = 1 + unit*(2*256+4*math.Abs(arg)+4*kk*math.Abs(lm)+8)
+				// fac only falls within the block: below thr, v·fac·up <
+				// 1e-250 (dropped and counted, with no subnormal
+				// arithmetic).
+				thr = 1e-300
+				if g := fac * up; g < 1e50 {
+					thr = 1e-250 / g
+				}
+			}
+			v := math.Min(math.Max(0, y[pos]*inv), mass)
+			if v < thr {
+				out.p[s] = 0
+				if v > 0 {
+					dropped += 1e-250
+				}
+			} else {
+				out.p[s] = flush(math.Min(v*fac*up, massU), &dropped)
+			}
+			fac *= r
+			if pos++; pos == n {
+				pos = 0
+			}
+		}
+		out.tiltT, out.tiltS = t0, kk*lm
+		// Untilted mass above the window: at most the tilted bound times
+		// e^{k lm − t0 l_hi}; below it, for queries under the window.
+		upTail = math.Min(1, upTail*math.Exp(kk*lm-t0*float64(hi)*f.h)*(1+1e-9))
+		out.below = f.massBelow(k, lo)
 	}
 	// +∞: 1 − (1 − p∞)^k, rounded up.
 	if f.inf > 0 {
@@ -210,14 +551,42 @@ func (f *pmf) selfCompose(k, maxPoints int) (*pmf, error) {
 	}
 	// A k-fold sum's tail is at most k times the one-step truncation.
 	out.tail = math.Min(1, kk*f.tail+upTail+dropped)
-	// ℓ1 error of the input's masses: ‖(p+e)^{*k} − p^{*k}‖₁ ≤
-	// k‖e‖₁(1+‖e‖₁)^{k−1}. ℓ2 error: the input's (Young: k‖e‖₂), the
-	// forward FFT's through the power (k·η‖p‖₂·max|X|^{k−1}), cpow's
-	// (≤ 6ku), the inverse's.
-	eta := fftEta(n)
-	out.err1 = kk * f.err1 * math.Exp((kk-1)*f.err1)
-	out.errL2 = kk*f.errL2*grow + kk*eta*l2*grow*(1+eta) + (6*kk+5*math.Log2(kk)+5)*unit + 2*eta
+	// Relative error: (e^{lnR})^k. Absolute: with q = e^{lnR}‖p‖₁,
+	// (q + Z)^k − q^k ≤ kZ(q + Z)^{k−1}.
+	out.lnR = kk * f.lnR * (1 + 4*unit)
+	q1 := math.Exp(f.lnR) * math.Max(1, l1)
+	if t0 > 0 {
+		q1 = math.Exp(f.lnR) * math.Max(1, sum(f.p))
+	}
+	out.err1 = kk * f.err1 * math.Exp((kk-1)*math.Log(q1+f.err1)) * (1 + 1e-12)
+	// ℓ2 error (of the tilted sequence when tilted): the input's (Young:
+	// k‖e‖₂·max|X|^{k−1}, e the tilting's rounding θ‖p̂‖₂ and underflow),
+	// the forward FFT's through the power (k·η‖p‖₂·max|X|^{k−1}),
+	// cpow's (≤ 6ku), the inverse's; the last two relative to
+	// ‖y‖₂ ≤ ‖y‖₁ ≤ mass.
+	// theta: Σ (θ_j p̂_j)², θ_j the relative error of the tilted mass j.
+	inErr := f.errL2 + math.Sqrt(theta)*(1+1e-9) + under
+	// The forward FFT's error through the power, in ℓ2 after the inverse
+	// (Parseval: ÷√n): at most k·D·√(sK1/n) (componentwise D), or
+	// k·η‖x‖₂·max|X|^{k−1} (Higham's ℓ2 bound); the smaller. cpow's and
+	// the inverse's are relative to ‖X̂^k‖₂/√n ≤ √(sK/n) (or ≤ mass).
+	nn := float64(n)
+	fwd := kk * eta * l2 * grow * (1 + eta)
+	yl2 := mass
+	if bigK < 1 {
+		fwd = math.Min(fwd, kk*dinf*math.Sqrt(sK1/nn)*(1+1e-9))
+		yl2 = math.Min(yl2, math.Sqrt(sK/nn)*(1+1e-9))
+	}
+	out.errL2 = kk*inErr*grow + fwd + ((6*kk+5*math.Log2(kk)+5)*unit+2*eta)*yl2 + 1e-300
 	return out, nil
+}
+
+func sum(p []float64) float64 {
+	s := 0.0
+	for _, v := range p {
+		s += v
+	}
+	return s * (1 + float64(len(p))*unit)
 }
 
 // cpow returns v^k by repeated squaring; its relative error is at most
@@ -276,6 +645,7 @@ func (f *pmf) trimTiny(limit float64) {
 
 // compose returns f * g (full linear convolution, no wrap-around).
 func (f *pmf) compose(g *pmf, maxPoints int) (*pmf, error) {
+	f, g = f.untilted(), g.untilted()
 	m := len(f.p) + len(g.p) - 1
 	n, err := fftSize(m, maxPoints)
 	if err != nil {
@@ -301,11 +671,15 @@ func (f *pmf) compose(g *pmf, maxPoints int) (*pmf, error) {
 	a1, a2 := norms(f.p)
 	b1, b2 := norms(g.p)
 	eta := fftEta(n)
-	out.err1 = a1*g.err1 + b1*f.err1 + f.err1*g.err1
+	rf, rg := math.Exp(f.lnR), math.Exp(g.lnR)
+	out.lnR = (f.lnR + g.lnR) * (1 + 4*unit)
+	out.err1 = (rf*a1*g.err1 + (rg*b1+g.err1)*f.err1) * (1 + 1e-12)
 	out.errL2 = a1*g.errL2 + b1*f.errL2 + f.errL2*g.errL2*math.Sqrt(float64(n)) + 3*eta*(a2*b1+a1*b2) + f.errL2*g.err1 + g.errL2*f.err1
 	// P(∞ in either) ≤ p∞ + q∞ (union bound, rounded up).
 	out.inf = math.Min(1, (f.inf+g.inf)*(1+2*unit))
-	out.tail = math.Min(1, f.tail+g.tail+dropped)
+	// Mass an input keeps below its grid may land anywhere: counted for
+	// every ε.
+	out.tail = math.Min(1, f.tail+g.tail+f.below+g.below+dropped)
 	out.trimTiny(windowTail)
 	return out, nil
 }
@@ -313,7 +687,22 @@ func (f *pmf) compose(g *pmf, maxPoints int) (*pmf, error) {
 // SelfCompose returns the PLD of k adaptive runs of the mechanism, by one
 // FFT raised to the k-th power on a window chosen with Chernoff bounds
 // (see the package documentation for what is added to δ). k must be ≥ 1.
-func (d *PLD) SelfCompose(k int) (*PLD, error) {
+func (d *PLD) SelfCompose(k int) (*PLD, error) { return d.selfComposeAt(k, 0) }
+
+// SelfComposeFor is SelfCompose tuned for queries at delta: the FFTs run on
+// tilted masses so that their rounding error, added to δ, is small near the
+// ε of delta (see selfComposeAt). The result is a bound at every ε, tightest
+// near that one; use it when δ is known, above all for tiny δ.
+func (d *PLD) SelfComposeFor(k int, delta float64) (*PLD, error) {
+	if err := field.OpenUnit("delta", delta); err != nil {
+		return nil, err
+	}
+	return d.selfComposeAt(k, delta)
+}
+
+// selfComposeAt is SelfCompose tuned for queries at delta (tilted FFTs, see
+// pmf.selfComposeAt; 0: untilted).
+func (d *PLD) selfComposeAt(k int, delta float64) (*PLD, error) {
 	if k < 1 {
 		return nil, field.New("count", k, "must be a whole number ≥ 1")
 	}
@@ -323,11 +712,11 @@ func (d *PLD) SelfCompose(k int) (*PLD, error) {
 	go func() { // the two directions in parallel
 		defer close(done)
 		if d.add != nil {
-			out.add, errAdd = d.add.selfCompose(k, d.opt.MaxPoints)
+			out.add, errAdd = d.add.selfComposeAt(k, d.opt.MaxPoints, delta)
 		}
 	}()
 	var err error
-	out.remove, err = d.remove.selfCompose(k, d.opt.MaxPoints)
+	out.remove, err = d.remove.selfComposeAt(k, d.opt.MaxPoints, delta)
 	<-done
 	if err != nil {
 		return nil, err
@@ -366,4 +755,17 @@ func (d *PLD) Compose(e *PLD) (*PLD, error) {
 		}
 	}
 	return out, nil
+}
+
+// untilted returns f with its FFT error bound as an unweighted ℓ2 bound
+// (W_s ≤ W at the lowest loss of the grid, t > 0), for composing with
+// another PLD.
+func (f *pmf) untilted() *pmf {
+	if f.tiltT == 0 {
+		return f
+	}
+	c := *f
+	c.errL2 = f.errL2 * math.Exp(f.tiltS-f.tiltT*float64(f.lo)*f.h) * (1 + 1e-9)
+	c.tiltT, c.tiltS = 0, 0
+	return &c
 }

@@ -69,7 +69,23 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 	qerr := func(t0, t1 tl) float64 {
 		return unit * (t0.r*math.Min(t0.qa, t0.qb) + t1.r*math.Min(t1.qa, t1.qb) + 2*math.Min(t0.qa, t1.qb))
 	}
-	e1 := 0.0 // Σ of the masses' error bounds: an ℓ1 bound
+	// Each interval's computed P-mass ã carries an error of at most ea.
+	// Where ea ≤ relCap·ã (Options.relCap) the error is kept as relative: the exact
+	// interval mass a ≤ ã(1 + ρ), ρ = ea/ã, and if the share α̃ left at
+	// the lower end is also scaled by 1 − ρ (moving that much mass up,
+	// which only increases δ), the exact masses with α' = α̃·a/ã ≤ α are
+	// (a/ã) times the computed ones: pointwise at most (1 + ρ) times. The
+	// largest ρ gives lnR. Elsewhere ea goes to the absolute ℓ1 bound e1
+	// (the exact mass at the interval's top end is at most ã − α̃ + ea).
+	e1, rho := 0.0, 0.0
+	classify := func(a, ea float64) bool {
+		if a > 0 && ea <= o.relCap*a {
+			rho = math.Max(rho, ea/a)
+			return true
+		}
+		e1 += ea
+		return false
+	}
 	prev := at(0)
 	switch o.Discretization {
 	case Optimistic:
@@ -86,18 +102,20 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 		// Round up: (l_{j−1}, l_j] → l_j; below the bottom → the bottom;
 		// above the top → +∞.
 		f.p[0] = prev.pb
+		classify(f.p[0], unit*(prev.r+1)*prev.pb)
 		for j := 1; j < n; j++ {
 			cur := at(j)
 			f.p[j] = between(prev.pa, prev.pb, cur.pa, cur.pb)
-			e1 += err(prev, cur)
+			classify(f.p[j], err(prev, cur))
 			prev = cur
 		}
-		f.tail = prev.pa
+		f.tail = prev.pa * (1 + unit*(prev.r+2)) // rounded up
 	case ConnectDots:
 		// Split each interval's P-mass a and Q-mass b between its ends,
 		// keeping both (Doroshenko et al. 2022, connect-the-dots):
 		// α = (b e^{l_j} − a)/(e^h − 1) at l_{j−1}, β = a − α at l_j.
 		f.p[0] = prev.pb
+		classify(f.p[0], unit*(prev.r+1)*prev.pb)
 		den := math.Expm1(h)
 		for j := 1; j < n; j++ {
 			cur := at(j)
@@ -109,14 +127,16 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 			// by a bound on its evaluation error, and clamp to [0, a];
 			// what is left is the error of a.
 			ea := err(prev, cur)
-			e1 += ea
 			alpha -= (ea + math.Exp(lj)*qerr(prev, cur) + 8*unit*(b*math.Exp(lj)+a)) / den
+			if classify(a, ea) {
+				alpha *= 1 - ea/a // see classify
+			}
 			alpha = math.Min(math.Max(alpha, 0), a)
 			f.p[j-1] += alpha
 			f.p[j] += a - alpha
 			prev = cur
 		}
-		f.tail = prev.pa
+		f.tail = prev.pa * (1 + unit*(prev.r+2)) // rounded up
 	}
 	dropped := 0.0
 	for j, v := range f.p {
@@ -128,5 +148,6 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 	// The masses' rounding errors, from the tails' (mechanism-supplied)
 	// relative error bounds; see the package documentation.
 	f.err1 = e1 + 4*unit*float64(n)*math.SmallestNonzeroFloat64
+	f.lnR = math.Log1p(rho) * (1 + 4*unit)
 	return f, nil
 }

@@ -62,13 +62,21 @@
 //     the window where it can only increase δ;
 //   - the floating-point error of the FFTs is bounded in ℓ2 (Higham 2002,
 //     "Accuracy and Stability of Numerical Algorithms", ch. 24, with the
-//     constant 8u·log₂N per transform) and, through Cauchy–Schwarz, added to
-//     every δ(ε).
+//     constant η = 8u·log₂N per transform, and componentwise by 2η‖x‖₁)
+//     and, through Cauchy–Schwarz, added to every δ(ε);
+//   - the grid masses' rounding (from the mechanisms' bounds on the error
+//     of their tails) is a factor (1 + ρ)^k on δ where a mass's error is at
+//     most ρ times the mass, and an added ℓ1 term elsewhere.
 //
-// The error of evaluating the mechanisms' CDFs (math.Erfc, math.Exp) when
-// the grid masses are formed is not bounded rigorously; masses are formed
-// from the smaller of the two tails, so it is of the order of 10⁻¹⁵ per
-// mass, far below the discretization error.
+// For tiny δ (down to 10⁻¹⁴) these bounds must stay far below δ. When the
+// δ to be queried is known (DPSGD, GaussianComposed, CalibrateDPSGD) the
+// k-th power is taken of the FFT of the tilted masses p_j e^{t l_j}/M(t),
+// which is the same convolution, and the FFT's error then reaches a loss l
+// multiplied by e^{k ln M(t) − t l}, about δ near the answer; the step's
+// tail mass is lowered to 10⁻⁶·δ/k. The argument for each step is in
+// docs/accounting.md ("Rounding error at tiny δ"). A PLD made by
+// SelfCompose or Compose is untilted (its bound holds for every ε, and is
+// coarser at tiny δ).
 //
 // # Mechanisms and neighbouring relations
 //
@@ -97,15 +105,17 @@
 //
 // # Cost
 //
-// A composition window of N points costs O(N log N) time and about 55
-// bytes a point per direction while it is computed (the real sequence,
-// its N/2+1 complex coefficients, FFTPACK's work arrays and the result);
-// the DP-SGD accountant holds four at once (two directions, sound and
-// optimistic). A grid or FFT longer than Options.MaxPoints (default 2²⁴,
-// so at most about 0.9 GB per window) is refused with a field error on
-// "discretization" that says how many points it would need. The MNIST
-// example needs windows of about 1.1·10⁵ points (24 MB allocated in all);
-// 10⁶ steps about 8.8·10⁵ (170 MB).
+// A composition window of N points costs O(N log N) time and about 56
+// bytes a point while it is computed (the real sequence, its N/2+1 complex
+// coefficients, FFTPACK's work arrays and the result); the DP-SGD
+// accountant composes three at once (both directions of the sound PLD, and
+// the optimistic estimate in the direction that decides ε). A grid or FFT
+// longer than Options.MaxPoints (default 2²⁴, so at most about 0.9 GB per
+// window) is refused with a field error on "discretization" that says how
+// many points it would need. FFT objects and mass buffers are kept for
+// reuse in a process-wide cache of at most 256 MB (a fresh page costs more
+// than the arithmetic done on it). The MNIST example needs windows of
+// about 10⁵ points, 10⁶ steps about 5·10⁵.
 //
 // Entry points: Gaussian, Laplace, RandomizedResponse, SubsampledGaussian
 // and SubsampledGaussianReplaceOne build a PLD; SelfCompose and Compose

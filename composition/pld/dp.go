@@ -62,17 +62,19 @@ func PrivacyParameters(eps0, delta0 float64, opt Options) (*PLD, error) {
 // value is an upper bound on the exact ε, the optimistic one an estimate
 // from below. opt must not ask for the Optimistic discretization.
 func Account(delta float64, opt Options, build func(Options) (*PLD, error)) (Result, error) {
-	return accountBoth(delta, opt, build)
+	return accountBoth(delta, 1, opt, build)
 }
 
 // LaplaceComposed accounts for k runs of the Laplace mechanism
 // (ℓ1-sensitivity Δ, scale b).
 func LaplaceComposed(sensitivity, scale float64, k int, delta float64, opt Options) (Result, error) {
-	return accountBoth(delta, opt, func(o Options) (*PLD, error) {
-		p, err := Laplace(sensitivity, scale, o)
-		if err != nil {
-			return nil, err
-		}
-		return p.SelfCompose(k)
+	if k < 1 {
+		return Result{}, field.New("compositions", k, "must be a whole number ≥ 1")
+	}
+	if err := field.OpenUnit("delta", delta); err != nil {
+		return Result{}, err
+	}
+	return accountBoth(delta, k, opt.tailFor(k, delta), func(o Options) (*PLD, error) {
+		return Laplace(sensitivity, scale, o)
 	})
 }

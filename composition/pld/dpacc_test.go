@@ -31,13 +31,16 @@ var dpAccountingPLD = []struct {
 // The agreement target: the sound ε within 0.5% of dp_accounting's
 // pessimistic PLD at the same interval, never below it by more than
 // rounding, and the optimistic estimates equal (to 0.2%: the tails are
-// truncated differently).
+// truncated differently; 0.5% at δ = 1e-12, where dp_accounting's dropped
+// tails, 1e-15 a step, add up to more than δ after 5000 steps).
 //
-// Except at δ = 1e-12 with 5000 steps: there the rigorous bounds on
-// rounding error that this package adds to δ (the grid masses' ℓ1 error,
-// about 4e-9 after 5000 steps, and the FFTs' ℓ2 error) exceed δ itself,
-// so the sound answer is +Inf (no finite guarantee) where dp_accounting,
-// which bounds no rounding error, reports 7.99.
+// δ = 1e-12 with 5000 steps is the regression case for tiny δ: the
+// rounding bounds used to exceed δ there (sound ε = +Inf); with relative
+// mass errors and tilted FFTs they are far below it, and the sound ε is
+// 1.4e-4 below dp_accounting's, whose single-step tails (1e-15, 5000
+// times) weigh at this δ (privamp lowers its TailMass to 1e-6·δ/k; its
+// soundness at tiny δ is checked against the exact Gaussian in
+// TestTinyDeltaAgainstExactGaussian).
 func TestAgainstDPAccounting(t *testing.T) {
 	for _, c := range dpAccountingPLD {
 		r, err := DPSGD(c.q, c.z, c.k, c.delta, Options{})
@@ -47,14 +50,18 @@ func TestAgainstDPAccounting(t *testing.T) {
 		e, o := float64(r.Epsilon), float64(r.EpsilonOptimistic)
 		t.Logf("q=%v z=%v k=%d δ=%g: sound %.6f (dp_accounting %.6f, %+.2e rel), optimistic %.6f (%.6f)",
 			c.q, c.z, c.k, c.delta, e, c.pess, e/c.pess-1, o, c.optm)
+		below := 1e-4
 		if c.delta < 1e-10 {
-			if e < c.pess {
-				t.Errorf("q=%v z=%v k=%d: sound ε %v below dp_accounting %v", c.q, c.z, c.k, e, c.pess)
-			}
-		} else if e < c.pess*(1-1e-4) || e > c.pess*1.005 {
+			below = 1e-3 // dp_accounting's tails, see above
+		}
+		if e < c.pess*(1-below) || e > c.pess*1.005 {
 			t.Errorf("q=%v z=%v k=%d: sound ε %v, dp_accounting %v", c.q, c.z, c.k, e, c.pess)
 		}
-		if math.Abs(o-c.optm) > 2e-3*c.optm {
+		tol := 2e-3
+		if c.delta < 1e-10 {
+			tol = 5e-3
+		}
+		if math.Abs(o-c.optm) > tol*c.optm {
 			t.Errorf("q=%v z=%v k=%d: optimistic ε %v, dp_accounting %v", c.q, c.z, c.k, o, c.optm)
 		}
 	}

@@ -46,6 +46,10 @@ type Options struct {
 	TailMass float64
 	// MaxPoints caps every grid and FFT length (default 2²⁴).
 	MaxPoints int
+	// relCap is the largest relative error bound of a grid mass kept as
+	// relative (see discretize); default 1e-10, set from the number of
+	// compositions by tailFor.
+	relCap float64
 }
 
 // Default values of Options.
@@ -65,6 +69,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.MaxPoints == 0 {
 		o.MaxPoints = DefaultMaxPoints
 	}
+	if o.relCap == 0 {
+		o.relCap = 1e-10
+	}
 	if err := field.Positive("discretization", o.Interval); err != nil {
 		return o, err
 	}
@@ -81,16 +88,27 @@ func (o Options) withDefaults() (Options, error) {
 }
 
 // pmf is one direction of a PLD: masses p[j] at losses (lo+j)·h, a mass at
-// +∞, an upper bound on truncated mass that is added to δ, and an ℓ2 bound
-// on the floating-point error of p.
+// +∞, an upper bound on truncated mass that is added to δ, and bounds on
+// the floating-point error of p. In a sound pmf the exact PLD ω is
+// dominated (after moving some of its mass to higher losses, which only
+// increases δ(ε)) by
+//
+//	e^{lnR}·(p + e) + E,   ‖E‖₁ ≤ err1,   |e_s| ≤ ê_s·W_s with ‖ê‖₂ ≤ errL2,
+//
+// pointwise, where W_s = 1 untilted and W_s = e^{tiltS − tiltT·l_s} after a
+// tilted self-composition (see selfComposeAt).
 type pmf struct {
 	h     float64
 	lo    int
 	p     []float64
 	inf   float64 // mass at +∞
 	tail  float64 // truncated mass (sound PLDs: added to δ)
-	err1  float64 // ℓ1 bound on the masses' rounding error (added to δ)
-	errL2 float64 // ℓ2 bound on the FFTs' rounding error (added to δ via Cauchy–Schwarz)
+	below float64 // mass below the grid not kept on it (added to δ(ε) for ε < l_0)
+	err1  float64 // ℓ1 bound on the masses' absolute rounding error E (added to δ)
+	lnR   float64 // relative rounding error of the masses: factor e^{lnR} ≥ 1
+	errL2 float64 // ℓ2 bound on the FFTs' rounding error ê (added to δ via Cauchy–Schwarz)
+	// tiltT and tiltS weight errL2 (W above); tiltT = 0: W = 1.
+	tiltT, tiltS float64
 }
 
 // PLD is a privacy loss distribution on a grid, one per direction of the
@@ -173,23 +191,50 @@ const unit = 0x1p-53
 type profile struct {
 	f     *pmf
 	sound bool
+	r     float64 // the factor e^{lnR} on the finite part of δ (1 unless sound)
 }
 
-func (f *pmf) profile(sound bool) profile { return profile{f, sound} }
+func (f *pmf) profile(sound bool) profile {
+	r := 1.0
+	if sound {
+		r = math.Exp(f.lnR) * (1 + 4*unit)
+	}
+	return profile{f, sound, r}
+}
 
 func (pr profile) loss(j int) float64 { return float64(pr.f.lo+j) * pr.f.h }
 
+// scale is the factor e^{lnR} on the finite part of δ (1 unless sound).
+func (pr profile) scale() float64 { return pr.r }
+
 // c returns the constant terms at index j given A_j: the +∞ mass and,
 // when sound, the truncated mass, the masses' ℓ1 error bound, the FFT
-// error through Cauchy–Schwarz (weights in [0, 1], n−j of them) and the
-// rounding of the sums.
+// error through Cauchy–Schwarz (weights in [0, 1], n−j of them, times
+// W_s ≤ W_j: Σ_{s≥j} W_s² ≤ W_j² min(n−j, 1/(1 − e^{−2th}))), scaled by
+// e^{lnR}, and the rounding of the sums. Below the grid (j = 0) the mass
+// not kept there is added.
 func (pr profile) c(j int, a float64) float64 {
 	f := pr.f
 	if !pr.sound {
 		return f.inf
 	}
 	m := float64(len(f.p) - j)
-	return f.inf + f.tail + f.err1 + f.errL2*math.Sqrt(m) + 4*unit*(m+2)*a
+	c := f.inf + f.tail + f.err1 + pr.scale()*pr.fftTerm(j) + 4*unit*(m+2)*a
+	if j == 0 {
+		c += f.below
+	}
+	return c
+}
+
+// fftTerm bounds Σ_{s≥j} |e_s| with the FFT error e (see c).
+func (pr profile) fftTerm(j int) float64 {
+	f := pr.f
+	m := float64(len(f.p) - j)
+	if f.tiltT > 0 && f.errL2 > 0 {
+		g := math.Min(m, 1/-math.Expm1(-2*f.tiltT*f.h))
+		return f.errL2 * math.Exp(f.tiltS-f.tiltT*pr.loss(j)) * math.Sqrt(g) * (1 + 1e-9)
+	}
+	return f.errL2 * math.Sqrt(m)
 }
 
 // delta evaluates the profile at ε.
@@ -206,7 +251,7 @@ func (pr profile) delta(eps float64) float64 {
 	if j == n {
 		return math.Min(1, pr.c(n, 0))
 	}
-	return math.Min(1, math.Max(0, a-math.Exp(eps-pr.loss(j))*b)+pr.c(j, a))
+	return math.Min(1, pr.scale()*math.Max(0, a-math.Exp(eps-pr.loss(j))*b)+pr.c(j, a))
 }
 
 // epsilon returns the smallest ε ≥ 0 with δ(ε) ≤ delta, rounded up.
@@ -217,20 +262,42 @@ func (pr profile) epsilon(delta float64) float64 {
 		return math.Inf(1)
 	}
 	eh := math.Exp(-f.h)
+	R := pr.scale()
 	// Walk down: at step j, (a, b) = (A_{j+1}, B_{j+1}) and
 	// δ(l_j) = A_{j+1} − e^{−h} B_{j+1} + c_{j+1}, non-increasing in j.
+	// The FFT term grows as j falls; the walk first tests with its value
+	// at the bottom of the current block of 64 indices (larger, so a pass
+	// is a pass), and evaluates c exactly only where that test fails.
 	a, b := 0.0, 0.0
+	var base float64
+	if pr.sound {
+		base = f.inf + f.tail + f.err1
+	} else {
+		base = f.inf
+	}
+	blk, fb := -1, 0.0
 	for j := n - 1; j >= 0; j-- {
-		dj := math.Max(0, a-eh*b) + pr.c(j+1, a) // δ(l_j)
+		if pr.sound && j > 0 {
+			if bj := (j + 1) &^ 63; bj != blk {
+				blk, fb = bj, R*pr.fftTerm(bj)
+			}
+			m := float64(n - j - 1)
+			if R*math.Max(0, a-eh*b)+base+fb+4*unit*(m+2)*a <= delta && pr.loss(j) >= 0 {
+				a += f.p[j]
+				b = f.p[j] + eh*b
+				continue
+			}
+		}
+		dj := R*math.Max(0, a-eh*b) + pr.c(j+1, a) // δ(l_j)
 		if pr.loss(j) < 0 {
 			// 0 is in (l_j, l_{j+1}]: is δ(0) met?
-			dj = math.Max(0, a-math.Exp(-pr.loss(j+1))*b) + pr.c(j+1, a)
+			dj = R*math.Max(0, a-math.Exp(-pr.loss(j+1))*b) + pr.c(j+1, a)
 			if dj <= delta {
 				return 0
 			}
 		}
 		if dj > delta {
-			// ε lies in (l_j, l_{j+1}]: solve A + c − e^{ε−l_{j+1}}B = δ,
+			// ε lies in (l_j, l_{j+1}]: solve R(A − e^{ε−l_{j+1}}B) + c = δ,
 			// verify, and fall back to l_{j+1} (which met δ).
 			top := pr.loss(j + 1)
 			if j+1 == n {
@@ -238,11 +305,11 @@ func (pr profile) epsilon(delta float64) float64 {
 			}
 			eps := top
 			if b > 0 {
-				if r := (a + pr.c(j+1, a) - delta) / b; r > 0 {
+				if r := (a + (pr.c(j+1, a)-delta)/R) / b; r > 0 {
 					e := top + math.Log(r)
 					for _, up := range []float64{4 * unit, 1e-12, 1e-9} {
 						if t := e + up*(math.Abs(e)+1); t > pr.loss(j) && t < eps &&
-							math.Max(0, a-math.Exp(t-top)*b)+pr.c(j+1, a) <= delta {
+							R*math.Max(0, a-math.Exp(t-top)*b)+pr.c(j+1, a) <= delta {
 							eps = t
 							break
 						}

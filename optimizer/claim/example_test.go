@@ -49,7 +49,7 @@ func ExampleVerifyDPSGD() {
 	fmt.Printf("%s via %s: certified ε = %s\n", v.Verdict, v.Via, v.WorstEpsilon)
 	// Output:
 	// INVALID via RDP accountant: 14063 steps, certified ε = 2.59665, noise multiplier needed 1.12499
-	// VALID via tightest accountant (PLD or RDP): certified ε = 2.38192
+	// VALID via tightest accountant (PLD or RDP): certified ε = 2.38178
 }
 
 // A DP-SGD claim with fixed-size batches (sampling without replacement)
@@ -70,6 +70,6 @@ func ExampleVerifyDPSGD_fixedSize() {
 	v, _ = claim.VerifyDPSGD(c.DPSGD, claim.Options{})
 	fmt.Println(v.Verdict)
 	// Output:
-	// VALID: certified ε = 18.5087
+	// VALID: certified ε = 18.499
 	// UNSUPPORTED
 }
