@@ -28,6 +28,8 @@ func EpsilonsAll(g Guarantee, delta float64, conv rdp.Conversion) ([]float64, er
 	switch v := g.(type) {
 	case SGD:
 		fill = func(lo, hi int64) { allSGD(v, delta, conv, lo, hi, out) }
+	case Domain:
+		fill = func(lo, hi int64) { allDomain(v, delta, conv, lo, hi, out) }
 	case Stop:
 		c := v.Curve(1).(stopCurve)
 		fill = func(lo, hi int64) { allStop(c, n, delta, conv, lo, hi, out) }
@@ -126,6 +128,24 @@ func allSGD(g SGD, delta float64, conv rdp.Conversion, lo, hi int64, out []float
 	default:
 		for t := lo; t <= hi; t++ {
 			put(t, g.LogRho(t))
+		}
+	}
+}
+
+// allDomain fills out[t−1] = ε_t for t ∈ [lo, hi]; the indices of one
+// batch share their bound, which is computed once.
+func allDomain(g Domain, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
+	L := numeric.NegLogUp(delta)
+	x := 0.0
+	lastJ, lr := int64(-1), 0.0
+	for t := lo; t <= hi; t++ {
+		if j, _ := g.batchOf(t); j != lastJ {
+			lastJ, lr = j, g.LogRho(t)
+		}
+		if lr > -700 {
+			out[t-1], x = rdp.LinearEpsilonWarm(numeric.ExpUp(lr), L, conv, x)
+		} else {
+			out[t-1], _ = epsFromLogRho(lr, delta, conv)
 		}
 	}
 }

@@ -102,6 +102,9 @@ func NewModel(r Training, o Options) (Model, error) {
 	case r.EpochCount() > 1:
 		m.Notes = append(m.Notes, "Thm 35 states (α, 4αL²/σ²) for n passes with one record per step; privamp computes the optimal shift allocation of Thm 22 (docs/amplification.md §Optimal shift allocation), which is never above it in that setting")
 	}
+	if note := r.DomainNote(); note != "" {
+		m.Notes = append(m.Notes, note)
+	}
 	if r.Variant == VariantPNSGD && r.Public > 0 {
 		m.Notes = append(m.Notes, "Cor 31 runs Skip-PNSGD on the private then public records; the fixed-order run shown is at most as private for every private index")
 	}

@@ -51,6 +51,12 @@ func (c Comparison) Steps() int64 { return c.Run.epochs() * c.Run.StepsPerEpoch(
 
 // Compare computes the comparison. The run must have no public records.
 func Compare(run SGD, delta float64, conv rdp.Conversion) (Comparison, error) {
+	return compare(run, run, delta, conv)
+}
+
+// compare is Compare with the iteration guarantee g of the run (SGD, or
+// Domain when a bounded domain is declared).
+func compare(run SGD, g Guarantee, delta float64, conv rdp.Conversion) (Comparison, error) {
 	if err := checkDelta(delta); err != nil {
 		return Comparison{}, err
 	}
@@ -78,11 +84,11 @@ func Compare(run SGD, delta float64, conv rdp.Conversion) (Comparison, error) {
 	c.Composition = rdp.DP{Epsilon: e, Delta: delta, Order: a, Conversion: conv}
 	// Summarize ignores a target of 0; count ε_t = 0 ties as wins instead.
 	atLeastTiny := func(e float64) float64 { return math.Max(e, math.SmallestNonzeroFloat64) }
-	if c.Iteration, err = Summarize(run, delta, conv, atLeastTiny(c.SamplingReplaceOne.Epsilon)); err != nil {
+	if c.Iteration, err = Summarize(g, delta, conv, atLeastTiny(c.SamplingReplaceOne.Epsilon)); err != nil {
 		return Comparison{}, err
 	}
 	c.IterationWins = c.Iteration.CountUnder
-	ar, err := Summarize(run, delta, conv, atLeastTiny(c.SamplingAddRemove.Epsilon))
+	ar, err := Summarize(g, delta, conv, atLeastTiny(c.SamplingAddRemove.Epsilon))
 	if err != nil {
 		return Comparison{}, err
 	}
@@ -236,8 +242,9 @@ func CompareTraining(r Training, o Options) (ComparisonReport, error) {
 	if err != nil {
 		return ComparisonReport{}, err
 	}
-	r, run, conv := m.Training, m.Guarantee.(SGD), o.Conversion
-	c, err := Compare(run, r.Delta, conv)
+	r, conv := m.Training, o.Conversion
+	run := r.sgd()
+	c, err := compare(run, m.Guarantee, r.Delta, conv)
 	if err != nil {
 		return ComparisonReport{}, err
 	}

@@ -2,6 +2,7 @@ package shifted
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
@@ -100,6 +101,12 @@ type Training struct {
 	Loss Loss `json:"loss"`
 	// Delta is the δ of the (ε, δ) statements about this run.
 	Delta float64 `json:"delta"`
+	// Radius R > 0 of a ball that contains the set every step projects onto
+	// (0: no bounded domain declared). For fixed-order PNSGD with a given
+	// step size the per-index bound is then Domain's, which stops growing
+	// with the number of passes; elsewhere DomainNote says why it does not
+	// apply. It must be declared, never measured on the data.
+	Radius float64 `json:"radius,omitempty"`
 }
 
 func one(x int64) int64 { return max(x, 1) }
@@ -131,6 +138,7 @@ func (r Training) Validate() error {
 		field.Count("tasks", r.TaskCount(), 1, MaxN),
 		field.Positive("sigma", r.Sigma),
 		field.OpenUnit("delta", r.Delta),
+		r.validateRadius(),
 		r.Loss.Validate(),
 	); err != nil {
 		return err
@@ -209,6 +217,9 @@ func (r Training) Guarantee() (Guarantee, error) {
 	switch r.Variant {
 	case VariantPNSGD:
 		g = r.sgd()
+		if ok, _ := r.domainApplies(); ok {
+			g = Domain{SGD: r.sgd(), Radius: r.Radius}
+		}
 	case VariantSkip:
 		g = Skip{N: r.N + r.Public, Sigma: r.Sigma, Loss: r.Loss}
 	case VariantStop:
@@ -225,6 +236,43 @@ func (r Training) Guarantee() (Guarantee, error) {
 		return nil, err
 	}
 	return g, nil
+}
+
+func (r Training) validateRadius() error {
+	if r.Radius != 0 && (math.IsNaN(r.Radius) || math.IsInf(r.Radius, 0) || !(r.Radius > 0)) {
+		return field.New("radius", r.Radius, "must be a finite number > 0 (the radius of a ball containing the projection set), or absent for no bounded domain")
+	}
+	return nil
+}
+
+// domainApplies reports whether the bounded-domain bound (Domain) applies
+// to the run, and why not when it does not.
+func (r Training) domainApplies() (bool, string) {
+	switch {
+	case r.Radius == 0:
+		return false, "no radius declared: the iterates are not known to stay in a bounded set"
+	case r.Variant != VariantPNSGD:
+		return false, fmt.Sprintf("the bounded-domain bound is derived for the fixed-order pnsgd variant only; the %s variant keeps its own bound", r.Variant)
+	case r.Order == Shuffled:
+		return false, "the bounded-domain bound is derived for a fixed order; a secret shuffle keeps its own bound"
+	case !(r.Loss.Eta > 0):
+		return false, "the bounded-domain bound needs the step size η (eta): the diameter's ratio to a step's sensitivity is Rb/(ηL)"
+	case math.IsInf(r.Loss.LogContraction(), -1):
+		return false, "with contraction c = 0 every step forgets the past; the bounded domain cannot help"
+	}
+	return true, ""
+}
+
+// DomainNote says whether the declared radius is used: "" when no radius is
+// declared, otherwise a sentence (for the Notes of an analysis).
+func (r Training) DomainNote() string {
+	if r.Radius == 0 {
+		return ""
+	}
+	if ok, why := r.domainApplies(); !ok {
+		return fmt.Sprintf("radius %v declared but the bounded-domain bound does not apply: %s; the bound shown is FMTT18's", r.Radius, why)
+	}
+	return fmt.Sprintf("bounded domain (radius %v): each index gets the smaller of FMTT18's bound and Thm 22 on the last steps from an initial distance 2R (docs/amplification.md §Bounded domain: privacy that stops growing); it stops growing with the number of passes", r.Radius)
 }
 
 // sgd is the fixed-order run of every step (the PNSGD variant, and the run
