@@ -59,6 +59,12 @@
 // 4αL² ln n/(nσ²) is not sound (its last step uses H_{n−t+1} ≤ ln(n−t+1),
 // but H_m > ln m); privamp never uses it as a guarantee.
 //
+// Domain is the same fixed-order run on a convex set inside a ball of radius
+// R (Training.Radius): Thm 22 started late, from an initial distance 2R, on
+// the windows after the record's uses, so ε stops growing with the number
+// of passes (docs/amplification.md#bounded-domain-privacy-that-stops-growing);
+// EpsilonByEpochs draws ε against the passes with the burn-in.
+//
 // Every type exposes Check (the assumptions the theorem needs, with a
 // descriptive error when they fail), Assumptions and Source.
 //
