@@ -142,6 +142,11 @@ type IndexEpsilon struct {
 	Order   quantity.Num  `json:"order"`
 	// Rho is ρ_t for guarantees that are zCDP (absent for the mixtures).
 	Rho *quantity.Loss `json:"rho,omitempty"`
+	// Bound says, for a bounded-domain run (Domain), which bound the index
+	// got: "fmtt18" (the whole run) or "domain" (the window that starts
+	// after step WindowStart); absent otherwise.
+	Bound       string `json:"bound,omitempty"`
+	WindowStart int64  `json:"window_start,omitempty"`
 }
 
 // At returns the guarantee of index t at the run's δ.
@@ -154,6 +159,10 @@ func (m Model) At(t int64, conv rdp.Conversion) (IndexEpsilon, error) {
 	if z, ok := m.Guarantee.(ZCDP); ok {
 		rho := quantity.Loss(math.Exp(z.LogRho(t)))
 		p.Rho = &rho
+	}
+	if d, ok := m.Guarantee.(Domain); ok {
+		b := d.Bound(t)
+		p.Bound, p.WindowStart = b.Bound, b.Start
 	}
 	return p, nil
 }

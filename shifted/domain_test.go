@@ -299,6 +299,14 @@ func TestTrainingRadius(t *testing.T) {
 			t.Fatalf("index %d: %g above FMTT18's %g", i, dp.Epsilon, plain.Epsilon)
 		}
 	}
+	// Analyze reports which bound each chosen index got.
+	an, err := Analyze(tr, Options{Conversion: rdp.Improved, Indices: []int64{1, 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if an.Indices[0].Bound != "domain" || an.Indices[0].WindowStart == 0 || an.Indices[1].Bound == "" {
+		t.Fatalf("%+v", an.Indices)
+	}
 	// compare and analyse go through the same guarantee.
 	rep, err := CompareTraining(tr, Options{Conversion: rdp.Improved})
 	if err != nil {
