@@ -230,7 +230,10 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 func allSkip(s Skip, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
 	base := s.base()
 	rho := base.Rho
-	if base.Loss.LogContraction() == 0 {
+	switch {
+	case s.Radius != 0:
+		rho = s.rho
+	case base.Loss.LogContraction() == 0:
 		rho1 := 2 * s.Loss.Lipschitz * s.Loss.Lipschitz / (s.Sigma * s.Sigma)
 		rho = func(t int64) float64 { return rho1 / float64(s.N-t+1) }
 	}

@@ -368,3 +368,45 @@ func BenchmarkDomainCurveStronglyConvex(b *testing.B) {
 		}
 	}
 }
+
+// TestSkipDomain: Skip-PNSGD on a ball mixes, over the skip count, the
+// one-pass bounded-domain bound κ·min(1/(r+1), d²/r) (c = 1, r = n − t
+// steps after the record), computed here in closed form.
+func TestSkipDomain(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 5))
+	for trial := 0; trial < 50; trial++ {
+		s := Skip{N: 2 + r.Int64N(300), Sigma: 0.5 + r.Float64(), Loss: Loss{Lipschitz: 0.5 + r.Float64(), Eta: 0.5 + 4*r.Float64()}, Radius: math.Exp(2*r.Float64() - 2)}
+		if err := s.Check(); err != nil {
+			t.Fatal(err)
+		}
+		kappa := 2 * s.Loss.Lipschitz * s.Loss.Lipschitz / (s.Sigma * s.Sigma)
+		d := s.Radius / (s.Loss.Eta * s.Loss.Lipschitz)
+		plain := s
+		plain.Radius = 0
+		all, err := EpsilonsAll(s, 1e-5, rdp.Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int64{1, s.N / 3, s.N/2 + 1, s.N} {
+			rr := float64(s.N - i)
+			rho := kappa / (rr + 1)
+			if rr >= 1 {
+				rho = math.Min(rho, kappa*d*d/rr)
+			}
+			want := skipCurve{p: s.SkipProbability(i), rho: rho}
+			for _, a := range []float64{1.5, 2, 8, 40} {
+				got := s.Curve(i).Epsilon(a)
+				if !relClose(got, want.Epsilon(a), 1e-9) && math.Abs(got-want.Epsilon(a)) > 1e-15 {
+					t.Fatalf("trial %d index %d α %g: %g, closed form %g", trial, i, a, got, want.Epsilon(a))
+				}
+				if got > plain.Curve(i).Epsilon(a)*(1+1e-12) {
+					t.Fatalf("above the plain mixture")
+				}
+			}
+			dp, _ := Epsilon(s, i, 1e-5, rdp.Improved)
+			if !relClose(dp.Epsilon, all[i-1], 1e-6) {
+				t.Fatalf("index %d: Epsilon %g, EpsilonsAll %g", i, dp.Epsilon, all[i-1])
+			}
+		}
+	}
+}

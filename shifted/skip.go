@@ -1,6 +1,7 @@
 package shifted
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/privamp/privamp/rdp"
@@ -21,10 +22,19 @@ import (
 //
 // with ρ_t the PNSGD value (the strongly convex one when the loss is). It is
 // not linear in α and never above αρ_t.
+//
+// With a Radius (> 0, and the step size η given) every step projects onto
+// a set inside that ball, and each component of the mixture (a fixed-order
+// single pass over the records after t₀) has the bounded-domain bound of
+// Domain with one pass: ρ_t is the smaller of the PNSGD value and the window
+// after the record's use, whose cost does not depend on t₀ (the record has
+// n − t steps after it in every component). The mixture inequality holds for
+// any per-component bounds, so the curve stays valid.
 type Skip struct {
-	N     int64
-	Sigma float64
-	Loss  Loss
+	N      int64
+	Sigma  float64
+	Loss   Loss
+	Radius float64 // 0: no bounded domain
 }
 
 func (s Skip) base() SGD { return SGD{N: s.N, Sigma: s.Sigma, Loss: s.Loss} }
@@ -36,7 +46,24 @@ func (s Skip) Len() int64 { return s.N }
 func (s Skip) Monotone() int { return 1 }
 
 // Check validates the parameters and the contraction assumption.
-func (s Skip) Check() error { return s.base().Check() }
+func (s Skip) Check() error {
+	if s.Radius != 0 {
+		return s.domain().Check()
+	}
+	return s.base().Check()
+}
+
+// domain is the one-pass bounded-domain run of every component.
+func (s Skip) domain() Domain { return Domain{SGD: s.base(), Radius: s.Radius} }
+
+// rho returns ρ_t of the components: the PNSGD value, or the bounded-domain
+// one when a radius is given.
+func (s Skip) rho(t int64) float64 {
+	if s.Radius != 0 {
+		return s.domain().Rho(t)
+	}
+	return s.base().Rho(t)
+}
 
 // SkipProbability returns p_t = P[t₀ ≥ t].
 func (s Skip) SkipProbability(t int64) float64 {
@@ -49,7 +76,7 @@ func (s Skip) SkipProbability(t int64) float64 {
 
 // Curve returns the exact mixture curve of index t.
 func (s Skip) Curve(t int64) rdp.Curve {
-	return skipCurve{p: s.SkipProbability(t), rho: s.base().Rho(t)}
+	return skipCurve{p: s.SkipProbability(t), rho: s.rho(t)}
 }
 
 // PaperCurve returns Thm 24's bound α·ρ_t.
@@ -57,12 +84,20 @@ func (s Skip) PaperCurve(t int64) rdp.Linear { return rdp.Linear(s.base().Rho(t)
 
 // Source cites the theorem and the derivation.
 func (s Skip) Source() string {
-	return "FMTT18 Thm 24, tightened: exact mixture over the skip count (derivation: docs/amplification.md §Skip and Stop mixtures)"
+	src := "FMTT18 Thm 24, tightened: exact mixture over the skip count (derivation: docs/amplification.md §Skip and Stop mixtures)"
+	if s.Radius != 0 {
+		src += fmt.Sprintf("; each component bounded on the domain of radius R = %v (docs/amplification.md §Bounded domain: privacy that stops growing)", s.Radius)
+	}
+	return src
 }
 
 // Assumptions lists the assumptions.
 func (s Skip) Assumptions() []string {
-	return append(s.base().Assumptions(),
+	base := s.base().Assumptions()
+	if s.Radius != 0 {
+		base = s.domain().Assumptions()
+	}
+	return append(base,
 		"t₀ uniform on {0, …, ⌊n/2⌋} and kept secret; only the final iterate is released")
 }
 

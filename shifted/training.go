@@ -104,8 +104,9 @@ type Training struct {
 	// Radius R > 0 of a ball that contains the set every step projects onto
 	// (0: no bounded domain declared). For fixed-order PNSGD with a given
 	// step size the per-index bound is then Domain's, which stops growing
-	// with the number of passes; elsewhere DomainNote says why it does not
-	// apply. It must be declared, never measured on the data.
+	// with the number of passes (Skip's mixture uses it per component);
+	// elsewhere DomainNote says why it does not apply. It must be declared,
+	// never measured on the data.
 	Radius float64 `json:"radius,omitempty"`
 }
 
@@ -221,7 +222,11 @@ func (r Training) Guarantee() (Guarantee, error) {
 			g = Domain{SGD: r.sgd(), Radius: r.Radius}
 		}
 	case VariantSkip:
-		g = Skip{N: r.N + r.Public, Sigma: r.Sigma, Loss: r.Loss}
+		sk := Skip{N: r.N + r.Public, Sigma: r.Sigma, Loss: r.Loss}
+		if ok, _ := r.domainApplies(); ok {
+			sk.Radius = r.Radius
+		}
+		g = sk
 	case VariantStop:
 		st := Stop{N: r.N + r.Public, Sigma: r.Sigma, Loss: r.Loss}
 		g = st
@@ -251,8 +256,8 @@ func (r Training) domainApplies() (bool, string) {
 	switch {
 	case r.Radius == 0:
 		return false, "no radius declared: the iterates are not known to stay in a bounded set"
-	case r.Variant != VariantPNSGD:
-		return false, fmt.Sprintf("the bounded-domain bound is derived for the fixed-order pnsgd variant only; the %s variant keeps its own bound", r.Variant)
+	case r.Variant != VariantPNSGD && r.Variant != VariantSkip:
+		return false, fmt.Sprintf("the bounded-domain bound is derived for the pnsgd and skip variants only; the %s variant keeps its own bound", r.Variant)
 	case r.Order == Shuffled:
 		return false, "the bounded-domain bound is derived for a fixed order; a secret shuffle keeps its own bound"
 	case !(r.Loss.Eta > 0):
