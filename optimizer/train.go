@@ -250,6 +250,9 @@ func (res *TrainResult) parameters(spec Spec, follow *planFollow) error {
 	tr := &pr.Config.Training
 	c := pr.Constants
 	tr.Loss = shifted.Loss{Lipschitz: c.Sens, Smoothness: c.Beta, StrongConvexity: c.M, Eta: spec.Training.Loss.Eta}
+	if r := pr.Declared.Radius; r > 0 && !math.IsInf(r, 0) {
+		tr.Radius = r // every step projects onto the ball ‖w‖ ≤ R: the bounded-domain bound applies
+	}
 	d := &res.Derived
 	d.Lipschitz, d.Smoothness, d.StrongConvexity, d.Sensitivity = quantity.Num(c.L), c.Beta, c.M, c.Sens
 	d.TrivialRisk = quantity.Num(pr.TrivialRisk())

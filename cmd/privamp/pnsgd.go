@@ -36,6 +36,7 @@ func (f *ampFlags) register(cmd *cobra.Command) {
 	fs.Float64Var(&f.r.Loss.StrongConvexity, "strong-convexity", 0, "strong convexity m ≥ 0 of the loss (needs --smoothness and --eta)")
 	fs.Float64Var(&f.r.Loss.Smoothness, "smoothness", 0, "smoothness β of the loss; with --eta, η ≤ 2/β is checked (0: not given, assumed)")
 	fs.Float64Var(&f.r.Loss.Eta, "eta", 0, "step size η > 0 (0: not given)")
+	fs.Float64Var(&f.r.Radius, "radius", 0, "radius R > 0 of a ball that every step projects onto: the bounded-domain bound (privacy stops growing with passes; needs --eta)")
 	fs.BoolVar(&f.o.Nonsmooth, "nonsmooth", false, "the loss is convex and Lipschitz but not smooth: Gaussian smoothing (Thm 33) with the least λ for which η ≤ 2/β holds (needs --eta)")
 	fs.Float64Var(&f.dim, "dimension", 1, "dimension d of the model, for the smoothing error Lλ√d")
 	fs.BoolVar(&f.o.CompositionFallback, "composition-fallback", false, "if the step does not contract (η > 2/β), answer with the composition bound (every iterate released, Lemma 27) instead of refusing")

@@ -200,3 +200,51 @@ func CurvePlot(c shifted.Curves) (*plot.Plot, error) {
 	}
 	return p, nil
 }
+
+// EpochsPlot draws the worst record's ε against the number of passes on log
+// axes: FMTT18, the bounded domain (with its burn-in marked) and DP-SGD.
+func EpochsPlot(c shifted.EpochCurve) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("ε of the worst record against passes, n = %d, δ = %s", c.N, quantity.Nearest(c.Delta))
+	p.X.Label.Text, p.Y.Label.Text = "passes over the data", "ε"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.Legend.Left, p.Legend.Top = true, true
+	var lines [3]plotter.XYs
+	for _, pt := range c.Points {
+		for i, e := range []*quantity.Loss{&pt.FMTT18, pt.Domain, pt.Sampling} {
+			if e != nil && *e > 0 && !math.IsInf(float64(*e), 1) {
+				lines[i] = append(lines[i], plotter.XY{X: float64(pt.Epochs), Y: float64(*e)})
+			}
+		}
+	}
+	labels := []string{"FMTT18 (Thm 22)", fmt.Sprintf("bounded domain, R = %s", quantity.Nearest(c.Radius)), "DP-SGD, Poisson sampling (add/remove)"}
+	drawn := 0
+	for k, xy := range lines {
+		if len(xy) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return nil, err
+		}
+		l.Color, l.Dashes, l.Width = plotutil.Color(k), plotutil.Dashes(k), vg.Points(1.5)
+		p.Add(l)
+		p.Legend.Add(labels[k], l)
+		drawn++
+	}
+	if drawn == 0 {
+		return nil, ErrNothingToPlot
+	}
+	if c.BurnIn > 0 && c.LimitEpsilon != nil {
+		s, err := plotter.NewScatter(plotter.XYs{{X: float64(c.BurnIn), Y: float64(*c.LimitEpsilon)}})
+		if err != nil {
+			return nil, err
+		}
+		s.Shape, s.Color, s.Radius = draw.CrossGlyph{}, plotutil.Color(1), vg.Points(6)
+		p.Add(s)
+		p.Legend.Add(fmt.Sprintf("burn-in: %d passes", c.BurnIn), s)
+	}
+	p.Y.Max *= 3 // room for the legend
+	return p, nil
+}

@@ -170,12 +170,21 @@ func (c *Claim) validate() error {
 	return nil
 }
 
+// radius is the claim's domain radius for the bounded-domain bound: 0 when
+// the run does not project (radius omitted).
+func (c *Claim) radius() float64 {
+	if math.IsInf(c.Radius, 0) {
+		return 0
+	}
+	return c.Radius
+}
+
 // Training is the run the claim describes, as privamp's one description of
 // a training run: the claim's n counts private and public examples, the
 // Training's N the private ones.
 func (c *Claim) Training() shifted.Training {
 	return shifted.Training{Variant: c.Variant, N: int64(c.N - c.Public), Public: int64(c.Public),
 		Batch: int64(c.Batch), Epochs: int64(c.Epochs), Tasks: int64(c.Tasks), Order: shifted.Order(c.Order),
-		Sigma: c.Sigma, Delta: c.Delta,
+		Sigma: c.Sigma, Delta: c.Delta, Radius: c.radius(),
 		Loss: shifted.Loss{Lipschitz: c.Lipschitz, Smoothness: c.Smoothness, StrongConvexity: c.StrongConvexity, Eta: c.Eta}}
 }
