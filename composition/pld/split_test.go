@@ -181,6 +181,29 @@ func TestHeavyTailSplitRow197(t *testing.T) {
 			t.Errorf("ε %v: composed δ %v more than 0.1%% above the direct upper bound %v", eps, got, hi)
 		}
 	}
+	// The error model itself: above every loss l_j, the exact masses in
+	// excess of the computed ones (scaled by e^{lnR}) sum to at most what
+	// the profile adds for them (fftTerm, tails, ℓ1 error).
+	vals, base, rel, _ := directPower(f, k, f.lo*k, int(0.95/f.h))
+	scale := math.Exp(out.lnR)
+	for _, l := range []float64{0, 0.01, 0.03, 0.05, 0.06, 0.065, 0.08, 0.12, 0.3} {
+		j := int(math.Round(l/f.h)) - out.lo
+		excess := 0.0
+		for i, v := range vals {
+			if s := base + i - out.lo; s >= j {
+				c := 0.0
+				if s < len(out.p) {
+					c = out.p[s]
+				}
+				excess += math.Max(0, v*(1-rel)-scale*c)
+			}
+		}
+		allowed := pr.fftTerm(j) + out.tail + out.err1
+		t.Logf("loss %.3f: exact mass above the computed %.3e, allowed %.3e", l, excess, allowed)
+		if !(excess <= allowed) {
+			t.Errorf("loss %v: exact mass above the computed one %v exceeds the bound %v", l, excess, allowed)
+		}
+	}
 	a := epsilonBelow(direct, delta)
 	t.Logf("direct ε ≥ %.7g", a)
 	if !(e >= a) {
