@@ -322,10 +322,11 @@ const (
 // weigh (more than 10⁻³δ) at the ε found; then the composition is redone,
 // at most twice, with the tilt centred at 0.9 times the ε found (half the
 // previous centre if none was found), and if it still weighs, once
-// untilted. Each pass is a valid bound; the one with the smallest ε at δ
-// is kept.
+// untilted, and then once with the body/tail split of splitCompose (a
+// heavy upper tail: the FFT's error then carries the tail's small mass).
+// Each pass is a valid bound; the one with the smallest ε at δ is kept.
 func (f *pmf) selfComposeAt(k, maxPoints int, delta float64) (*pmf, error) {
-	if k == 1 || delta <= 0 || f.errL2 != 0 || f.tiltT != 0 {
+	if k == 1 || delta <= 0 || f.errL2 != 0 || f.errL2u != 0 || f.tiltT != 0 {
 		return f.selfCompose(k, maxPoints)
 	}
 	t, centre := f.tiltFor(k, delta)
@@ -374,7 +375,15 @@ func (f *pmf) selfComposeAt(k, maxPoints int, delta float64) (*pmf, error) {
 	if err != nil {
 		return best, nil
 	}
-	keep(out)
+	if !keep(out) || math.IsInf(bestE, 1) {
+		return best, nil
+	}
+	// Still weighing: a heavy upper tail. Compose the body and the tail
+	// apart (splitCompose), so that the rounding error carries the tail's
+	// small mass instead of 1.
+	if out, _ := f.splitCompose(k, maxPoints, delta, bestE); out != nil {
+		keep(out)
+	}
 	return best, nil
 }
 
@@ -758,14 +767,14 @@ func (d *PLD) Compose(e *PLD) (*PLD, error) {
 }
 
 // untilted returns f with its FFT error bound as an unweighted ℓ2 bound
-// (W_s ≤ W at the lowest loss of the grid, t > 0), for composing with
-// another PLD.
+// (W_s ≤ W at the lowest loss of the grid, t > 0, plus the unweighted
+// part errL2u), for composing with another PLD.
 func (f *pmf) untilted() *pmf {
-	if f.tiltT == 0 {
+	if f.tiltT == 0 && f.errL2u == 0 {
 		return f
 	}
 	c := *f
-	c.errL2 = f.errL2 * math.Exp(f.tiltS-f.tiltT*float64(f.lo)*f.h) * (1 + 1e-9)
-	c.tiltT, c.tiltS = 0, 0
+	c.errL2 = f.errL2*math.Exp(f.tiltS-f.tiltT*float64(f.lo)*f.h)*(1+1e-9) + f.errL2u
+	c.tiltT, c.tiltS, c.errL2u = 0, 0, 0
 	return &c
 }

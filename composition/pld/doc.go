@@ -73,7 +73,12 @@
 // k-th power is taken of the FFT of the tilted masses p_j e^{t l_j}/M(t),
 // which is the same convolution, and the FFT's error then reaches a loss l
 // multiplied by e^{k ln M(t) − t l}, about δ near the answer; the step's
-// tail mass is lowered to 10⁻⁶·δ/k. The argument for each step is in
+// tail mass is lowered to 10⁻⁶·δ/k. Where a heavy upper loss tail (small
+// sampling rates, tiny δ) leaves the tilted FFT's error visible, the masses
+// below and above a split loss are composed apart, B^{*k} tilted and the
+// terms with one to J factors from the tail by one untilted FFT whose error
+// is proportional to the tail's mass; the terms with more are bounded by
+// their mass and added to δ (splitCompose). The argument for each step is in
 // docs/accounting.md ("Rounding error at tiny δ"). A PLD made by
 // SelfCompose or Compose is untilted (its bound holds for every ε, and is
 // coarser at tiny δ).

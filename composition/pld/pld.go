@@ -93,10 +93,12 @@ func (o Options) withDefaults() (Options, error) {
 // dominated (after moving some of its mass to higher losses, which only
 // increases δ(ε)) by
 //
-//	e^{lnR}·(p + e) + E,   ‖E‖₁ ≤ err1,   |e_s| ≤ ê_s·W_s with ‖ê‖₂ ≤ errL2,
+//	e^{lnR}·(p + e) + E,   ‖E‖₁ ≤ err1,   |e_s| ≤ ê_s·W_s + ě_s
+//	with ‖ê‖₂ ≤ errL2, ‖ě‖₂ ≤ errL2u,
 //
 // pointwise, where W_s = 1 untilted and W_s = e^{tiltS − tiltT·l_s} after a
-// tilted self-composition (see selfComposeAt).
+// tilted self-composition (see selfComposeAt); ě is the untilted part of a
+// split composition (splitCompose).
 type pmf struct {
 	h     float64
 	lo    int
@@ -109,6 +111,7 @@ type pmf struct {
 	errL2 float64 // ℓ2 bound on the FFTs' rounding error ê (added to δ via Cauchy–Schwarz)
 	// tiltT and tiltS weight errL2 (W above); tiltT = 0: W = 1.
 	tiltT, tiltS float64
+	errL2u       float64 // ℓ2 bound on an unweighted FFT error ě (splitCompose)
 }
 
 // PLD is a privacy loss distribution on a grid, one per direction of the
@@ -232,9 +235,9 @@ func (pr profile) fftTerm(j int) float64 {
 	m := float64(len(f.p) - j)
 	if f.tiltT > 0 && f.errL2 > 0 {
 		g := math.Min(m, 1/-math.Expm1(-2*f.tiltT*f.h))
-		return f.errL2 * math.Exp(f.tiltS-f.tiltT*pr.loss(j)) * math.Sqrt(g) * (1 + 1e-9)
+		return f.errL2*math.Exp(f.tiltS-f.tiltT*pr.loss(j))*math.Sqrt(g)*(1+1e-9) + f.errL2u*math.Sqrt(m)
 	}
-	return f.errL2 * math.Sqrt(m)
+	return (f.errL2 + f.errL2u) * math.Sqrt(m)
 }
 
 // delta evaluates the profile at ε.
