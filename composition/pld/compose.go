@@ -507,6 +507,10 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 	}
 	pos = mod(lo, n)
 	if t0 == 0 {
+		// Sums below lo (mass ≤ windowTail, the Chernoff bound that set
+		// lo) may wrap into residues no window point reads: counted for
+		// queries under the window.
+		out.below = windowTail
 		for s := range out.p {
 			out.p[s] = flush(math.Max(0, y[pos]*inv), &dropped)
 			if pos++; pos == n {
