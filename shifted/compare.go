@@ -130,6 +130,12 @@ type Sampling struct {
 // SamplingOf returns the sampling accounting of run; its public records,
 // if any, are left out (sampling has none).
 func SamplingOf(run SGD, delta float64, conv rdp.Conversion) (Sampling, error) {
+	return samplingOf(run, delta, conv, true)
+}
+
+// samplingOf is SamplingOf; without replaceOne it leaves the replace-one
+// fields zero (their PLD is the costly part).
+func samplingOf(run SGD, delta float64, conv rdp.Conversion, replaceOne bool) (Sampling, error) {
 	run.Public = 0
 	b := run.batch()
 	s := Sampling{Q: float64(b) / float64(run.N), Z: float64(b) * run.Sigma / run.Loss.Lipschitz, Steps: run.epochs() * run.StepsPerEpoch()}
@@ -137,7 +143,9 @@ func SamplingOf(run SGD, delta float64, conv rdp.Conversion) (Sampling, error) {
 	if s.AddRemove, err = rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussian{Q: s.Q, Z: s.Z}, float64(s.Steps)), delta, conv); err != nil {
 		return Sampling{}, err
 	}
-	if s.ReplaceOne, err = rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussianReplaceOne{Q: s.Q, Z: s.Z}, float64(s.Steps)), delta, conv); err != nil {
+	if !replaceOne {
+		s.ReplaceOne = rdp.DP{Epsilon: math.NaN()}
+	} else if s.ReplaceOne, err = rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussianReplaceOne{Q: s.Q, Z: s.Z}, float64(s.Steps)), delta, conv); err != nil {
 		return Sampling{}, err
 	}
 	s.ReplaceOneRDP = s.ReplaceOne.Epsilon
@@ -148,6 +156,9 @@ func SamplingOf(run SGD, delta float64, conv rdp.Conversion) (Sampling, error) {
 		if p, err := pld.DPSGD(s.Q, s.Z, int(s.Steps), delta, pld.Options{}); err == nil && float64(p.Epsilon) < s.AddRemove.Epsilon {
 			s.AddRemove = rdp.DP{Epsilon: float64(p.Epsilon), Delta: delta, Order: math.NaN(), Conversion: conv}
 			s.AddRemoveByPLD = true
+		}
+		if !replaceOne {
+			return s, nil
 		}
 		if p, err := pld.DPSGDReplaceOne(s.Q, s.Z, int(s.Steps), delta, pld.Options{}); err == nil && float64(p.Epsilon) < s.ReplaceOne.Epsilon {
 			s.ReplaceOne = rdp.DP{Epsilon: float64(p.Epsilon), Delta: delta, Order: math.NaN(), Conversion: conv}

@@ -126,7 +126,7 @@ func EpsilonByEpochs(r Training, epochs []int64, conv rdp.Conversion, sampling b
 			out.DomainSource = dg.Source() + "; " + conv.Source()
 		}
 		if sampling {
-			smp, err := SamplingOf(g, r.Delta, conv)
+			smp, err := samplingOf(g, r.Delta, conv, false)
 			if err != nil {
 				return EpochCurve{}, err
 			}

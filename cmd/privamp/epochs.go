@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/output"
+	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
 )
@@ -71,12 +72,18 @@ func epochsReport(c shifted.EpochCurve) *report {
 	r := &report{Title: fmt.Sprintf("ε of the worst record (index %d) against the number of passes: n = %d, δ = %s", c.WorstIndex, c.N, fmtNum(c.Delta)),
 		Result: c, Command: "epochs", CSVAll: true, Notes: slices.DeleteFunc([]string{c.DomainNote}, func(s string) bool { return s == "" }),
 		Table: &table{Header: []string{"epochs", "fmtt18_epsilon", "domain_epsilon", "domain_window_start", "sampling_epsilon"}}}
-	cell := func(e interface{ String() string }, ok bool) string {
-		return map[bool]string{true: e.String(), false: "—"}[ok]
+	cell := func(e *quantity.Loss) string {
+		if e == nil {
+			return "—"
+		}
+		return e.String()
+	}
+	if c.Radius == 0 {
+		r.Notes = append(r.Notes, "no bounded domain declared: give --radius R (every step projects onto a ball of radius R) and --eta for the bound that stops growing")
 	}
 	for _, p := range c.Points {
 		d, s := p.Domain, p.Sampling
-		r.Table.Rows = append(r.Table.Rows, []string{strconv.FormatInt(p.Epochs, 10), p.FMTT18.String(), cell(d, d != nil), strconv.FormatInt(p.DomainStart, 10), cell(s, s != nil)})
+		r.Table.Rows = append(r.Table.Rows, []string{strconv.FormatInt(p.Epochs, 10), p.FMTT18.String(), cell(d), strconv.FormatInt(p.DomainStart, 10), cell(s)})
 	}
 	if c.LimitEpsilon != nil {
 		r.Rows = append(r.Rows, row{"burn-in (passes)", strconv.FormatInt(c.BurnIn, 10), map[bool]string{true: "exact", false: "over the listed passes"}[c.BurnInExact], c.DomainSource},

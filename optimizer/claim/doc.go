@@ -41,8 +41,10 @@
 //	"lipschitz"         L with every per-example gradient norm ≤ L             required
 //	"smoothness"        β; η ≤ 2/β is checked (omitted: amplification unmet)
 //	"strong_convexity"  m ≥ 0                                                    default 0
-//	"radius"            R of K = {‖w‖ ≤ R}; checked against L, m and the         default none
-//	                    dist_to_opt and loss columns
+//	"radius"            R of K = {‖w‖ ≤ R}, every step projecting onto it:       default none
+//	                    the bounded-domain bound (privacy that stops growing
+//	                    with passes; docs/amplification.md); checked against
+//	                    L, m and the dist_to_opt and loss columns
 //	"public"            the last examples are public (Cor 31)                   default 0
 //	"tasks"             k Stop-PNSGD tasks on the same data (Thm 32)            default 1
 //	"delta"             δ ∈ (0, 1)                                               required
