@@ -159,7 +159,7 @@ func (p *problem) groupResults(eps []float64, b Budgets) []GroupResult {
 // constants, δ, σ and η, with N the number of private people.
 func (p *Plan) Training() shifted.Training {
 	return shifted.Training{Variant: p.Variant, N: p.N, Public: p.Public, Batch: p.Batch, Epochs: p.Epochs,
-		Tasks: p.Tasks, Order: shifted.Fixed, Sigma: p.Sigma, Delta: p.Delta,
+		Tasks: p.Tasks, Order: shifted.Fixed, Sigma: p.Sigma, Delta: p.Delta, Radius: p.Radius,
 		Loss: shifted.Loss{Lipschitz: p.Lipschitz, Smoothness: p.Smoothness, StrongConvexity: p.StrongConvexity, Eta: p.Eta}}
 }
 

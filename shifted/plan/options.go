@@ -37,6 +37,9 @@ type Options struct {
 func (o Options) run(n int64, sigma, eta float64) shifted.Training {
 	t := o.Training
 	t.N, t.Sigma, t.Loss.Eta = n, sigma, eta
+	// Every step projects onto K ⊂ {‖w‖ ≤ R}: the bounded-domain bound
+	// applies where the variant and η allow it (shifted.Domain).
+	t.Radius = o.Radius
 	return t
 }
 
