@@ -3,6 +3,7 @@ package tables
 import (
 	"fmt"
 
+	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
 	q "github.com/privamp/privamp/internal/quantity"
 )
@@ -166,14 +167,14 @@ func (x *LangevinQuery) Answer() (Answer, error) {
 		if err := need([]string{"lipschitz", "n"}, x.Lipschitz, x.N); err != nil {
 			return Answer{}, err
 		}
-		if x.Adjacency != "replace-one" && x.Adjacency != "add-remove" {
-			return Answer{}, field.New("adjacency", x.Adjacency, "must be replace-one or add-remove")
-		}
-		var err error
-		if sens, err = GradientSensitivity(*x.Lipschitz, *x.N, x.Adjacency == "replace-one"); err != nil {
+		rel, err := pld.ParseRelation("adjacency", x.Adjacency)
+		if err != nil {
 			return Answer{}, err
 		}
-		sensSrc = map[bool]string{true: "2L/n (replace-one)", false: "L/n (add/remove)"}[x.Adjacency == "replace-one"]
+		if sens, err = GradientSensitivity(*x.Lipschitz, *x.N, rel == pld.ReplaceOne); err != nil {
+			return Answer{}, err
+		}
+		sensSrc = map[bool]string{true: "2L/n (replace-one)", false: "L/n (add/remove)"}[rel == pld.ReplaceOne]
 	}
 	horizon, tSrc := val(x.Horizon), "input"
 	switch {

@@ -49,8 +49,9 @@ type Result struct {
 	RDPNote string `json:"rdp_note,omitempty"`
 	// Deltas are δ(ε) at the ε the query asked for.
 	Deltas []DeltaAt `json:"deltas,omitempty"`
-	// Neighbouring is the relation the file was accounted under.
-	Neighbouring string `json:"neighbouring"`
+	// Neighbours is the relation the file was accounted under, as privamp
+	// names it everywhere ("add-remove" or "replace-one").
+	Neighbours string `json:"neighbours"`
 	// Steps is the number of mechanism runs in all; Phases lists them.
 	Steps  quantity.Num `json:"steps"`
 	Phases []Phase      `json:"phases"`
@@ -109,7 +110,7 @@ func Account(ev Events, q Query) (Result, error) {
 	} else {
 		opt.Interval = pld.DefaultInterval
 	}
-	res := Result{Delta: quantity.Loss(q.Delta), Neighbouring: ev.relation(), Steps: quantity.Num(steps), Phases: phases}
+	res := Result{Delta: quantity.Loss(q.Delta), Neighbours: ev.relation().String(), Steps: quantity.Num(steps), Phases: phases}
 	for _, ph := range phases {
 		switch {
 		case !ph.RDP && res.RDPNote == "":

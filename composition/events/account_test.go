@@ -15,6 +15,12 @@ import (
 	"github.com/privamp/privamp/rdp"
 )
 
+// The relations as an events file writes them (dp_accounting's names).
+const (
+	AddOrRemoveOne = "add_or_remove_one"
+	ReplaceOne     = "replace_one"
+)
+
 func mustRead(t *testing.T, doc string) Events {
 	t.Helper()
 	ev, err := Read(strings.NewReader(doc))
@@ -335,7 +341,7 @@ func TestDeltas(t *testing.T) {
 	// The result is JSON with snake_case keys.
 	b, _ := json.Marshal(r2)
 	for _, k := range []string{`"epsilon":`, `"pld_epsilon":`, `"epsilon_optimistic":`, `"rdp_epsilon":`, `"accountant":"pld"`, `"points":`,
-		`"discretization":0.0001`, `"phases":[{"path":"event.event"`, `"deltas":[{`, `"pld_delta":`, `"neighbouring":"add_or_remove_one"`, `"steps":1000`} {
+		`"discretization":0.0001`, `"phases":[{"path":"event.event"`, `"deltas":[{`, `"pld_delta":`, `"neighbours":"add-remove"`, `"steps":1000`} {
 		if !strings.Contains(string(b), k) {
 			t.Errorf("JSON lacks %s: %s", k, b)
 		}

@@ -1,5 +1,7 @@
 package events
 
+import "github.com/privamp/privamp/composition/pld"
+
 // The event types, named as dp_accounting's DpEvent classes without the
 // "DpEvent" suffix (dp_event.py).
 const (
@@ -14,10 +16,7 @@ const (
 )
 
 // The neighbouring relations.
-const (
-	AddOrRemoveOne = "add_or_remove_one"
-	ReplaceOne     = "replace_one"
-)
+const ()
 
 // Event is one node of the events tree as the file writes it: Type names the
 // event, and the parameters of that type are set (nil or empty: absent).
@@ -51,20 +50,14 @@ type Events struct {
 	Event        Event  `json:"event" jsonin:"required"`
 }
 
-// relation returns the neighbouring relation with the default applied.
-func (ev Events) relation() string {
-	if ev.Neighbouring == "" {
-		return AddOrRemoveOne
-	}
-	return ev.Neighbouring
+// relation returns the neighbouring relation (pld.ParseRelation: "" is
+// add/remove; walk has refused anything it does not read).
+func (ev Events) relation() pld.Relation {
+	r, _ := pld.ParseRelation("neighbouring", ev.Neighbouring)
+	return r
 }
 
 // sensitivity is the sensitivity of a sum of records' contributions that
 // are each bounded by 1: 1 when a record is added or removed, 2 when one is
 // replaced by another (the sum moves by g − g′).
-func (ev Events) sensitivity() float64 {
-	if ev.relation() == ReplaceOne {
-		return 2
-	}
-	return 1
-}
+func (ev Events) sensitivity() float64 { return ev.relation().Sensitivity() }

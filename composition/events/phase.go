@@ -1,6 +1,9 @@
 package events
 
-import "github.com/privamp/privamp/internal/quantity"
+import (
+	"github.com/privamp/privamp/composition/pld"
+	"github.com/privamp/privamp/internal/quantity"
+)
 
 // Phase is one mechanism of the file with everything it runs under: the
 // flat list of phases is what a table of the accounted run shows.
@@ -38,10 +41,10 @@ const (
 )
 
 // phaseOf describes the validated mechanism or sampling event e.
-func phaseOf(e *Event, path string, count float64, rel string) Phase {
+func phaseOf(e *Event, path string, count float64, rel pld.Relation) Phase {
 	ph := Phase{Path: path, Mechanism: e.Type, Sampling: SamplingNone, SamplingProbability: 1,
 		Count: quantity.Num(count), Sensitivity: 1, PLD: true, RDP: true}
-	if rel == ReplaceOne {
+	if rel == pld.ReplaceOne {
 		ph.Sensitivity = 2
 	}
 	m := e

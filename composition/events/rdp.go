@@ -3,12 +3,13 @@ package events
 import (
 	"math"
 
+	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/rdp"
 )
 
 // rdpCurve returns the RDP curve of a validated event tree that has no
 // sampling without replacement.
-func rdpCurve(e *Event, rel string, sens float64) rdp.Curve {
+func rdpCurve(e *Event, rel pld.Relation, sens float64) rdp.Curve {
 	switch e.Type {
 	case TypeNoOp:
 		return rdp.Linear(0)
@@ -22,7 +23,7 @@ func rdpCurve(e *Event, rel string, sens float64) rdp.Curve {
 		return rdp.PureDP{Eps: rrEpsilon(*e.NoiseParameter)}
 	case TypePoissonSampled:
 		q, z := *e.SamplingProbability, *e.Event.NoiseMultiplier
-		if rel == ReplaceOne { // remove then add (Mironov 2017, Prop. 11)
+		if rel == pld.ReplaceOne { // remove then add (Mironov 2017, Prop. 11)
 			return rdp.SampledGaussianReplaceOne{Q: q, Z: z}
 		}
 		return rdp.SampledGaussian{Q: q, Z: z} // Mironov–Talwar–Zhang 2019

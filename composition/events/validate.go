@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/privamp/privamp/composition/pld"
 )
 
 // Limits of an events file, besides its size (MaxBytes).
@@ -75,7 +77,7 @@ func (ev Events) Validate() error {
 
 // walker validates the tree and flattens it into phases.
 type walker struct {
-	rel    string
+	rel    pld.Relation
 	events int
 	steps  float64
 	phases []Phase
@@ -83,11 +85,9 @@ type walker struct {
 
 // walk validates ev and returns its phases and total number of runs.
 func (ev Events) walk() ([]Phase, float64, error) {
-	switch ev.Neighbouring {
-	case "", AddOrRemoveOne, ReplaceOne:
-	default:
+	if _, err := pld.ParseRelation("neighbouring", ev.Neighbouring); err != nil {
 		return nil, 0, &Error{Field: "neighbouring", Value: ev.Neighbouring,
-			Reason: fmt.Sprintf("must be %q or %q, got %q", AddOrRemoveOne, ReplaceOne, ev.Neighbouring)}
+			Reason: fmt.Sprintf("must be %q or %q (privamp's add-remove or replace-one), got %q", "add_or_remove_one", "replace_one", ev.Neighbouring)}
 	}
 	w := &walker{rel: ev.relation()}
 	if err := w.event(&ev.Event, "event", 1, 1); err != nil {
@@ -206,7 +206,7 @@ func (w *walker) leaf(e *Event, path string) error {
 		if k := *e.NumBuckets; k != 2 {
 			return bad(path+".num_buckets", k, "must be 2, got %d: only binary randomized response is accounted here", k)
 		}
-		if w.rel != ReplaceOne {
+		if w.rel != pld.ReplaceOne {
 			return bad(path+".type", e.Type, "is accounted under replace_one neighbouring only (one record's value is randomized, as in dp_accounting); the file says %s", w.rel)
 		}
 	case TypePoissonSampled:
@@ -223,7 +223,7 @@ func (w *walker) leaf(e *Event, path string) error {
 		if m < 1 || m > n {
 			return bad(path+".sample_size", m, "must be a whole number in [1, source_dataset_size = %d], got %d", n, m)
 		}
-		if w.rel != ReplaceOne {
+		if w.rel != pld.ReplaceOne {
 			return bad(path+".type", e.Type, "is accounted under replace_one neighbouring only: under add_or_remove_one the dataset size changes and no dominating pair for fixed-size batches is known; use PoissonSampled, or replace_one")
 		}
 		return wrapsGaussian(e, path)

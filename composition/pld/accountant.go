@@ -153,27 +153,6 @@ func GaussianComposed(sensitivity, sigma float64, k int, delta float64, opt Opti
 	})
 }
 
-// Relation is the neighbouring relation of a DP-SGD account.
-type Relation int
-
-const (
-	// AddRemove: neighbours differ by one record added or removed
-	// (Poisson sampling; SubsampledGaussian, both directions).
-	AddRemove Relation = iota
-	// ReplaceOne: neighbours differ by one record replaced (Poisson
-	// sampling at rate q, or fixed-size batches with γ = b/n;
-	// SubsampledGaussianReplaceOne).
-	ReplaceOne
-)
-
-func (r Relation) String() string {
-	if r == ReplaceOne {
-		return "replace-one"
-	}
-	return "add-remove"
-}
-
-// build returns one step's PLD under r.
 func (r Relation) build(q, z float64, o Options) (*PLD, error) {
 	if r == ReplaceOne {
 		if err := checkGammaNoise(q, z); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/jsonin"
 	"github.com/privamp/privamp/internal/quantity"
 )
@@ -27,12 +28,6 @@ const (
 	SamplingShuffle = "shuffle"
 )
 
-// Neighbouring relations of a DP-SGD claim.
-const (
-	AddRemove  = "add-remove"
-	ReplaceOne = "replace-one"
-)
-
 // DPSGDClaim is a DP-SGD training run's claimed (ε, δ), with the parameter
 // names of Opacus (sample_rate, noise_multiplier, steps, epochs) and of
 // TF-Privacy's compute_dp_sgd_privacy (n, batch_size, noise_multiplier,
@@ -49,7 +44,7 @@ type DPSGDClaim struct {
 	Epochs          *float64 `json:"epochs"`
 	Delta           float64  `json:"delta" jsonin:"required"`
 	Epsilon         *float64 `json:"epsilon" jsonin:"required"`
-	Neighbours      string   `json:"neighbours"` // AddRemove (default) or ReplaceOne
+	Neighbours      string   `json:"neighbours"` // pld.ParseRelation: "add-remove" (default) or "replace-one"
 	Description     string   `json:"description"`
 }
 
@@ -70,7 +65,7 @@ type DPSGDRun struct {
 // Mechanism is the run as an Accountant sees it.
 func (r DPSGDRun) Mechanism() PoissonGaussian {
 	return PoissonGaussian{Q: float64(r.SamplingRate), Z: float64(r.NoiseMultiplier), Steps: r.Steps,
-		Delta: float64(r.Delta), ReplaceOne: r.Neighbours == ReplaceOne, FixedSize: r.Sampling == SamplingFixedSize}
+		Delta: float64(r.Delta), ReplaceOne: r.Neighbours == pld.ReplaceOne.String(), FixedSize: r.Sampling == SamplingFixedSize}
 }
 
 // String describes the run in one line.
@@ -131,13 +126,11 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 	default:
 		return r, bad("sampling", d.Sampling, "must be %q, %q or %q, got %q", SamplingPoisson, SamplingFixedSize, SamplingShuffle, d.Sampling)
 	}
-	switch d.Neighbours {
-	case "":
-		r.Neighbours = AddRemove
-	case AddRemove, ReplaceOne:
-	default:
-		return r, bad("neighbours", d.Neighbours, "must be %q or %q, got %q", AddRemove, ReplaceOne, d.Neighbours)
+	rel, err := pld.ParseRelation("neighbours", d.Neighbours)
+	if err != nil {
+		return r, bad("neighbours", d.Neighbours, "must be %q or %q (dp_accounting's add_or_remove_one or replace_one), got %q", pld.AddRemove, pld.ReplaceOne, d.Neighbours)
 	}
+	r.Neighbours = rel.String()
 	// the sampling rate
 	switch {
 	case d.SampleRate != nil && d.BatchSize != nil:
@@ -275,7 +268,7 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	case r.Sampling == SamplingShuffle:
 		return unsupported("shuffled, consecutive batches: each example is in exactly one batch per epoch, not in each batch independently with probability q",
 			"accounting shuffled batches as if Poisson-sampled is the common approximation (Opacus, TF-Privacy), not a proof: privamp does not certify it")
-	case fixed && r.Neighbours != ReplaceOne:
+	case fixed && r.Neighbours != pld.ReplaceOne.String():
 		return unsupported("batches of exactly batch_size drawn without replacement under add/remove neighbours: no dominating pair for them is implemented here, so no bound is given",
 			"sampling without replacement (fixed-size batches) is certified under replace-one neighbours only (the PLD's replace-one pair); under add/remove no dominating pair is implemented in privamp, and accounting it as Poisson is an approximation, not a proof")
 	case fixed && refErr != nil:
@@ -292,9 +285,9 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	}
 	v.Source, v.WorstEpsilon, v.CompositionEpsilon = ref.Source, quantity.Loss(ref.Epsilon), quantity.Loss(ref.Epsilon)
 	switch {
-	case r.Neighbours == ReplaceOne && m.Q < 1 && fixed:
+	case r.Neighbours == pld.ReplaceOne.String() && m.Q < 1 && fixed:
 		v.Notes = append(v.Notes, "fixed-size batches under replace-one are bounded by the PLD of the pair ((1−γ)N(0,z²)+γN(2,z²), N(0,z²)), γ = batch_size/n, symmetrized (Balle–Barthe–Gaboardi 2018, Thm 2; Zhu–Dong–Wang 2022; Dong–Roth–Su 2022): a fixed-size batch under replace-one is a much stronger adversary than Poisson sampling under add/remove, so expect a far larger ε than a Poisson accountant reports")
-	case r.Neighbours == ReplaceOne && m.Q < 1:
+	case r.Neighbours == pld.ReplaceOne.String() && m.Q < 1:
 		v.Notes = append(v.Notes, "replace-one neighbours are bounded by a pair proved to dominate: the removal then addition of RDP (Mironov 2017, Prop. 11) or the PLD's symmetrized sensitivity-2 pair (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022), whichever is smaller and covers the sampling; both are looser than dp_accounting's replace-one PLD, whose pair privamp cannot check, so a smaller ε may be true")
 	}
 	if *d.Epsilon >= ref.Epsilon {

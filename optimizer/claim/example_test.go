@@ -66,7 +66,7 @@ func ExampleVerifyDPSGD_fixedSize() {
 	}
 	v, _ := claim.VerifyDPSGD(c.DPSGD, claim.Options{})
 	fmt.Printf("%s: certified ε = %s\n", v.Verdict, v.WorstEpsilon)
-	c.DPSGD.Neighbours = claim.AddRemove
+	c.DPSGD.Neighbours = "add-remove"
 	v, _ = claim.VerifyDPSGD(c.DPSGD, claim.Options{})
 	fmt.Println(v.Verdict)
 	// Output:
