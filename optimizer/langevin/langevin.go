@@ -1,0 +1,243 @@
+package langevin
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/numeric"
+	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/shifted"
+)
+
+// maxSteps bounds T (work, not soundness).
+const maxSteps = 100_000_000
+
+// maxWork bounds T·n·p, the multiply-adds of a run (work, not soundness).
+const maxWork = 2e11
+
+// Spec is one Langevin run: the data and what is declared about them (as
+// for optimizer.Train), the loss, the domain, and the chain's parameters.
+type Spec struct {
+	Data optimizer.DataSpec `json:"data"`
+	Loss optimizer.LossSpec `json:"loss"`
+	// Radius R of C = {‖θ‖ ≤ R}; +Inf: no projection.
+	Radius float64 `json:"radius"`
+	Params
+}
+
+// Params are the chain's parameters.
+type Params struct {
+	// Steps T and step size η.
+	Steps int64   `json:"steps"`
+	Eta   float64 `json:"eta"`
+	// Beta is the inverse temperature; 0: calibrated to TargetEpsilon.
+	Beta          float64 `json:"beta"`
+	TargetEpsilon float64 `json:"target_epsilon"`
+	Delta         float64 `json:"delta"`
+	// Psi is the Rashomon threshold ψ of the thresholded loss L̃ (GTU §2);
+	// only ψ = 0 (the plain loss) is run here.
+	Psi float64 `json:"psi"`
+	// StrongConvexity m for the coupling check; 0: the objective's ℓ2
+	// weight. It may not exceed the derived smoothness.
+	StrongConvexity float64 `json:"strong_convexity"`
+	// Coupling runs the coupled-trajectory stability check.
+	Coupling bool   `json:"coupling"`
+	Seed     uint64 `json:"seed"`
+}
+
+// Derived are computed from the declared bounds and the parameters only.
+type Derived struct {
+	N               int          `json:"n"`
+	Dimension       int          `json:"dimension"`
+	Lipschitz       quantity.Num `json:"lipschitz"`
+	Smoothness      float64      `json:"smoothness"`
+	StrongConvexity float64      `json:"strong_convexity"`
+	// RecordSensitivity is Sens = X·sup|φ'| (optimizer.Constants.Sens).
+	RecordSensitivity float64 `json:"record_sensitivity"`
+	// GradientSensitivity Δ = 2·Sens/n bounds ‖∇L(θ;D) − ∇L(θ;D′)‖.
+	GradientSensitivity float64 `json:"gradient_sensitivity"`
+	Steps               int64   `json:"steps"`
+	Eta                 float64 `json:"eta"`
+	Beta                float64 `json:"beta"`
+	BetaSource          string  `json:"beta_source"`
+	// StepSize h = ηβ: the step of the drift.
+	StepSize float64 `json:"step_size"`
+	// GibbsExcessBound p/β bounds E[L] − min L for an exact sample of the
+	// Gibbs law of a convex loss (GTU Thm 2.4 with ψ = 0); the finite chain
+	// is only close to that law.
+	GibbsExcessBound quantity.Num `json:"gibbs_excess_bound"`
+}
+
+// Measured are measured on the records and the run; checks only.
+type Measured struct {
+	StartRisk   float64 `json:"start_risk"`
+	FinalRisk   float64 `json:"final_risk"`
+	OptimumRisk float64 `json:"optimum_risk"`
+	// ExcessRisk is FinalRisk − OptimumRisk (non-private minimum on C).
+	ExcessRisk  float64 `json:"excess_risk"`
+	MaxGradNorm float64 `json:"max_grad_norm"`
+}
+
+// Result is what Run returns: declared, derived and measured values kept
+// apart, the certificate, the checks and the final iterate.
+type Result struct {
+	Algorithm   string                 `json:"algorithm"`
+	Description string                 `json:"data_description"`
+	Declared    optimizer.Declared     `json:"declared"`
+	Derived     Derived                `json:"derived"`
+	Privacy     Privacy                `json:"privacy"`
+	Measured    Measured               `json:"measured"`
+	Coupling    *Coupling              `json:"coupling,omitempty"`
+	Checks      []optimizer.TrainCheck `json:"checks"`
+	// OK is false when a check failed.
+	OK          bool      `json:"ok"`
+	Verdict     string    `json:"verdict"`
+	Seed        uint64    `json:"seed"`
+	W           []float64 `json:"w"`
+	Assumptions []string  `json:"assumptions"`
+	Notes       []string  `json:"notes"`
+}
+
+// Run builds the problem (optimizer.Build: records clipped to the declared
+// bounds, constants from the declared bounds only) and runs it (RunProblem).
+func Run(spec Spec) (*Result, error) {
+	if err := spec.Params.validate(); err != nil {
+		return nil, err
+	}
+	pr, err := optimizer.Build(spec.Data, spec.Loss, spec.Radius, shifted.Training{Delta: spec.Delta, Epochs: 1}, "", nil)
+	if err != nil {
+		return nil, err
+	}
+	return RunProblem(pr, spec.Params)
+}
+
+func (p Params) validate() error {
+	if err := field.First(field.Count("steps", p.Steps, 1, maxSteps), field.Positive("eta", p.Eta),
+		field.OpenUnit("delta", p.Delta), field.NonNegative("psi", p.Psi), field.NonNegative("strong_convexity", p.StrongConvexity)); err != nil {
+		return err
+	}
+	if p.Psi > 0 {
+		return field.New("psi", p.Psi, "must be 0: the Rashomon sampler (GTU Thm 2.3, ψ > 0) is not implemented")
+	}
+	switch {
+	case p.Beta != 0 && p.TargetEpsilon != 0:
+		return field.New("beta", p.Beta, "is calibrated from target_epsilon: give one of them, not both")
+	case p.Beta != 0:
+		return field.Positive("beta", p.Beta)
+	case p.TargetEpsilon != 0:
+		return field.Positive("target_epsilon", p.TargetEpsilon)
+	}
+	return field.New("beta", p.Beta, "must be > 0, or give target_epsilon to calibrate it")
+}
+
+// RunProblem runs the Langevin chain on a built problem: it derives Δ from
+// the problem's declared constants, certifies the path (given or
+// calibrated β), runs T steps from θ₀ = 0 with the seed's noise, measures
+// the risks, and with Coupling runs the neighbour with the same noise and
+// checks the distance of the two paths at every step.
+func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	c := pr.Constants
+	n, d := pr.Data.N(), pr.Data.D
+	if float64(p.Steps)*float64(n)*float64(d) > maxWork {
+		return nil, field.New("steps", p.Steps, "makes steps × records × dimension exceed 2·10^11")
+	}
+	m := c.M
+	if p.StrongConvexity > 0 {
+		if p.StrongConvexity > c.Beta {
+			return nil, field.New("strong_convexity", p.StrongConvexity, "must not exceed the smoothness %g derived from the declared bounds", c.Beta)
+		}
+		m = p.StrongConvexity
+	}
+	res := &Result{Algorithm: "langevin", Description: pr.Description, Declared: pr.Declared, Seed: p.Seed,
+		Assumptions: append([]string{
+			"θ₀ = 0, independent of the data",
+			"neighbours replace one record; every record lies within the declared bounds (records are clipped to them), so ‖∇L(θ;D) − ∇L(θ;D′)‖ ≤ Δ = 2·Sens/n for every θ",
+			"the gradients are exact (full batch) and the noise is exactly N(0, 2ηI); no convexity or smoothness is needed for privacy",
+			"all iterates θ_1..θ_T may be released: the guarantee is for the whole path",
+		}, pr.Assumptions...), Notes: append([]string(nil), pr.Notes...)}
+	dv := &res.Derived
+	dv.N, dv.Dimension = n, d
+	dv.Lipschitz, dv.Smoothness, dv.StrongConvexity, dv.RecordSensitivity = quantity.Num(c.L), c.Beta, m, c.Sens
+	dv.GradientSensitivity = 2 * c.Sens / float64(n)
+	dv.Steps, dv.Eta = p.Steps, p.Eta
+	if !(dv.GradientSensitivity > 0) {
+		return nil, field.New("loss", pr.Objective.Name(), "has zero gradient sensitivity at these bounds: nothing to certify")
+	}
+	if p.Beta > 0 {
+		dv.Beta, dv.BetaSource = p.Beta, "given"
+	} else {
+		b, err := CalibrateBeta(p.TargetEpsilon, dv.GradientSensitivity, p.Steps, p.Eta, p.Delta)
+		if err != nil {
+			return nil, err
+		}
+		dv.Beta = b
+		dv.BetaSource = fmt.Sprintf("calibrated: the largest β with ε ≤ %g at δ = %g (bisection on the path bound)", p.TargetEpsilon, p.Delta)
+	}
+	dv.StepSize = p.Eta * dv.Beta
+	dv.GibbsExcessBound = quantity.Num(float64(d) / dv.Beta)
+	priv, err := PathPrivacy(dv.Beta, dv.GradientSensitivity, p.Steps, p.Eta, p.Delta)
+	if err != nil {
+		return nil, err
+	}
+	priv.Target = p.TargetEpsilon
+	res.Privacy = priv
+
+	R := pr.Declared.Radius
+	ch := newChain(pr.Objective, pr.Data, R, p.Eta, dv.Beta)
+	rng := dataset.NewRand(p.Seed)
+	w := make([]float64, d)
+	xi := make([]float64, d)
+	var cp *coupler
+	if p.Coupling {
+		cp = newCoupler(pr, R, p.Eta, dv.Beta, m, dv.GradientSensitivity)
+	}
+	res.Measured.StartRisk = optimizer.EmpiricalRisk(pr.Objective, pr.Data, w)
+	maxg := 0.0
+	for k := int64(0); k < p.Steps; k++ {
+		ch.drawNoise(rng, xi)
+		ch.step(w, xi)
+		maxg = math.Max(maxg, numeric.Norm(ch.grad))
+		if cp != nil {
+			cp.step(k+1, w, xi)
+		}
+	}
+	ms := &res.Measured
+	ms.FinalRisk = optimizer.EmpiricalRisk(pr.Objective, pr.Data, w)
+	ms.MaxGradNorm = maxg
+	opt := optimizer.Minimize(pr.Objective, pr.Data, R)
+	ms.OptimumRisk = opt.F
+	ms.ExcessRisk = ms.FinalRisk - opt.F
+	res.W = w
+	res.check(pr, cp)
+	return res, nil
+}
+
+// check records the checks and the verdict.
+func (res *Result) check(pr *optimizer.Problem, cp *coupler) {
+	c := pr.Constants
+	add := func(name string, ok bool, value, bound float64, detail string) {
+		st := optimizer.Pass
+		if !ok {
+			st = optimizer.Fail
+		}
+		res.Checks = append(res.Checks, optimizer.TrainCheck{Name: name, Status: st, Value: quantity.Num(value), Bound: quantity.Num(bound), Detail: detail})
+	}
+	add("max gradient norm ≤ L", res.Measured.MaxGradNorm <= c.L*(1+1e-9), res.Measured.MaxGradNorm, c.L,
+		"largest ‖∇L(θ_k;D)‖ over every step against L derived from the declared bounds")
+	if cp != nil {
+		res.Coupling = cp.result()
+		res.Checks = append(res.Checks, res.Coupling.Check)
+	}
+	res.OK, res.Verdict = true, "every check passes"
+	for _, ch := range res.Checks {
+		if ch.Status == optimizer.Fail {
+			res.OK, res.Verdict = false, "a check FAILED (see the checks)"
+		}
+	}
+}
