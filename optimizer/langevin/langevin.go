@@ -43,6 +43,10 @@ type Params struct {
 	// StrongConvexity m for the coupling check; 0: the objective's ℓ2
 	// weight. It may not exceed the derived smoothness.
 	StrongConvexity float64 `json:"strong_convexity"`
+	// Regularize adds the ℓ2 term of GTU §4.4 (A6), from the certified ε:
+	// "erm" (near-optimal empirical risk) or "sco" (population risk); "":
+	// none.
+	Regularize string `json:"regularize,omitempty"`
 	// Coupling runs the coupled-trajectory stability check.
 	Coupling bool   `json:"coupling"`
 	Seed     uint64 `json:"seed"`
@@ -65,6 +69,10 @@ type Derived struct {
 	BetaSource          string  `json:"beta_source"`
 	// StepSize h = ηβ: the step of the drift.
 	StepSize float64 `json:"step_size"`
+	// Regularizer is the ℓ2 weight added by Params.Regularize (0: none)
+	// and RegularizerSource its formula.
+	Regularizer       float64 `json:"regularizer,omitempty"`
+	RegularizerSource string  `json:"regularizer_source,omitempty"`
 	// GibbsExcessBound p/β bounds E[L] − min L for an exact sample of the
 	// Gibbs law of a convex loss (GTU Thm 2.4 with ψ = 0); the finite chain
 	// is only close to that law.
@@ -79,6 +87,9 @@ type Measured struct {
 	// ExcessRisk is FinalRisk − OptimumRisk (non-private minimum on C).
 	ExcessRisk  float64 `json:"excess_risk"`
 	MaxGradNorm float64 `json:"max_grad_norm"`
+	// UnregularizedExcessRisk is the excess risk of the output for the loss
+	// without the ℓ2 term Regularize added (nil without one).
+	UnregularizedExcessRisk *float64 `json:"unregularized_excess_risk,omitempty"`
 }
 
 // Result is what Run returns: declared, derived and measured values kept
@@ -123,6 +134,8 @@ func (p Params) validate() error {
 		return field.New("psi", p.Psi, "must be 0: the Rashomon sampler (GTU Thm 2.3, ψ > 0) is not implemented")
 	}
 	switch {
+	case p.Regularize != "" && p.Regularize != "erm" && p.Regularize != "sco":
+		return field.New("regularize", p.Regularize, "must be erm or sco (GTU §4.4) or empty")
 	case p.Beta != 0 && p.TargetEpsilon != 0:
 		return field.New("beta", p.Beta, "is calibrated from target_epsilon: give one of them, not both")
 	case p.Beta != 0:
@@ -133,7 +146,8 @@ func (p Params) validate() error {
 	return field.New("beta", p.Beta, "must be > 0, or give target_epsilon to calibrate it")
 }
 
-// RunProblem runs the Langevin chain on a built problem: it derives Δ from
+// RunProblem runs the Langevin chain on a built problem (which it changes
+// when Regularize adds an ℓ2 term): it derives Δ from
 // the problem's declared constants, certifies the path (given or
 // calibrated β), runs T steps from θ₀ = 0 with the seed's noise, measures
 // the risks, and with Coupling runs the neighbour with the same noise and
@@ -147,13 +161,6 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 	if float64(p.Steps)*float64(n)*float64(d) > maxWork {
 		return nil, field.New("steps", p.Steps, "makes steps × records × dimension exceed 2·10^11")
 	}
-	m := c.M
-	if p.StrongConvexity > 0 {
-		if p.StrongConvexity > c.Beta {
-			return nil, field.New("strong_convexity", p.StrongConvexity, "must not exceed the smoothness %g derived from the declared bounds", c.Beta)
-		}
-		m = p.StrongConvexity
-	}
 	res := &Result{Algorithm: "langevin", Description: pr.Description, Declared: pr.Declared, Seed: p.Seed,
 		Assumptions: append([]string{
 			"θ₀ = 0, independent of the data",
@@ -163,7 +170,7 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 		}, pr.Assumptions...), Notes: append([]string(nil), pr.Notes...)}
 	dv := &res.Derived
 	dv.N, dv.Dimension = n, d
-	dv.Lipschitz, dv.Smoothness, dv.StrongConvexity, dv.RecordSensitivity = quantity.Num(c.L), c.Beta, m, c.Sens
+	dv.RecordSensitivity = c.Sens
 	dv.GradientSensitivity = 2 * c.Sens / float64(n)
 	dv.Steps, dv.Eta = p.Steps, p.Eta
 	if !(dv.GradientSensitivity > 0) {
@@ -187,6 +194,21 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 	}
 	priv.Target = p.TargetEpsilon
 	res.Privacy = priv
+	orig := pr.Objective
+	if p.Regularize != "" {
+		if err := res.regularize(pr, p.Regularize); err != nil {
+			return nil, err
+		}
+		c = pr.Constants
+	}
+	m := c.M
+	if p.StrongConvexity > 0 {
+		if p.StrongConvexity > c.Beta {
+			return nil, field.New("strong_convexity", p.StrongConvexity, "must not exceed the smoothness %g derived from the declared bounds", c.Beta)
+		}
+		m = p.StrongConvexity
+	}
+	dv.Lipschitz, dv.Smoothness, dv.StrongConvexity = quantity.Num(c.L), c.Beta, m
 
 	R := pr.Declared.Radius
 	ch := newChain(pr.Objective, pr.Data, R, p.Eta, dv.Beta)
@@ -213,6 +235,10 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 	opt := optimizer.Minimize(pr.Objective, pr.Data, R)
 	ms.OptimumRisk = opt.F
 	ms.ExcessRisk = ms.FinalRisk - opt.F
+	if p.Regularize != "" {
+		u := optimizer.EmpiricalRisk(orig, pr.Data, w) - optimizer.Minimize(orig, pr.Data, R).F
+		ms.UnregularizedExcessRisk = &u
+	}
 	res.W = w
 	res.check(pr, cp)
 	return res, nil

@@ -109,6 +109,8 @@ func TestBadInput(t *testing.T) {
 		{"delta", func(s *Spec) { s.Delta = 1 }},
 		{"strong_convexity", func(s *Spec) { s.StrongConvexity = 100 }}, // smoothness 0.25 + 0.1
 		{"strong_convexity", func(s *Spec) { s.StrongConvexity = -1 }},
+		{"regularize", func(s *Spec) { s.Regularize = "pure" }},
+		{"regularize", func(s *Spec) { s.Regularize, s.Radius = "erm", math.Inf(1) }},
 	} {
 		s := base
 		tc.mod(&s)
@@ -320,4 +322,41 @@ func TestCouplingNonConvexFails(t *testing.T) {
 		t.Fatalf("convex version: %v %+v", err, res.Coupling.Check)
 	}
 	t.Logf("convex version: max distance %.4g (Δ/m = %.4g), max ratio %.4g", res.Coupling.MaxDistance, float64(res.Coupling.Bound), res.Coupling.MaxRatio)
+}
+
+// TestRegularize: the ℓ2 weights of GTU §4.4 (closed forms written here),
+// and a run with them: the certificate is unchanged (the ℓ2 term cancels
+// in Δ) and the coupling check now applies and passes.
+func TestRegularize(t *testing.T) {
+	L, D, p, n, eps, delta := 1.5, 4.0, 10, 10000, 1.0, 1e-5
+	erm, _ := RegularizerWeight("erm", L, D, p, n, eps, delta)
+	if want := L * math.Sqrt(10*math.Log(1e5)) / (D * eps * 1e4); math.Abs(erm-want) > 1e-15*want {
+		t.Errorf("erm weight %v, want %v", erm, want)
+	}
+	sco, _ := RegularizerWeight("sco", L, D, p, n, eps, delta)
+	if want := L / D * math.Max(math.Sqrt(10*math.Log(1e5))/1e4, 1/math.Sqrt(1e4)); math.Abs(sco-want) > 1e-15*want || !(sco > erm) {
+		t.Errorf("sco weight %v, want %v (erm %v)", sco, want, erm)
+	}
+	spec := Spec{Data: optimizer.DataSpec{Synthetic: "logistic", N: 500, Dimension: 4, Seed: 5}, Radius: 3,
+		Params: Params{Steps: 500, Eta: 0.05, TargetEpsilon: 2, Delta: 1e-5, Coupling: true, Seed: 1}}
+	plain, err := Run(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Coupling.Check.Status != optimizer.NA {
+		t.Errorf("m = 0: coupling check %v, want N/A", plain.Coupling.Check.Status)
+	}
+	spec.Regularize = "sco"
+	reg, err := Run(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := float64(plain.Derived.Lipschitz) / 6 * math.Max(math.Sqrt(4*math.Log(1e5))/(float64(plain.Privacy.Epsilon)*500), 1/math.Sqrt(500))
+	if math.Abs(reg.Derived.Regularizer-want) > 1e-12*want || reg.Privacy.Rho != plain.Privacy.Rho || reg.Derived.Beta != plain.Derived.Beta {
+		t.Errorf("regularizer %v (want %v); ρ %v vs %v", reg.Derived.Regularizer, want, reg.Privacy.Rho, plain.Privacy.Rho)
+	}
+	if reg.Coupling.Check.Status != optimizer.Pass || reg.Measured.UnregularizedExcessRisk == nil {
+		t.Errorf("regularised: coupling %+v", reg.Coupling.Check)
+	}
+	t.Logf("sco m = %.4g; excess risk regularised %.4g, unregularised %.4g (plain run %.4g)", reg.Derived.Regularizer, reg.Measured.ExcessRisk, *reg.Measured.UnregularizedExcessRisk, plain.Measured.ExcessRisk)
 }
