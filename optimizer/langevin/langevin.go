@@ -77,6 +77,11 @@ type Derived struct {
 	// Gibbs law of a convex loss (GTU Thm 2.4 with ψ = 0); the finite chain
 	// is only close to that law.
 	GibbsExcessBound quantity.Num `json:"gibbs_excess_bound"`
+	// GibbsPopulationBound is p/β + L·Δ/m (≤ p/β + 2L²/(mn)): the expected
+	// excess population risk of an exact Gibbs sample for an m-strongly
+	// convex loss, Thm 2.4 plus the uniform stability of Thm 2.5 (ψ = 0) by
+	// Lemma A.16 (seed 000 implementation notes §3); null when m = 0.
+	GibbsPopulationBound quantity.Num `json:"gibbs_population_bound"`
 }
 
 // Measured are measured on the records and the run; checks only.
@@ -209,6 +214,10 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 		m = p.StrongConvexity
 	}
 	dv.Lipschitz, dv.Smoothness, dv.StrongConvexity = quantity.Num(c.L), c.Beta, m
+	dv.GibbsPopulationBound = quantity.Num(math.NaN())
+	if m > 0 {
+		dv.GibbsPopulationBound = quantity.Num(float64(d)/dv.Beta + c.L*dv.GradientSensitivity/m)
+	}
 
 	R := pr.Declared.Radius
 	ch := newChain(pr.Objective, pr.Data, R, p.Eta, dv.Beta)

@@ -360,3 +360,21 @@ func TestRegularize(t *testing.T) {
 	}
 	t.Logf("sco m = %.4g; excess risk regularised %.4g, unregularised %.4g (plain run %.4g)", reg.Derived.Regularizer, reg.Measured.ExcessRisk, *reg.Measured.UnregularizedExcessRisk, plain.Measured.ExcessRisk)
 }
+
+// TestShippedData runs the shipped breast-cancer data (569 × 30,
+// standardised and normalised, logistic loss, ℓ2 of GTU §4.4 for ERM) at
+// (1, 10⁻⁵) with the coupling check: every check passes and the
+// certificate meets the target.
+func TestShippedData(t *testing.T) {
+	res, err := Run(Spec{Data: optimizer.DataSpec{Path: "../../testdata/breast_cancer.csv", Label: "malignant", Standardize: true, Normalize: true},
+		Radius: 5, Params: Params{Steps: 2000, Eta: 0.05, TargetEpsilon: 1, Delta: 1e-5, Regularize: "erm", Coupling: true, Seed: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK || !(float64(res.Privacy.Epsilon) <= 1) || res.Coupling.Check.Status != optimizer.Pass {
+		t.Fatalf("ok %v, ε %v, coupling %+v", res.OK, res.Privacy.Epsilon, res.Coupling.Check)
+	}
+	t.Logf("n = %d, β = %.4g, ε = %v, m = %.4g; excess risk %.4g (unregularised %.4g), Gibbs bounds p/β = %.4g, population %.4g; coupling max %.4g vs Δ/m %.4g",
+		res.Derived.N, res.Derived.Beta, res.Privacy.Epsilon, res.Derived.StrongConvexity, res.Measured.ExcessRisk, *res.Measured.UnregularizedExcessRisk,
+		float64(res.Derived.GibbsExcessBound), float64(res.Derived.GibbsPopulationBound), res.Coupling.MaxDistance, float64(res.Coupling.Bound))
+}
