@@ -18,20 +18,32 @@ type chain struct {
 	h    float64 // ηβ
 	s    float64 // √(2η), the noise's standard deviation
 	grad []float64
+	// thr is the threshold min L + ψ of the Rashomon sampler: the drift is
+	// ∇L where L > thr and 0 where L ≤ thr (the gradient of L̃ = max{L,
+	// thr}); +Inf: no threshold. val is L at the last gradient's point
+	// (computed only with a threshold).
+	thr, val float64
 }
 
 func newChain(obj optimizer.Objective, data *dataset.Dataset, R, eta, beta float64) *chain {
-	return &chain{obj: obj, data: data, R: R, h: eta * beta, s: math.Sqrt(2 * eta), grad: make([]float64, data.D)}
+	return &chain{obj: obj, data: data, R: R, h: eta * beta, s: math.Sqrt(2 * eta), grad: make([]float64, data.D), thr: math.Inf(1)}
 }
 
-// gradient writes ∇L(w;D) = (1/n)Σ∇f(w; x_i, y_i) into c.grad.
+// gradient writes the drift ∇L(w;D) = (1/n)Σ∇f(w; x_i, y_i) into c.grad,
+// or with a threshold ∇L̃(w;D).
 func (c *chain) gradient(w []float64) {
 	g := c.grad
 	clear(g)
 	n := c.data.N()
+	thr := !math.IsInf(c.thr, 1)
+	var v float64
 	for i := 0; i < n; i++ {
 		x := c.data.Row(i)
-		a := c.obj.Loss.Deriv(numeric.Dot(w, x), c.data.Y[i])
+		u, y := numeric.Dot(w, x), c.data.Y[i]
+		a := c.obj.Loss.Deriv(u, y)
+		if thr {
+			v += c.obj.Loss.Phi(u, y)
+		}
 		for j, xj := range x {
 			g[j] += a * xj
 		}
@@ -39,6 +51,12 @@ func (c *chain) gradient(w []float64) {
 	inv := 1 / float64(n)
 	for j := range g {
 		g[j] = g[j]*inv + c.obj.L2*w[j]
+	}
+	if thr {
+		c.val = v*inv + 0.5*c.obj.L2*numeric.Dot(w, w)
+		if c.val <= c.thr {
+			clear(g)
+		}
 	}
 }
 

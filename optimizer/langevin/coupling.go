@@ -132,6 +132,9 @@ func (cp *coupler) result() *Coupling {
 	r := &cp.r
 	ch := optimizer.TrainCheck{Name: "coupled paths ‖θ_k − θ′_k‖ ≤ hΔ(1 − c^k)/(1 − c) ≤ Δ/m", Value: quantity.Num(r.MaxRatio), Bound: 1}
 	switch {
+	case cp.ch.thr < math.Inf(1):
+		ch.Status, ch.Value, ch.Bound = optimizer.NA, quantity.Num(math.NaN()), quantity.Num(math.NaN())
+		ch.Detail = fmt.Sprintf("the thresholded loss L̃ (ψ > 0) is not strongly convex; its coupling bound 4√(2ψ/m) + 2L/(mn) (GTU Thm 2.5, continuous time) is not checked; largest measured distance %.6g at step %d", r.MaxDistance, r.MaxDistanceStep)
 	case !(r.m > 0):
 		ch.Status, ch.Value, ch.Bound = optimizer.NA, quantity.Num(math.NaN()), quantity.Num(math.NaN())
 		ch.Detail = fmt.Sprintf("needs a strongly convex loss (m > 0); largest measured distance %.6g at step %d", r.MaxDistance, r.MaxDistanceStep)

@@ -49,6 +49,17 @@
 // implementation notes §2 A4). The check fails when a measured distance
 // exceeds the bound, as it does when the loss is not in fact convex.
 //
+// # Rashomon sampler and regularised reductions
+//
+// With ψ > 0 the drift is the gradient of the thresholded loss L̃ = max{L,
+// min L + ψ} (GTU §2, Thm 2.3), the minimum computed inside without
+// privacy, and the certificate uses the thresholded drift's sensitivity
+// Δ + √(2Mψ′) derived in Rashomon's documentation (no projection, m > 0).
+// The share of iterates in the Rashomon set is reported beside Thm B.6's
+// hit bound for an exact Gibbs sample. Regularize adds the ℓ2 term of GTU
+// §4.4 (ERM or SCO weight) to apply the strongly convex results to a convex
+// loss; the ℓ2 term cancels in Δ, so the certificate does not change.
+//
 // # Not runnable as certified algorithms
 //
 // The exponential mechanism (GTU Alg. 2, Thm 2.1) is ε-DP only for an exact

@@ -37,8 +37,8 @@ type Params struct {
 	Beta          float64 `json:"beta"`
 	TargetEpsilon float64 `json:"target_epsilon"`
 	Delta         float64 `json:"delta"`
-	// Psi is the Rashomon threshold ψ of the thresholded loss L̃ (GTU §2);
-	// only ψ = 0 (the plain loss) is run here.
+	// Psi is the Rashomon threshold ψ: ψ > 0 runs the Rashomon sampler on
+	// L̃ = max{L, min L + ψ} (rashomon.go); 0: the plain loss.
 	Psi float64 `json:"psi"`
 	// StrongConvexity m for the coupling check; 0: the objective's ℓ2
 	// weight. It may not exceed the derived smoothness.
@@ -63,10 +63,15 @@ type Derived struct {
 	RecordSensitivity float64 `json:"record_sensitivity"`
 	// GradientSensitivity Δ = 2·Sens/n bounds ‖∇L(θ;D) − ∇L(θ;D′)‖.
 	GradientSensitivity float64 `json:"gradient_sensitivity"`
-	Steps               int64   `json:"steps"`
-	Eta                 float64 `json:"eta"`
-	Beta                float64 `json:"beta"`
-	BetaSource          string  `json:"beta_source"`
+	// PathSensitivity is the drift's sensitivity the certificate uses: Δ,
+	// or with ψ > 0 the thresholded drift's Δ + √(2Mψ′) (Rashomon).
+	PathSensitivity float64 `json:"path_sensitivity"`
+	// Rashomon is the sampler's set-up (ψ > 0 only).
+	Rashomon   *Rashomon `json:"rashomon,omitempty"`
+	Steps      int64     `json:"steps"`
+	Eta        float64   `json:"eta"`
+	Beta       float64   `json:"beta"`
+	BetaSource string    `json:"beta_source"`
 	// StepSize h = ηβ: the step of the drift.
 	StepSize float64 `json:"step_size"`
 	// Regularizer is the ℓ2 weight added by Params.Regularize (0: none)
@@ -92,6 +97,10 @@ type Measured struct {
 	// ExcessRisk is FinalRisk − OptimumRisk (non-private minimum on C).
 	ExcessRisk  float64 `json:"excess_risk"`
 	MaxGradNorm float64 `json:"max_grad_norm"`
+	// RashomonShare is the share of the iterates θ_k, T/2 ≤ k < T, in the
+	// Rashomon set G = {L ≤ min L + ψ} (ψ > 0 only), beside
+	// Derived.Rashomon.HitBound.
+	RashomonShare *float64 `json:"rashomon_share,omitempty"`
 	// UnregularizedExcessRisk is the excess risk of the output for the loss
 	// without the ℓ2 term Regularize added (nil without one).
 	UnregularizedExcessRisk *float64 `json:"unregularized_excess_risk,omitempty"`
@@ -135,8 +144,8 @@ func (p Params) validate() error {
 		field.OpenUnit("delta", p.Delta), field.NonNegative("psi", p.Psi), field.NonNegative("strong_convexity", p.StrongConvexity)); err != nil {
 		return err
 	}
-	if p.Psi > 0 {
-		return field.New("psi", p.Psi, "must be 0: the Rashomon sampler (GTU Thm 2.3, ψ > 0) is not implemented")
+	if p.Psi > 0 && p.Regularize != "" {
+		return field.New("regularize", p.Regularize, "cannot be combined with psi > 0 (the sampler's sensitivity depends on the ℓ2 weight)")
 	}
 	switch {
 	case p.Regularize != "" && p.Regularize != "erm" && p.Regularize != "sco":
@@ -181,10 +190,19 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 	if !(dv.GradientSensitivity > 0) {
 		return nil, field.New("loss", pr.Objective.Name(), "has zero gradient sensitivity at these bounds: nothing to certify")
 	}
+	dv.PathSensitivity = dv.GradientSensitivity
+	if p.Psi > 0 {
+		rs, err := newRashomon(pr, p.Psi, dv.GradientSensitivity)
+		if err != nil {
+			return nil, err
+		}
+		dv.Rashomon, dv.PathSensitivity = rs, rs.Sensitivity
+		res.Assumptions = append(res.Assumptions, rs.assumption())
+	}
 	if p.Beta > 0 {
 		dv.Beta, dv.BetaSource = p.Beta, "given"
 	} else {
-		b, err := CalibrateBeta(p.TargetEpsilon, dv.GradientSensitivity, p.Steps, p.Eta, p.Delta)
+		b, err := CalibrateBeta(p.TargetEpsilon, dv.PathSensitivity, p.Steps, p.Eta, p.Delta)
 		if err != nil {
 			return nil, err
 		}
@@ -192,8 +210,14 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 		dv.BetaSource = fmt.Sprintf("calibrated: the largest β with ε ≤ %g at δ = %g (bisection on the path bound)", p.TargetEpsilon, p.Delta)
 	}
 	dv.StepSize = p.Eta * dv.Beta
-	dv.GibbsExcessBound = quantity.Num(float64(d) / dv.Beta)
-	priv, err := PathPrivacy(dv.Beta, dv.GradientSensitivity, p.Steps, p.Eta, p.Delta)
+	dv.GibbsExcessBound = quantity.Num(p.Psi + float64(d)/dv.Beta)
+	if dv.Rashomon != nil {
+		dv.Rashomon.HitBound = 1 - 2*float64(d)/math.Sqrt(dv.Beta*p.Psi)
+		if dv.Rashomon.HitBound <= 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("Thm B.6's hit bound 1 − 2p/√(βψ) = %.4g is vacuous at these parameters (it needs βψ > 4p²)", dv.Rashomon.HitBound))
+		}
+	}
+	priv, err := PathPrivacy(dv.Beta, dv.PathSensitivity, p.Steps, p.Eta, p.Delta)
 	if err != nil {
 		return nil, err
 	}
@@ -221,12 +245,19 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 
 	R := pr.Declared.Radius
 	ch := newChain(pr.Objective, pr.Data, R, p.Eta, dv.Beta)
+	if dv.Rashomon != nil {
+		ch.thr = dv.Rashomon.Threshold
+	}
+	inG, counted := int64(0), int64(0)
 	rng := dataset.NewRand(p.Seed)
 	w := make([]float64, d)
 	xi := make([]float64, d)
 	var cp *coupler
 	if p.Coupling {
 		cp = newCoupler(pr, R, p.Eta, dv.Beta, m, dv.GradientSensitivity)
+		if dv.Rashomon != nil {
+			cp.ch.thr = optimizer.Minimize(pr.Objective, cp.ch.data, R).F + p.Psi
+		}
 	}
 	res.Measured.StartRisk = optimizer.EmpiricalRisk(pr.Objective, pr.Data, w)
 	maxg := 0.0
@@ -234,6 +265,13 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 		ch.drawNoise(rng, xi)
 		ch.step(w, xi)
 		maxg = math.Max(maxg, numeric.Norm(ch.grad))
+		if dv.Rashomon != nil && 2*k >= p.Steps {
+			// ch.val is L(θ_k), the value before this step; θ_k for k ≥ T/2
+			counted++
+			if ch.val <= dv.Rashomon.Threshold {
+				inG++
+			}
+		}
 		if cp != nil {
 			cp.step(k+1, w, xi)
 		}
@@ -249,6 +287,10 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 		ms.UnregularizedExcessRisk = &u
 	}
 	res.W = w
+	if dv.Rashomon != nil {
+		share := float64(inG) / float64(counted)
+		ms.RashomonShare = &share
+	}
 	res.check(pr, cp)
 	return res, nil
 }

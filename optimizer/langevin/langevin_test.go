@@ -104,7 +104,9 @@ func TestBadInput(t *testing.T) {
 		{"beta", func(s *Spec) { s.Beta = math.NaN() }},
 		{"target_epsilon", func(s *Spec) { s.Beta, s.TargetEpsilon = 0, -1 }},
 		{"psi", func(s *Spec) { s.Psi = -0.1 }},
-		{"psi", func(s *Spec) { s.Psi = 0.1 }},
+		{"radius", func(s *Spec) { s.Psi = 0.1 }},
+		{"l2", func(s *Spec) { s.Psi, s.Radius, s.Loss.L2 = 0.1, math.Inf(1), 0 }},
+		{"regularize", func(s *Spec) { s.Psi, s.Radius, s.Regularize = 0.1, math.Inf(1), "erm" }},
 		{"steps", func(s *Spec) { s.Steps = 0 }},
 		{"delta", func(s *Spec) { s.Delta = 1 }},
 		{"strong_convexity", func(s *Spec) { s.StrongConvexity = 100 }}, // smoothness 0.25 + 0.1
@@ -377,4 +379,64 @@ func TestShippedData(t *testing.T) {
 	t.Logf("n = %d, β = %.4g, ε = %v, m = %.4g; excess risk %.4g (unregularised %.4g), Gibbs bounds p/β = %.4g, population %.4g; coupling max %.4g vs Δ/m %.4g",
 		res.Derived.N, res.Derived.Beta, res.Privacy.Epsilon, res.Derived.StrongConvexity, res.Measured.ExcessRisk, *res.Measured.UnregularizedExcessRisk,
 		float64(res.Derived.GibbsExcessBound), float64(res.Derived.GibbsPopulationBound), res.Coupling.MaxDistance, float64(res.Coupling.Bound))
+}
+
+// TestRashomon: on the quadratic ½‖θ − x̄‖² in p = 2 dimensions the Gibbs
+// law of β·L̃ = β·max{½‖θ − x̄‖², ψ} has the closed form
+// Pr[G] = πr₀²e^{−βψ}/(πr₀²e^{−βψ} + (2π/β)e^{−βψ}) = βψ/(βψ + 1)
+// (r₀ = √(2ψ); the tail integral is 2π∫_{r₀}^∞ r e^{−βr²/2} dr). 1000
+// independent chains (η = 10⁻⁴, β = 100, ψ = 0.05, T = 3000) must hit G
+// with a share within 4.5 binomial standard errors + 0.01 of 5/6 (false
+// alarm < 10⁻⁵), and Thm B.6's bound 1 − 2p/√(βψ) must lie below it. A run
+// reports the minimum −½‖x̄‖² + const, the sensitivity Δ + √(2Mψ′) ≥
+// Δ + √(2Mψ) and certifies with it.
+func TestRashomon(t *testing.T) {
+	const n, d, chains, beta, eta, psi, steps = 20, 2, 1000, 100.0, 1e-4, 0.05, 3000
+	pr := quadraticProblem(t, n, d)
+	res, err := RunProblem(pr, Params{Steps: 2000, Eta: eta, Beta: beta, Psi: psi, Delta: 1e-5, Coupling: true, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := res.Derived.Rashomon
+	xbar := mean(pr.Data)
+	// L(θ) = ½‖θ‖² − ⟨θ, x̄⟩: minimum −½‖x̄‖² at x̄
+	if want := -0.5 * (xbar[0]*xbar[0] + xbar[1]*xbar[1]); rs == nil || math.Abs(rs.Minimum-want) > 1e-9 {
+		t.Fatalf("rashomon %+v, minimum want %v", rs, want)
+	}
+	want := res.Derived.GradientSensitivity + math.Sqrt(2*psi)
+	if !(rs.Sensitivity >= want) || rs.Sensitivity > want*(1+1e-6) || res.Derived.PathSensitivity != rs.Sensitivity {
+		t.Errorf("sensitivity %v, want ≥ %v", rs.Sensitivity, want)
+	}
+	if rho := PathRho(beta, rs.Sensitivity, 2000, eta); float64(res.Privacy.Rho) != rho {
+		t.Errorf("ρ %v, want %v", res.Privacy.Rho, rho)
+	}
+	if res.Coupling.Check.Status != optimizer.NA || res.Measured.RashomonShare == nil {
+		t.Errorf("coupling %v, share %v", res.Coupling.Check.Status, res.Measured.RashomonShare)
+	}
+	exact := beta * psi / (beta*psi + 1)
+	if !(rs.HitBound < exact) || math.Abs(rs.HitBound-(1-4/math.Sqrt(5))) > 1e-12 {
+		t.Errorf("hit bound %v, exact %v", rs.HitBound, exact)
+	}
+	hits := 0
+	xi := make([]float64, d)
+	for c := 0; c < chains; c++ {
+		ch := newChain(pr.Objective, pr.Data, math.Inf(1), eta, beta)
+		ch.thr = rs.Threshold
+		rng := dataset.NewRand(uint64(5000 + c))
+		w := make([]float64, d)
+		for k := 0; k < steps; k++ {
+			ch.drawNoise(rng, xi)
+			ch.step(w, xi)
+		}
+		if optimizer.EmpiricalRisk(pr.Objective, pr.Data, w) <= rs.Threshold {
+			hits++
+		}
+	}
+	share := float64(hits) / chains
+	se := math.Sqrt(exact * (1 - exact) / chains)
+	if math.Abs(share-exact) > 4.5*se+0.01 {
+		t.Errorf("share in G %v, exact Gibbs %v (SE %v)", share, exact, se)
+	}
+	t.Logf("Pr[G]: chains %.4f, exact Gibbs %.4f, Thm B.6 bound %.4f; one run's share %.4f; Δ = %.4g, Δ̃ = %.4g, ε = %v",
+		share, exact, rs.HitBound, *res.Measured.RashomonShare, res.Derived.GradientSensitivity, rs.Sensitivity, res.Privacy.Epsilon)
 }
