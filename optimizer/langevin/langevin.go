@@ -256,7 +256,7 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 	if p.Coupling {
 		cp = newCoupler(pr, R, p.Eta, dv.Beta, m, dv.GradientSensitivity)
 		if dv.Rashomon != nil {
-			cp.ch.thr = optimizer.Minimize(pr.Objective, cp.ch.data, R).F + p.Psi
+			cp.ch.thr = threshold(pr.Objective, cp.ch.data, pr.Constants.M, p.Psi)
 		}
 	}
 	res.Measured.StartRisk = optimizer.EmpiricalRisk(pr.Objective, pr.Data, w)

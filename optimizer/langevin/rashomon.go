@@ -6,6 +6,7 @@ import (
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // Rashomon is the set-up of the Rashomon sampler (GTU §2, A3): Langevin
@@ -21,15 +22,20 @@ import (
 // differ by ≤ Δ; if neither, by 0; if only D's is, ‖v_D‖ = ‖∇L(θ;D)‖ ≤
 // ‖∇L(θ;D′)‖ + Δ ≤ √(2M(L(θ;D′) − inf L(·;D′))) + Δ ≤ √(2Mψ′) + Δ, by the
 // M-smooth inequality ‖∇f‖² ≤ 2M(f − inf f), valid on all of ℝ^p (so no
-// projection) for f bounded below. ψ′ = ψ + s²/(2m) + a rounding
-// allowance, where s is the solver's gradient norm at its minimiser, so
-// that its minimum value exceeds the true one by at most s²/(2m) for an
-// m-strongly convex loss.
+// projection) for f bounded below, provided τ_D′ ≤ inf L(·;D′) + ψ. The
+// threshold is therefore built on a certified lower bound of the minimum:
+// τ_D = F − s²/(2m) + ψ, where F is the solver's value and s its gradient
+// norm there (f − inf f ≤ ‖∇f‖²/(2m) for an m-strongly convex f), for every
+// data set alike. ψ′ = ψ + 10⁻⁸(1 + |F| + ψ), an allowance for the
+// floating-point evaluation of L (the one data-dependent term, at the 10⁻⁸
+// scale).
 type Rashomon struct {
 	Psi float64 `json:"psi"`
-	// Minimum is the non-private min L(·;D) and Threshold = Minimum + ψ.
-	Minimum   float64 `json:"minimum"`
-	Threshold float64 `json:"threshold"`
+	// Minimum is the solver's non-private min L(·;D), LowerBound =
+	// Minimum − s²/(2m) ≤ inf L(·;D), and Threshold = LowerBound + ψ.
+	Minimum    float64 `json:"minimum"`
+	LowerBound float64 `json:"lower_bound"`
+	Threshold  float64 `json:"threshold"`
 	// PsiEffective is ψ′ and Sensitivity = Δ + √(2Mψ′).
 	PsiEffective float64 `json:"psi_effective"`
 	Sensitivity  float64 `json:"sensitivity"`
@@ -38,6 +44,13 @@ type Rashomon struct {
 	// on E[L̃] − min L̃ ≤ p/β, the convex Gibbs bound of Thm 2.4); the finite
 	// chain is only close to that law. Set by RunProblem once β is known.
 	HitBound float64 `json:"hit_bound"`
+}
+
+// Threshold returns the sampler's threshold for data (the same rule as for
+// the run's data: certified lower bound of the minimum plus ψ).
+func threshold(obj optimizer.Objective, data *dataset.Dataset, m, psi float64) float64 {
+	opt := optimizer.Minimize(obj, data, math.Inf(1))
+	return opt.F - opt.Stationarity*opt.Stationarity/(2*m) + psi
 }
 
 // newRashomon computes the minimum, the threshold and the sensitivity.
@@ -56,8 +69,10 @@ func newRashomon(pr *optimizer.Problem, psi, delta float64) (*Rashomon, error) {
 	if math.IsNaN(opt.F) || math.IsInf(opt.F, 0) || math.IsNaN(opt.Stationarity) {
 		return nil, fmt.Errorf("langevin: the non-private minimiser failed (F = %v, stationarity %v)", opt.F, opt.Stationarity)
 	}
-	rs := &Rashomon{Psi: psi, Minimum: opt.F, Threshold: opt.F + psi}
-	rs.PsiEffective = psi + opt.Stationarity*opt.Stationarity/(2*c.M) + 1e-8*(1+math.Abs(opt.F)+psi)
+	rs := &Rashomon{Psi: psi, Minimum: opt.F}
+	rs.LowerBound = opt.F - opt.Stationarity*opt.Stationarity/(2*c.M)
+	rs.Threshold = rs.LowerBound + psi
+	rs.PsiEffective = psi + 1e-8*(1+math.Abs(opt.F)+psi)
 	rs.Sensitivity = delta + math.Sqrt(2*c.Beta*rs.PsiEffective)
 	return rs, nil
 }
