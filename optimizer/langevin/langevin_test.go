@@ -1,6 +1,7 @@
 package langevin
 
 import (
+	"encoding/json"
 	"math"
 	"sort"
 	"strings"
@@ -376,6 +377,9 @@ func TestShippedData(t *testing.T) {
 	if !res.OK || !(float64(res.Privacy.Epsilon) <= 1) || res.Coupling.Check.Status != optimizer.Pass {
 		t.Fatalf("ok %v, ε %v, coupling %+v", res.OK, res.Privacy.Epsilon, res.Coupling.Check)
 	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Errorf("JSON: %v", err)
+	}
 	t.Logf("n = %d, β = %.4g, ε = %v, m = %.4g; excess risk %.4g (unregularised %.4g), Gibbs bounds p/β = %.4g, population %.4g; coupling max %.4g vs Δ/m %.4g",
 		res.Derived.N, res.Derived.Beta, res.Privacy.Epsilon, res.Derived.StrongConvexity, res.Measured.ExcessRisk, *res.Measured.UnregularizedExcessRisk,
 		float64(res.Derived.GibbsExcessBound), float64(res.Derived.GibbsPopulationBound), res.Coupling.MaxDistance, float64(res.Coupling.Bound))
@@ -412,6 +416,9 @@ func TestRashomon(t *testing.T) {
 	}
 	if res.Coupling.Check.Status != optimizer.NA || res.Measured.RashomonShare == nil {
 		t.Errorf("coupling %v, share %v", res.Coupling.Check.Status, res.Measured.RashomonShare)
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Errorf("JSON: %v", err)
 	}
 	exact := beta * psi / (beta*psi + 1)
 	if !(rs.HitBound < exact) || math.Abs(rs.HitBound-(1-4/math.Sqrt(5))) > 1e-12 {
