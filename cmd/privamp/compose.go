@@ -136,7 +136,7 @@ func composeEvents(a *app, cmd *cobra.Command, path, acc string, target float64)
 		r.Rows = append(r.Rows, row{"ε by RDP", *res.RDPEpsilon, "α = " + res.RDPOrder.String(), res.RDPSource})
 	}
 	for _, p := range res.Phases {
-		r.Table.Rows = append(r.Table.Rows, []string{p.Path, p.Mechanism, p.Sampling, p.SamplingProbability.String(), p.NoiseMultiplier.String(), p.Count.String(), strconv.FormatBool(p.PLD), strconv.FormatBool(p.RDP)})
+		r.Table.Rows = append(r.Table.Rows, []string{p.Path, p.Mechanism, p.Sampling, p.SamplingProbability.String(), p.Noise(), p.Count.String(), strconv.FormatBool(p.PLD), strconv.FormatBool(p.RDP)})
 	}
 	return render(a.out, a.mode, withResult("compose", res, r))
 }

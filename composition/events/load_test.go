@@ -189,3 +189,15 @@ func TestPhases(t *testing.T) {
 		}
 	}
 }
+
+// Phase.Noise names each kind of noise.
+func TestPhaseNoise(t *testing.T) {
+	for _, c := range []struct {
+		p    Phase
+		want string
+	}{{Phase{Mechanism: TypeGaussian, NoiseMultiplier: 1.1}, "1.1"}, {Phase{Mechanism: TypeRandomizedResponse, NoiseParameter: 0.9}, "p = 0.9"}, {Phase{Mechanism: TypeNoOp}, "none"}} {
+		if got := c.p.Noise(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
+		}
+	}
+}

@@ -74,3 +74,15 @@ func phaseOf(e *Event, path string, count float64, rel pld.Relation) Phase {
 	}
 	return ph
 }
+
+// Noise describes the phase's noise for a table: the noise multiplier, the
+// randomized-response parameter p, or "none" for NoOp.
+func (p Phase) Noise() string {
+	switch {
+	case p.Mechanism == TypeRandomizedResponse:
+		return "p = " + p.NoiseParameter.String()
+	case p.NoiseMultiplier > 0:
+		return p.NoiseMultiplier.String()
+	}
+	return "none"
+}
