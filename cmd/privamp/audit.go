@@ -110,11 +110,5 @@ func runAudit(a *app, cmd *cobra.Command, af *auditFlags) error {
 	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"},
 		Rows: [][]string{{rep.Check.Name, rep.Check.Status, rep.Lower.String(), rep.Upper.String(), rep.Check.Detail}}}
 	r.Notes = append(r.Notes, fmt.Sprintf("with %d evaluation runs the audit cannot certify much above ln(%d) ≈ %.1f", rep.EvalTrials, rep.EvalTrials, math.Log(float64(rep.EvalTrials))))
-	if err := render(a.out, a.mode, r); err != nil {
-		return err
-	}
-	if rep.Check.Status == optimizer.Fail {
-		return &exitError{code: exitFailure}
-	}
-	return nil
+	return reportStatus(a, r, rep.Check.Status != optimizer.Fail)
 }

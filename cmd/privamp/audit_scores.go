@@ -81,13 +81,7 @@ func auditScores(a *app, cmd *cobra.Command, af *auditFlags) error {
 			return err
 		}
 	}
-	if err := render(a.out, a.mode, scoresReport(s.scores, ev)); err != nil {
-		return err
-	}
-	if ev.Comparison != nil && ev.Comparison.Verdict == audit.Violated {
-		return &exitError{code: exitFailure}
-	}
-	return nil
+	return reportStatus(a, scoresReport(s.scores, ev), ev.Comparison == nil || ev.Comparison.Verdict != audit.Violated)
 }
 
 func scoresReport(path string, ev *audit.Evaluation) *report {

@@ -65,7 +65,7 @@ type table struct {
 }
 
 // outputMode is the --json/--csv choice.
-type outputMode struct{ json, csv bool }
+type outputMode struct{ json, csv, markdown bool }
 
 func (m outputMode) validate() error {
 	if m.json && m.csv {
@@ -82,7 +82,7 @@ func render(w io.Writer, m outputMode, r *report) error {
 	for _, x := range r.Rows {
 		d.Rows = append(d.Rows, [4]string{x.Quantity, x.text(), x.Unit, x.Source})
 	}
-	return output.Render(w, output.Mode{JSON: m.json, CSV: m.csv}, d)
+	return output.Render(w, output.Mode{JSON: m.json, CSV: m.csv, Markdown: m.markdown}, d)
 }
 
 // merged is a result made of several typed parts whose keys are merged.

@@ -13,6 +13,7 @@ import (
 	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"gonum.org/v1/plot/vg"
@@ -23,6 +24,7 @@ func init() { register(newRunCmd) }
 type runFlags struct {
 	problemFlags
 	trace, plot, config string
+	algorithm           string
 	plan                optimizer.PlanSpec
 }
 
@@ -69,11 +71,23 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 	f.BoolVar(&rf.plan.RowIDs, "row-ids", false, "with --plan: each row's id is its 1-based row number in --data")
 	f.StringVar(&rf.plan.Tier, "tier", "", "with a tier --plan: the column of --data holding each row's tier name")
 	f.StringVar(&rf.plan.PublicData, "public-data", "", "with --plan: CSV of the plan's public records (Cor 31)")
+	f.StringVar(&rf.algorithm, "algorithm", "", "the algorithm: pnsgd, skip, stop (as --variant) or one listed below")
+	cmd.Long += registerAlgorithmFlags(f)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if rf.config != "" {
 			if err := applyConfig(cmd, rf.config); err != nil {
 				return err
 			}
+		}
+		switch rf.algorithm {
+		case "pnsgd", "skip", "stop":
+			if changed(cmd, "variant") && rf.variant != rf.algorithm {
+				return badInput("--algorithm %s and --variant %s disagree: give one of them", rf.algorithm, rf.variant)
+			}
+			rf.variant = rf.algorithm
+		case "":
+		default:
+			return runAlgorithm(a, cmd, rf, rf.algorithm)
 		}
 		return runRun(a, cmd, rf)
 	}
@@ -124,91 +138,7 @@ func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
 			return fmt.Errorf("drawing %s: %v", rf.plot, err)
 		}
 	}
-	if err := render(a.out, a.mode, runReport(res)); err != nil {
-		return err
-	}
-	if !res.OK {
-		return &exitError{code: exitFailure}
-	}
-	return nil
-}
-
-// runResult is run's --json object.
-type runResult struct {
-	Command string `json:"command"`
-	*optimizer.TrainResult
-}
-
-func runReport(res *optimizer.TrainResult) *report {
-	d, de, c, m := res.Declared, res.Derived, res.Privacy, res.Measured
-	r := &report{Title: fmt.Sprintf("privamp run: %s on %s, %s loss", res.Name, res.Description, d.Loss), CSVAll: true,
-		Result: runResult{"run", res}, Assumptions: res.Assumptions, Notes: res.Notes}
-	add := func(q string, v any, u, s string) { r.Rows = append(r.Rows, row{q, v, u, s}) }
-	if res.Plan != nil {
-		r.Title += ", following plan " + res.Plan.Path
-	}
-	add("verdict", res.Verdict, "", "checks of the run against the derived constants")
-	add("records n (private), dimension d", fmt.Sprintf("%d, %d", res.Training.N, d.Dimension), "", res.Description)
-	add("feature bound X", quantity.Num(d.FeatureBound), "declared", d.FeatureBoundSource)
-	add("label bound Y", quantity.Num(d.LabelBound), "declared", "1 for classification; --label-bound for regression")
-	add("domain radius R", quantity.Num(d.Radius), "declared", "--radius (∞: --no-projection)")
-	add("Lipschitz constant L", de.Lipschitz, "derived", "sup ‖∇f‖ on K from X, Y, R")
-	add("smoothness β", quantity.Num(de.Smoothness), "derived", "X²·sup φ'' (+ m)")
-	add("strong convexity m", quantity.Num(de.StrongConvexity), "declared", "ℓ2 weight")
-	add("sensitivity L'", quantity.Num(de.Sensitivity), "derived", "X·sup|φ'|: half a record's largest gradient change (the ℓ2 term cancels; Thm 22)")
-	add("steps", de.Steps, "", "epochs × ⌈records/batch⌉")
-	add("step size η", de.Eta, "", de.EtaSource)
-	add("noise σ", de.Sigma, "", de.SigmaSource)
-	if !math.IsNaN(float64(de.Contraction)) {
-		add("contraction c", de.Contraction, "derived", "max(|1 − ηm|, |1 − ηβ|) (Prop. 18)")
-	}
-	dl := fmt.Sprintf("δ = %g", c.Delta)
-	if c.Applicable {
-		add(fmt.Sprintf("ε worst case (index %d)", c.WorstIndex), c.WorstEpsilon, dl, c.Source)
-		add("ε of index 1", c.FirstEpsilon, dl, "per-person guarantee (Def. 12)")
-		add(fmt.Sprintf("ε of index %d (median)", c.MedianIndex), c.MedianEpsilon, dl, "per-person guarantee")
-		for _, ie := range c.PerIndex {
-			add(fmt.Sprintf("ε of index %d", ie.Index), ie.Epsilon, dl, "--index")
-		}
-		if c.ShareWithinTarget != nil {
-			add("people with ε ≤ target", fmt.Sprintf("%.1f%%", 100**c.ShareWithinTarget), fmt.Sprintf("target %g", c.Target), "of the private indices")
-		}
-	} else {
-		add("ε (amplification by iteration)", noFinite, "", "not applicable: "+c.Reason)
-	}
-	add("ε by plain composition", c.Composition, dl, "every iterate released: Gaussian steps composed (Lemma 27)")
-	for _, e := range c.Exact {
-		add(fmt.Sprintf("exact ε of index %d", e.Index), e.ExactEpsilon, dl, fmt.Sprintf("the final iterate is Gaussian: exact ρ = %s, the bound's ρ = %s, ε = %s", e.ExactRho, e.BoundRho, e.BoundEpsilon))
-	}
-	if p := res.Plan; p != nil {
-		add("plan followed", fmt.Sprintf("yes: %s; σ, η and the run as planned", p.Match), "", "privamp plan file "+p.Path)
-		add("every person within budget", fmt.Sprintf("yes: largest achieved/target = %s (position %d)", p.WorstRatio, p.WorstIndex), "", "every position recomputed with package shifted")
-		for i, g := range p.Groups {
-			if i == 20 {
-				r.Notes = append(r.Notes, fmt.Sprintf("the table shows 20 of %d budget groups; --json lists them all", len(p.Groups)))
-				break
-			}
-			add(fmt.Sprintf("ε of positions %d–%d", g.First, g.Last), quantity.Loss(g.AchievedMax), fmt.Sprintf("target %g, δ = %g", g.Epsilon, g.Delta), "largest ε in the group")
-		}
-	}
-	add("empirical risk at the start w0", quantity.Num(m.StartRisk), "measured", "")
-	add("empirical risk of the output", quantity.Num(m.FinalRisk), "measured", fmt.Sprintf("seed %d; steps %d..%d ran", res.Seed, m.StartStep+1, m.EndStep))
-	add("empirical risk of w* (non-private)", quantity.Num(m.OptimumRisk), "measured", fmt.Sprintf("Newton–CG on K (stationarity %.1e)", m.Stationarity))
-	add("‖w − w*‖", quantity.Num(m.Distance), "measured", "")
-	if m.Accuracy != nil {
-		add("training accuracy", fmt.Sprintf("%.1f%% (w* %.1f%%, majority class %.1f%%)", 100**m.Accuracy, 100**m.OptimumAccuracy, 100**m.MajorityShare), "measured", "sign(⟨w, x⟩) vs label")
-	}
-	if m.TaskRisk != nil {
-		add("mean empirical risk of tasks 2..k", quantity.Num(*m.TaskRisk), "measured", "independent Stop-PNSGD runs")
-	}
-	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"}}
-	for _, ch := range res.Checks {
-		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, ch.Status, checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
-	}
-	if m.Utility != nil {
-		r.Notes = append(r.Notes, "utility: F and F* on "+m.Utility.Population)
-	}
-	return r
+	return reportStatus(a, fromReport(algorithms.TrainReport(res)), res.OK)
 }
 
 func checkNum(x quantity.Num) string {

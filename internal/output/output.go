@@ -18,7 +18,8 @@ import (
 )
 
 // Mode is the choice between tables (the default), JSON and CSV.
-type Mode struct{ JSON, CSV bool }
+// Markdown renders pipe tables (privamp tables --markdown).
+type Mode struct{ JSON, CSV, Markdown bool }
 
 // Table is tabular data under a header.
 type Table struct {
@@ -48,6 +49,8 @@ type Doc struct {
 // with footnoted sources, then the assumptions and notes.
 func Render(w io.Writer, m Mode, r Doc) error {
 	switch {
+	case m.Markdown:
+		return markdown(w, r)
 	case m.JSON && r.Result != nil:
 		obj, err := resultObject(r)
 		if err != nil {
@@ -200,4 +203,52 @@ func anySlice(ss []string) []any {
 		out[i] = s
 	}
 	return out
+}
+
+// markdown prints a document as Markdown: a heading, the headline rows
+// and the table as pipe tables, then assumptions and notes as lists.
+func markdown(w io.Writer, r Doc) error {
+	esc := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ") }
+	pipe := func(cells []string) string {
+		out := make([]string, len(cells))
+		for i, c := range cells {
+			out[i] = esc(c)
+		}
+		return "| " + strings.Join(out, " | ") + " |\n"
+	}
+	var b strings.Builder
+	if r.Title != "" {
+		fmt.Fprintf(&b, "## %s\n\n", esc(r.Title))
+	}
+	if len(r.Rows) > 0 {
+		b.WriteString(pipe([]string{"quantity", "value", "unit", "source"}))
+		b.WriteString("|---|---|---|---|\n")
+		for _, x := range r.Rows {
+			b.WriteString(pipe(x[:]))
+		}
+		b.WriteString("\n")
+	}
+	if r.Table != nil {
+		b.WriteString(pipe(r.Table.Header))
+		b.WriteString("|" + strings.Repeat("---|", len(r.Table.Header)) + "\n")
+		for _, rr := range r.Table.Rows {
+			b.WriteString(pipe(rr))
+		}
+		b.WriteString("\n")
+	}
+	for _, sec := range []struct {
+		name  string
+		items []string
+	}{{"Assumptions", r.Assumptions}, {"Notes", r.Notes}} {
+		if len(sec.items) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "**%s**\n\n", sec.name)
+		for _, it := range sec.items {
+			fmt.Fprintf(&b, "- %s\n", esc(it))
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -31,25 +31,25 @@ type Spec struct {
 // Params are the chain's parameters.
 type Params struct {
 	// Steps T and step size η.
-	Steps int64   `json:"steps"`
-	Eta   float64 `json:"eta"`
+	Steps int64   `json:"steps" param:"steps" doc:"number of steps T of the chain"`
+	Eta   float64 `json:"eta" param:"eta" doc:"step size η of the chain (the drift step is ηβ, the noise N(0, 2ηI))"`
 	// Beta is the inverse temperature; 0: calibrated to TargetEpsilon.
-	Beta          float64 `json:"beta"`
-	TargetEpsilon float64 `json:"target_epsilon"`
-	Delta         float64 `json:"delta"`
+	Beta          float64 `json:"beta" param:"beta" doc:"inverse temperature β (instead of calibrating it to the target ε)"`
+	TargetEpsilon float64 `json:"target_epsilon" param:"target_epsilon" doc:"target ε that β is calibrated to when β is not given (default 1)"`
+	Delta         float64 `json:"delta" param:"delta" doc:"δ in (0, 1)"`
 	// Psi is the Rashomon threshold ψ: ψ > 0 runs the Rashomon sampler on
 	// L̃ = max{L, min L + ψ} (rashomon.go); 0: the plain loss.
-	Psi float64 `json:"psi"`
+	Psi float64 `json:"psi" param:"psi" doc:"Rashomon threshold ψ ≥ 0: sample near-minimisers of L̃ = max{L, min L + ψ} (GTU A3); 0: the plain loss"`
 	// StrongConvexity m for the coupling check; 0: the objective's ℓ2
 	// weight. It may not exceed the derived smoothness.
-	StrongConvexity float64 `json:"strong_convexity"`
+	StrongConvexity float64 `json:"strong_convexity" param:"strong_convexity" doc:"strong convexity m for the coupling check (default: the objective's ℓ2 weight); at most the derived smoothness"`
 	// Regularize adds the ℓ2 term of GTU §4.4 (A6), from the certified ε:
 	// "erm" (near-optimal empirical risk) or "sco" (population risk); "":
 	// none.
-	Regularize string `json:"regularize,omitempty"`
+	Regularize string `json:"regularize,omitempty" param:"regularize" doc:"add the ℓ2 term of GTU §4.4 (A6) from the certified ε: erm or sco"`
 	// Coupling runs the coupled-trajectory stability check.
-	Coupling bool   `json:"coupling"`
-	Seed     uint64 `json:"seed"`
+	Coupling bool   `json:"coupling" param:"coupling" doc:"run the neighbour (one record replaced) with the same noise and check ‖θ_k − θ′_k‖ at every step (GTU A4)"`
+	Seed     uint64 `json:"seed" param:"seed" doc:"seed of the algorithm's randomness"`
 }
 
 // Derived are computed from the declared bounds and the parameters only.

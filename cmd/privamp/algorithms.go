@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/privamp/privamp/optimizer/algorithms"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// dataFlags are the problem flags every catalogued algorithm takes.
+var dataFlags = []string{"algorithm", "config", "data", "label", "normalize", "feature-bound", "label-bound", "standardize", "synthetic",
+	"n", "dimension", "data-seed", "loss", "huber-delta", "smoothing", "l2", "radius", "no-projection"}
+
+func kebab(s string) string { return strings.ReplaceAll(s, "_", "-") }
+
+// registerAlgorithmFlags adds one flag per parameter of the catalogued
+// algorithms that run does not already have, and returns run --help's list.
+func registerAlgorithmFlags(f *pflag.FlagSet) string {
+	users, params := map[string][]string{}, map[string]algorithms.Param{}
+	list := "\n\nAlgorithms (--algorithm NAME): pnsgd, skip, stop (FMTT18, the default; also --variant)"
+	for _, a := range algorithms.All() {
+		list += fmt.Sprintf("\n  %s: %s [%s]", a.Name, a.Summary, a.Source)
+		ps, _ := algorithms.Describe(a.Params())
+		for _, p := range ps {
+			users[p.Name], params[p.Name] = append(users[p.Name], a.Name), p
+		}
+	}
+	for name, p := range params {
+		if f.Lookup(kebab(name)) != nil {
+			continue
+		}
+		help := fmt.Sprintf("%s (--algorithm %s)", p.Doc, strings.Join(users[name], ", "))
+		switch p.Type {
+		case "float":
+			v, _ := strconv.ParseFloat(p.Default, 64)
+			f.Float64(kebab(name), v, help)
+		case "int", "uint":
+			v, _ := strconv.ParseInt(p.Default, 10, 64)
+			f.Int64(kebab(name), v, help)
+		case "bool":
+			f.Bool(kebab(name), p.Default == "true", help)
+		default:
+			f.String(kebab(name), p.Default, help)
+		}
+	}
+	refused := algorithms.Refused()
+	for _, name := range slices.Sorted(maps.Keys(refused)) {
+		list += fmt.Sprintf("\nNot runnable as a certified algorithm: %s, because %s.", name, refused[name])
+	}
+	return list
+}
+
+// runAlgorithm runs a catalogued algorithm: the problem flags and the
+// algorithm's own parameters go to the library, any other flag is refused.
+func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
+	alg, err := algorithms.Lookup(name)
+	if err != nil {
+		return err
+	}
+	params, set := alg.Params(), map[string]bool{}
+	allowed := map[string]bool{}
+	for _, fl := range dataFlags {
+		allowed[fl] = true
+	}
+	ps, _ := algorithms.Describe(params)
+	for _, p := range ps {
+		allowed[kebab(p.Name)] = true
+		if fl := cmd.Flags().Lookup(kebab(p.Name)); fl.Changed {
+			if err := algorithms.Set(params, p.Name, fl.Value.String()); err != nil {
+				return err
+			}
+			set[p.Name] = true
+		}
+	}
+	var bad string
+	cmd.LocalNonPersistentFlags().Visit(func(f *pflag.Flag) {
+		if !allowed[f.Name] && bad == "" {
+			bad = f.Name
+		}
+	})
+	if bad != "" {
+		return badInput("--%s does not apply to --algorithm %s (see run --help)", bad, name)
+	}
+	radius := rf.spec.Radius
+	if rf.noProjection {
+		radius = math.Inf(1)
+	}
+	in := algorithms.Input{Data: rf.spec.Data, Loss: rf.spec.Loss, Radius: radius, Set: set}
+	in.Loss.Name = rf.loss
+	bar := newBar(a)
+	in.Progress = func(done float64) { bar.set(name, int64(1000*done), 1000) }
+	rep, err := alg.Run(in, params)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	return reportStatus(a, fromReport(rep), rep.OK)
+}
+
+// fromReport renders a library report: its lines, then its checks.
+func fromReport(rep *algorithms.Report) *report {
+	r := &report{Title: rep.Title, CSVAll: true, Result: rep.Result, Command: "run", Assumptions: rep.Assumptions, Notes: rep.Notes}
+	for _, l := range rep.Lines {
+		r.Rows = append(r.Rows, row{l.Quantity, l.Value, l.Kind, l.Source})
+	}
+	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"}}
+	for _, ch := range rep.Checks {
+		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, ch.Status, checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
+	}
+	return r
+}
+
+// reportStatus renders r and exits 1 when a check failed.
+func reportStatus(a *app, r *report, ok bool) error {
+	if err := render(a.out, a.mode, r); err != nil {
+		return err
+	}
+	if !ok {
+		return &exitError{code: exitFailure}
+	}
+	return nil
+}

@@ -1,0 +1,270 @@
+package algorithms
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/optimizer"
+)
+
+// Input is what every algorithm is run on: the records and their declared
+// bounds, the loss, and the domain. An algorithm that needs no loss (a
+// matrix game) ignores Loss.
+type Input struct {
+	Data optimizer.DataSpec `json:"data"`
+	Loss optimizer.LossSpec `json:"loss"`
+	// Radius R of the domain {‖θ‖ ≤ R}; +Inf: no projection.
+	Radius float64 `json:"radius"`
+	// Set names the parameters the caller gave explicitly (by their param
+	// tags); an algorithm may choose defaults by it (a calibration target
+	// when no noise level was given).
+	Set map[string]bool `json:"-"`
+	// Progress, if not nil, is called with the share of the work done.
+	Progress func(done float64) `json:"-"`
+}
+
+// Algorithm is one runnable algorithm.
+type Algorithm struct {
+	// Name is the algorithm's name on the command line.
+	Name string
+	// Source is the paper and algorithm, e.g. "seed 000, GTU Lemma 3.1".
+	Source string
+	// Summary is one line for a listing.
+	Summary string
+	// Params returns a pointer to a new parameter struct with its defaults.
+	Params func() any
+	// Run runs the algorithm with the parameters Params returned.
+	Run func(in Input, params any) (*Report, error)
+}
+
+// Kinds of a Line's value.
+const (
+	Declared  = "declared"  // stated by the user, enforced by clipping
+	Derived   = "derived"   // computed from declared values and parameters
+	Certified = "certified" // a guarantee privamp's accounting proves
+	Measured  = "measured"  // from the run; a check, never a guarantee
+	Given     = "given"     // a parameter of the run
+)
+
+// Line is one quantity of a Report: its value (a string or an
+// internal/quantity kind, which decides its rounding), its kind and where it
+// comes from (a theorem, a formula, a flag).
+type Line struct {
+	Quantity string `json:"quantity"`
+	Value    any    `json:"value"`
+	Kind     string `json:"kind"`
+	Source   string `json:"source"`
+}
+
+// Report is what Run returns.
+type Report struct {
+	// Title says what ran on what.
+	Title string
+	// Lines are the headline quantities, in reading order.
+	Lines []Line
+	// Checks are the run's checks against the derived constants and bounds.
+	Checks []optimizer.TrainCheck
+	// OK is false when a check failed.
+	OK bool
+	// Result is the algorithm's typed result (a struct with json tags).
+	Result      any
+	Assumptions []string
+	Notes       []string
+}
+
+// Add appends a line.
+func (r *Report) Add(quantity string, value any, kind, source string) {
+	r.Lines = append(r.Lines, Line{quantity, value, kind, source})
+}
+
+var (
+	mu       sync.Mutex
+	registry = map[string]Algorithm{}
+)
+
+// Register adds an algorithm to the catalogue; it panics on a duplicate
+// name or a parameter struct without tags (a programming error, found by
+// the package's tests).
+func Register(a Algorithm) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := registry[a.Name]; dup || a.Name == "" || a.Run == nil || a.Params == nil {
+		panic("algorithms: bad or duplicate registration " + a.Name)
+	}
+	if _, err := Describe(a.Params()); err != nil {
+		panic("algorithms: " + a.Name + ": " + err.Error())
+	}
+	registry[a.Name] = a
+}
+
+// All returns the catalogue sorted by name.
+func All() []Algorithm {
+	mu.Lock()
+	defer mu.Unlock()
+	out := make([]Algorithm, 0, len(registry))
+	for _, a := range registry {
+		out = append(out, a)
+	}
+	slices.SortFunc(out, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Lookup finds an algorithm by name; the error is a field error on
+// "algorithm" listing the names.
+func Lookup(name string) (Algorithm, error) {
+	mu.Lock()
+	a, ok := registry[name]
+	why, no := refused[name]
+	mu.Unlock()
+	if no {
+		return Algorithm{}, field.New("algorithm", name, "is not runnable as a certified algorithm: %s", why)
+	}
+	if !ok {
+		return Algorithm{}, field.New("algorithm", name, "must be one of %s", strings.Join(Names(), ", "))
+	}
+	return a, nil
+}
+
+// Names lists the catalogue's names, sorted.
+func Names() []string {
+	var out []string
+	for _, a := range All() {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+// Param describes one parameter of an algorithm.
+type Param struct {
+	// Name is the snake_case name (the field errors' and JSON's name).
+	Name string
+	Doc  string
+	// Type is "float", "int", "uint", "bool" or "string".
+	Type string
+	// Default is the default value as text.
+	Default string
+}
+
+// Describe lists the parameters of a parameter struct (a pointer to a
+// struct whose fields carry `param` and `doc` tags; untagged fields are not
+// parameters).
+func Describe(params any) ([]Param, error) {
+	v := reflect.ValueOf(params)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil, fmt.Errorf("parameters must be a pointer to a struct, got %T", params)
+	}
+	var out []Param
+	err := walk(v.Elem(), func(f reflect.StructField, x reflect.Value) error {
+		name, ok := f.Tag.Lookup("param")
+		if !ok {
+			return nil
+		}
+		typ := typeName(x.Kind())
+		if typ == "" || name == "" || f.Tag.Get("doc") == "" {
+			return fmt.Errorf("field %s: a parameter needs a name, a doc tag and a number, bool or string type", f.Name)
+		}
+		out = append(out, Param{name, f.Tag.Get("doc"), typ, fmt.Sprint(x.Interface())})
+		return nil
+	})
+	return out, err
+}
+
+// walk visits the struct's fields, descending into embedded structs.
+func walk(v reflect.Value, fn func(reflect.StructField, reflect.Value) error) error {
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Type().Field(i)
+		if f.Anonymous && v.Field(i).Kind() == reflect.Struct {
+			if err := walk(v.Field(i), fn); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := fn(f, v.Field(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func typeName(k reflect.Kind) string {
+	switch k {
+	case reflect.Float64:
+		return "float"
+	case reflect.Int, reflect.Int64:
+		return "int"
+	case reflect.Uint64:
+		return "uint"
+	case reflect.Bool:
+		return "bool"
+	case reflect.String:
+		return "string"
+	}
+	return ""
+}
+
+// Set sets the parameter name of params from its text; the error is a field
+// error naming the parameter.
+func Set(params any, name, text string) error {
+	found := false
+	err := walk(reflect.ValueOf(params).Elem(), func(f reflect.StructField, x reflect.Value) error {
+		if f.Tag.Get("param") != name {
+			return nil
+		}
+		found = true
+		var err error
+		switch x.Kind() {
+		case reflect.Float64:
+			var v float64
+			if v, err = strconv.ParseFloat(text, 64); err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+				return field.New(name, text, "must be a finite number")
+			}
+			x.SetFloat(v)
+		case reflect.Int, reflect.Int64:
+			var v int64
+			v, err = strconv.ParseInt(text, 10, 64)
+			x.SetInt(v)
+		case reflect.Uint64:
+			var v uint64
+			v, err = strconv.ParseUint(text, 10, 64)
+			x.SetUint(v)
+		case reflect.Bool:
+			var v bool
+			v, err = strconv.ParseBool(text)
+			x.SetBool(v)
+		case reflect.String:
+			x.SetString(text)
+		}
+		if err != nil {
+			return field.New(name, text, "must be a %s", typeName(x.Kind()))
+		}
+		return nil
+	})
+	if err == nil && !found {
+		err = field.New(name, text, "is not a parameter of this algorithm")
+	}
+	return err
+}
+
+var refused = map[string]string{}
+
+// Refuse records a name that is not runnable as a certified algorithm and
+// why; Lookup answers it with the reason.
+func Refuse(name, reason string) {
+	mu.Lock()
+	defer mu.Unlock()
+	refused[name] = reason
+}
+
+// Refused lists the refused names and their reasons.
+func Refused() map[string]string {
+	mu.Lock()
+	defer mu.Unlock()
+	return maps.Clone(refused)
+}
