@@ -79,8 +79,8 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 		}
 	}
 	var bad string
-	cmd.LocalNonPersistentFlags().Visit(func(f *pflag.Flag) {
-		if !allowed[f.Name] && bad == "" {
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if !allowed[f.Name] && bad == "" && cmd.InheritedFlags().Lookup(f.Name) == nil {
 			bad = f.Name
 		}
 	})

@@ -127,7 +127,7 @@ func Lookup(name string) (Algorithm, error) {
 		return Algorithm{}, field.New("algorithm", name, "is not runnable as a certified algorithm: %s", why)
 	}
 	if !ok {
-		return Algorithm{}, field.New("algorithm", name, "must be one of %s", strings.Join(Names(), ", "))
+		return Algorithm{}, field.New("algorithm", name, "must be pnsgd, skip or stop (projected noisy SGD, package optimizer) or one of %s", strings.Join(Names(), ", "))
 	}
 	return a, nil
 }

@@ -70,9 +70,9 @@ func langevinReport(res *langevin.Result) *Report {
 		r.Add("excess risk without the regulariser", quantity.Num(*m.UnregularizedExcessRisk), Measured, "")
 	}
 	r.Add("Gibbs bound p/β", dv.GibbsExcessBound, Derived, "E[L] − min L ≤ ψ + p/β for an exact Gibbs sample, convex loss (GTU Thm 2.4)")
-	r.Add("paper's rate (convex)", quantity.Num(rates.Convex), Derived, "L‖C‖√(p ln(1/δ))/(εn), GTU §4.4, O(·) constant 1")
-	if !math.IsNaN(rates.StronglyConvex) {
-		r.Add("paper's rate (strongly convex)", quantity.Num(rates.StronglyConvex), Derived, "L²p ln(1/δ)/(mε²n²), GTU §4.3, O(·) constant 1")
+	r.Add("paper's rate (convex)", rates.Convex, Derived, "L‖C‖√(p ln(1/δ))/(εn), GTU §4.4, O(·) constant 1")
+	if !math.IsNaN(float64(rates.StronglyConvex)) {
+		r.Add("paper's rate (strongly convex)", rates.StronglyConvex, Derived, "L²p ln(1/δ)/(mε²n²), GTU §4.3, O(·) constant 1")
 	}
 	if rs := dv.Rashomon; rs != nil && m.RashomonShare != nil {
 		r.Add("share of iterates in the Rashomon set", fmt.Sprintf("%.1f%%", 100**m.RashomonShare), Measured, "θ_k, k ≥ T/2, with L ≤ min L + ψ")
