@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/privamp/privamp/internal/atomicfile"
+
 	"github.com/privamp/privamp/internal/field"
 )
 
@@ -37,10 +39,11 @@ func (e *exitError) Error() string { return e.msg }
 func exitCode(err error) int {
 	var ie *inputError
 	var ee *exitError
+	var ce *atomicfile.CreateError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ie):
+	case errors.As(err, &ie), errors.As(err, &ce):
 		return exitBadInput
 	case errors.As(err, &ee):
 		return ee.code

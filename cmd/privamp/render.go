@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/privamp/privamp/internal/atomicfile"
 
 	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
@@ -102,38 +103,13 @@ func fmtNum(x float64) string { return quantity.Nearest(x) }
 // fmtInt formats an integer-valued float without exponent.
 func fmtInt(x float64) string { return quantity.Int(x) }
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so a failure never leaves a half-written file.
-func writeFileAtomic(path string, data []byte) error {
-	return streamFileAtomic(path, func(w io.Writer) (int64, error) {
-		n, err := w.Write(data)
-		return int64(n), err
-	})
-}
-
-// streamFileAtomic writes what write produces to a temporary file in the
-// same directory and renames it into place: never half-written, and
-// streamed, so a plan of 10⁷ people is not held in memory twice.
-func streamFileAtomic(path string, write func(io.Writer) (int64, error)) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".privamp-*")
-	if err != nil {
-		return badInput("cannot write %s: %v", path, err)
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("writing %s: %v", path, err)
-		}
-	}()
-	_, werr := write(tmp)
-	if err = firstErr(werr, tmp.Close()); err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+// writeFileAtomic and streamFileAtomic never leave half a file (package
+// internal/atomicfile); samePath tells whether two paths name one file.
+var (
+	writeFileAtomic  = atomicfile.Write
+	streamFileAtomic = atomicfile.Stream
+	samePath         = atomicfile.Same
+)
 
 // joinNonEmpty joins the non-empty strings with sep.
 func joinNonEmpty(sep string, ss ...string) string {
@@ -169,22 +145,6 @@ func checkOutputs(outs, ins [][2]string) error {
 		}
 	}
 	return nil
-}
-
-// samePath reports whether two paths name the same file: equal once cleaned
-// and made absolute, or the same existing file (links, other spellings).
-func samePath(a, b string) bool {
-	if a == "" || b == "" || a == "-" || b == "-" {
-		return false
-	}
-	aa, err1 := filepath.Abs(a)
-	ab, err2 := filepath.Abs(b)
-	if err1 == nil && err2 == nil && aa == ab {
-		return true
-	}
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // addPLD inserts the PLD accountant's sound ε and optimistic estimate as row
