@@ -6,7 +6,11 @@ import (
 	"io"
 	"strings"
 
+	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/optimizer/algorithms"
+	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -71,6 +75,7 @@ an unsupported claim.`,
 	for _, f := range registry {
 		root.AddCommand(f(a))
 	}
+	completeEnums(root)
 	// cobra's completion command prints its help and exits 0 for an unknown
 	// shell; privamp refuses it like any other bad argument.
 	root.InitDefaultCompletionCmd()
@@ -140,4 +145,22 @@ func isUsageError(msg string) bool {
 		}
 	}
 	return false
+}
+
+// completeEnums gives every enum flag of every command its values for shell
+// completion (privamp completion bash|zsh|fish).
+func completeEnums(c *cobra.Command) {
+	variants := []string{"pnsgd", "skip", "stop"}
+	enums := map[string][]string{"variant": variants, "variants": variants, "method": composition.Methods, "conversion": {"improved", "classic"},
+		"neighbours": {"add-remove", "replace-one"}, "accountant": {"best", "rdp", "pld"}, "sampling": {"poisson", "fixed-size"},
+		"rule": {"thm29", "thm30", "cor31", "thm32", "calibrate"}, "loss": {"logistic", "squared", "huber", "smooth-hinge", "quadratic", "linear"},
+		"synthetic": dataset.SyntheticKinds(), "algorithm": append(variants, algorithms.Names()...), "regularize": {"erm", "sco"}}
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if vals, ok := enums[f.Name]; ok {
+			_ = c.RegisterFlagCompletionFunc(f.Name, cobra.FixedCompletions(vals, cobra.ShellCompDirectiveNoFileComp))
+		}
+	})
+	for _, sub := range c.Commands() {
+		completeEnums(sub)
+	}
 }

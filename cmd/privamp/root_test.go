@@ -64,3 +64,26 @@ func TestEveryHelpStatesExitStatuses(t *testing.T) {
 	}
 	walk(newRoot(a))
 }
+
+// Shell completion offers every enum flag's values and the table names,
+// and files for none of them.
+func TestCompletion(t *testing.T) {
+	for args, want := range map[string]string{
+		"run --variant":         "skip",
+		"run --algorithm":       "langevin",
+		"dpsgd --accountant":    "pld",
+		"dpsgd --neighbours":    "replace-one",
+		"compose --method":      "pld",
+		"gaussian --conversion": "classic",
+		"curve --variants":      "stop",
+		"run --loss":            "smooth-hinge",
+	} {
+		out, _, code := runCLI(append([]string{"__complete"}, append(strings.Fields(args), "")...)...)
+		if code != 0 || !strings.Contains(out, want+"\n") || !strings.Contains(out, ":4") {
+			t.Errorf("%s: exit %d, %q; want %s and no file completion", args, code, out, want)
+		}
+	}
+	if out, _, _ := runCLI("__complete", "tables", ""); !strings.Contains(out, "bst14\n") {
+		t.Errorf("tables completion: %q", out)
+	}
+}

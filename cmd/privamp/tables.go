@@ -30,7 +30,7 @@ table's validity range (e.g. seed 001's δ < 1/n, seed 003's ε < 8 ln(1/δ)) ar
 Output: a table (default), --markdown, --csv or --json (one object).
 
 ` + exitStatuses,
-		Args: cobra.MaximumNArgs(1),
+		Args: cobra.MaximumNArgs(1), ValidArgs: tables.Names(),
 		Example: `  privamp tables
   privamp tables bst14 --n 10000 --dimension 10 --epsilon 1 --delta 1e-6
   privamp tables ggp-l1 --n 1e5 --dimension 1000 --epsilon 1 --delta 1e-5 --markdown
