@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/atomicfile"
+	"golang.org/x/term"
 
 	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
@@ -83,7 +84,11 @@ func render(w io.Writer, m outputMode, r *report) error {
 	for _, x := range r.Rows {
 		d.Rows = append(d.Rows, [4]string{x.Quantity, x.text(), x.Unit, x.Source})
 	}
-	return output.Render(w, output.Mode{JSON: m.json, CSV: m.csv, Markdown: m.markdown}, d)
+	mode := output.Mode{JSON: m.json, CSV: m.csv, Markdown: m.markdown}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		mode.Width, _, _ = term.GetSize(int(f.Fd()))
+	}
+	return output.Render(w, mode, d)
 }
 
 // merged is a result made of several typed parts whose keys are merged.

@@ -12,14 +12,21 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
 	"github.com/privamp/privamp/internal/quantity"
 )
 
 // Mode is the choice between tables (the default), JSON and CSV.
-// Markdown renders pipe tables (privamp tables --markdown).
-type Mode struct{ JSON, CSV, Markdown bool }
+// Markdown renders pipe tables (privamp tables --markdown). Width > 0 (a
+// terminal's width) wraps the tables' cells and the footnotes to it; JSON,
+// CSV and Markdown are never wrapped.
+type Mode struct {
+	JSON, CSV, Markdown bool
+	Width               int
+}
 
 // Table is tabular data under a header.
 type Table struct {
@@ -87,7 +94,7 @@ func Render(w io.Writer, m Mode, r Doc) error {
 	var sources []string // footnotes, so long citations keep tables narrow
 	if len(r.Rows) > 0 {
 		index := map[string]int{}
-		t := tablewriter.NewWriter(w)
+		t := newTable(w, m.Width)
 		t.Header("quantity", "value", "unit", "source")
 		for _, x := range r.Rows {
 			ref := ""
@@ -107,7 +114,7 @@ func Render(w io.Writer, m Mode, r Doc) error {
 		}
 	}
 	if r.Table != nil {
-		t := tablewriter.NewWriter(w)
+		t := newTable(w, m.Width)
 		t.Header(anySlice(r.Table.Header)...)
 		for _, rr := range r.Table.Rows {
 			_ = t.Append(anySlice(rr)...)
@@ -119,19 +126,19 @@ func Render(w io.Writer, m Mode, r Doc) error {
 	if len(sources) > 0 {
 		fmt.Fprintln(w, "Sources:")
 		for i, src := range sources {
-			fmt.Fprintf(w, "  [%d] %s\n", i+1, src)
+			fmt.Fprintf(w, "  [%d] %s\n", i+1, wrap(src, m.Width, 6))
 		}
 	}
 	if len(r.Assumptions) > 0 {
 		fmt.Fprintln(w, "Assumptions:")
 		for _, a := range r.Assumptions {
-			fmt.Fprintf(w, "  - %s\n", a)
+			fmt.Fprintf(w, "  - %s\n", wrap(a, m.Width, 4))
 		}
 	}
 	if len(r.Notes) > 0 {
 		fmt.Fprintln(w, "Notes:")
 		for _, n := range r.Notes {
-			fmt.Fprintf(w, "  - %s\n", n)
+			fmt.Fprintf(w, "  - %s\n", wrap(n, m.Width, 4))
 		}
 	}
 	return nil
@@ -251,4 +258,35 @@ func markdown(w io.Writer, r Doc) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// newTable is a table writer that wraps its cells to width (0: no limit).
+func newTable(w io.Writer, width int) *tablewriter.Table {
+	if width <= 0 {
+		return tablewriter.NewWriter(w)
+	}
+	return tablewriter.NewTable(w, tablewriter.WithMaxWidth(width), tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithHeaderAutoWrap(tw.WrapNormal))
+}
+
+// wrap breaks s at spaces so that each line, after an indent of indent
+// columns, fits in width (0: no limit); continuation lines get the indent.
+func wrap(s string, width, indent int) string {
+	if width <= 0 || utf8.RuneCountInString(s)+indent <= width {
+		return s
+	}
+	var b strings.Builder
+	col := indent
+	for i, word := range strings.Fields(s) {
+		n := utf8.RuneCountInString(word)
+		if i > 0 && col+1+n > width {
+			b.WriteString("\n" + strings.Repeat(" ", indent))
+			col = indent
+		} else if i > 0 {
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(word)
+		col += n
+	}
+	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/privamp/privamp/internal/quantity"
 )
@@ -42,5 +43,35 @@ func TestRender(t *testing.T) {
 	d.Table = &Table{Header: []string{"a"}, Rows: [][]string{{"1"}}}
 	if err := Render(&b, Mode{CSV: true}, d); err != nil || b.String() != "a\n1\n" {
 		t.Errorf("CSV %v: %q", err, b.String())
+	}
+}
+
+// With a width, tables and footnotes wrap to it; without one nothing wraps.
+func TestRenderWraps(t *testing.T) {
+	long := strings.Repeat("a long source citation ", 8)
+	d := Doc{Title: "t", Rows: [][4]string{{"quantity", "1", "", long}}, Notes: []string{long},
+		Table: &Table{Header: []string{"check", "detail"}, Rows: [][]string{{"c", long}}}}
+	var wide, narrow strings.Builder
+	if err := Render(&wide, Mode{}, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := Render(&narrow, Mode{Width: 60}, d); err != nil {
+		t.Fatal(err)
+	}
+	maxLine := func(s string) int {
+		m := 0
+		for _, l := range strings.Split(s, "\n") {
+			m = max(m, utf8.RuneCountInString(l))
+		}
+		return m
+	}
+	if got := maxLine(narrow.String()); got > 60 {
+		t.Errorf("width 60: a line of %d columns:\n%s", got, narrow.String())
+	}
+	if maxLine(wide.String()) <= 60 {
+		t.Errorf("no width: the long cell was wrapped")
+	}
+	if !strings.Contains(strings.Join(strings.Fields(narrow.String()), " "), strings.TrimSpace(long)) {
+		t.Errorf("wrapping lost words")
 	}
 }
