@@ -1,9 +1,11 @@
 package main
 
 import (
+	"io"
 	"strings"
 	"testing"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/privamp/privamp/internal/field"
@@ -85,5 +87,16 @@ func TestCompletion(t *testing.T) {
 	}
 	if out, _, _ := runCLI("__complete", "tables", ""); !strings.Contains(out, "bst14\n") {
 		t.Errorf("tables completion: %q", out)
+	}
+}
+
+// Progress reported out of order by concurrent workers never moves the bar
+// back (audit's bar used to stop at 99%).
+func TestProgressNeverMovesBack(t *testing.T) {
+	p := &progress{bar: progressbar.NewOptions64(1, progressbar.OptionSetWriter(io.Discard))}
+	p.set("audit", 9, 10)
+	p.set("audit", 8, 10)
+	if got := p.bar.State().CurrentNum; got != 9 {
+		t.Errorf("bar at %d after a late report, want 9", got)
 	}
 }

@@ -88,7 +88,11 @@ func checkProblemFlags(cmd *cobra.Command, p *problemFlags) error {
 
 // progress is the progress bar run and audit draw on a terminal's
 // standard error (none with --quiet or when it is not a terminal).
-type progress struct{ bar *progressbar.ProgressBar }
+type progress struct {
+	bar   *progressbar.ProgressBar
+	stage string
+	done  int64
+}
 
 func newBar(a *app) *progress {
 	if f, ok := a.errw.(*os.File); a.quiet || !ok {
@@ -100,8 +104,11 @@ func newBar(a *app) *progress {
 		progressbar.OptionClearOnFinish(), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true))}
 }
 
+// set moves the bar to done of total; a report that arrives late from a
+// concurrent worker never moves it back (the audit bar stopped at 99%).
 func (p *progress) set(stage string, done, total int64) {
-	if p.bar != nil {
+	if p.bar != nil && (stage != p.stage || done >= p.done) {
+		p.stage, p.done = stage, done
 		p.bar.Describe(stage)
 		p.bar.ChangeMax64(total)
 		_ = p.bar.Set64(done)
