@@ -1,11 +1,12 @@
 package optimizer
 
 import (
-	"github.com/privamp/privamp/optimizer/dataset"
-	"github.com/privamp/privamp/shifted"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/shifted"
 )
 
 func synthData(t testing.TB, kind string, n, d int) (*dataset.Dataset, Objective) {

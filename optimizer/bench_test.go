@@ -2,10 +2,11 @@ package optimizer
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/optimizer/dataset"
-	"github.com/privamp/privamp/shifted"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/shifted"
 )
 
 // benchDims are the dimensions of the speed target.

@@ -61,13 +61,13 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 		res.Checks = append(res.Checks, TrainCheck{"utility", NA, nan, nan, "give repeats (≥ 2) to measure the excess population risk"})
 	case math.IsInf(bound, 1) || math.IsNaN(bound):
 		res.Checks = append(res.Checks, TrainCheck{"utility", NA, quantity.Num(u.Mean), nan,
-			fmt.Sprintf("mean excess risk %.6g over %d runs; FMTT18 has no utility theorem for the final iterate", u.Mean, u.Repeats)})
+			fmt.Sprintf("mean excess risk %.6g over %s; FMTT18 has no utility theorem for the final iterate", u.Mean, quantity.Count(u.Repeats, "run", "runs"))})
 	case bound >= trivial:
 		res.Checks = append(res.Checks, TrainCheck{"mean excess population risk ≤ utility bound", Vacuous, quantity.Num(u.Mean), quantity.Num(bound),
 			fmt.Sprintf("the bound (Thm 28 at this η) is above the trivial bound %.6g, the loss range on the domain: it says nothing", trivial)})
 	default:
 		add("mean excess population risk ≤ utility bound", u.Lower <= bound, u.Mean, bound,
-			fmt.Sprintf("%d runs, %g%% CI [%.6g, %.6g]; bound: Thm 28 at this η (D²/(2ηT) + η(L² + dσ²)/2 + DL/T)", u.Repeats, 100*u.Confidence, u.Lower, u.Upper))
+			fmt.Sprintf("%s, %g%% CI [%.6g, %.6g]; bound: Thm 28 at this η (D²/(2ηT) + η(L² + dσ²)/2 + DL/T)", quantity.Count(u.Repeats, "run", "runs"), 100*u.Confidence, u.Lower, u.Upper))
 	}
 	res.OK = true
 	res.Verdict = "every check passes"

@@ -2,9 +2,10 @@ package optimizer_test
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/shifted"
 	"math"
 	"strings"
+
+	"github.com/privamp/privamp/shifted"
 
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/dataset"

@@ -1,11 +1,12 @@
 package optimizer
 
 import (
-	"github.com/privamp/privamp/optimizer/dataset"
-	"github.com/privamp/privamp/shifted"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/shifted"
 )
 
 func TestDeriveFormulas(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/output"
+	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer/audit"
 	"github.com/privamp/privamp/optimizer/claim"
 	"github.com/spf13/cobra"
@@ -86,7 +87,7 @@ func auditScores(a *app, cmd *cobra.Command, af *auditFlags) error {
 
 func scoresReport(path string, ev *audit.Evaluation) *report {
 	at := fmt.Sprintf("at δ = %g, %s%% confidence", ev.Delta, fmtNum(100*ev.Confidence))
-	r := &report{Title: fmt.Sprintf("privamp audit --scores %s: %d canaries (%d members, %d non-members)", path, ev.Canaries, ev.Members, ev.NonMembers),
+	r := &report{Title: fmt.Sprintf("privamp audit --scores %s: %s (%d members, %d non-members)", path, quantity.Count(ev.Canaries, "canary", "canaries"), ev.Members, ev.NonMembers),
 		Result: withCommand{"audit", ev}, CSVAll: true, Table: &table{Header: []string{"estimator", "epsilon_lower", "detail", "reason"}}}
 	add := func(q string, v any, u, s string) { r.Rows = append(r.Rows, row{q, v, u, s}) }
 	if c := ev.Comparison; c != nil {

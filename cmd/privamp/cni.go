@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
 )
@@ -106,7 +107,7 @@ type cniResult struct {
 
 func cniReport(res shifted.SolutionReport, allocPath string) *report {
 	r := &report{
-		Title: fmt.Sprintf("Contractive noisy iteration: %s steps in %d runs", fmtInt(float64(res.Steps)), res.Runs),
+		Title: fmt.Sprintf("Contractive noisy iteration: %s steps in %s", fmtInt(float64(res.Steps)), quantity.Count(res.Runs, "run", "runs")),
 		Rows: []row{{"K (zCDP: D_α ≤ αK for all α > 1)", res.Rho, res.RhoNote, res.Source},
 			{"ε", res.Epsilon, "at δ = " + fmtNum(res.Delta), res.EpsilonSource},
 			{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"}},

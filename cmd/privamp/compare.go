@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +50,7 @@ records iteration wins.` + ampExit,
 func compareReport(c shifted.ComparisonReport) *report {
 	at := "at δ = " + fmtNum(c.Delta)
 	r := &report{
-		Title:  fmt.Sprintf("Amplification by iteration vs sampling: n = %d, batch %d, %d epoch(s), %d steps, σ = %s", c.N, c.Batch, c.Epochs, c.Steps, fmtUp(c.Sigma)),
+		Title:  fmt.Sprintf("Amplification by iteration vs sampling: n = %d, batch %d, %s, %s, σ = %s", c.N, c.Batch, quantity.Count(c.Epochs, "epoch", "epochs"), quantity.Count(c.Steps, "step", "steps"), fmtUp(c.Sigma)),
 		Result: compareResult{"compare", c}, Assumptions: c.Assumptions, Notes: c.Notes,
 	}
 	for _, h := range c.Iteration.Highlights() {

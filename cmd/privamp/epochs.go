@@ -91,9 +91,9 @@ func epochsReport(c shifted.EpochCurve) *report {
 			row{"burn-in and limit, first record", fmt.Sprintf("%d passes, ε = %s", c.BurnInFirst, c.LimitEpsilonFirst), "", c.DomainSource})
 	}
 	last := c.Points[len(c.Points)-1]
-	r.Rows = append(r.Rows, row{fmt.Sprintf("ε after %d passes (FMTT18)", last.Epochs), last.FMTT18, "worst record", c.FMTT18Source})
+	r.Rows = append(r.Rows, row{fmt.Sprintf("ε after %s (FMTT18)", quantity.Count(last.Epochs, "pass", "passes")), last.FMTT18, "worst record", c.FMTT18Source})
 	if last.Sampling != nil {
-		r.Rows = append(r.Rows, row{fmt.Sprintf("ε after %d passes (DP-SGD, add/remove)", last.Epochs), *last.Sampling, "everyone", c.SamplingSource})
+		r.Rows = append(r.Rows, row{fmt.Sprintf("ε after %s (DP-SGD, add/remove)", quantity.Count(last.Epochs, "pass", "passes")), *last.Sampling, "everyone", c.SamplingSource})
 	}
 	return r
 }

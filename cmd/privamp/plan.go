@@ -138,7 +138,7 @@ func (f *planFlags) budgets(cmd *cobra.Command) (b plan.Budgets, notes []string,
 		if b.People, err = readPeople(f.people); err != nil {
 			return b, nil, "", err
 		}
-		return b, nil, fmt.Sprintf("%d people from %s", b.People.Len(), f.people), nil
+		return b, nil, fmt.Sprintf("%s from %s", quantity.Count(b.People.Len(), "person", "people"), f.people), nil
 	}
 	if err := positiveInt("n", f.n, float64(plan.MaxPeople)); changed(cmd, "n") && err != nil {
 		return b, nil, "", err
@@ -149,7 +149,7 @@ func (f *planFlags) budgets(cmd *cobra.Command) (b plan.Budgets, notes []string,
 		}
 		return b, nil, "", badInput("--tier: %v", err)
 	}
-	return b, notes, fmt.Sprintf("%d people in %d tiers", b.Len(), len(b.Tiers)), nil
+	return b, notes, fmt.Sprintf("%s in %s", quantity.Count(b.Len(), "person", "people"), quantity.Count(len(b.Tiers), "tier", "tiers")), nil
 }
 
 // readPeople reads the --people file ("-": standard input); any error is
@@ -295,7 +295,7 @@ func planInfeasible(a *app, f *planFlags, what string, out *planResult) error {
 	if inf.CapField == "max_sigma" {
 		capFlag = fmt.Sprintf("--max-sigma %g", f.opt.MaxSigma)
 	}
-	r := &report{Title: fmt.Sprintf("privamp plan: INFEASIBLE under %s — %d of %d people cannot get their budget", capFlag, inf.UnreachableCount, res.N), Result: out}
+	r := &report{Title: fmt.Sprintf("privamp plan: INFEASIBLE under %s — %d of %s cannot get their budget", capFlag, inf.UnreachableCount, quantity.Count(res.N, "person", "people")), Result: out}
 	var allowed any = inf.Cap
 	if inf.Cap == 0 {
 		allowed = "0 (the utility target is missed even without noise)"
@@ -340,7 +340,7 @@ func planInfeasible(a *app, f *planFlags, what string, out *planResult) error {
 	if inf.Public.Found {
 		pub = strconv.FormatInt(inf.Public.Count, 10)
 	}
-	return &exitError{code: exitFailure, msg: fmt.Sprintf("plan infeasible under %s: %d people cannot get their budget (see the table; public records needed: %s)", capFlag, inf.UnreachableCount, pub)}
+	return &exitError{code: exitFailure, msg: fmt.Sprintf("plan infeasible under %s: %s cannot get their budget (see the table; public records needed: %s)", capFlag, quantity.Count(inf.UnreachableCount, "person", "people"), pub)}
 }
 
 // planRemedy describes a remedy; its σ is rounded up (quantity.Noise), so

@@ -89,7 +89,7 @@ func verifyReport(res verifyResult) *report {
 	}
 	delta := fmt.Sprintf("δ = %g", tr.Delta)
 	add(true, "verdict", v.Verdict.String(), "", "via "+v.Via)
-	add(true, "run", fmt.Sprintf("%s; n = %d private + %d public, %d steps; η, σ, L, β, m = %g, %g, %g, %g, %g", tr.Name(), tr.N, tr.Public, tr.Steps(),
+	add(true, "run", fmt.Sprintf("%s; n = %d private + %d public, %s; η, σ, L, β, m = %g, %g, %g, %g, %g", tr.Name(), tr.N, tr.Public, quantity.Count(tr.Steps(), "step", "steps"),
 		tr.Loss.Eta, tr.Sigma, tr.Loss.Lipschitz, tr.Loss.Smoothness, tr.Loss.StrongConvexity), "", "claim")
 	add(v.ClaimedEpsilon != nil, "claimed ε (worst case)", v.ClaimedEpsilon, delta, "claim")
 	add(v.Via == claim.ViaAmplification && v.WorstIndex > 0, fmt.Sprintf("certified ε (worst case, index %d)", v.WorstIndex), v.WorstEpsilon, delta, v.Source)
@@ -124,7 +124,7 @@ func verifyPlan(a *app, path string) error {
 	r := &report{Title: fmt.Sprintf("privamp verify %s: %s (a per-person privacy plan)", path, res.Verdict), Result: res, CSVAll: true, Assumptions: v.Assumptions, Notes: res.Notes}
 	add := func(q string, val any, src string) { r.Rows = append(r.Rows, row{q, val, "", src}) }
 	add("verdict", res.Verdict, "every position's ε recomputed with package shifted and compared with its target")
-	add("plan", fmt.Sprintf("%d people, %s, order %s; σ, η, L, β, m = %g, %g, %g, %g, %g", p.N, s.Name(), p.Order, p.Sigma, p.Eta, p.Lipschitz, p.Smoothness, p.StrongConvexity), "plan file")
+	add("plan", fmt.Sprintf("%s, %s, order %s; σ, η, L, β, m = %g, %g, %g, %g, %g", quantity.Count(p.N, "person", "people"), s.Name(), p.Order, p.Sigma, p.Eta, p.Lipschitz, p.Smoothness, p.StrongConvexity), "plan file")
 	if e, d, err := p.Target(v.WorstPosition); err == nil {
 		add("largest achieved/target", quantity.Loss(v.WorstRatio), fmt.Sprintf("index %d (%sε = %s, δ = %s)", v.WorstPosition, planWhoAt(p, v.WorstPosition), fmtNum(e), fmtNum(d)))
 	}

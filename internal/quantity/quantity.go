@@ -12,6 +12,7 @@
 package quantity
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -123,4 +124,12 @@ func Int(x float64) string {
 		return strconv.FormatFloat(x, 'f', 0, 64)
 	}
 	return Nearest(x)
+}
+
+// Count writes n with the singular or plural noun: "1 person", "2 people".
+func Count[T ~int | ~int64](n T, one, many string) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -70,7 +70,7 @@ func (r DPSGDRun) Mechanism() PoissonGaussian {
 
 // String describes the run in one line.
 func (r DPSGDRun) String() string {
-	s := fmt.Sprintf("DP-SGD, %s sampling, q = %s, %d steps, noise multiplier %g, %s neighbours", r.Sampling, r.SamplingRate, r.Steps, float64(r.NoiseMultiplier), r.Neighbours)
+	s := fmt.Sprintf("DP-SGD, %s sampling, q = %s, %s, noise multiplier %g, %s neighbours", r.Sampling, r.SamplingRate, quantity.Count(r.Steps, "step", "steps"), float64(r.NoiseMultiplier), r.Neighbours)
 	if r.N > 0 {
 		s += fmt.Sprintf("; n = %d, batch %d", r.N, r.Batch)
 	}

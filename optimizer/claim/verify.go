@@ -255,7 +255,7 @@ func VerifyWith(c *Claim, trace []TracePoint, o Options) (Verification, error) {
 	} else {
 		add(check("trajectory", NA, nan, nan, BasisTrust,
 			"no trajectory given: L, β, m, η and the number of steps are taken as declared (give \"trajectory\" to check them against the run)"))
-		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g, %d steps (no trajectory)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta, tr.Steps()))
+		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g, %s (no trajectory)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta, quantity.Count(tr.Steps(), "step", "steps")))
 	}
 	trusted(fmt.Sprintf("σ = %g (a trajectory does not record the noise)", c.Sigma))
 	if c.Order == string(shifted.Shuffled) {
@@ -511,7 +511,7 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 	S := int(c.Training().Steps())
 	last := trace[len(trace)-1].Step
 	ch = Check{Name: "trajectory: number of steps", Value: quantity.Num(float64(last)), Bound: quantity.Num(float64(S)), Status: Pass, Basis: BasisTrajectory,
-		Detail: fmt.Sprintf("epochs·⌈n/batch⌉ = %d steps", S)}
+		Detail: fmt.Sprintf("epochs·⌈n/batch⌉ = %s", quantity.Count(S, "step", "steps"))}
 	switch {
 	case last > S:
 		ch.Status = Fail
@@ -521,7 +521,7 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 		ch.Detail = fmt.Sprintf("the trajectory ends at step %d, but %s runs all %d steps that n, batch and epochs give", last, c.Variant, S)
 	}
 	if ch.Status == Pass {
-		checked(fmt.Sprintf("%d steps (step column)", S))
+		checked(fmt.Sprintf("%s (step column)", quantity.Count(S, "step", "steps")))
 	}
 	add(ch)
 

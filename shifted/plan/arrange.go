@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/privamp/privamp/internal/quantity"
 )
 
 // Arrange returns the order in which a run feeds the private records:
@@ -60,7 +62,7 @@ func (p *Plan) Arrange(keys []string) ([]int, error) {
 		}
 		for _, t := range p.Tiers {
 			if got := next[t.Name] - t.First; got < t.Count {
-				e.add(-1, next[t.Name], fmt.Sprintf("tier %q: the data has %d records, the plan %d", t.Name, got, t.Count))
+				e.add(-1, next[t.Name], fmt.Sprintf("tier %q: the data has %s, the plan %d", t.Name, quantity.Count(got, "record", "records"), t.Count))
 			}
 		}
 	}
@@ -109,10 +111,10 @@ func (e *ArrangeError) Describe(where func(record int) string) string {
 	}
 	var parts []string
 	if recs > 0 {
-		parts = append(parts, fmt.Sprintf("%d record(s) of the data have no place in the plan", recs))
+		parts = append(parts, fmt.Sprintf("%s of the data: no place in the plan", quantity.Count(recs, "record", "records")))
 	}
 	if poss > 0 {
-		parts = append(parts, fmt.Sprintf("%d planned position(s) have no record in the data", poss))
+		parts = append(parts, fmt.Sprintf("%s: no record in the data", quantity.Count(poss, "planned position", "planned positions")))
 	}
 	var b strings.Builder
 	b.WriteString(strings.Join(parts, " and "))

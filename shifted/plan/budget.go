@@ -3,10 +3,11 @@ package plan
 import (
 	"fmt"
 
-	"github.com/privamp/privamp/internal/field"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 // MaxPeople is the largest number of private people a plan may hold: every

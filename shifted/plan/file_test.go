@@ -92,7 +92,7 @@ func TestClaimsAndArrange(t *testing.T) {
 		}
 	}
 	_, err = pl.Arrange([]string{"a", "b", "c", "d", "x"})
-	if msg := err.Error(); msg != `1 record(s) of the data have no place in the plan and 1 planned position(s) have no record in the data: record 5: id "x" is not in the plan; position 3: planned person "e" is not in the data` {
+	if msg := err.Error(); msg != `1 record of the data: no place in the plan and 1 planned position: no record in the data: record 5: id "x" is not in the plan; position 3: planned person "e" is not in the data` {
 		t.Errorf("message %q", msg)
 	}
 	// Tier plan: records keyed by tier name keep their order within a tier.

@@ -1,9 +1,10 @@
 package plan
 
 import (
-	"github.com/privamp/privamp/shifted"
 	"math"
 	"testing"
+
+	"github.com/privamp/privamp/shifted"
 )
 
 // TestUtilityMatchesTheorems: at the theorems' own σ the bounds equal the
