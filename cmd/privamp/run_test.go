@@ -520,7 +520,7 @@ func TestRunPlanBadInput(t *testing.T) {
 		frag []string
 	}{
 		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", missing}, []string{"planned person \"" + lastID + "\" is not in the data", "position"}},
-		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", extra}, []string{"line 32: id \"zz9\" is not in the plan", "1 record(s)"}},
+		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", extra}, []string{"line 32: id \"zz9\" is not in the plan", "1 record of the data"}},
 		{[]string{"--plan", f.peoplePlan, "--id", "id", "--data", twice}, []string{"line 32", "appears twice"}},
 		{[]string{"--plan", f.tierPlan, "--tier", "tier", "--data", tierExtra}, []string{"line 32: more records of tier \"loose\""}},
 		{[]string{"--plan", f.peoplePlan, "--data", f.data}, []string{"--id COLUMN", "--row-ids"}},
