@@ -24,9 +24,10 @@ type EpochPoint struct {
 	// the window that gives it (0: FMTT18's bound is the smaller).
 	Domain      *quantity.Loss `json:"domain_epsilon"`
 	DomainStart int64          `json:"domain_window_start"`
-	// Sampling is DP-SGD's add/remove accounting of the same run with
-	// Poisson sampling (SamplingOf: the smaller of RDP and the PLD); null
-	// unless asked for.
+	// Sampling is DP-SGD's accounting of the same run with Poisson
+	// sampling under replace-one neighbours, the relation of the per-person
+	// curves (the smaller of RDP and the PLD's provable pair); null unless
+	// asked for.
 	Sampling *quantity.Loss `json:"sampling_epsilon"`
 }
 
@@ -126,13 +127,13 @@ func EpsilonByEpochs(r Training, epochs []int64, conv rdp.Conversion, sampling b
 			out.DomainSource = dg.Source() + "; " + conv.Source()
 		}
 		if sampling {
-			smp, err := samplingOf(g, r.Delta, conv, false)
+			smp, err := samplingOf(g, r.Delta, conv, true)
 			if err != nil {
 				return EpochCurve{}, err
 			}
-			q := quantity.Loss(smp.AddRemove.Epsilon)
+			q := quantity.Loss(smp.ReplaceOne.Epsilon)
 			p.Sampling = &q
-			out.SamplingSource = smp.AddRemoveSource(conv) + " (add/remove neighbours; amplification by iteration is for replace-one)"
+			out.SamplingSource = "replace-one neighbours, like the per-person curves: " + smp.ReplaceOneSource(conv)
 		}
 		out.Points = append(out.Points, p)
 	}

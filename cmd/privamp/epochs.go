@@ -28,7 +28,7 @@ pnsgd') after 1 to --max-epochs passes, by FMTT18's Theorem 22 (which grows with
 bounded-domain bound (with --radius R and --eta: every step projects onto a ball of radius R, so the two
 runs' iterates are never more than 2R apart and Theorem 22 restarted from that distance caps the growth;
 Altschuler–Talwar 2022's argument, derived in docs/amplification.md) and, unless --no-sampling, by
-DP-SGD's accounting of the same run with Poisson sampling (add/remove; the tighter of the PLD and RDP).
+DP-SGD's accounting of the same run with Poisson sampling (replace-one, the per-person curves' relation; the tighter of the PLD and RDP).
 The burn-in is the number of passes after which the bounded-domain ε changes by less than 1%.
 --plot FILE.png|svg draws the three curves.` + ampExit,
 		Args:    cobra.NoArgs,
@@ -93,7 +93,7 @@ func epochsReport(c shifted.EpochCurve) *report {
 	last := c.Points[len(c.Points)-1]
 	r.Rows = append(r.Rows, row{fmt.Sprintf("ε after %s (FMTT18)", quantity.Count(last.Epochs, "pass", "passes")), last.FMTT18, "worst record", c.FMTT18Source})
 	if last.Sampling != nil {
-		r.Rows = append(r.Rows, row{fmt.Sprintf("ε after %s (DP-SGD, add/remove)", quantity.Count(last.Epochs, "pass", "passes")), *last.Sampling, "everyone", c.SamplingSource})
+		r.Rows = append(r.Rows, row{fmt.Sprintf("ε after %s (DP-SGD, replace-one)", quantity.Count(last.Epochs, "pass", "passes")), *last.Sampling, "everyone", c.SamplingSource})
 	}
 	return r
 }

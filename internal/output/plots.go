@@ -19,14 +19,30 @@ import (
 )
 
 // Image renders plots stacked top to bottom, 7 inches wide and ht high
-// each, with aligned axes, in format ("png" or "svg").
+// each, with aligned axes, in format ("png" or "svg"). A single plot's
+// legend is drawn below its axes, outside the data, so it never covers a
+// curve or the title; the image grows by the legend's height.
 func Image(format string, ht vg.Length, ps ...*plot.Plot) ([]byte, error) {
-	c, err := draw.NewFormattedCanvas(7*vg.Inch, ht*vg.Length(len(ps)), format)
+	var legend vg.Length
+	if len(ps) == 1 {
+		if r := ps[0].Legend.Rectangle(draw.Canvas{}); r.Max.Y > r.Min.Y {
+			legend = r.Max.Y - r.Min.Y + 3*vg.Millimeter
+		}
+	}
+	c, err := draw.NewFormattedCanvas(7*vg.Inch, ht*vg.Length(len(ps))+legend, format)
 	if err != nil {
 		return nil, err
 	}
 	if len(ps) == 1 {
-		ps[0].Draw(draw.New(c))
+		dc := draw.New(c)
+		p, leg := ps[0], ps[0].Legend
+		if legend > 0 {
+			p.Legend = plot.NewLegend()
+			defer func() { p.Legend = leg }()
+			leg.Top, leg.Left, leg.XOffs, leg.YOffs = true, true, 0, 0
+			leg.Draw(draw.Crop(dc, 6*vg.Millimeter, 0, 0, -(dc.Max.Y - dc.Min.Y - legend + vg.Millimeter)))
+		}
+		p.Draw(draw.Crop(dc, 0, 0, legend, 0))
 	} else {
 		rows := make([][]*plot.Plot, len(ps))
 		for i, p := range ps {
@@ -117,7 +133,6 @@ func PlanPlot(res *plan.Result) (*plot.Plot, error) {
 		pl.Add(l)
 		pl.Legend.Add(labels[k], l)
 	}
-	pl.Y.Max *= 3 // headroom above the largest budget for the legend
 	return pl, nil
 }
 
@@ -184,7 +199,7 @@ func CurvePlot(c shifted.Curves) (*plot.Plot, error) {
 			}
 		}
 		if len(xy) > 0 {
-			if err := add(k, xy, col.Name+" ("+col.RunName+")"); err != nil {
+			if err := add(k, xy, col.Name+" ("+col.RunName+", replace-one)"); err != nil {
 				return nil, err
 			}
 			drawn++
@@ -218,7 +233,7 @@ func EpochsPlot(c shifted.EpochCurve) (*plot.Plot, error) {
 			}
 		}
 	}
-	labels := []string{"FMTT18 (Thm 22)", fmt.Sprintf("bounded domain, R = %s", quantity.Nearest(c.Radius)), "DP-SGD, Poisson sampling (add/remove)"}
+	labels := []string{"FMTT18 (Thm 22, replace-one)", fmt.Sprintf("bounded domain, R = %s (replace-one)", quantity.Nearest(c.Radius)), "DP-SGD, Poisson sampling (replace-one)"}
 	drawn := 0
 	for k, xy := range lines {
 		if len(xy) == 0 {
@@ -245,6 +260,5 @@ func EpochsPlot(c shifted.EpochCurve) (*plot.Plot, error) {
 		p.Add(s)
 		p.Legend.Add(fmt.Sprintf("burn-in: %d passes", c.BurnIn), s)
 	}
-	p.Y.Max *= 3 // room for the legend
 	return p, nil
 }
