@@ -68,7 +68,7 @@ func (g region) Diameter() float64 {
 // accepted point has exactly the target law (rejection sampling), so
 // Lemma 6.6 applies with Dist∞ = 0 and the sampler is as private as the
 // exact exponential mechanism (Thm 3.1). h is chosen so that temp·nL·h√p/2 ≤
-// 1/2, so interior cubes accept with probability ≥ e^{−1}.
+// 1, so interior cubes accept with probability ≥ e^{−2}.
 type sampler struct {
 	pr    *optimizer.Problem
 	reg   region
@@ -108,7 +108,7 @@ func newSampler(pr *optimizer.Problem, reg region, temp float64) (*sampler, erro
 	}
 	K := 1
 	if Lg > 0 {
-		K = int(math.Ceil(width * Lg * math.Sqrt(float64(d))))
+		K = int(math.Ceil(width * Lg * math.Sqrt(float64(d)) / 2))
 	}
 	cells := math.Pow(float64(K), float64(d))
 	if cells > maxCells || cells*float64(n)*float64(d) > maxCellWork {

@@ -1,6 +1,7 @@
 package bst14
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
@@ -123,6 +124,9 @@ func RunLocalize(s Spec, p LocalizeParams) (*LocalizeResult, error) {
 		if ch.Status == optimizer.Fail {
 			res.OK = false
 		}
+	}
+	if res.Rho >= 2*R {
+		res.Notes = append(res.Notes, fmt.Sprintf("C₀'s radius ρ = %.4g is at least ‖C‖₂ = %g: C₀ ⊇ C, so localization gains nothing at these numbers and costs half the budget (ρ ∝ p·ln n/(nΔε) shrinks with n and Δ)", res.Rho, 2*R))
 	}
 	if !res.Contained {
 		res.Notes = append(res.Notes, "the exact minimiser is outside C₀ in this run (probability ≤ n⁻³ by Lemma 4.2): the utility bound's failure term")
