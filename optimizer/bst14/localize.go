@@ -87,7 +87,7 @@ func RunLocalize(s Spec, p LocalizeParams) (*LocalizeResult, error) {
 			"neighbours replace one record; ℓ convex and L-Lipschitz on C plus (Δ/2)‖θ‖², Δ = l2 > 0",
 			"stage 1 (output perturbation, Gamma-norm noise) is ε/2-DP; stage 2 (the exact exponential sampler on C₀ ∩ C, a set chosen from stage 1's output) is ε/2-DP for every C₀; adaptive basic composition gives ε",
 		}, pr.Assumptions...), Notes: append([]string(nil), pr.Notes...)}
-	res.Rho = res.Zeta * float64(d) * float64(st1.Privacy.Scale)
+	_, _, res.Rho = localizeRadius(n, d, st1.Privacy.Sensitivity, eps)
 	// C₀ is centred at θ₀ = θ̂ + b before projection (Alg. 4 projects; the
 	// un-projected centre keeps Lemma 4.2's tail ‖θ₀ − θ*‖ ≤ ‖b‖ + distance
 	// exact, and C₀ ∩ C is what is sampled either way).
@@ -132,4 +132,15 @@ func RunLocalize(s Spec, p LocalizeParams) (*LocalizeResult, error) {
 		res.Notes = append(res.Notes, "the exact minimiser is outside C₀ in this run (probability ≤ n⁻³ by Lemma 4.2): the utility bound's failure term")
 	}
 	return res, nil
+}
+
+// localizeRadius returns Algorithm 4's ζ = 3 ln n, the Gamma scale s/(ε/2)
+// of its first stage (output perturbation at ε/2 with sensitivity s) and
+// C₀'s radius ρ = ζ·p·scale (seed 001 §4: radius 3 ln n·4Lp/(Δεn) at s =
+// 2L/(nΔ)): ‖b‖ ~ Gamma(p, scale) exceeds ζ·p·scale with probability ≤
+// e^{−ζ} = n⁻³ for ζ ≥ 2 (Lemma 4.2).
+func localizeRadius(n, p int, s, eps float64) (zeta, scale, rho float64) {
+	zeta = 3 * math.Log(float64(n))
+	scale = s / (eps / 2)
+	return zeta, scale, zeta * float64(p) * scale
 }
