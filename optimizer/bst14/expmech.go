@@ -222,18 +222,27 @@ type ExpMechResult struct {
 	Privacy     ExpMechPrivacy     `json:"privacy"`
 	// Bound is tables.ExpMechConvex at the run's numbers: Thm 3.2's mean
 	// (8L‖C‖₂/ε)((p+1) ln 3 + 1) and the Gibbs mean 2pL‖C‖₂/ε (seed 000).
-	Bound       tables.ExpMechConvexResult `json:"bound"`
-	PaperRate   float64                    `json:"paper_rate"` // pL‖C‖₂/ε, Table 1 with constant 1
-	Trivial     float64                    `json:"trivial"`
-	Cells       int                        `json:"cells"`
-	Proposals   int                        `json:"proposals"`
-	Measured    Risk                       `json:"measured"`
-	Checks      []optimizer.TrainCheck     `json:"checks"`
-	OK          bool                       `json:"ok"`
-	Seed        uint64                     `json:"seed"`
-	W           []float64                  `json:"w"`
-	Assumptions []string                   `json:"assumptions"`
-	Notes       []string                   `json:"notes"`
+	Bound       ExpMechBounds          `json:"bound"`
+	PaperRate   float64                `json:"paper_rate"` // pL‖C‖₂/ε, Table 1 with constant 1
+	Trivial     float64                `json:"trivial"`
+	Cells       int                    `json:"cells"`
+	Proposals   int                    `json:"proposals"`
+	Measured    Risk                   `json:"measured"`
+	Checks      []optimizer.TrainCheck `json:"checks"`
+	OK          bool                   `json:"ok"`
+	Seed        uint64                 `json:"seed"`
+	W           []float64              `json:"w"`
+	Assumptions []string               `json:"assumptions"`
+	Notes       []string               `json:"notes"`
+}
+
+// ExpMechBounds are the utility bounds of the exponential mechanism on the
+// sum scale, from tables.ExpMechConvex.
+type ExpMechBounds struct {
+	// MeanBST is Thm 3.2's tail integrated: (8L‖C‖₂/ε)((p+1) ln 3 + 1).
+	MeanBST float64 `json:"mean_bst14"`
+	// MeanGibbs is 2pL‖C‖₂/ε (seed 000 Thm 2.4 on the sum scale).
+	MeanGibbs float64 `json:"mean_gibbs"`
 }
 
 // ExpMechSource cites Algorithm 2.
@@ -274,7 +283,7 @@ func runExpMechProblem(pr *optimizer.Problem, p ExpMechParams) (*ExpMechResult, 
 	}
 	res := &ExpMechResult{Algorithm: "bst14-expmech", Description: pr.Description, Declared: pr.Declared, N: n, Dimension: d, Lipschitz: c.L,
 		Privacy: ExpMechPrivacy{Epsilon: quantity.Loss(eps), Temperature: temp, Diameter: diam, Neighbours: "replace-one (fixed n)", Sampler: samplerDoc, Source: ExpMechSource},
-		Bound:   bound, PaperRate: float64(d) * c.L * diam / eps, Trivial: float64(n) * c.L * diam, Cells: len(smp.cells), Seed: p.Seed,
+		Bound:   ExpMechBounds{MeanBST: bound.MeanBST, MeanGibbs: bound.MeanGibbs}, PaperRate: float64(d) * c.L * diam / eps, Trivial: float64(n) * c.L * diam, Cells: len(smp.cells), Seed: p.Seed,
 		Assumptions: append([]string{
 			"neighbours replace one record; ℓ(·; d) − ℓ(·; d′) is 2L-Lipschitz on C, so its range is ≤ 2L‖C‖₂ and the density ratio is ≤ e^ε (Thm 3.1)",
 			"ℓ convex (Thm 3.2's utility only; privacy needs only the Lipschitz bound)",

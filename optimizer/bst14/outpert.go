@@ -69,8 +69,8 @@ type OutputPrivacy struct {
 	// σ₀ = 2L√ln(1/δ)/(Δεn) (Appendix B), with its L; PaperEpsilon is what
 	// that σ₀ really gives at δ for the exact minimiser (never a guarantee
 	// of this run; NaN for gamma, whose paper scale is sound).
-	PaperScale   float64 `json:"paper_scale"`
-	PaperEpsilon float64 `json:"paper_epsilon"`
+	PaperScale   float64      `json:"paper_scale"`
+	PaperEpsilon quantity.Num `json:"paper_epsilon"`
 }
 
 // OutputResult is the result of output perturbation.
@@ -247,7 +247,7 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 		scale := pv.Sensitivity / eps
 		pv.Scale, pv.Epsilon = quantity.Noise(scale), quantity.Loss(eps)
 		pv.PaperScale = tables.OutputPerturbationSensitivity(c.L, c.M, float64(n)) / eps
-		pv.PaperEpsilon = math.NaN()
+		pv.PaperEpsilon = quantity.Num(math.NaN())
 		res.NoiseNorm = gammaNormVector(rng, b, scale)
 		res.MeanNoiseNorm = float64(d) * scale
 		pv.Source += "; density ∝ exp(−ε‖b‖/s) is ε-DP for ℓ2 sensitivity s (the density ratio at b and b + v is ≤ e^{ε‖v‖/s})"
@@ -261,7 +261,8 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 		e, _ := composition.GaussianEpsilon(pv.Sensitivity/sigma, p.Delta)
 		pv.Epsilon = quantity.Loss(e)
 		pv.PaperScale = tables.OutputPerturbationPaperSigma(c.L, c.M, float64(n), eps, p.Delta)
-		pv.PaperEpsilon, _ = composition.GaussianEpsilon(pv.ExactSensitivity/pv.PaperScale, p.Delta)
+		pe, _ := composition.GaussianEpsilon(pv.ExactSensitivity/pv.PaperScale, p.Delta)
+		pv.PaperEpsilon = quantity.Num(pe)
 		gaussianVector(rng, b, sigma)
 		res.NoiseNorm = numeric.Norm(b)
 		res.MeanNoiseNorm = sigma * math.Sqrt(float64(d))
