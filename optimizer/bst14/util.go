@@ -1,7 +1,6 @@
 package bst14
 
 import (
-	"math"
 	"math/rand/v2"
 
 	"github.com/privamp/privamp/internal/numeric"
@@ -46,5 +45,3 @@ func gammaNormVector(rng *rand.Rand, dst []float64, scale float64) float64 {
 	}
 	return r
 }
-
-func lnGamma(x float64) float64 { v, _ := math.Lgamma(x); return v }
