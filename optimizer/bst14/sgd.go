@@ -47,7 +47,8 @@ type SGDPaper struct {
 	// Sigma is Theorem 2.1's σ = √(32L²n² ln(n/δ) ln(1/δ))/ε at the target
 	// ε (tables.BST14Sigma).
 	Sigma quantity.Noise `json:"sigma"`
-	// Epsilon is the ε the stated ε of the rule; it is NOT a guarantee.
+	// Epsilon is the ε the rule is stated for (the target, or the certified
+	// ε when σ was given); it is NOT a guarantee.
 	Epsilon float64 `json:"stated_epsilon"`
 	// CertifiedEpsilon is what privamp's accountant certifies for Sigma
 	// with the same sampler, steps and δ.
