@@ -148,11 +148,11 @@ func OutputPerturbation(eps, delta, lipschitz, strongConvexity, n, dim float64) 
 		positiveFinite("strong_convexity", strongConvexity), integerAtLeast("n", n, 1), integerAtLeast("dimension", dim, 1)); err != nil {
 		return OutputPerturbationResult{}, err
 	}
-	s := 2 * lipschitz / (n * strongConvexity)
+	s := OutputPerturbationSensitivity(lipschitz, strongConvexity, n)
 	r := OutputPerturbationResult{Epsilon: eps, Delta: delta, Lipschitz: lipschitz, StrongConvexity: strongConvexity, N: n, Dim: dim,
 		Sensitivity: s, GammaScale: s / eps, Source: OutputPerturbationSource}
 	r.MeanNorm = dim * r.GammaScale
-	r.PaperSigma = 2 * lipschitz * math.Sqrt(math.Log(1/delta)) / (strongConvexity * eps * n)
+	r.PaperSigma = OutputPerturbationPaperSigma(lipschitz, strongConvexity, n, eps, delta)
 	var err error
 	if r.PaperSigmaEpsilon, err = composition.GaussianEpsilon(s/r.PaperSigma, delta); err != nil {
 		r.PaperSigmaEpsilon = math.Inf(1)
@@ -161,21 +161,48 @@ func OutputPerturbation(eps, delta, lipschitz, strongConvexity, n, dim float64) 
 	if eps < 1 {
 		r.ClassicSigma = s * math.Sqrt(2*math.Log(1.25/delta)) / eps
 	}
-	mu, err := composition.CalibrateGaussian(eps, delta)
-	if err != nil {
-		return r, rangeErr("epsilon", "%v", err)
-	}
-	r.AnalyticSigma = s / mu
-	// σ = s/μ must not fall below the exact boundary by rounding.
-	for i := 0; i < 100; i++ {
-		if e, _ := composition.GaussianEpsilon(s/r.AnalyticSigma, delta); e <= eps {
-			break
-		}
-		r.AnalyticSigma *= 1 + 1e-12
+	if r.AnalyticSigma, err = AnalyticGaussianSigma(s, eps, delta); err != nil {
+		return r, err
 	}
 	r.Source.Notes = []string{
 		fmt.Sprintf("the paper's (ε, δ) noise σ₀² = 4L² ln(1/δ)/(Δ²ε²n²) is optimistic (about half the standard Gaussian mechanism's variance); at these inputs it gives ε = %.6g, not %.6g (exact Gaussian profile, Balle–Wang 2018)", r.PaperSigmaEpsilon, eps),
 		"the standard Gaussian mechanism σ = √(2 ln(1.25/δ))·Δ₂/ε (Dwork–Roth Thm A.1) needs ε < 1; the analytic σ is exact for every ε",
 	}
 	return r, nil
+}
+
+// OutputPerturbationSensitivity is the ℓ2 sensitivity 2L/(nΔ) of the exact
+// minimiser of a sum of n L-Lipschitz, Δ-strongly convex losses when one
+// record is replaced (seed 001, Algorithm 3, from [CMS11]): the sum is
+// nΔ-strongly convex and the replaced loss's difference is 2L-Lipschitz.
+func OutputPerturbationSensitivity(lipschitz, strongConvexity, n float64) float64 {
+	return 2 * lipschitz / (n * strongConvexity)
+}
+
+// AnalyticGaussianSigma is the smallest σ for which the Gaussian mechanism
+// with ℓ2 sensitivity s is (ε, δ)-DP (Balle–Wang 2018, exact profile, via
+// composition.CalibrateGaussian), nudged up until the exact profile at s/σ
+// meets ε, so rounding never makes it optimistic. Errors are field errors
+// on "epsilon".
+func AnalyticGaussianSigma(s, eps, delta float64) (float64, error) {
+	mu, err := composition.CalibrateGaussian(eps, delta)
+	if err != nil {
+		return 0, rangeErr("epsilon", "%v", err)
+	}
+	sigma := s / mu
+	// σ = s/μ must not fall below the exact boundary by rounding.
+	for i := 0; i < 100; i++ {
+		if e, _ := composition.GaussianEpsilon(s/sigma, delta); e <= eps {
+			break
+		}
+		sigma *= 1 + 1e-12
+	}
+	return sigma, nil
+}
+
+// OutputPerturbationPaperSigma is seed 001's Appendix B noise σ₀ =
+// 2L√(ln(1/δ))/(Δεn) (σ₀² = 4L² ln(1/δ)/(Δ²ε²n²)), optimistic: about half
+// the standard Gaussian mechanism's variance, so never a guarantee.
+func OutputPerturbationPaperSigma(lipschitz, strongConvexity, n, eps, delta float64) float64 {
+	return 2 * lipschitz * math.Sqrt(math.Log(1/delta)) / (strongConvexity * eps * n)
 }

@@ -69,6 +69,13 @@ func ParseClaim(r io.Reader) (*Claim, error) {
 	if err != nil {
 		return nil, err
 	}
+	if isBST14(data) {
+		d, err := parseBST14(bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+		return &Claim{Algorithm: d.Algorithm, Delta: d.Delta, Epsilon: d.Epsilon, Description: d.Description, DPSGD: d}, nil
+	}
 	if isDPSGD(data) {
 		d, err := parseDPSGD(bytes.NewReader(data))
 		if err != nil {

@@ -116,6 +116,19 @@
 // is VALID (certified 18.50: a fixed-size batch under replace-one is a far
 // stronger adversary than Poisson sampling under add/remove).
 //
+// # Seed 001 noisy SGD claims
+//
+// A claim whose "algorithm" is "bst14-sgd" (BST14Claim) states the (ε, δ) of
+// seed 001's Algorithm 1 as privamp run --algorithm bst14-sgd runs it: "n",
+// "sigma" (the noise on n∇ℓ), "lipschitz" (every per-record gradient norm ≤
+// it: the run's record_sensitivity), "steps" (default n²), "delta" and
+// "epsilon". It is read into the DP-SGD claim it is (fixed-size batches of
+// one record, γ = 1/n, replace-one neighbours, noise multiplier σ/(nL)) and
+// decided by VerifyDPSGD, the accounting the run certified with:
+//
+//	{"algorithm": "bst14-sgd", "n": 569, "sigma": 3450.15, "lipschitz": 0.731059,
+//	 "delta": 1e-5, "epsilon": 1}
+//
 // # Verification
 //
 // Verify cross-checks every declared value against everything the claim

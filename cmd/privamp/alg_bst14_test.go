@@ -1,0 +1,46 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Seed 001's algorithms end to end: JSON results, exit 2 naming the flag on
+// bad input and outside the theorems' assumptions.
+func TestBST14AlgorithmsCLI(t *testing.T) {
+	data := []string{"run", "--data", bc, "--label", "malignant", "--standardize", "--normalize"}
+	two := append(append([]string(nil), data...), "--features", "mean_radius,mean_texture")
+	for _, args := range [][]string{
+		append(append([]string(nil), data...), "--algorithm", "bst14-sgd", "--steps", "2000"),
+		append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "0.01", "--noise", "gaussian"),
+		append(append([]string(nil), two...), "--algorithm", "bst14-expmech"),
+		append(append([]string(nil), two...), "--algorithm", "bst14-localize", "--l2", "0.05"),
+	} {
+		m := jsonOf(t, args...)
+		res, ok := m["result"].(map[string]any)
+		if !ok {
+			res = m
+		}
+		if _, ok := res["measured"]; !ok {
+			t.Errorf("%v: no measured risk in %v", args, m)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{append(append([]string(nil), data...), "--algorithm", "output-perturbation"), "--l2"},
+		{append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "1", "--noise", "laplace"), "--noise"},
+		{append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "1", "--delta", "1e-6"), "--delta"},
+		{append(append([]string(nil), data...), "--algorithm", "bst14-expmech"), "--dimension"},
+		{append(append([]string(nil), data...), "--algorithm", "bst14-sgd", "--step-rule", "adam"), "--step-rule"},
+		{append(append([]string(nil), data...), "--algorithm", "bst14-sgd", "--sigma", "5", "--target-epsilon", "1"), "--sigma"},
+		{append(append([]string(nil), data...), "--algorithm", "bst14-localize", "--features", "0"), "--l2"},
+		{append(append([]string(nil), data...), "--algorithm", "bst14-expmech", "--features", "0,zz"), "--features"},
+	} {
+		_, errs, code := runCLI(c.args...)
+		if code != 2 || !strings.Contains(errs, c.flag) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d, want 2 naming %s: %q", c.args[len(data):], code, c.flag, errs)
+		}
+	}
+}

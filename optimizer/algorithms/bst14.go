@@ -1,0 +1,160 @@
+package algorithms
+
+import (
+	"fmt"
+
+	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/bst14"
+)
+
+func init() {
+	Register(Algorithm{
+		Name:    "bst14-sgd",
+		Source:  "seed 001: Bassily–Smith–Thakurta 2014, Algorithm 1, Thm 2.4; σ from the PLD accountant (replace-one, one record per step)",
+		Summary: "noisy SGD with n² one-record steps θ ← Π_C(θ − η(t)(n∇ℓ(θ; d) + N(0, σ²I))), σ calibrated by privamp (the paper's σ rule shown beside it)",
+		Params:  func() any { return &bst14.SGDParams{Delta: 1e-5, Common: bst14.Common{Seed: 1}} },
+		Run:     runBST14SGD,
+	})
+	Register(Algorithm{
+		Name:    "output-perturbation",
+		Source:  "seed 001: Bassily–Smith–Thakurta 2014, Algorithm 3 (ε-DP) and Appendix B ((ε, δ))",
+		Summary: "release Π_C(θ̂ + b), θ̂ the minimiser of a strongly convex loss (certified distance), b Gamma-norm (ε-DP) or Gaussian ((ε, δ))",
+		Params: func() any {
+			return &bst14.OutputParams{TargetEpsilon: 1, Delta: 1e-5, Noise: bst14.NoiseGamma, Common: bst14.Common{Seed: 1}}
+		},
+		Run: runBST14Output,
+	})
+	Register(Algorithm{
+		Name:    "bst14-expmech",
+		Source:  "seed 001: Bassily–Smith–Thakurta 2014, Algorithm 2, Thms 3.1–3.2 (exact sampler, dimension 1 or 2)",
+		Summary: "exponential mechanism θ ∝ exp(−εΣℓ(θ; dᵢ)/(2L‖C‖₂)) on C, sampled exactly in one or two dimensions",
+		Params:  func() any { return &bst14.ExpMechParams{TargetEpsilon: 1, Common: bst14.Common{Seed: 1}} },
+		Run:     runBST14ExpMech,
+	})
+	Register(Algorithm{
+		Name:    "bst14-localize",
+		Source:  "seed 001: Bassily–Smith–Thakurta 2014, Algorithm 4, Lemma 4.2, Thm 4.3 (ε-DP; dimension 1 or 2, l2 > 0)",
+		Summary: "localization: output perturbation at ε/2 picks C₀ of radius 3 ln n·p·scale, then the exact exponential mechanism at ε/2 on C₀ ∩ C",
+		Params:  func() any { return &bst14.LocalizeParams{TargetEpsilon: 1, Common: bst14.Common{Seed: 1}} },
+		Run:     runBST14Localize,
+	})
+}
+
+func bst14Spec(in Input) bst14.Spec {
+	return bst14.Spec{Data: in.Data, Loss: in.Loss, Radius: in.Radius}
+}
+
+func runBST14SGD(in Input, params any) (*Report, error) {
+	p := *params.(*bst14.SGDParams)
+	if !in.Set["sigma"] && !in.Set["target_epsilon"] {
+		p.TargetEpsilon = 1
+	}
+	res, err := bst14.RunSGD(bst14Spec(in), p)
+	if err != nil {
+		return nil, err
+	}
+	pv, pp, b := res.Privacy, res.Paper, res.Bounds
+	r := &Report{Title: fmt.Sprintf("privamp run: bst14-sgd on %s, %s loss", res.Description, res.Declared.Loss),
+		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
+	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), "", res.Description)
+	r.Add("domain radius R (‖C‖₂ = 2R)", quantity.Num(res.Declared.Radius), Declared, "declared")
+	r.Add("Lipschitz constant L", quantity.Num(res.Lipschitz), Derived, "sup ‖∇ℓ‖ on C from the declared bounds")
+	r.Add("record sensitivity Sens", quantity.Num(res.RecordSensitivity), Derived, "X·sup|φ'| ≤ L (the ℓ2 term cancels between neighbours)")
+	r.Add("updates T", pv.Steps, Given, map[bool]string{true: "n² (Algorithm 1)", false: "capped by steps: NOT n²"}[res.FullSteps])
+	r.Add("step rule", res.StepRule, Given, "Thm 2.4")
+	r.Add("noise σ", pv.Sigma, Derived, pv.SigmaSource)
+	r.Add("noise multiplier z = σ/(n·Sens)", pv.NoiseMultiplier, Derived, "sampling rate γ = 1/n")
+	r.Add(fmt.Sprintf("ε at δ = %g", pv.Delta), pv.Epsilon, Certified, "PLD accountant, replace-one, one record per step (pld.DPSGDReplaceOne)")
+	r.Add("ε (PLD optimistic estimate)", pv.EpsilonOptimistic, Derived, "a lower estimate, never a guarantee")
+	r.Add("paper's σ (Thm 2.1, 32·ln·ln rule)", pp.Sigma, Derived, fmt.Sprintf("at the stated ε = %g; %.3g× the calibrated σ", pp.Epsilon, pp.NoiseRatio))
+	r.Add("ε privamp certifies for the paper's σ", pp.CertifiedEpsilon, Certified, "same accountant, sampler, T and δ")
+	r.Add("ε of the paper's own proof chain for its σ", quantity.Num(pp.ChainEpsilon), Derived, "Lemma 2.2 + Lemma 2.3 at δ′ = δ/2: above the stated ε, so never printed as a guarantee")
+	r.Add("excess empirical risk (sum Σℓ)", quantity.Num(res.Measured.Sum), Measured, "L(θ_T;D) − min_C L, the paper's scale")
+	r.Add("excess empirical risk (average)", quantity.Num(res.Measured.Average), Measured, "÷ n, privamp's (PNSGD's) scale")
+	r.Add("Shamir–Zhang bound (sum)", quantity.Num(b.ShamirZhang), Derived, b.Source)
+	r.Add("paper's rate Thm 2.4 (sum, constant 1)", quantity.Num(b.PaperRate), Derived, "seed 001 notes §3.1")
+	r.Add("trivial bound nL‖C‖₂", quantity.Num(b.Trivial), Derived, "every θ ∈ C")
+	return r, nil
+}
+
+func runBST14Output(in Input, params any) (*Report, error) {
+	p := *params.(*bst14.OutputParams)
+	if in.Set["delta"] && p.Noise != bst14.NoiseGaussian {
+		return nil, field.New("delta", p.Delta, "applies to noise %s only (the %s version is pure ε-DP)", bst14.NoiseGaussian, p.Noise)
+	}
+	res, err := bst14.RunOutput(bst14Spec(in), p)
+	if err != nil {
+		return nil, err
+	}
+	pv, sv := res.Privacy, res.Solver
+	r := &Report{Title: fmt.Sprintf("privamp run: output-perturbation (%s) on %s, %s loss", pv.Noise, res.Description, res.Declared.Loss),
+		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
+	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), "", res.Description)
+	r.Add("strong convexity Δ", quantity.Num(res.StrongConvexity), Declared, "l2")
+	r.Add("Lipschitz L, smoothness β", fmt.Sprintf("%.6g, %.6g", res.Lipschitz, res.Smoothness), Derived, "from the declared bounds")
+	r.Add("solver", fmt.Sprintf("%d projected-gradient steps, contraction %.6g", sv.Iterations, sv.Contraction), Derived, sv.Source)
+	r.Add("certified distance to the exact minimiser", quantity.Num(sv.Distance), Derived, fmt.Sprintf("c^k·2R + rounding allowance %.3g", sv.Rounding))
+	r.Add("sensitivity of the exact minimiser", quantity.Num(pv.ExactSensitivity), Derived, "2·Sens/(nΔ) (Alg. 3, [CMS11])")
+	r.Add("sensitivity used", quantity.Num(pv.Sensitivity), Derived, "2·Sens/(nΔ) + 2·distance")
+	scale := "Gamma scale s/ε (‖b‖ ~ Gamma(p, s/ε))"
+	if pv.Noise == bst14.NoiseGaussian {
+		scale = "Gaussian σ (analytic, Balle–Wang 2018)"
+	}
+	r.Add(scale, pv.Scale, Derived, "")
+	eps := "ε (pure)"
+	if pv.Noise == bst14.NoiseGaussian {
+		eps = fmt.Sprintf("ε at δ = %g", pv.Delta)
+	}
+	r.Add(eps, pv.Epsilon, Certified, pv.Source)
+	r.Add("paper's noise scale", quantity.Num(pv.PaperScale), Derived, "2L/(nΔε) or σ₀ = 2L√ln(1/δ)/(Δεn), with the paper's L")
+	r.Add("‖b‖ drawn (mean)", fmt.Sprintf("%.6g (%.6g)", res.NoiseNorm, res.MeanNoiseNorm), Measured, "")
+	r.Add("excess empirical risk (sum Σℓ)", quantity.Num(res.Measured.Sum), Measured, "L(θ;D) − min_C L")
+	r.Add("excess empirical risk (average)", quantity.Num(res.Measured.Average), Measured, "÷ n")
+	r.Add("Lipschitz bound nL(E‖b‖ + distance)", quantity.Num(res.LipschitzBound), Derived, "bound on the mean (sum scale)")
+	return r, nil
+}
+
+func runBST14ExpMech(in Input, params any) (*Report, error) {
+	res, err := bst14.RunExpMech(bst14Spec(in), *params.(*bst14.ExpMechParams))
+	if err != nil {
+		return nil, err
+	}
+	pv := res.Privacy
+	r := &Report{Title: fmt.Sprintf("privamp run: bst14-expmech on %s, %s loss", res.Description, res.Declared.Loss),
+		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
+	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), "", res.Description)
+	r.Add("Lipschitz constant L", quantity.Num(res.Lipschitz), Derived, "from the declared bounds")
+	r.Add("diameter ‖C‖₂", quantity.Num(pv.Diameter), Declared, "2R")
+	r.Add("temperature ε/(2L‖C‖₂)", quantity.Num(pv.Temperature), Derived, "Algorithm 2 (on the sum loss)")
+	r.Add("ε (pure)", pv.Epsilon, Certified, pv.Source)
+	r.Add("sampler", fmt.Sprintf("%d cells, %d proposals", res.Cells, res.Proposals), Measured, pv.Sampler)
+	r.Add("excess empirical risk (sum Σℓ)", quantity.Num(res.Measured.Sum), Measured, "")
+	r.Add("excess empirical risk (average)", quantity.Num(res.Measured.Average), Measured, "")
+	r.Add("Thm 3.2 mean bound (sum)", quantity.Num(res.Bound.MeanBST), Derived, "(8L‖C‖₂/ε)((p+1) ln 3 + 1)")
+	r.Add("Gibbs mean bound 2pL‖C‖₂/ε (sum)", quantity.Num(res.Bound.MeanGibbs), Derived, "seed 000 Thm 2.4 on the sum scale")
+	r.Add("paper's rate pL‖C‖₂/ε (constant 1)", quantity.Num(res.PaperRate), Derived, "Table 1")
+	return r, nil
+}
+
+func runBST14Localize(in Input, params any) (*Report, error) {
+	res, err := bst14.RunLocalize(bst14Spec(in), *params.(*bst14.LocalizeParams))
+	if err != nil {
+		return nil, err
+	}
+	s1 := res.Stage1
+	r := &Report{Title: fmt.Sprintf("privamp run: bst14-localize on %s, %s loss", res.Description, res.Declared.Loss),
+		Checks: append(append([]optimizer.TrainCheck(nil), s1.Checks[:1]...), res.Checks...), OK: res.OK && s1.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
+	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), "", res.Description)
+	r.Add("stage 1: output perturbation at ε/2", fmt.Sprintf("Gamma scale %.6g, sensitivity %.6g", float64(s1.Privacy.Scale), s1.Privacy.Sensitivity), Derived, bst14.OutputSource)
+	r.Add("ζ = 3 ln n, C₀ radius ρ = ζ·p·scale", fmt.Sprintf("%.6g, %.6g", res.Zeta, res.Rho), Derived, "Lemma 4.2: θ* ∈ C₀ w.p. ≥ 1 − n⁻³")
+	r.Add("stage 2: exponential mechanism at ε/2 on C₀ ∩ C", fmt.Sprintf("diameter %.6g, temperature %.6g", res.Stage2.Diameter, res.Stage2.Temperature), Derived, res.Stage2.Source)
+	r.Add("ε (pure)", res.Epsilon, Certified, bst14.LocalizeSource)
+	r.Add("θ* ∈ C₀", fmt.Sprint(res.Contained), Measured, "")
+	r.Add("excess empirical risk (sum Σℓ)", quantity.Num(res.Measured.Sum), Measured, "")
+	r.Add("excess empirical risk (average)", quantity.Num(res.Measured.Average), Measured, "")
+	r.Add("Lemma 4.2 + Thm 3.2 bound (sum)", quantity.Num(res.Bound), Derived, "")
+	r.Add("paper's rate Thm 4.3 p²L² ln n/(nΔε²) (constant 1)", quantity.Num(res.PaperRate), Derived, "")
+	return r, nil
+}
