@@ -25,9 +25,10 @@ type Privacy struct {
 	Epsilon          float64 `json:"epsilon"`
 	EpsilonRDP       float64 `json:"epsilon_rdp"`
 	// Paper* are the paper's own constants at the same parameters, for
-	// comparison (Prop. 3.3 / Prop. 3.17): the step size its sufficient
-	// condition allows, and for Algorithm 3 the per-vertex ε it prints.
-	PaperMaxStep       float64 `json:"paper_max_step"`
+	// comparison (Prop. 3.3 / Prop. 3.17): the step size Prop. 3.3's
+	// sufficient condition allows (Algorithm 1 only; 0 otherwise), and the
+	// per-vertex ε the paper prints.
+	PaperMaxStep       float64 `json:"paper_max_step,omitempty"`
 	PaperVertexEpsilon float64 `json:"paper_vertex_epsilon"`
 	Source             string  `json:"source"`
 }
@@ -160,7 +161,6 @@ func BRPrivacy(U float64, M int, alpha, a, tau, delta float64) (Privacy, error) 
 	p := Privacy{ScoreSensitivity: worst, VertexEpsilon: 2 * worst, Samples: int64(math.Floor(6 * U)), Delta: delta,
 		PaperVertexEpsilon: 9 * tau * alpha * a,
 		Source:             "seed 003 Prop. 3.17 recounted: Δs = max_N 2τL0(2w_N+1)/b(N), each vertex 2Δs-DP, k ≤ 6U vertices, Thm 3.5 (composition.FilterEpsilon)"}
-	p.PaperMaxStep = math.NaN()
 	return p, p.compose()
 }
 
