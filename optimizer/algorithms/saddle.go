@@ -73,6 +73,10 @@ func saddleReport(res *saddle.Result) *Report {
 	r.Add("E Gap(x̃, ỹ) (released)", fmt.Sprintf("%s ± %s [%s, %s]", res.Gap.Mean, quantity.Num(float64(res.Gap.Upper)-float64(res.Gap.Mean)), res.Gap.Lower, res.Gap.Upper),
 		Measured, fmt.Sprintf("mean over %d runs, %g%% Student-t interval; exact gap max_j(Āᵀx̃)_j − min_i(Āỹ)_i", res.Gap.Repeats, 100*res.Gap.Confidence))
 	r.Add("E Gap(x̄, ȳ) (iterates, not released)", res.IterateGap.Mean, Measured, "")
+	r.Add("Gap of the uniform pair (no data)", res.UniformGap, Derived, "the data-independent baseline x_1, y_1: the run helps only below it")
+	if float64(res.Gap.Upper) >= float64(res.UniformGap) {
+		r.Notes = append(r.Notes, "the released point's gap is not significantly below the uniform pair's (its upper confidence limit is above it): at these n, ε the private run does not beat data-independent play (the bound and the theorem's rate are far above both)")
+	}
 	r.Add("theorem's bound on E Gap", res.Bound, Derived, res.BoundSource)
 	if res.Algorithm == "smd-vertex" {
 		r.Add("derived bilinear bound", res.DerivedBound, Derived, "docs/saddle.md")

@@ -18,14 +18,14 @@ type GameParams struct {
 	CoordinateBound float64 `param:"coordinate_bound" doc:"declared bound c on each standardized coordinate of the group game (coordinates are clipped to [−c, c])"`
 	GroupFeature    int     `param:"group_feature" doc:"feature column (0-based) whose bins, with the class, define the adversary's groups"`
 	GroupBins       int     `param:"group_bins" doc:"number of bins of the group feature (cut at standard normal quantiles)"`
-	DY              int     `param:"dy" doc:"synthetic bilinear game: the adversary's strategies (0: as many as --dimension)"`
+	DY              int     `param:"dy" doc:"synthetic bilinear game: the adversary's strategies (0: as many as the dimension)"`
 	PayoffBound     float64 `param:"payoff_bound" doc:"synthetic bilinear game: declared bound a on every payoff entry"`
 }
 
 // Common are the parameters both algorithms take.
 type Common struct {
 	GameParams
-	TargetEpsilon float64 `param:"target_epsilon" doc:"privacy target ε the step size is calibrated to (with --delta)"`
+	TargetEpsilon float64 `param:"target_epsilon" doc:"privacy target ε the step size is calibrated to (with delta)"`
 	Delta         float64 `param:"delta" doc:"δ of the (ε, δ) guarantee"`
 	Eta           float64 `param:"eta" doc:"step size τ of the entropic mirror step (0: the theorem's, capped by what the target ε allows)"`
 	Seed          uint64  `param:"seed" doc:"seed of the algorithm's randomness (vertex samples, record order, bootstrap)"`
@@ -164,6 +164,9 @@ type Result struct {
 	// repeats; IterateGap that of the (unreleased) iterate averages.
 	Gap        Stats `json:"gap"`
 	IterateGap Stats `json:"iterate_gap"`
+	// UniformGap is the gap of the uniform pair, the data-independent
+	// baseline (x_1, y_1): a private output is useful only below it.
+	UniformGap quantity.Num `json:"uniform_gap"`
 	// Bound is the theorem's explicit bound on E Gap (Algorithm 3: the
 	// mean of the per-run conditional bounds), DerivedBound the tighter
 	// bilinear bound of docs/saddle.md, Excess the gap minus the per-run
@@ -205,7 +208,14 @@ func newResult(alg string, g *Game, c Common) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Algorithm: alg, TargetEpsilon: c.TargetEpsilon, OK: true, Assumptions: g.Assumptions,
+	ux, uy := make([]float64, g.DX), make([]float64, g.DY)
+	for i := range ux {
+		ux[i] = 1 / float64(g.DX)
+	}
+	for j := range uy {
+		uy[j] = 1 / float64(g.DY)
+	}
+	return &Result{Algorithm: alg, TargetEpsilon: c.TargetEpsilon, OK: true, Assumptions: g.Assumptions, UniformGap: quantity.Num(g.Gap(ux, uy)),
 		Game: GameInfo{Description: g.Description, N: g.N(), DX: g.DX, DY: g.DY, PayoffBound: g.Bound, Ell: quantity.Num(ell(g.DX, g.DY)),
 			Value: quantity.Num(eq.Value), LPGap: quantity.Num(eq.Gap)}}, nil
 }
