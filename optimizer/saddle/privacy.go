@@ -34,10 +34,10 @@ type Privacy struct {
 }
 
 // compose fills Epsilon and EpsilonRDP from VertexEpsilon and Samples.
-func (p *Privacy) compose() error {
+func (p *Privacy) compose(name string, value any) error {
 	k := p.Samples
 	if k > composition.MaxK {
-		return field.New("steps", k, "make %d vertex samples, more than the %d composition accepts", k, composition.MaxK)
+		return field.New(name, value, "makes %d vertex samples, more than the %d composition accepts", k, composition.MaxK)
 	}
 	e, err := composition.FilterEpsilon(p.VertexEpsilon, int(k), p.Delta)
 	if err != nil {
@@ -51,6 +51,9 @@ func (p *Privacy) compose() error {
 	return nil
 }
 
+// maxEta bounds the step size (beyond it the log-weights could overflow).
+const maxEta = 1e6
+
 // SMDPrivacy is the privacy of Algorithm 1 (seed 003 Prop. 3.3) with n
 // records, T steps of batch B = ⌊n/T⌋ (disjoint batches, each record used
 // once), K gradient samples per step, step size τ and payoff bound a (L0 =
@@ -63,7 +66,7 @@ func SMDPrivacy(n, T, K int, a, tau, delta float64) (Privacy, error) {
 	if err := smdCheck(n, T, K, a, delta); err != nil {
 		return Privacy{}, err
 	}
-	if err := field.Positive("eta", tau); err != nil {
+	if err := field.First(field.Positive("eta", tau), field.Range("eta", tau, 0, maxEta)); err != nil {
 		return Privacy{}, err
 	}
 	B := float64(n / T)
@@ -71,7 +74,7 @@ func SMDPrivacy(n, T, K int, a, tau, delta float64) (Privacy, error) {
 		PaperMaxStep: paperSMDStep(n, T, K, a, 1, delta),
 		Source:       "seed 003 Prop. 3.3: Δs = 2L0τ/B, each vertex 4L0τ/B-DP, k = 2T(K+1) vertices, Thm 3.5 (composition.FilterEpsilon)"}
 	p.PaperVertexEpsilon = p.VertexEpsilon
-	return p, p.compose()
+	return p, p.compose("steps", T)
 }
 
 func smdCheck(n, T, K int, a, delta float64) error {
@@ -150,7 +153,7 @@ func epsCheck(eps, delta float64) error {
 // The N_t do not depend on the data, so the count is public.
 func BRPrivacy(U float64, M int, alpha, a, tau, delta float64) (Privacy, error) {
 	if err := field.First(field.Range("stop_budget", U, 1, 1e8), field.Count("truncation", int64(M), 0, 30),
-		field.Positive("batch_parameter", alpha), field.Positive("payoff_bound", a), field.Positive("eta", tau), field.OpenUnit("delta", delta)); err != nil {
+		field.Positive("batch_parameter", alpha), field.Positive("payoff_bound", a), field.Positive("eta", tau), field.Range("eta", tau, 0, maxEta), field.OpenUnit("delta", delta)); err != nil {
 		return Privacy{}, err
 	}
 	z := tgNorm(M)
@@ -161,7 +164,7 @@ func BRPrivacy(U float64, M int, alpha, a, tau, delta float64) (Privacy, error) 
 	p := Privacy{ScoreSensitivity: worst, VertexEpsilon: 2 * worst, Samples: int64(math.Floor(6 * U)), Delta: delta,
 		PaperVertexEpsilon: 9 * tau * alpha * a,
 		Source:             "seed 003 Prop. 3.17 recounted: Δs = max_N 2τL0(2w_N+1)/b(N), each vertex 2Δs-DP, k ≤ 6U vertices, Thm 3.5 (composition.FilterEpsilon)"}
-	return p, p.compose()
+	return p, p.compose("stop_budget", U)
 }
 
 // brBatch is Algorithm 3's batch size max{1, ⌈2^N/α⌉} (the ceiling only

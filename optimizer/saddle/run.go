@@ -95,7 +95,7 @@ func LoadGame(ds optimizer.DataSpec, gp GameParams) (*Game, error) {
 }
 
 func (c Common) check() error {
-	return field.First(epsCheckDelta(c.TargetEpsilon, c.Delta), field.NonNegative("eta", c.Eta),
+	return field.First(epsCheckDelta(c.TargetEpsilon, c.Delta), field.Range("eta", c.Eta, 0, maxEta),
 		field.Count("repeats", int64(c.Repeats), 2, 100_000), field.OpenUnit("confidence", c.Confidence))
 }
 

@@ -392,6 +392,7 @@ func TestFieldErrors(t *testing.T) {
 		{"samples", "samples", run1(RunSMDSpec(syn, smd(func(p *SMDParams) { p.Samples = 0 }), nil))},
 		{"steps", "steps", run1(RunSMDSpec(syn, smd(func(p *SMDParams) { p.Steps = 501 }), nil))},
 		{"eta", "eta", run1(RunSMDSpec(syn, smd(func(p *SMDParams) { p.Eta = -1 }), nil))},
+		{"eta huge", "eta", run1(RunSMDSpec(syn, smd(func(p *SMDParams) { p.Eta = 1e7 }), nil))},
 		{"synthetic", "synthetic", run1(RunSMDSpec(optimizer.DataSpec{Synthetic: "logistic", N: 10, Dimension: 2}, smd(func(*SMDParams) {}), nil))},
 		{"dimension", "dimension", run1(RunSMDSpec(optimizer.DataSpec{Synthetic: "bilinear", N: 10, Dimension: 1}, smd(func(*SMDParams) {}), nil))},
 		{"payoff bound", "payoff_bound", run1(RunSMDSpec(syn, smd(func(p *SMDParams) { p.PayoffBound = 0 }), nil))},
