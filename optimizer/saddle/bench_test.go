@@ -1,0 +1,27 @@
+package saddle
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkSMDSteps measures Algorithm 1's steps per second on the shape of
+// the shipped-data game (60 × 4, batch 8, K = 1) and a larger synthetic one.
+func BenchmarkSMDSteps(b *testing.B) {
+	for _, c := range []struct {
+		name            string
+		n, dx, dy, T, K int
+	}{{"60x4-B8-K1", 569, 60, 4, 71, 1}, {"100x50-B3-K10", 3000, 100, 50, 1000, 10}} {
+		g, err := SyntheticGame(c.n, c.dx, c.dy, 0.5, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			for b.Loop() {
+				RunSMD(g, c.T, c.K, 0.05, rng)
+			}
+			b.ReportMetric(float64(c.T)*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+		})
+	}
+}

@@ -1,0 +1,110 @@
+package saddle
+
+import "math"
+
+// ell returns ℓ = ln dx + ln dy (natural logs: the entropy bound
+// D(w, uniform) ≤ ln d).
+func ell(dx, dy int) float64 { return math.Log(float64(dx)) + math.Log(float64(dy)) }
+
+// SMDBound is the explicit bound on E Gap(x̃, ỹ) of Algorithm 1 on a
+// bilinear game with payoff bound a (L0 = L1 = a, L2 = 0), T steps, step τ:
+// the pre-optimisation bound of the proof of Thm 3.1 (proof 3.13 with
+// Lemma 3.11),
+//
+//	E Gap(x̃, ỹ) ≤ 8L1√(ℓ/T) + 4L1/T + 2ℓ/(τT) + 5τL0²,
+//
+// whose bias term vanishes for a bilinear game (vertex sampling is unbiased
+// for any K). Derived returns the tighter bound proved for the bilinear case
+// in docs/saddle.md,
+//
+//	E Gap(x̃, ỹ) ≤ 2ℓ/(τT) + 5τa² + a(√(2 ln dx/T) + √(2 ln dy/T)),
+//
+// which is below the paper's (√(2 ln dx) + √(2 ln dy) ≤ 2√ℓ), so the
+// paper's constants hold here.
+func SMDBound(dx, dy, T int, a, tau float64) (paper, derived float64) {
+	l, t := ell(dx, dy), float64(T)
+	opt := 2*l/(tau*t) + 5*tau*a*a
+	paper = 8*a*math.Sqrt(l/t) + 4*a/t + opt
+	derived = opt + a*(math.Sqrt(2*math.Log(float64(dx))/t)+math.Sqrt(2*math.Log(float64(dy))/t))
+	return paper, derived
+}
+
+// BRBound is the explicit bound, conditional on the rounds' N_1..N_T′ (which
+// are independent of everything else), on E Gap(x̃, ỹ) of Algorithm 3 on a
+// bilinear game (docs/saddle.md):
+//
+//	E[Gap | N] ≤ (1/T′)[2ℓ/τ + (τ/2)Σ_t (3G_x(N_t) + 3G_y(N_t) + 4a²)] + a(√(2 ln dx/T′) + √(2 ln dy/T′)),
+//
+// with G_x(N) = 2Z²a²2^N(1 + ln 2dx) + 2a² ≥ E‖g_x‖∞² (Maurey-type
+// sub-Gaussian maximum; the ∞-norm form of Cor. 2.12 for L2 = 0) and
+// likewise G_y with dy. It follows the proof of Thm 3.14 (Lemma 3.8 with the
+// second moment of Algorithm 2's estimator) with every constant explicit.
+func BRBound(dx, dy int, Ns []int, M int, a, tau float64) float64 {
+	T := len(Ns)
+	if T == 0 {
+		return math.Inf(1)
+	}
+	z := tgNorm(M)
+	lx, ly := 1+math.Log(2*float64(dx)), 1+math.Log(2*float64(dy))
+	var s float64
+	for _, N := range Ns {
+		p := math.Ldexp(1, N)
+		gx := 2*z*z*a*a*p*lx + 2*a*a
+		gy := 2*z*z*a*a*p*ly + 2*a*a
+		s += 3*gx + 3*gy + 4*a*a
+	}
+	t := float64(T)
+	return (2*ell(dx, dy)/tau+tau/2*s)/t + a*(math.Sqrt(2*math.Log(float64(dx))/t)+math.Sqrt(2*math.Log(float64(dy))/t))
+}
+
+// Rate7 is Thm 3.1 (7)'s rate (L0 + L1)[√(ℓ/n) + (ℓ^{3/2}√ln(1/δ)/(nε))^{1/2}]
+// with its hidden constant set to 1: for reference, not a bound.
+func Rate7(dx, dy, n int, a, eps, delta float64) float64 {
+	l := ell(dx, dy)
+	return 2 * a * (math.Sqrt(l/float64(n)) + math.Sqrt(math.Pow(l, 1.5)*math.Sqrt(math.Log(1/delta))/(float64(n)*eps)))
+}
+
+// Rate314 is Thm 3.14's rate log(n)(√C√(ℓ/n) + √L0 C^{1/4}(ℓ^{3/2}√ln(1/δ)/(nε))^{1/2})
+// with C = L0² + L2² + ℓML1² and the hidden constant set to 1 (the theorem
+// holds with probability 0.99 up to that constant): for reference only.
+func Rate314(dx, dy, n, M int, a, eps, delta float64) float64 {
+	l := ell(dx, dy)
+	c := a*a + l*float64(M)*a*a
+	return math.Log(float64(n)) * (math.Sqrt(c)*math.Sqrt(l/float64(n)) +
+		math.Sqrt(a)*math.Pow(c, 0.25)*math.Sqrt(math.Pow(l, 1.5)*math.Sqrt(math.Log(1/delta))/(float64(n)*eps)))
+}
+
+// SMDPlan is Thm 3.1 (7)'s setting for a bilinear game: K = 1, T =
+// min{n, nε/√(ℓ ln(1/δ))} (seed 003 notes §3.3, derived from the proof).
+func SMDPlan(n, dx, dy int, eps, delta float64) int {
+	l := ell(dx, dy)
+	T := math.Min(float64(n), float64(n)*eps/math.Sqrt(l*math.Log(1/delta)))
+	return max(1, int(T))
+}
+
+// BRPlan solves Thm 3.14's circular settings by fixed-point iteration
+// (seed 003 notes §2.3): C = L0² + L2² + ℓML1² (here L0 = L1 = a, L2 = 0),
+// U = min{nε√C/(√(15552 ℓ ln(1/δ)) L0), n/2}, τ = √(ℓ/(CU)),
+// α = (2ε²/(48·81 ln(1/δ)(τL0)²n))^{1/3}, M = max(1, ⌊log2 √U⌋).
+func BRPlan(n, dx, dy int, a, eps, delta float64) (U float64, M int, tau, alpha float64) {
+	return brPlan(n, dx, dy, a, 0, eps, delta)
+}
+
+// brPlan is BRPlan with L2 (the notes' test vectors use L0 = L1 = L2).
+func brPlan(n, dx, dy int, a, l2, eps, delta float64) (U float64, M int, tau, alpha float64) {
+	l, L := ell(dx, dy), math.Log(1/delta)
+	M = 1
+	for it := 0; it < 50; it++ {
+		c := a*a + l2*l2 + l*float64(M)*a*a
+		U = math.Min(float64(n)*eps*math.Sqrt(c)/(math.Sqrt(15552*l*L)*a), float64(n)/2)
+		U = math.Max(U, 4)
+		m := max(1, int(math.Floor(math.Log2(math.Sqrt(U)))))
+		tau = math.Sqrt(l / (c * U))
+		alpha = math.Cbrt(2 * eps * eps / (48 * 81 * L * tau * tau * a * a * float64(n)))
+		if m == M {
+			break
+		}
+		M = m
+	}
+	return U, M, tau, alpha
+}
