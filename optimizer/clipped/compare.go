@@ -47,11 +47,12 @@ type CompareSpec struct {
 }
 
 // DefaultCompareSpec is the comparison the package documents: n = 2000,
-// d = 10, Student-t ν = 3, k = 2.5, ε ∈ {0.5, 1, 2, 4}, δ = 1e-5, 20 repeats.
+// d = 10, Student-t ν = 3, k = 2.5, ε ∈ {0.5, 1, 2, 4}, δ = 1e-5, 20 repeats,
+// and PNSGD's step-size grid 10^{-1} … 10^{-4}.
 func DefaultCompareSpec() CompareSpec {
 	return CompareSpec{N: 2000, Dim: 10, Nu: 3, Scale: 1, MeanNorm: 1, Radius: 2, K: 2.5,
 		Epsilons: []float64{0.5, 1, 2, 4}, Delta: 1e-5, Repeats: 20, Confidence: 0.95, Seed: 1,
-		FailureProb: 0.05, PNSGDEtas: []float64{0.5, 0.2, 0.1, 0.05, 0.02, 0.01}}
+		FailureProb: 0.05, PNSGDEtas: []float64{0.1, 0.03, 0.01, 0.003, 0.001, 0.0003, 0.0001}}
 }
 
 // CompareRow is one method at one ε.
