@@ -28,6 +28,10 @@ func TestRunClippedAlgorithms(t *testing.T) {
 	if code != 0 || privacyOf(m)["rho"].(float64) > 0.1 {
 		t.Errorf("breast cancer: exit %d, %v %s", code, m["privacy"], stderr)
 	}
+	// regression: σ one ulp below the formula's own rounding failed the noise check (exit 1).
+	if _, code, stderr := runJSON(t, "run", "--algorithm", "clipped-acsa", "--data", bc, "--label", "malignant", "--standardize", "--normalize"); code != 0 {
+		t.Errorf("clipped-acsa on breast cancer: exit %d %s", code, stderr)
+	}
 	for _, c := range []struct{ args, flag string }{
 		{"--moment-order 1", "--moment-order"},
 		{"--moment-order 0.5", "--moment-order"},

@@ -213,7 +213,7 @@ func (res *Result) check(rho float64) {
 	}
 	add("certified ρ ≤ budget", float64(c.Rho) <= rho, float64(c.Rho), rho, c.Source)
 	want := math.Sqrt(2) * p.Tau / (float64(p.Batch) * math.Sqrt(p.StepRho))
-	add("noise σ = √2·τ/(s·√ρ_step)", p.Sigma >= want && p.Sigma <= want*(1+1e-9), p.Sigma, want, "Prop. 23 with Δ = 2τ/s (replace-one)")
+	add("noise σ = √2·τ/(s·√ρ_step)", math.Abs(p.Sigma-want) <= 1e-9*want, p.Sigma, want, "Prop. 23 with Δ = 2τ/s (replace-one); rounding: the certified ρ above is zcdp.Gaussian(Δ, σ), rounded up")
 	draws := p.Steps
 	add("noise draws = T", res.Measured.NoiseDraws == draws, float64(res.Measured.NoiseDraws), float64(draws), "one Gaussian vector per step")
 	if p.OnePass {
