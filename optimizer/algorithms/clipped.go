@@ -77,7 +77,7 @@ func runClipped(name string, in Input, params any) (*Report, error) {
 // and radius come from the problem flags).
 type CompareParams struct {
 	MomentOrder float64 `param:"moment_order" doc:"k ≥ 2 of the declared moment bound sup_w E‖∇f(w,x)‖^k ≤ r_k^k (seed 004 Assumption 2)"`
-	Nu          float64 `param:"nu" doc:"Student-t degrees of freedom ν > 2 of --synthetic heavy-tailed (the default data)"`
+	Nu          float64 `param:"nu" doc:"Student-t degrees of freedom ν > 2 of the heavy-tailed synthetic data (the default data)"`
 	Scale       float64 `param:"scale" doc:"scale c of heavy-tailed data x = μ + c·t"`
 	MeanNorm    float64 `param:"mean_norm" doc:"‖μ‖ of heavy-tailed data (≤ radius)"`
 	Epsilons    string  `param:"epsilons" doc:"comma-separated ε values of the comparison (clipped-compare)"`

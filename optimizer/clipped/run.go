@@ -25,7 +25,7 @@ type Params struct {
 	Delta         float64 `json:"delta" param:"delta" doc:"δ in (0, 1)"`
 	Steps         int     `json:"steps" param:"steps" doc:"steps T (0: the theorem's choice)"`
 	Seed          uint64  `json:"seed" param:"seed" doc:"seed of the algorithm's noise"`
-	Nu            float64 `json:"nu" param:"nu" doc:"Student-t degrees of freedom ν > 2 of --synthetic heavy-tailed (the default data)"`
+	Nu            float64 `json:"nu" param:"nu" doc:"Student-t degrees of freedom ν > 2 of the heavy-tailed synthetic data (the default data)"`
 	Scale         float64 `json:"scale" param:"scale" doc:"scale c of heavy-tailed data x = μ + c·t"`
 	MeanNorm      float64 `json:"mean_norm" param:"mean_norm" doc:"‖μ‖ of heavy-tailed data (≤ radius)"`
 }
