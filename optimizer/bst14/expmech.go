@@ -150,9 +150,16 @@ func newSampler(pr *optimizer.Problem, reg region, temp float64) (*sampler, erro
 	if len(s.cells) == 0 {
 		return nil, field.New("radius", reg.R, "leaves no cell to sample")
 	}
-	top := math.Inf(-1)
+	top, bottom := math.Inf(-1), math.Inf(1)
 	for _, m := range s.logM {
-		top = math.Max(top, m)
+		top, bottom = math.Max(top, m), math.Min(bottom, m)
+	}
+	// Every cell must keep a positive weight, or the sampler would never
+	// propose it and the output density could be 0 where the neighbour's
+	// is not (no longer pure ε-DP). exp(−700) is far above the smallest
+	// normal float64, so no weight underflows.
+	if top-bottom > 700 {
+		return nil, field.New("target_epsilon", temp, "makes the density span e^%.0f over C (about εn/2): the exact sampler keeps every cell only up to e^700", top-bottom)
 	}
 	s.cum = make([]float64, len(s.logM))
 	acc := 0.0
@@ -287,7 +294,7 @@ func runExpMechProblem(pr *optimizer.Problem, p ExpMechParams) (*ExpMechResult, 
 		Assumptions: append([]string{
 			"neighbours replace one record; ℓ(·; d) − ℓ(·; d′) is 2L-Lipschitz on C, so its range is ≤ 2L‖C‖₂ and the density ratio is ≤ e^ε (Thm 3.1)",
 			"ℓ convex (Thm 3.2's utility only; privacy needs only the Lipschitz bound)",
-			samplerDoc + "; cells whose envelope is below e^{−700} of the largest are never proposed (total probability < 10⁻²⁹⁰)",
+			samplerDoc + "; every cell's envelope is within e^700 of the largest (larger spans are refused), so every cell can be proposed",
 		}, pr.Assumptions...), Notes: append([]string(nil), pr.Notes...)}
 	rng := dataset.NewRand(p.Seed)
 	w := smp.draw(rng)
