@@ -8,13 +8,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
 // dataFlags are the problem flags every catalogued algorithm takes.
-var dataFlags = []string{"algorithm", "config", "data", "label", "normalize", "feature-bound", "label-bound", "standardize", "synthetic",
+var dataFlags = []string{"algorithm", "config", "plot", "data", "label", "normalize", "feature-bound", "label-bound", "standardize", "synthetic",
 	"n", "dimension", "data-seed", "loss", "huber-delta", "smoothing", "l2", "radius", "no-projection"}
 
 func kebab(s string) string { return strings.ReplaceAll(s, "_", "-") }
@@ -65,9 +66,6 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 	}
 	params, set := alg.Params(), map[string]bool{}
 	allowed := map[string]bool{}
-	for _, fl := range dataFlags {
-		allowed[fl] = true
-	}
 	ps, _ := algorithms.Describe(params)
 	for _, p := range ps {
 		allowed[kebab(p.Name)] = true
@@ -80,7 +78,7 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 	}
 	var bad string
 	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if !allowed[f.Name] && bad == "" && cmd.InheritedFlags().Lookup(f.Name) == nil {
+		if !allowed[f.Name] && !slices.Contains(dataFlags, f.Name) && bad == "" && cmd.InheritedFlags().Lookup(f.Name) == nil {
 			bad = f.Name
 		}
 	})
@@ -97,6 +95,11 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 	in.Progress = func(done float64) { bar.set(name, int64(1000*done), 1000) }
 	rep, err := alg.Run(in, params)
 	bar.finish()
+	if err == nil && rf.plot != "" && rep.Figure == nil {
+		err = badInput("--plot: --algorithm %s draws no figure", name)
+	} else if err == nil && rf.plot != "" {
+		err = plotTo(rf.plot)(output.FigurePlot(rep.Figure))
+	}
 	if err != nil {
 		return err
 	}

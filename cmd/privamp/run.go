@@ -79,6 +79,13 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 				return err
 			}
 		}
+		if err := checkOutputs([][2]string{{"trace", rf.trace}, {"plot", rf.plot}}, [][2]string{{"data", rf.spec.Data.Path},
+			{"public-data", rf.plan.PublicData}, {"plan", rf.plan.Path}, {"config", rf.config}}); err != nil {
+			return err
+		}
+		if ext := strings.ToLower(filepath.Ext(rf.plot)); rf.plot != "" && ext != ".png" && ext != ".svg" {
+			return badInput("--plot must name a .png or .svg file, got %q", rf.plot)
+		}
 		switch rf.algorithm {
 		case "pnsgd", "skip", "stop":
 			if changed(cmd, "variant") && rf.variant != rf.algorithm {
@@ -97,13 +104,6 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
 	if err := checkProblemFlags(cmd, &rf.problemFlags); err != nil {
 		return err
-	}
-	if err := checkOutputs([][2]string{{"trace", rf.trace}, {"plot", rf.plot}}, [][2]string{{"data", rf.spec.Data.Path},
-		{"public-data", rf.plan.PublicData}, {"plan", rf.plan.Path}, {"config", rf.config}}); err != nil {
-		return err
-	}
-	if ext := strings.ToLower(filepath.Ext(rf.plot)); rf.plot != "" && ext != ".png" && ext != ".svg" {
-		return badInput("--plot must name a .png or .svg file, got %q", rf.plot)
 	}
 	follow := rf.plan.Path != ""
 	if fl := firstChanged(cmd, "id", "row-ids", "tier", "public-data"); !follow && fl != "" {

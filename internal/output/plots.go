@@ -8,6 +8,7 @@ import (
 
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/privamp/privamp/optimizer/audit"
 	"github.com/privamp/privamp/shifted"
 	"github.com/privamp/privamp/shifted/plan"
@@ -259,6 +260,66 @@ func EpochsPlot(c shifted.EpochCurve) (*plot.Plot, error) {
 		s.Shape, s.Color, s.Radius = draw.CrossGlyph{}, plotutil.Color(1), vg.Points(6)
 		p.Add(s)
 		p.Legend.Add(fmt.Sprintf("burn-in: %d passes", c.BurnIn), s)
+	}
+	return p, nil
+}
+
+// FigurePlot draws a report's figure: each curve's means joined by a line,
+// with error bars at its confidence limits (points that a log axis cannot
+// show are left out).
+func FigurePlot(f *algorithms.Figure) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = f.Title, f.X, f.Y
+	if f.LogX {
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	}
+	if f.LogY {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	}
+	if len(f.Curves) > 0 && f.LogX { // a log axis over less than a decade shows no tick: mark the X values
+		var ticks []plot.Tick
+		for _, x := range f.Curves[0].X {
+			ticks = append(ticks, plot.Tick{Value: x, Label: quantity.Nearest(x)})
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	}
+	drawn := 0
+	for k, c := range f.Curves {
+		var pts plotter.XYs
+		var errs plotter.YErrors
+		for i := range c.X {
+			lo, hi := c.Y[i], c.Y[i]
+			if i < len(c.Lower) && i < len(c.Upper) {
+				lo, hi = c.Lower[i], c.Upper[i]
+			}
+			if (f.LogX && !(c.X[i] > 0)) || (f.LogY && !(lo > 0)) || math.IsNaN(c.Y[i]) || math.IsInf(hi, 0) {
+				continue
+			}
+			pts = append(pts, plotter.XY{X: c.X[i], Y: c.Y[i]})
+			errs = append(errs, struct{ Low, High float64 }{c.Y[i] - lo, hi - c.Y[i]})
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, err
+		}
+		l.Color, l.Dashes, l.Width = plotutil.Color(k), plotutil.Dashes(k), vg.Points(1.5)
+		eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYer
+			plotter.YErrorer
+		}{pts, errs})
+		if err != nil {
+			return nil, err
+		}
+		eb.Color = plotutil.Color(k)
+		p.Add(l, eb)
+		p.Legend.Add(c.Name, l)
+		drawn++
+	}
+	if drawn == 0 {
+		return nil, ErrNothingToPlot
 	}
 	return p, nil
 }

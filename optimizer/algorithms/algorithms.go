@@ -77,6 +77,8 @@ type Report struct {
 	Result      any
 	Assumptions []string
 	Notes       []string
+	// Figure, if not nil, is what the result can be drawn as.
+	Figure *Figure
 }
 
 // Add appends a line.
@@ -267,4 +269,19 @@ func Refused() map[string]string {
 	mu.Lock()
 	defer mu.Unlock()
 	return maps.Clone(refused)
+}
+
+// Figure is a chart of a report's result (privamp run --plot draws it):
+// curves of means with their confidence limits.
+type Figure struct {
+	Title, X, Y string
+	LogX, LogY  bool
+	Curves      []Curve
+}
+
+// Curve is one named curve; Lower and Upper (optional) are its confidence
+// limits at each X.
+type Curve struct {
+	Name               string
+	X, Y, Lower, Upper []float64
 }

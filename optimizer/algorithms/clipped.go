@@ -123,6 +123,11 @@ func runClippedCompare(in Input, params any) (*Report, error) {
 		r.Add(fmt.Sprintf("%s at ε = %g", row.Method, row.Epsilon), fmt.Sprintf("%.4g [%.4g, %.4g]", row.Mean, row.Lower, row.Upper), Measured,
 			fmt.Sprintf("excess population risk, %d repeats, %g CI; certified ε %.4g; clip %.4g, σ %.4g, T %d, s %d", row.Repeats, s.Confidence, row.CertifiedEpsilon, row.Clip, row.Sigma, row.Steps, row.Batch))
 	}
+	r.Figure = &Figure{Title: fmt.Sprintf("Heavy-tailed data (Student-t, ν = %g), n = %d, d = %d, δ = %g", s.Nu, s.N, s.Dim, s.Delta),
+		X: "ε", Y: "excess population risk", LogX: true, LogY: true}
+	for _, sr := range c.Series {
+		r.Figure.Curves = append(r.Figure.Curves, Curve{Name: sr.Method + " (replace-one)", X: sr.Epsilon, Y: sr.Mean, Lower: sr.Lower, Upper: sr.Upper})
+	}
 	for _, row := range c.Rows {
 		ok := row.CertifiedEpsilon <= row.Epsilon
 		st := "PASS"
