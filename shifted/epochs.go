@@ -127,13 +127,19 @@ func EpsilonByEpochs(r Training, epochs []int64, conv rdp.Conversion, sampling b
 			out.DomainSource = dg.Source() + "; " + conv.Source()
 		}
 		if sampling {
-			smp, err := samplingOf(g, r.Delta, conv, true)
+			// Replace-one by RDP (remove then add) only: the PLD's replace-one
+			// pair at every pass count costs seconds and hundreds of MB.
+			smp, err := samplingOf(g, r.Delta, conv, false)
 			if err != nil {
 				return EpochCurve{}, err
 			}
-			q := quantity.Loss(smp.ReplaceOne.Epsilon)
+			ro, err := rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussianReplaceOne{Q: smp.Q, Z: smp.Z}, float64(smp.Steps)), r.Delta, conv)
+			if err != nil {
+				return EpochCurve{}, err
+			}
+			q := quantity.Loss(ro.Epsilon)
 			p.Sampling = &q
-			out.SamplingSource = "replace-one neighbours, like the per-person curves: " + smp.ReplaceOneSource(conv)
+			out.SamplingSource = fmt.Sprintf("replace-one neighbours, like the per-person curves: Poisson sampling q = b/n, z = bσ/L, RDP of removal then addition (Mironov–Talwar–Zhang 2019, Mironov 2017 Prop. 11); %s", conv.Source())
 		}
 		out.Points = append(out.Points, p)
 	}
