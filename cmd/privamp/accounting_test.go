@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/internal/quantity"
 )
 
 // runCLI runs privamp with args and returns stdout, stderr and the status.
@@ -230,7 +232,7 @@ func FuzzCLIArgs(f *testing.F) {
 
 func TestRoundingDirection(t *testing.T) {
 	for _, x := range []float64{4.306791, 1e-7, 0.999999999, 123456.7, 2.5e-300, 1, 9.9999995} {
-		up, down := parse(fmtUp(x)), parse(fmtDown(x))
+		up, down := parse(quantity.Up(x)), parse(quantity.Down(x))
 		if up < x || down > x {
 			t.Errorf("x=%v: up %v down %v", x, up, down)
 		}

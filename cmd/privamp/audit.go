@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/audit"
 	"github.com/spf13/cobra"
@@ -101,11 +102,11 @@ func runAudit(a *app, cmd *cobra.Command, af *auditFlags) error {
 		add("ε exact", rep.Exact, dl, "final iterate Gaussian: exact privacy profile")
 	}
 	add("ε by plain composition", res.Privacy.Composition, dl, "every iterate released")
-	add("statistic means S / S'", fmt.Sprintf("%s / %s (sd %s)", fmtNum(rep.MeanIn), fmtNum(rep.MeanOut), fmtNum(rep.SD)), "", "⟨w, e⟩, e the canary's direction")
+	add("statistic means S / S'", fmt.Sprintf("%s / %s (sd %s)", quantity.Nearest(rep.MeanIn), quantity.Nearest(rep.MeanOut), quantity.Nearest(rep.SD)), "", "⟨w, e⟩, e the canary's direction")
 	op := map[bool]string{true: "≥", false: "≤"}[rep.Greater]
-	add("test", fmt.Sprintf("say S when ⟨w, e⟩ %s %s", op, fmtNum(rep.Threshold)), "", "threshold chosen on the first half of the runs")
+	add("test", fmt.Sprintf("say S when ⟨w, e⟩ %s %s", op, quantity.Nearest(rep.Threshold)), "", "threshold chosen on the first half of the runs")
 	add("true / false positives", fmt.Sprintf("%d / %d of %d", rep.TP, rep.FP, rep.EvalTrials), "", "second half")
-	add("TPR lower, FPR upper", fmt.Sprintf("%s, %s", fmtNum(rep.TPRLow), fmtNum(rep.FPRHigh)), "", "one-sided Clopper–Pearson bounds")
+	add("TPR lower, FPR upper", fmt.Sprintf("%s, %s", quantity.Nearest(rep.TPRLow), quantity.Nearest(rep.FPRHigh)), "", "one-sided Clopper–Pearson bounds")
 	add("μ (Gaussian DP), ε if μ-GDP", fmt.Sprintf("[%s, %s], ε ≥ %s", rep.GDP.MuLower, rep.GDP.MuUpper, rep.GDP.EpsilonLower), dl, rep.GDP.Source)
 	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"},
 		Rows: [][]string{{rep.Check.Name, rep.Check.Status, rep.Lower.String(), rep.Upper.String(), rep.Check.Detail}}}

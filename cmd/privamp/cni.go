@@ -60,7 +60,7 @@ range, or a schedule that is unreadable or invalid, named by its line or key).`,
 			return err
 		case path == "":
 			return badInput("--schedule is required: a JSON schedule file (see 'privamp cni --help')")
-		case allocPath != "" && path != "-" && sameFile(path, allocPath):
+		case allocPath != "" && path != "-" && samePath(path, allocPath):
 			return badInput("--allocation %s would overwrite the input --schedule %s", allocPath, path)
 		}
 		rd := cmd.InOrStdin()
@@ -70,7 +70,9 @@ range, or a schedule that is unreadable or invalid, named by its line or key).`,
 				return badInput("--schedule: cannot read %s: %v", path, errors.Unwrap(err))
 			}
 			defer fh.Close()
-			rd = fh
+			bar := newBar(a)
+			defer bar.finish()
+			rd = bar.reader("reading "+path, fh)
 		}
 		sch, err := shifted.ParseSchedule(rd)
 		if err == nil && allocPath != "" && sch.Len() > cniMaxAllocation {
@@ -107,25 +109,18 @@ type cniResult struct {
 
 func cniReport(res shifted.SolutionReport, allocPath string) *report {
 	r := &report{
-		Title: fmt.Sprintf("Contractive noisy iteration: %s steps in %s", fmtInt(float64(res.Steps)), quantity.Count(res.Runs, "run", "runs")),
+		Title: fmt.Sprintf("Contractive noisy iteration: %s steps in %s", quantity.Int(float64(res.Steps)), quantity.Count(res.Runs, "run", "runs")),
 		Rows: []row{{"K (zCDP: D_α ≤ αK for all α > 1)", res.Rho, res.RhoNote, res.Source},
-			{"ε", res.Epsilon, "at δ = " + fmtNum(res.Delta), res.EpsilonSource},
+			{"ε", res.Epsilon, "at δ = " + quantity.Nearest(res.Delta), res.EpsilonSource},
 			{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"}},
 		Table:  &table{Header: []string{"segment", "first step", "last step", "K share", "shift at first step"}},
 		Result: cniResult{"cni", res, allocPath}, Assumptions: res.Assumptions, Notes: res.Notes, CSVAll: true,
 	}
 	for _, v := range res.RDP {
-		r.Rows = append(r.Rows, row{fmt.Sprintf("RDP ε(α = %s)", fmtNum(v.Alpha)), v.Epsilon, "αK", res.Source})
+		r.Rows = append(r.Rows, row{fmt.Sprintf("RDP ε(α = %s)", quantity.Nearest(v.Alpha)), v.Epsilon, "αK", res.Source})
 	}
 	for i, s := range res.Segments {
-		r.Table.Rows = append(r.Table.Rows, []string{strconv.Itoa(i + 1), fmtInt(float64(s.First)), fmtInt(float64(s.Last)), s.Rho.String(), s.FirstShift.String()})
+		r.Table.Rows = append(r.Table.Rows, []string{strconv.Itoa(i + 1), quantity.Int(float64(s.First)), quantity.Int(float64(s.Last)), s.Rho.String(), s.FirstShift.String()})
 	}
 	return r
-}
-
-// sameFile reports whether two paths name the same existing file.
-func sameFile(a, b string) bool {
-	sa, errA := os.Stat(a)
-	sb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }

@@ -48,13 +48,13 @@ records iteration wins.` + ampExit,
 }
 
 func compareReport(c shifted.ComparisonReport) *report {
-	at := "at δ = " + fmtNum(c.Delta)
+	at := "at δ = " + quantity.Nearest(c.Delta)
 	r := &report{
-		Title:  fmt.Sprintf("Amplification by iteration vs sampling: n = %d, batch %d, %s, %s, σ = %s", c.N, c.Batch, quantity.Count(c.Epochs, "epoch", "epochs"), quantity.Count(c.Steps, "step", "steps"), fmtUp(c.Sigma)),
+		Title:  fmt.Sprintf("Amplification by iteration vs sampling: n = %d, batch %d, %s, %s, σ = %s", c.N, c.Batch, quantity.Count(c.Epochs, "epoch", "epochs"), quantity.Count(c.Steps, "step", "steps"), quantity.Up(c.Sigma)),
 		Result: compareResult{"compare", c}, Assumptions: c.Assumptions, Notes: c.Notes,
 	}
 	for _, h := range c.Iteration.Highlights() {
-		r.Rows = append(r.Rows, row{fmt.Sprintf("iteration, %s (index %d)", h.Label, h.Index), fmtEps(h.Epsilon), at + ", replace-one", c.IterationSource})
+		r.Rows = append(r.Rows, row{fmt.Sprintf("iteration, %s (index %d)", h.Label, h.Index), quantity.Loss(h.Epsilon).String(), at + ", replace-one", c.IterationSource})
 	}
 	for _, p := range c.Indices {
 		r.Rows = append(r.Rows, row{fmt.Sprintf("iteration, index %d", p.Index), p.Epsilon, at + ", replace-one", c.IterationSource})
@@ -67,8 +67,8 @@ func compareReport(c shifted.ComparisonReport) *report {
 		vs string
 		k  int64
 	}{{"replace-one", c.IterationWins}, {"add/remove", c.IterationWinsAddRemove}} {
-		r.Rows = append(r.Rows, row{"iteration ≤ sampling (" + w.vs + ") for", fmt.Sprintf("%s of %s records (%.4g%%)", fmtInt(float64(w.k)), fmtInt(float64(c.N)), 100*float64(w.k)/float64(c.N)),
-			map[bool]string{true: "indices 1.." + fmtInt(float64(w.k)), false: "none"}[w.k > 0], "ε_t is non-decreasing in t"})
+		r.Rows = append(r.Rows, row{"iteration ≤ sampling (" + w.vs + ") for", fmt.Sprintf("%s of %s records (%.4g%%)", quantity.Int(float64(w.k)), quantity.Int(float64(c.N)), 100*float64(w.k)/float64(c.N)),
+			map[bool]string{true: "indices 1.." + quantity.Int(float64(w.k)), false: "none"}[w.k > 0], "ε_t is non-decreasing in t"})
 	}
 	return r
 }

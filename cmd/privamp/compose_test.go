@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/internal/quantity"
 )
 
 // composeCLI runs privamp compose with args (runCLI is in accounting_test.go).
@@ -205,20 +206,20 @@ func TestFmtEpsRoundsUp(t *testing.T) {
 		want string
 	}{{4.306791372532895, "4.30680"}, {10, "10"}, {1e-5, "1e-05"}, {9.999999999312937e-06, "1e-05"},
 		{0.9999999, "1"}, {999999.5, "1e+06"}, {0, "0"}, {math.Inf(1), noFinite}, {0.1234561, "0.123457"}} {
-		got := fmtEps(c.x)
+		got := quantity.Loss(c.x).String()
 		if v, err := strconv.ParseFloat(got, 64); c.want != noFinite && (err != nil || v < c.x) {
-			t.Errorf("fmtUp(%v) = %q is below", c.x, got)
+			t.Errorf("quantity.Up(%v) = %q is below", c.x, got)
 		}
 		if got != c.want && !(c.want == "4.30680" && got == "4.3068") {
-			t.Errorf("fmtUp(%v) = %q, want %q", c.x, got, c.want)
+			t.Errorf("quantity.Up(%v) = %q, want %q", c.x, got, c.want)
 		}
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 100000; i++ {
 		x := math.Exp(rng.NormFloat64() * 20)
-		v, err := strconv.ParseFloat(fmtUp(x), 64)
+		v, err := strconv.ParseFloat(quantity.Up(x), 64)
 		if err != nil || v < x || v > x*(1+1.1e-5) {
-			t.Fatalf("fmtUp(%v) = %q", x, fmtUp(x))
+			t.Fatalf("quantity.Up(%v) = %q", x, quantity.Up(x))
 		}
 	}
 }

@@ -69,7 +69,7 @@ The burn-in is the number of passes after which the bounded-domain ε changes by
 }
 
 func epochsReport(c shifted.EpochCurve) *report {
-	r := &report{Title: fmt.Sprintf("ε of the worst record (index %d) against the number of passes: n = %d, δ = %s", c.WorstIndex, c.N, fmtNum(c.Delta)),
+	r := &report{Title: fmt.Sprintf("ε of the worst record (index %d) against the number of passes: n = %d, δ = %s", c.WorstIndex, c.N, quantity.Nearest(c.Delta)),
 		Result: c, Command: "epochs", CSVAll: true, Notes: slices.DeleteFunc([]string{c.DomainNote}, func(s string) bool { return s == "" }),
 		Table: &table{Header: []string{"epochs", "fmtt18_epsilon", "domain_epsilon", "domain_window_start", "sampling_epsilon"}}}
 	cell := func(e *quantity.Loss) string {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/spf13/cobra"
 )
@@ -14,7 +15,7 @@ func positiveInt(flag string, v, max float64) error {
 		return err
 	}
 	if !(v >= 1 && v <= max && v == math.Trunc(v)) {
-		return badInput("--%s must be a whole number in [1, %s], got %v", flag, fmtInt(max), v)
+		return badInput("--%s must be a whole number in [1, %s], got %v", flag, quantity.Int(max), v)
 	}
 	return nil
 }
@@ -49,7 +50,7 @@ func fmtOrder(a float64) string {
 	if math.IsInf(a, 1) {
 		return "∞ (pure DP)"
 	}
-	return fmtNum(a)
+	return quantity.Nearest(a)
 }
 
 // fmtFull formats x with every digit needed to read it back exactly.

@@ -209,7 +209,7 @@ func runPlan(a *app, cmd *cobra.Command, f *planFlags) error {
 func planReport(f *planFlags, what string, out *planResult) *report {
 	res, p := out.Result, out.Plan
 	u, uu := res.Utility, res.Uniform.Utility
-	r := &report{Title: fmt.Sprintf("privamp plan: a per-person privacy schedule for %s (%s, δ = %s)", what, res.Run, fmtNum(res.Delta)), Result: out,
+	r := &report{Title: fmt.Sprintf("privamp plan: a per-person privacy schedule for %s (%s, δ = %s)", what, res.Run, quantity.Nearest(res.Delta)), Result: out,
 		Assumptions: res.Assumptions, Notes: res.Notes}
 	order, opt := "ascending budget, strictest first", "optimal (exchange argument: package shifted/plan)"
 	if res.Order == "descending" {
@@ -226,8 +226,8 @@ func planReport(f *planFlags, what string, out *planResult) *report {
 		{"step size η", res.Eta, "", res.EtaSource},
 		{"utility bound E[F(W)] − F*", planBound(u.Bound), "", u.Source},
 		{"every target met", "yes: largest achieved/target = " + strconv.FormatFloat(res.MaxAchievedRatio, 'f', 10, 64), "", "every person's ε recomputed with package shifted at σ, η and their δ; " + f.opt.Conversion.Source()},
-		{"worst person (sets σ)", fmt.Sprintf("position %d (%sε = %s, δ = %s)", res.WorstIndex, planWhoAt(p, res.WorstIndex), fmtNum(e), fmtNum(d)), "", "the position with the largest achieved/target"},
-		{fmt.Sprintf("uniform plan σ (everyone ε = %s, δ = %s)", fmtNum(res.Uniform.Epsilon), fmtNum(res.Uniform.Delta)), res.Uniform.Sigma, "", "the same computation with every budget set to the strictest"},
+		{"worst person (sets σ)", fmt.Sprintf("position %d (%sε = %s, δ = %s)", res.WorstIndex, planWhoAt(p, res.WorstIndex), quantity.Nearest(e), quantity.Nearest(d)), "", "the position with the largest achieved/target"},
+		{fmt.Sprintf("uniform plan σ (everyone ε = %s, δ = %s)", quantity.Nearest(res.Uniform.Epsilon), quantity.Nearest(res.Uniform.Delta)), res.Uniform.Sigma, "", "the same computation with every budget set to the strictest"},
 		{"noise versus uniform", planRatio(res.NoiseRatio, "less noise"), "", fmt.Sprintf("σ/σ_uniform = %s", res.NoiseRatio)},
 		{"utility bound, uniform plan", planBound(uu.Bound), "", uu.Source},
 		{"utility bound versus uniform", planRatio(res.UtilityRatio, "better"), "", "ratio of the two bounds above"},
@@ -244,7 +244,7 @@ func planReport(f *planFlags, what string, out *planResult) *report {
 	tb := &table{Header: []string{"position", "who", "target ε", "δ", "achieved ε", "slack"}}
 	pts, _ := res.Profile(24)
 	for _, pt := range pts {
-		tb.Rows = append(tb.Rows, []string{fmtInt(float64(pt.Index)), pt.ID, fmtNum(pt.Epsilon), fmtNum(pt.Delta), pt.Achieved.String(), fmtDown(pt.Epsilon - float64(pt.Achieved))})
+		tb.Rows = append(tb.Rows, []string{quantity.Int(float64(pt.Index)), pt.ID, quantity.Nearest(pt.Epsilon), quantity.Nearest(pt.Delta), pt.Achieved.String(), quantity.Down(pt.Epsilon - float64(pt.Achieved))})
 	}
 	r.Table = tb
 	r.Notes = append(r.Notes, "many budget groups: the table shows log-spaced positions; --csv prints every person")
@@ -274,8 +274,8 @@ func planRatio(r quantity.Num, word string) string {
 func planGroupTable(p *plan.Plan, groups []plan.GroupResult) *table {
 	tb := &table{Header: []string{"positions", "count", "who", "target ε", "δ", "achieved ε (min – max)", "min slack"}}
 	for _, gr := range groups {
-		tb.Rows = append(tb.Rows, []string{plan.Positions(gr.First, gr.Last), fmtInt(float64(gr.Last - gr.First + 1)), p.WhoIn(gr.First, gr.Last, gr.Tier),
-			fmtNum(gr.Epsilon), fmtNum(gr.Delta), fmtEps(gr.AchievedMin) + " – " + fmtEps(gr.AchievedMax), fmtDown(gr.SlackMin)})
+		tb.Rows = append(tb.Rows, []string{plan.Positions(gr.First, gr.Last), quantity.Int(float64(gr.Last - gr.First + 1)), p.WhoIn(gr.First, gr.Last, gr.Tier),
+			quantity.Nearest(gr.Epsilon), quantity.Nearest(gr.Delta), quantity.Loss(gr.AchievedMin).String() + " – " + quantity.Loss(gr.AchievedMax).String(), quantity.Down(gr.SlackMin)})
 	}
 	return tb
 }
@@ -322,7 +322,7 @@ func planInfeasible(a *app, f *planFlags, what string, out *planResult) error {
 		if u.AchievableMin != u.Achievable {
 			ach = u.AchievableMin.String() + " – " + ach
 		}
-		tb.Rows = append(tb.Rows, []string{plan.Positions(u.First, u.Last), u.ID + u.Tier, fmtNum(u.Epsilon), fmtNum(u.Delta), ach})
+		tb.Rows = append(tb.Rows, []string{plan.Positions(u.First, u.Last), u.ID + u.Tier, quantity.Nearest(u.Epsilon), quantity.Nearest(u.Delta), ach})
 	}
 	r.Table = tb
 	r.Notes = append(res.Notes, "more noise lowers every ε: the cap comes from utility; raise it, accept the listed budgets, or add the records above",

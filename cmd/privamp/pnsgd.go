@@ -132,16 +132,16 @@ step that does not contract is refused unless --composition-fallback asks for th
 }
 
 func pnsgdReport(an shifted.Analysis) *report {
-	at := "at δ = " + fmtNum(an.Delta)
+	at := "at δ = " + quantity.Nearest(an.Delta)
 	r := &report{
-		Title: fmt.Sprintf("Per-person privacy by amplification by iteration: %s, n = %s", an.Name, fmtInt(float64(an.N))),
-		Rows: []row{{"n (private records)", fmtInt(float64(an.N)), "", "input"},
+		Title: fmt.Sprintf("Per-person privacy by amplification by iteration: %s, n = %s", an.Name, quantity.Int(float64(an.N))),
+		Rows: []row{{"n (private records)", quantity.Int(float64(an.N)), "", "input"},
 			{"σ (gradient noise)", quantity.Noise(an.Sigma), "std of N(0, σ²I) on the average gradient", "input"},
 			{"L (Lipschitz)", quantity.Num(an.Loss.Lipschitz), "declared", "input"}},
 		Result: pnsgdResult{"pnsgd", an}, Assumptions: an.Assumptions, Notes: an.Notes,
 	}
 	if sm := an.Smoothing; sm != nil {
-		r.Rows = append(r.Rows, row{"smoothing λ", quantity.Num(sm.Lambda), "β = L/λ = " + fmtNum(sm.Smoothness), sm.Source},
+		r.Rows = append(r.Rows, row{"smoothing λ", quantity.Num(sm.Lambda), "β = L/λ = " + quantity.Nearest(sm.Smoothness), sm.Source},
 			row{"smoothing error", quantity.Noise(sm.Error), "|f̂ − f| ≤ Lλ√d", "FMTT18 Thm 33"})
 	}
 	for _, p := range an.Indices { // ρ_t is in the JSON
@@ -152,7 +152,7 @@ func pnsgdReport(an shifted.Analysis) *report {
 			r.Rows = append(r.Rows, row{fmt.Sprintf("ε, %s (index %d)", h.Label, h.Index), quantity.Loss(h.Epsilon), at, an.Source})
 		}
 		if s.Target > 0 {
-			r.Rows = append(r.Rows, row{"records with ε ≤ " + fmtNum(s.Target), fmt.Sprintf("%s of %s (%.4g%%)", fmtInt(float64(s.CountUnder)), fmtInt(float64(an.N)), 100*s.ShareUnder), at, an.Source + "; monotone in the index"})
+			r.Rows = append(r.Rows, row{"records with ε ≤ " + quantity.Nearest(s.Target), fmt.Sprintf("%s of %s (%.4g%%)", quantity.Int(float64(s.CountUnder)), quantity.Int(float64(an.N)), 100*s.ShareUnder), at, an.Source + "; monotone in the index"})
 		}
 	}
 	if !an.CompositionFallback {

@@ -54,7 +54,7 @@ func (x row) text() string {
 	case fmt.Stringer:
 		return v.String()
 	case float64:
-		return fmtNum(v)
+		return quantity.Nearest(v)
 	case int, int64:
 		return fmt.Sprint(v)
 	}
@@ -94,20 +94,6 @@ func render(w io.Writer, m outputMode, r *report) error {
 // merged is a result made of several typed parts whose keys are merged.
 type merged = output.Merged
 
-// fmtEps formats an ε, rounded up to 6 significant digits so that the
-// printed value is never below the proven one; "no finite guarantee" when
-// infinite. Use it for every privacy loss (ε, δ, ρ) shown to a person.
-func fmtEps(x float64) string { return quantity.Loss(x).String() }
-
-// fmtUp formats x ≥ 0 with 6 significant digits, rounding up.
-func fmtUp(x float64) string { return quantity.Up(x) }
-
-// fmtNum formats a number with 6 significant digits; ∞ for +Inf.
-func fmtNum(x float64) string { return quantity.Nearest(x) }
-
-// fmtInt formats an integer-valued float without exponent.
-func fmtInt(x float64) string { return quantity.Int(x) }
-
 // writeFileAtomic and streamFileAtomic never leave half a file (package
 // internal/atomicfile); samePath tells whether two paths name one file.
 var (
@@ -126,10 +112,6 @@ func joinNonEmpty(sep string, ss ...string) string {
 	}
 	return strings.Join(out, sep)
 }
-
-// fmtDown formats x ≥ 0 with 6 significant digits, rounding down: for
-// maxima a user must not exceed (ρ*, a largest per-step ε).
-func fmtDown(x float64) string { return quantity.Down(x) }
 
 // checkOutputs refuses output files that would overwrite an input or each
 // other, and outputs that are directories (issue 9, holes 6 and 11): bad

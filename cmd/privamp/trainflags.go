@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"math"
 	"os"
 	"time"
@@ -120,3 +121,23 @@ func (p *progress) finish() {
 		_ = p.bar.Finish()
 	}
 }
+
+// reader reports the bytes read from f against its size on the bar (a
+// regular file only).
+func (p *progress) reader(stage string, f *os.File) io.Reader {
+	st, err := f.Stat()
+	if p.bar == nil || err != nil || !st.Mode().IsRegular() {
+		return f
+	}
+	var count int64
+	return readFunc(func(b []byte) (int, error) {
+		n, err := f.Read(b)
+		count += int64(n)
+		p.set(stage, count, st.Size())
+		return n, err
+	})
+}
+
+type readFunc func([]byte) (int, error)
+
+func (r readFunc) Read(b []byte) (int, error) { return r(b) }

@@ -126,20 +126,20 @@ func verifyPlan(a *app, path string) error {
 	add("verdict", res.Verdict, "every position's ε recomputed with package shifted and compared with its target")
 	add("plan", fmt.Sprintf("%s, %s, order %s; σ, η, L, β, m = %g, %g, %g, %g, %g", quantity.Count(p.N, "person", "people"), s.Name(), p.Order, p.Sigma, p.Eta, p.Lipschitz, p.Smoothness, p.StrongConvexity), "plan file")
 	if e, d, err := p.Target(v.WorstPosition); err == nil {
-		add("largest achieved/target", quantity.Loss(v.WorstRatio), fmt.Sprintf("index %d (%sε = %s, δ = %s)", v.WorstPosition, planWhoAt(p, v.WorstPosition), fmtNum(e), fmtNum(d)))
+		add("largest achieved/target", quantity.Loss(v.WorstRatio), fmt.Sprintf("index %d (%sε = %s, δ = %s)", v.WorstPosition, planWhoAt(p, v.WorstPosition), quantity.Nearest(e), quantity.Nearest(d)))
 	}
-	add("people above their target", fmt.Sprintf("%s of %s", fmtInt(float64(v.ViolationCount)), fmtInt(float64(v.Checked))), "recomputed ε > target ε; "+v.Source)
+	add("people above their target", fmt.Sprintf("%s of %s", quantity.Int(float64(v.ViolationCount)), quantity.Int(float64(v.Checked))), "recomputed ε > target ε; "+v.Source)
 	if len(v.Groups) > 0 && len(v.Groups) <= planMaxTable && v.OK {
 		r.Table = planGroupTable(p, v.Groups)
 	} else if !v.OK {
 		r.Table = &table{Header: []string{"index", "who", "target ε", "δ", "achieved ε"}}
 		for _, vi := range v.Violations[:min(len(v.Violations), planMaxTable)] {
-			r.Table.Rows = append(r.Table.Rows, []string{fmtInt(float64(vi.Position)), nonEmpty(vi.ID, vi.Tier), fmtNum(vi.Epsilon), fmtNum(vi.Delta), fmtEps(vi.Achieved)})
+			r.Table.Rows = append(r.Table.Rows, []string{quantity.Int(float64(vi.Position)), nonEmpty(vi.ID, vi.Tier), quantity.Nearest(vi.Epsilon), quantity.Nearest(vi.Delta), quantity.Loss(vi.Achieved).String()})
 		}
 		if mk, err := plan.Make(s, plan.Budgets{People: p.People, Tiers: p.Tiers}); err == nil && mk.Plan != nil {
 			need := quantity.Noise(mk.Plan.Sigma)
 			res.SigmaNeeded = &need
-			add("σ that meets every target", need, fmt.Sprintf("privamp plan on the same budgets and setting (η = %s fixed)", fmtNum(p.Eta)))
+			add("σ that meets every target", need, fmt.Sprintf("privamp plan on the same budgets and setting (η = %s fixed)", quantity.Nearest(p.Eta)))
 		}
 	}
 	if err := render(a.out, a.mode, r); err != nil {
