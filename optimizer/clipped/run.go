@@ -67,7 +67,7 @@ type Measured struct {
 type Result struct {
 	Algorithm   string                 `json:"algorithm"`
 	Source      string                 `json:"source"`
-	Description string                 `json:"description"`
+	Description string                 `json:"data_description"`
 	Plan        Plan                   `json:"plan"`
 	Privacy     Privacy                `json:"privacy"`
 	Measured    Measured               `json:"measured"`

@@ -133,7 +133,7 @@ func stats(v []float64, conf float64) Stats {
 
 // GameInfo describes the game of a run.
 type GameInfo struct {
-	Description string       `json:"description"`
+	Description string       `json:"data_description"`
 	N           int          `json:"n"`
 	DX          int          `json:"dx"`
 	DY          int          `json:"dy"`
