@@ -234,5 +234,5 @@ func domainBurnIn(r Training, t int64, epochs []int64, conv rdp.Conversion) (bur
 
 // String summarises the curve in one line.
 func (c EpochCurve) String() string {
-	return fmt.Sprintf("%d pass counts, burn-in %d passes, limit ε %v", len(c.Points), c.BurnIn, c.LimitEpsilon)
+	return fmt.Sprintf("%d pass counts, burn-in %s, limit ε %v", len(c.Points), quantity.Count(c.BurnIn, "pass", "passes"), c.LimitEpsilon)
 }

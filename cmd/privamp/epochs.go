@@ -88,7 +88,7 @@ func epochsReport(c shifted.EpochCurve) *report {
 	if c.LimitEpsilon != nil {
 		r.Rows = append(r.Rows, row{"burn-in (passes)", strconv.FormatInt(c.BurnIn, 10), map[bool]string{true: "exact", false: "over the listed passes"}[c.BurnInExact], c.DomainSource},
 			row{"ε after the burn-in (limit)", *c.LimitEpsilon, "worst record", c.DomainSource},
-			row{"burn-in and limit, first record", fmt.Sprintf("%d passes, ε = %s", c.BurnInFirst, c.LimitEpsilonFirst), "", c.DomainSource})
+			row{"burn-in and limit, first record", fmt.Sprintf("%s, ε = %s", quantity.Count(c.BurnInFirst, "pass", "passes"), c.LimitEpsilonFirst), "", c.DomainSource})
 	}
 	last := c.Points[len(c.Points)-1]
 	r.Rows = append(r.Rows, row{fmt.Sprintf("ε after %s (FMTT18)", quantity.Count(last.Epochs, "pass", "passes")), last.FMTT18, "worst record", c.FMTT18Source})

@@ -259,7 +259,7 @@ func EpochsPlot(c shifted.EpochCurve) (*plot.Plot, error) {
 		}
 		s.Shape, s.Color, s.Radius = draw.CrossGlyph{}, plotutil.Color(1), vg.Points(6)
 		p.Add(s)
-		p.Legend.Add(fmt.Sprintf("burn-in: %d passes", c.BurnIn), s)
+		p.Legend.Add(fmt.Sprintf("burn-in: %s", quantity.Count(c.BurnIn, "pass", "passes")), s)
 	}
 	return p, nil
 }
