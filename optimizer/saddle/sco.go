@@ -17,7 +17,7 @@ import (
 //   - Logistic (the shipped data): the ℓ1-ball of radius R written as the
 //     simplex over the signed coordinates ±R e_j, f(x; z) = ln(1 +
 //     exp(−b R⟨h, x⟩)), b = ±1, h_{(j,s)} = s·clip(u_j, [−c, c])/c: L0 = R,
-//     L1 = R²/4, L2 = R³/(6√3) (|φ''| ≤ 1/4, |φ'''| ≤ 1/(6√3) for φ(m) =
+//     L1 = R²/4, L2 = R³/(6√3) (|φ”| ≤ 1/4, |φ”'| ≤ 1/(6√3) for φ(m) =
 //     ln(1 + e^{−m})).
 //   - LSQ (synthetic): h ∈ {±1}^d uniform, b = ⟨h, x*⟩ + ξ, ξ = ±σ, f(x; z)
 //     = ½(⟨h, x⟩ − b)²: F(x) = ½‖x − x*‖₂² + σ²/2 exactly, so the excess
@@ -222,7 +222,7 @@ func LogisticSCO(data *dataset.Dataset, c, R float64) (*SCOProblem, error) {
 // d) coordinates chosen from seed, n records h ∈ {±1}^d, b = ⟨h, x*⟩ ± σ.
 func SyntheticSCO(n, d int, sigma float64, seed uint64) (*SCOProblem, error) {
 	if err := field.First(field.Count("n", int64(n), 2, 10_000_000), field.Count("dimension", int64(d), 2, 100_000),
-		field.Range("noise", sigma, 0, 1e3)); err != nil {
+		field.Range("label_noise", sigma, 0, 1e3)); err != nil {
 		return nil, err
 	}
 	if float64(n)*float64(d) > maxCells {
