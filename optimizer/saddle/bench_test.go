@@ -31,7 +31,7 @@ func BenchmarkSMDSteps(b *testing.B) {
 // synthetic one (d = 20, B = 10, K = 77, q = 26).
 func BenchmarkSCOSteps(b *testing.B) {
 	for _, c := range []struct {
-		name           string
+		name          string
 		n, d, T, K, q int
 	}{{"d62-B14-K13", 569, 62, 40, 13, 3}, {"d20-B10-K77", 20000, 20, 1967, 77, 26}} {
 		p, err := SyntheticSCO(c.n, c.d, 0.5, 1)

@@ -14,7 +14,7 @@ import (
 // notes' test vector (seed 003 notes §5).
 func TestSCOPrivacyIndependent(t *testing.T) {
 	for _, c := range []struct {
-		n, T, K, q    int
+		n, T, K, q     int
 		l0, tau, delta float64
 	}{{569, 40, 13, 3, 4, 0.0123, 1e-5}, {100000, 1000, 100, 10, 1, 0.0248, 1e-5}, {20000, 1967, 77, 26, 2.5, 0.0023, 1e-6}, {1000, 7, 3, 10, 1, 0.1, 1e-3}} {
 		p, err := SCOPrivacy(c.n, c.T, c.K, c.q, c.l0, c.tau, c.delta)
