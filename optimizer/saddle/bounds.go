@@ -108,3 +108,80 @@ func brPlan(n, dx, dy int, a, l2, eps, delta float64) (U float64, M int, tau, al
 	}
 	return U, M, tau, alpha
 }
+
+// SCOPlan is Thm 4.2's second-order-smooth setting (proof 4.5): T =
+// min{n, nε/(ℓx√ln(1/δ))}, q = √(T/ℓx), K = √(Tℓx), rounded to integers ≥ 1.
+func SCOPlan(n, d int, eps, delta float64) (T, q, K int) {
+	lx := math.Log(float64(d))
+	t := math.Min(float64(n), float64(n)*eps/(lx*math.Sqrt(math.Log(1/delta))))
+	T = max(1, int(t))
+	q = max(1, int(math.Round(math.Sqrt(float64(T)/lx))))
+	K = max(1, int(math.Round(math.Sqrt(float64(T)*lx))))
+	return T, q, K
+}
+
+// SCOConstants are the declared smoothness constants of a DP-SCO loss on
+// Δd w.r.t. ‖·‖1: ‖∇f‖∞ ≤ L0, ‖∇f(a) − ∇f(b)‖∞ ≤ L1‖a − b‖1, each partial
+// derivative L2-smooth (seed 003 §1.4).
+type SCOConstants struct {
+	L0 float64 `json:"l0"`
+	L1 float64 `json:"l1"`
+	L2 float64 `json:"l2"`
+}
+
+// scoSums returns Σ_t H_t with H_t = Σ_{k=t0(t)+1}^{t} 1/k and Σ_t (t −
+// t0(t)), t0(t) the last sampling step ≤ t (t0 = t for t ≤ q, else q⌊t/q⌋).
+func scoSums(T, q int) (h, lag float64) {
+	for t := 1; t <= T; t++ {
+		t0 := t
+		if t > q {
+			t0 = q * (t / q)
+		}
+		for k := t0 + 1; k <= t; k++ {
+			h += 1 / float64(k)
+		}
+		lag += float64(t - t0)
+	}
+	return h, lag
+}
+
+// SCOReuseMoment is G ≥ E‖∇h(ŵ) − ∇h(w)‖∞² for ŵ the mean of K draws from
+// P_w and h with constants c (docs/saddle.md §8, Lemma C):
+// min{16L1²(1 + ln 2d)/K + 8L2²/K², 4L0², 4L1²}.
+func SCOReuseMoment(d, K int, c SCOConstants) float64 {
+	k := float64(K)
+	g := 16*c.L1*c.L1*(1+math.Log(2*float64(d)))/k + 8*c.L2*c.L2/(k*k)
+	return math.Min(g, 4*math.Min(c.L0*c.L0, c.L1*c.L1))
+}
+
+// SCOBound is the explicit bound on E[F(ŵ_T)] − min F of Algorithm 5 proved
+// in docs/saddle.md §8 (following proof 4.5 of seed 003 with every constant
+// explicit and the reused sparse point handled by a ghost iterate):
+//
+//	ln d/(τT) + τL0²/2 + 4L2/K + 2L1/K + (4L1/T)Σ_t H_t + (τG/T)Σ_t (t − t0(t)),
+//
+// G = SCOReuseMoment(d, K, c). It holds for every T, K, q, τ > 0.
+func SCOBound(d, T, K, q int, c SCOConstants, tau float64) float64 {
+	h, lag := scoSums(T, q)
+	t, k := float64(T), float64(K)
+	return math.Log(float64(d))/(tau*t) + tau*c.L0*c.L0/2 + 4*c.L2/k + 2*c.L1/k + 4*c.L1*h/t + tau*SCOReuseMoment(d, K, c)*lag/t
+}
+
+// scoBestStep minimises SCOBound over τ: √(ln d / (T(L0²/2 + G·lag/T))).
+func scoBestStep(d, T, K, q int, c SCOConstants) float64 {
+	_, lag := scoSums(T, q)
+	t := float64(T)
+	return math.Sqrt(math.Log(float64(d)) / (t * (c.L0*c.L0/2 + SCOReuseMoment(d, K, c)*lag/t)))
+}
+
+// Rate42 is Thm 4.2's second-order-smooth rate with its hidden constant set
+// to 1, (L0+L1)[√(ℓx/n) + ℓx ln(1/δ)^{1/4}/√(nε)] + L2/(√n ℓx^{1/4}) +
+// L2 ℓx^{1/4} ln(1/δ)^{1/4}/√(nε) + L1 ln(√(nℓx))[1/√n + ln(1/δ)^{1/4}/√(nε)]:
+// for reference, not a bound.
+func Rate42(d, n int, c SCOConstants, eps, delta float64) float64 {
+	lx, nf := math.Log(float64(d)), float64(n)
+	l4 := math.Pow(math.Log(1/delta), 0.25)
+	se := math.Sqrt(nf * eps)
+	return (c.L0+c.L1)*(math.Sqrt(lx/nf)+lx*l4/se) + c.L2/(math.Sqrt(nf)*math.Pow(lx, 0.25)) +
+		c.L2*math.Pow(lx, 0.25)*l4/se + c.L1*math.Log(math.Sqrt(nf*lx))*(1/math.Sqrt(nf)+l4/se)
+}

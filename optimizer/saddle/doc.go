@@ -25,6 +25,13 @@
 // algorithm box's line 6 prints a descent step; see state.step and
 // TestSignOfYUpdate).
 //
+// RunSCO is Algorithm 5 (DP-SCO by anytime online-to-batch on Δd: ŵ
+// redrawn as the mean of K vertices of the running average at t ≤ q and
+// every q steps, reused in between; the output the mean of K vertices,
+// hence K-sparse) on an SCOProblem: ℓ1-constrained logistic regression on
+// a labelled data set (LogisticSCO) or least squares with a known optimum
+// (SyntheticSCO).
+//
 // # Privacy
 //
 // SMDPrivacy is Prop. 3.3's accounting (each released or gradient vertex is
@@ -32,7 +39,9 @@
 // 3.5 through composition.FilterEpsilon). BRPrivacy is Prop. 3.17 with the
 // sensitivity recounted (the printed 9ταL0 per vertex is optimistic; the
 // sound value is 2·max_N 2τL0(2w_N+1)/b(N), docs/saddle.md). SMDMaxStep and
-// BRMaxStep invert them for a target (ε, δ).
+// BRMaxStep invert them for a target (ε, δ). SCOPrivacy is Prop. 4.3
+// (each vertex of P_{w^t} 4L0τ/B-DP by a mixture argument, k = K(q + ⌊T/q⌋)
+// draws, the same composition); SCOMaxStep inverts it.
 //
 // # Bounds
 //
@@ -41,5 +50,8 @@
 // BRBound the explicit form of Thm 3.14's proof conditional on the N_t.
 // RunSMDSpec and RunBRSpec repeat a run, estimate E Gap with a Student-t
 // interval and check its upper limit against the bound (a failed check makes
-// Result.OK false).
+// Result.OK false). SCOBound is the explicit bound on Algorithm 5's
+// expected excess risk proved in docs/saddle.md §8 (the reused sparse point
+// handled by a ghost iterate); RunSCOSpec checks the measured risk's upper
+// confidence limit against it.
 package saddle

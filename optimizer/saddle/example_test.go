@@ -51,3 +51,15 @@ func ExampleRunSMD() {
 	// Output:
 	// nonzeros ≤ 2T: true gap < 0.5: true
 }
+
+// Algorithm 5's certificate (Prop. 4.3) at Thm 4.2's setting for n = 20000
+// records on Δ20 at ε = 1, δ = 1e-5.
+func ExampleSCOPrivacy() {
+	n, d, eps, delta := 20000, 20, 1.0, 1e-5
+	T, q, K := saddle.SCOPlan(n, d, eps, delta)
+	tau, _ := saddle.SCOMaxStep(n, T, K, q, 2.5, eps, delta)
+	p, _ := saddle.SCOPrivacy(n, T, K, q, 2.5, tau, delta)
+	fmt.Printf("T = %d, q = %d, K = %d, k = %d, τ = %.5f, ε = %.4f\n", T, q, K, p.Samples, tau, p.Epsilon)
+	// Output:
+	// T = 1967, q = 26, K = 77, k = 7777, τ = 0.00231, ε = 1.0000
+}

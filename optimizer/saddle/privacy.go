@@ -207,3 +207,83 @@ func BRMaxStep(U float64, M int, alpha, a, eps, delta float64) (float64, error) 
 	}
 	return tau, nil
 }
+
+// SCORounds is the number of sampling rounds of Algorithm 5 (seed 003):
+// the steps t ≤ T with t ≤ q or q | t, plus the final draw. For T ≥ q it is
+// q + ⌊T/q⌋ − 1 + 1 = q + ⌊T/q⌋ ≤ T/q + q, so k = K·SCORounds is at most
+// the TK/q + qK of Prop. 4.3's statement (its proof counts K more).
+func SCORounds(T, q int) int64 {
+	if T <= q {
+		return int64(T) + 1
+	}
+	return int64(q) + int64(T/q)
+}
+
+func scoCheck(n, T, K, q int, l0, delta float64) error {
+	return field.First(field.Count("n", int64(n), 2, 1<<40), field.Count("steps", int64(T), 1, int64(max(n, 1))),
+		field.Count("samples", int64(K), 1, 1_000_000), field.Count("round_length", int64(q), 1, 1<<40),
+		field.Positive("lipschitz", l0), field.OpenUnit("delta", delta))
+}
+
+// SCOPrivacy is the privacy of Algorithm 5 (seed 003 Prop. 4.3) with n
+// records, T steps of batch B = ⌊n/T⌋ (disjoint, each record used once), K
+// vertex samples per sampling round, round length q, step size τ and
+// Lipschitz constant L0 (‖∇f(·; z)‖∞ ≤ L0 on the simplex, declared).
+//
+// One replaced record moves one batch gradient by ≤ 2L0/B in ‖·‖∞, so every
+// cumulative score s^i = −τΣ_{k<i} g^k moves by Δs ≤ 2τL0/B and each
+// iterate's coordinate x^i_j = e^{s^i_j}/Σ_l e^{s^i_l} by a factor in
+// [e^{−2Δs}, e^{2Δs}]; the running average w^t_j = (1/t)Σ_i x^i_j is a
+// mixture of such ratios, so one vertex drawn from P_{w^t} is 2Δs =
+// 4τL0/B-DP conditionally on the earlier draws. Prop. 4.3's proof reaches
+// the same constant through log-sum-exp but drops the iterates'
+// normalisers; the mixture argument above does not need them
+// (docs/saddle.md §7). k = K·SCORounds(T, q) draws compose by Thm 3.5
+// (composition.FilterEpsilon, the same implementation as Algorithms 1, 3).
+func SCOPrivacy(n, T, K, q int, l0, tau, delta float64) (Privacy, error) {
+	if err := scoCheck(n, T, K, q, l0, delta); err != nil {
+		return Privacy{}, err
+	}
+	if err := field.First(field.Positive("eta", tau), field.Range("eta", tau, 0, maxEta)); err != nil {
+		return Privacy{}, err
+	}
+	B := float64(n / T)
+	p := Privacy{ScoreSensitivity: 2 * l0 * tau / B, VertexEpsilon: 4 * l0 * tau / B, Samples: int64(K) * SCORounds(T, q), Delta: delta,
+		Source: "seed 003 Prop. 4.3: Δs = 2L0τ/B, each vertex of P_{w^t} 4L0τ/B-DP (mixture of the iterates), k = K(q + ⌊T/q⌋) draws, Thm 3.5 (composition.FilterEpsilon)"}
+	p.PaperVertexEpsilon = p.VertexEpsilon
+	return p, p.compose("steps", T)
+}
+
+// PaperSCOStep is Prop. 4.3's sufficient condition on τ as printed,
+// Bε/(8L0√(2(TK/q + qK) ln(1/δ))), for comparison with SCOMaxStep.
+func PaperSCOStep(n, T, K, q int, l0, eps, delta float64) (float64, error) {
+	if err := field.First(scoCheck(n, T, K, q, l0, delta), epsCheck(eps, delta)); err != nil {
+		return 0, err
+	}
+	k := float64(T)*float64(K)/float64(q) + float64(q)*float64(K)
+	return float64(n/T) * eps / (8 * l0 * math.Sqrt(2*k*math.Log(1/delta))), nil
+}
+
+// SCOMaxStep is the largest τ for which SCOPrivacy certifies (ε, δ): the
+// exact inverse of Thm 3.5 for k = K·SCORounds(T, q) draws, times B/(4L0).
+func SCOMaxStep(n, T, K, q int, l0, eps, delta float64) (float64, error) {
+	if err := field.First(scoCheck(n, T, K, q, l0, delta), epsCheck(eps, delta)); err != nil {
+		return 0, err
+	}
+	k := int64(K) * SCORounds(T, q)
+	if k > composition.MaxK {
+		return 0, field.New("samples", K, "make %d vertex samples, more than the %d composition accepts", k, composition.MaxK)
+	}
+	e0, err := composition.FilterMaxStep(eps, int(k), delta)
+	if err != nil {
+		return 0, field.New("target_epsilon", eps, "%v", err)
+	}
+	tau := e0 * float64(n/T) / (4 * l0) * (1 - 1e-12)
+	for tau > 0 {
+		if p, err := SCOPrivacy(n, T, K, q, l0, tau, delta); err == nil && p.Epsilon <= eps {
+			break
+		}
+		tau *= 1 - 1e-9
+	}
+	return tau, nil
+}
