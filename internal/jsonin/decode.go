@@ -305,6 +305,16 @@ func (d *decoder) value(v reflect.Value) error {
 		return err
 	}
 	line := s.line
+	if v.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(v.Type()).Implements(elementsType) {
+		switch c {
+		case 'n':
+			_, err := s.literal()
+			return err
+		case '[':
+			return d.elements(v.Addr().Interface().(Elements))
+		}
+		return d.mismatch(c, "a list […]")
+	}
 	switch v.Kind() {
 	case reflect.Pointer:
 		if c == 'n' {
