@@ -73,9 +73,6 @@ func (d *decoder) elements(e Elements) error {
 		if c != ',' {
 			return s.errorf("invalid JSON: %s after a list element (expected ',' or ']')", describeByte(c))
 		}
-		if c, err = s.peek(); err != nil {
-			return err
-		}
 	}
 }
 
