@@ -73,6 +73,9 @@ func (d *decoder) elements(e Elements) error {
 		if c != ',' {
 			return s.errorf("invalid JSON: %s after a list element (expected ',' or ']')", describeByte(c))
 		}
+		if _, err = s.peek(); err != nil { // to the next element: its line
+			return err
+		}
 	}
 }
 
