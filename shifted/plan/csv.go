@@ -427,6 +427,7 @@ func (pr *peopleReader) finish() (*People, error) {
 		return nil, &ParseError{Rows: []RowError{{2, "no people: the file has a header but no rows"}}}
 	}
 	p.checked = p.ID
+	p.movable = true
 	return p, nil
 }
 

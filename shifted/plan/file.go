@@ -111,7 +111,9 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 	if len(p.groups) <= maxGroupsInSummary {
 		pl.Summary.Groups = p.groupResults(eps, b)
 	}
-	if b.People != nil {
+	if b.People != nil && b.People.movable && len(b.People.ID) == len(perm) && len(b.People.Epsilon) == len(perm) {
+		pl.People = b.People.moveTo(perm, p.oneDelta, t.Delta)
+	} else if b.People != nil {
 		m := len(perm)
 		pp := &People{ID: make([]string, m), Epsilon: make([]float64, m)}
 		if !p.oneDelta {
@@ -133,6 +135,51 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 		}
 	}
 	return pl
+}
+
+// moveTo puts the people in position order in place (person perm[pos] to
+// pos, following the permutation's cycles), resolves δ (nil when oneDelta)
+// and returns them; they are no longer movable.
+func (pp *People) moveTo(perm []int32, oneDelta bool, def float64) *People {
+	pp.movable = false
+	if oneDelta {
+		pp.Delta = nil
+	}
+	done := make([]uint64, (len(perm)+63)/64)
+	for start := range perm {
+		if done[start/64]&(1<<(start%64)) != 0 {
+			continue
+		}
+		// The cycle start ← perm[start] ← perm[perm[start]] ← …
+		id, eps := pp.ID[start], pp.Epsilon[start]
+		var del float64
+		if pp.Delta != nil {
+			del = pp.Delta[start]
+		}
+		pos := start
+		for {
+			done[pos/64] |= 1 << (pos % 64)
+			from := int(perm[pos])
+			if from == start {
+				pp.ID[pos], pp.Epsilon[pos] = id, eps
+				if pp.Delta != nil {
+					pp.Delta[pos] = del
+				}
+				break
+			}
+			pp.ID[pos], pp.Epsilon[pos] = pp.ID[from], pp.Epsilon[from]
+			if pp.Delta != nil {
+				pp.Delta[pos] = pp.Delta[from]
+			}
+			pos = from
+		}
+	}
+	for i := range pp.Delta {
+		if pp.Delta[i] == 0 {
+			pp.Delta[i] = def
+		}
+	}
+	return pp
 }
 
 // groupResults summarises each group's achieved ε (positions are
