@@ -87,7 +87,8 @@ func optNum(x float64) *float64 {
 	return &x
 }
 
-// plan assembles the Plan of a solved problem.
+// plan assembles the Plan of a solved problem. It may use perm up
+// (People.moveTo).
 func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, res *Result) *Plan {
 	s, t := p.s, p.s.Training
 	eta, etaSrc, _ := s.EtaRule(p.n, sigma)
@@ -139,44 +140,45 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 
 // moveTo puts the people in position order in place (person perm[pos] to
 // pos, following the permutation's cycles), resolves δ (nil when oneDelta)
-// and returns them; they are no longer movable.
+// and returns them; they are no longer movable. It uses perm up: each entry
+// is set to −1 once its position is filled.
 func (pp *People) moveTo(perm []int32, oneDelta bool, def float64) *People {
 	pp.movable = false
 	if oneDelta {
 		pp.Delta = nil
 	}
-	done := make([]uint64, (len(perm)+63)/64)
+	ids, eps, dels := pp.ID, pp.Epsilon, pp.Delta
 	for start := range perm {
-		if done[start/64]&(1<<(start%64)) != 0 {
+		if perm[start] < 0 {
 			continue
 		}
 		// The cycle start ← perm[start] ← perm[perm[start]] ← …
-		id, eps := pp.ID[start], pp.Epsilon[start]
-		var del float64
-		if pp.Delta != nil {
-			del = pp.Delta[start]
+		id, e := ids[start], eps[start]
+		var d float64
+		if dels != nil {
+			d = dels[start]
 		}
 		pos := start
 		for {
-			done[pos/64] |= 1 << (pos % 64)
 			from := int(perm[pos])
+			perm[pos] = -1
 			if from == start {
-				pp.ID[pos], pp.Epsilon[pos] = id, eps
-				if pp.Delta != nil {
-					pp.Delta[pos] = del
+				ids[pos], eps[pos] = id, e
+				if dels != nil {
+					dels[pos] = d
 				}
 				break
 			}
-			pp.ID[pos], pp.Epsilon[pos] = pp.ID[from], pp.Epsilon[from]
-			if pp.Delta != nil {
-				pp.Delta[pos] = pp.Delta[from]
+			ids[pos], eps[pos] = ids[from], eps[from]
+			if dels != nil {
+				dels[pos] = dels[from]
 			}
 			pos = from
 		}
 	}
-	for i := range pp.Delta {
-		if pp.Delta[i] == 0 {
-			pp.Delta[i] = def
+	for i := range dels {
+		if dels[i] == 0 {
+			dels[i] = def
 		}
 	}
 	return pp
