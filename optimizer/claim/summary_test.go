@@ -119,15 +119,15 @@ func TestReadTraceFastPath(t *testing.T) {
 // whole number).
 func TestReadTraceRowErrors(t *testing.T) {
 	for in, want := range map[string]string{
-		"step,grad_norm,step_size\n,x,1\n":      `line 2: column "step": NaN is not a whole number of steps`,
-		"step,grad_norm,step_size\n1.5,x,1\n":   `line 2: column "step": 1.5 is not a whole number of steps`,
-		"step,grad_norm,step_size\ns,1,1\n":     `line 2: column "step": "s" is not a number`,
-		"step,grad_norm,step_size\n1,1\n":       `line 2: missing column "step_size"`,
-		"step,grad_norm,step_size\n1,1,0x1p3\n": ``,
+		"step,grad_norm,step_size\n,x,1\n":       `line 2: column "step": NaN is not a whole number of steps`,
+		"step,grad_norm,step_size\n1.5,x,1\n":    `line 2: column "step": 1.5 is not a whole number of steps`,
+		"step,grad_norm,step_size\ns,1,1\n":      `line 2: column "step": "s" is not a number`,
+		"step,grad_norm,step_size\n1,1\n":        `line 2: missing column "step_size"`,
+		"step,grad_norm,step_size\n1,1,0x1p3\n":  ``,
 		"# c\nstep,grad_norm,step_size\n\n1,1\n": `line 4: missing column "step_size"`,
-		"step,grad_norm,step_size\n":            `line 2: no rows after the header`,
-		"":                                      `line 1: no header line`,
-		"step,Grad_norm,step_size\n1,1,1\n":     `line 1: header column "Grad_norm": column names are case-sensitive; did you mean "grad_norm"?`,
+		"step,grad_norm,step_size\n":             `line 2: no rows after the header`,
+		"":                                       `line 1: no header line`,
+		"step,Grad_norm,step_size\n1,1,1\n":      `line 1: header column "Grad_norm": column names are case-sensitive; did you mean "grad_norm"?`,
 	} {
 		_, err := ReadTrace(strings.NewReader(in))
 		if got := fmt.Sprint(err); (want == "" && err != nil) || (want != "" && got != want) {
