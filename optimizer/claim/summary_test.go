@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/internal/lines"
 )
 
 // randomTrace writes a trajectory of n rows for baseClaim (η = 0.5, L = 1):
@@ -132,6 +134,19 @@ func TestReadTraceRowErrors(t *testing.T) {
 		_, err := ReadTrace(strings.NewReader(in))
 		if got := fmt.Sprint(err); (want == "" && err != nil) || (want != "" && got != want) {
 			t.Errorf("%q: got %v, want %s", in, err, want)
+		}
+	}
+}
+
+// TestTraceLineLimit: a line past lines.MaxBytes is refused naming its line
+// and the limit, read by hand or by encoding/csv (after a quote).
+func TestTraceLineLimit(t *testing.T) {
+	long := strings.Repeat("9", lines.MaxBytes+1)
+	for _, head := range []string{"step,grad_norm,step_size\n", "\"step\",grad_norm,step_size\n", "step,grad_norm,step_size\n\"0\",0.5,0.5\n"} {
+		_, err := ReadTrace(strings.NewReader(head + "2,0.5," + long + "\n"))
+		want := 2 + strings.Count(head, "\n") - 1
+		if err == nil || err.Error() != fmt.Sprintf("line %d: longer than %d bytes, the most a line may hold", want, lines.MaxBytes) {
+			t.Errorf("%q: %v", head, err)
 		}
 	}
 }

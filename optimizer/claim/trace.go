@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/privamp/privamp/internal/lines"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/dataset"
 )
@@ -39,8 +40,9 @@ const MaxTraceRows = 10_000_000
 // optimizer.TraceHeader (step, grad_norm and step_size required, any order; each
 // name at most once and exactly as written there: "Contraction" is refused,
 // not ignored; other columns are ignored), then at most MaxTraceRows rows
-// of numbers, the step a whole number. A field that is not a number is an
-// error; an empty field is NaN. Errors are *dataset.LineError.
+// of numbers, the step a whole number, each line at most lines.MaxBytes
+// (1 MiB) long. A field that is not a number is an error; an empty field
+// is NaN. Errors are *dataset.LineError.
 //
 // ReadTrace keeps every row (56 bytes each); ScanTrace reads the same
 // format into the running maxima Verify needs, in constant memory.
@@ -68,6 +70,14 @@ type traceReader struct {
 // and every error keeps its line number). Both read CSV the same way:
 // lines starting with '#' are comments, empty lines are skipped.
 func scanTrace(r io.Reader, each func(TracePoint)) error {
+	err := scanLines(lines.Limit(r, lines.MaxBytes), each)
+	if tl := (*lines.TooLong)(nil); errors.As(err, &tl) {
+		return &dataset.LineError{Line: tl.Line, Msg: fmt.Sprintf("longer than %d bytes, the most a line may hold", tl.Max)}
+	}
+	return err
+}
+
+func scanLines(r io.Reader, each func(TracePoint)) error {
 	tr := &traceReader{col: map[string]int{}, each: each}
 	buf := make([]byte, 1<<20)
 	lo, hi := 0, 0 // unread bytes: buf[lo:hi]
@@ -139,6 +149,9 @@ func (tr *traceReader) slow(r io.Reader, first int) error {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
+		}
+		if tl := (*lines.TooLong)(nil); errors.As(err, &tl) {
+			return tl // its line counts from the start of the input
 		}
 		if err != nil {
 			l := 1

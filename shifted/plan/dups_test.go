@@ -1,11 +1,15 @@
 package plan
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/internal/lines"
 )
 
 // TestSortWords: the in-place sort agrees with slices.Sort, on uniform
@@ -82,6 +86,19 @@ func TestOrderByKey(t *testing.T) {
 					t.Fatalf("n = %d: position %d holds %d, want %d", n, pos, got[pos], pairs[pos].i)
 				}
 			}
+		}
+	}
+}
+
+// TestReadCSVLineLimit: a line past lines.MaxBytes is refused naming its
+// line and the limit, without reading the rest.
+func TestReadCSVLineLimit(t *testing.T) {
+	long := strings.Repeat("x", lines.MaxBytes+1)
+	for _, head := range []string{"id,epsilon\n", "\"id\",epsilon\n", "id,epsilon\n\"q\",3\n"} {
+		_, err := ReadCSV(strings.NewReader(head + "a,1\n" + long + ",1\nb,2\n"))
+		want := strings.Count(head, "\n") + 2
+		if err == nil || err.Error() != fmt.Sprintf("line %d: longer than %d bytes, the most a line may hold", want, lines.MaxBytes) {
+			t.Errorf("%q: %v", head, err)
 		}
 	}
 }
