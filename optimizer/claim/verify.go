@@ -189,6 +189,10 @@ const (
 // Each check says whether its value was checked or taken on trust (Basis);
 // CrossChecked and Trusted list the declared values of each kind.
 //
+// The trajectory is Rows (ReadTrace) or a *TraceSummary (ScanTrace, made
+// for this claim's L and η; another claim's summary is an error): both
+// give the same verification, the summary in constant memory.
+//
 // A DP-SGD claim (c.DPSGD set) is decided by VerifyDPSGD with the default
 // accountant; it takes no trajectory.
 func Verify(c *Claim, trace Trajectory) (Verification, error) {
