@@ -1,6 +1,9 @@
 package shifted
 
 import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/privamp/privamp/rdp"
@@ -88,6 +91,54 @@ func BenchmarkSummarizeStop1e9(b *testing.B) {
 	g := Stop{N: 1_000_000_000, Sigma: 1, Loss: Loss{Lipschitz: 1}}
 	for i := 0; i < b.N; i++ {
 		if _, err := Summarize(g, 1e-6, rdp.Improved, 0.01); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// scheduleJSON writes n runs one entry each, as Schedule.MarshalJSON
+// does, with distinct sensitivities (no two runs merge).
+func scheduleJSON(n int) []byte {
+	r := rand.New(rand.NewPCG(3, 3))
+	var b bytes.Buffer
+	b.WriteString(`{"variance": 0.01, "contraction": 1, "steps": [`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"variance":0.01,"contraction":0.999,"sensitivity":%.6f,"count":%d}`, r.Float64()*0.2, 1+r.IntN(9))
+	}
+	b.WriteString("]}\n")
+	return b.Bytes()
+}
+
+// BenchmarkParseSchedule1e6 decodes a 72 MB schedule of 10⁶ runs (issue
+// 17: privamp cni on a 184 MB schedule in under 5 s and 300 MB).
+func BenchmarkParseSchedule1e6(b *testing.B) {
+	data := scheduleJSON(1_000_000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if s, err := ParseSchedule(bytes.NewReader(data)); err != nil || len(s) < 999_000 {
+			b.Fatal(err, len(s))
+		}
+	}
+}
+
+// BenchmarkCNI1e6 is privamp cni's library path: decode the same schedule
+// and solve it.
+func BenchmarkCNI1e6(b *testing.B) {
+	data := scheduleJSON(1_000_000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s, err := ParseSchedule(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Solve(s); err != nil {
 			b.Fatal(err)
 		}
 	}

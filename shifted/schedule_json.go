@@ -5,25 +5,133 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/privamp/privamp/internal/jsonin"
 )
 
-// jsonEntry is one element of a "steps" list: a run of identical steps, or
-// a group {"repeat": k, "steps": [...]}.
-type jsonEntry struct {
-	Variance    *float64    `json:"variance,omitempty"`
-	Contraction *float64    `json:"contraction,omitempty"`
-	Sensitivity *float64    `json:"sensitivity,omitempty"`
-	Count       *int64      `json:"count,omitempty"`
-	Repeat      *int64      `json:"repeat,omitempty"`
-	Steps       []jsonEntry `json:"steps,omitempty"`
+// scheduleEntry is one element of a "steps" list as decoded: a run of
+// identical steps, or a group {"repeat": k, "steps": [...]}. One is reused
+// for every element at a depth; what ParseSchedule keeps of it is an item.
+type scheduleEntry struct {
+	Variance    *float64  `json:"variance,omitempty"`
+	Contraction *float64  `json:"contraction,omitempty"`
+	Sensitivity *float64  `json:"sensitivity,omitempty"`
+	Count       *int64    `json:"count,omitempty"`
+	Repeat      *int64    `json:"repeat,omitempty"`
+	Steps       entryList `json:"steps,omitempty"`
 }
 
 type jsonSchedule struct {
-	Variance    *float64    `json:"variance,omitempty"`
-	Contraction *float64    `json:"contraction,omitempty"`
-	Steps       []jsonEntry `json:"steps" jsonin:"required"`
+	Variance    *float64  `json:"variance,omitempty"`
+	Contraction *float64  `json:"contraction,omitempty"`
+	Steps       entryList `json:"steps" jsonin:"required"`
+}
+
+// item is one entry of a schedule file, flattened in file order (40
+// bytes): a run, or a group followed by the items of its body.
+type item struct {
+	variance, contraction, sensitivity float64
+	n                                  int64 // count of a run, repeat of a group
+	body                               int32 // items in a group's body, nested groups included
+	flags                              uint8
+}
+
+// Which keys an entry gave.
+const (
+	hasVariance = 1 << iota
+	hasContraction
+	hasSensitivity
+	hasCount
+	hasRepeat
+	hasSteps
+	isGroup // repeat or a steps list (not null)
+)
+
+// MaxEntries is the most entries (runs and groups, nested ones included) a
+// schedule file may list: ParseSchedule keeps 40 bytes per entry until the
+// schedule is built.
+const MaxEntries = MaxRuns
+
+// items is the flat list of entries, kept in blocks of 2¹⁶ so that it
+// grows without copying.
+type items struct {
+	blocks [][]item
+	n      int
+}
+
+const itemBlock = 1 << 16
+
+func (s *items) at(i int) *item { return &s.blocks[i/itemBlock][i%itemBlock] }
+
+func (s *items) add() int {
+	if s.n%itemBlock == 0 {
+		s.blocks = append(s.blocks, make([]item, itemBlock))
+	}
+	s.n++
+	return s.n - 1
+}
+
+// entryList takes the entries of a "steps" list one at a time
+// (jsonin.Elements) and appends them to the flat list of items.
+type entryList struct {
+	items   *items
+	cur     *scheduleEntry // the element being decoded
+	floats  [3]float64     // where cur's variance, contraction, sensitivity go
+	head    int            // its item
+	started bool           // the list was given (not absent, not null)
+}
+
+func (l *entryList) Start() error {
+	l.started = true
+	return nil
+}
+
+func (l *entryList) Element(i int) any {
+	if l.cur == nil {
+		l.cur = &scheduleEntry{}
+	}
+	// The floats are decoded in place: NaN, which no JSON number gives,
+	// marks a key not given (and null leaves the pointer nil).
+	l.floats = [3]float64{math.NaN(), math.NaN(), math.NaN()}
+	*l.cur = scheduleEntry{Variance: &l.floats[0], Contraction: &l.floats[1], Sensitivity: &l.floats[2],
+		Steps: entryList{items: l.items, cur: l.cur.Steps.cur}}
+	if l.items.n >= MaxEntries {
+		// Added refuses it; nothing more is kept.
+		l.head = -1
+		return l.cur
+	}
+	l.head = l.items.add()
+	return l.cur
+}
+
+func (l *entryList) Added(i int) error {
+	if l.head < 0 {
+		return fmt.Errorf("the schedule file lists more than %d entries (runs and groups)", MaxEntries)
+	}
+	e, it := l.cur, l.items.at(l.head)
+	given := func(x *float64) bool { return x != nil && !math.IsNaN(*x) }
+	if given(e.Variance) {
+		it.variance, it.flags = *e.Variance, it.flags|hasVariance
+	}
+	if given(e.Contraction) {
+		it.contraction, it.flags = *e.Contraction, it.flags|hasContraction
+	}
+	if given(e.Sensitivity) {
+		it.sensitivity, it.flags = *e.Sensitivity, it.flags|hasSensitivity
+	}
+	if e.Count != nil {
+		it.n, it.flags = *e.Count, it.flags|hasCount
+	}
+	if e.Repeat != nil || e.Steps.started {
+		it.flags |= isGroup
+		it.n = 1
+		if e.Repeat != nil {
+			it.n, it.flags = *e.Repeat, it.flags|hasRepeat
+		}
+		it.body = int32(l.items.n - l.head - 1)
+	}
+	return nil
 }
 
 const maxDepth = 8
@@ -48,7 +156,8 @@ type ScheduleError = jsonin.Error
 // *ScheduleError naming the entry (e.g. steps[3].steps[1].variance) and, for
 // what is wrong with the text itself, the line.
 func ParseSchedule(r io.Reader) (Schedule, error) {
-	var js jsonSchedule
+	var items items
+	js := jsonSchedule{Steps: entryList{items: &items}}
 	if err := jsonin.Decode(r, scheduleLimit, &js); err != nil {
 		return nil, err
 	}
@@ -65,9 +174,12 @@ func ParseSchedule(r io.Reader) (Schedule, error) {
 			return nil, &ScheduleError{Field: "contraction", Value: def.Contraction, Reason: err.Error()}
 		}
 	}
-	sch, _, err := expand(js.Steps, def, "steps", 0)
+	sch, _, err := expand(&items, 0, items.n, def, "steps", 0)
 	if err != nil {
 		return nil, err
+	}
+	if cap(sch) > 2*len(sch)+1024 {
+		sch = slices.Clip(append(Schedule(nil), sch...))
 	}
 	if len(sch) == 0 {
 		return nil, &ScheduleError{Field: "steps", Reason: "is empty: the schedule needs at least one step"}
@@ -75,62 +187,69 @@ func ParseSchedule(r io.Reader) (Schedule, error) {
 	return sch, nil
 }
 
-// expand returns the schedule of a list of entries and its number of steps,
-// with groups multiplied out: a group whose body is one run multiplies that
-// run's count; any other group is appended repeat times, after checking that
-// the result stays within MaxSteps and MaxRuns.
-func expand(entries []jsonEntry, def Step, path string, depth int) (Schedule, int64, error) {
+// expand returns the schedule of a list of entries (flattened: a group's
+// body follows it) and its number of steps, with groups multiplied out: a
+// group whose body is one run multiplies that run's count; any other group
+// is appended repeat times, after checking that the result stays within
+// MaxSteps and MaxRuns. Entry paths (steps[3].steps[1]) are written only
+// for errors.
+func expand(items *items, lo, hi int, def Step, path string, depth int) (Schedule, int64, error) {
 	if depth >= maxDepth {
 		return nil, 0, &ScheduleError{Field: path, Reason: fmt.Sprintf("groups nest more than %d deep", maxDepth)}
 	}
 	var sch Schedule
+	if depth == 0 {
+		sch = make(Schedule, 0, hi-lo) // at most one run per entry, unless groups repeat
+	}
 	var steps int64
-	push := func(p string, r Run) error {
+	i := 0 // the entry's index in its list
+	at := func() string { return fmt.Sprintf("%s[%d]", path, i) }
+	push := func(r Run) error {
 		if steps > MaxSteps-r.Count {
-			return &ScheduleError{Field: p, Reason: fmt.Sprintf("the schedule exceeds %d steps", MaxSteps)}
+			return &ScheduleError{Field: at(), Reason: fmt.Sprintf("the schedule exceeds %d steps", MaxSteps)}
 		}
 		steps += r.Count
 		sch = sch.Append(r.Step, r.Count)
 		if len(sch) > MaxRuns {
-			return &ScheduleError{Field: p, Reason: fmt.Sprintf("the schedule exceeds %d runs once groups are expanded", MaxRuns)}
+			return &ScheduleError{Field: at(), Reason: fmt.Sprintf("the schedule exceeds %d runs once groups are expanded", MaxRuns)}
 		}
 		return nil
 	}
-	for i, e := range entries {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		if e.Repeat != nil || e.Steps != nil {
-			if e.Variance != nil || e.Contraction != nil || e.Sensitivity != nil || e.Count != nil {
+	for pos := lo; pos < hi; pos, i = pos+1, i+1 {
+		e := *items.at(pos)
+		if e.flags&isGroup != 0 {
+			blo, bhi := pos+1, pos+1+int(e.body)
+			pos += int(e.body)
+			p := at()
+			if e.flags&(hasVariance|hasContraction|hasSensitivity|hasCount) != 0 {
 				return nil, 0, &ScheduleError{Field: p, Reason: "a group has only \"repeat\" and \"steps\""}
 			}
-			k := int64(1)
-			if e.Repeat != nil {
-				k = *e.Repeat
-			}
+			k := e.n
 			if k < 1 {
 				return nil, 0, &ScheduleError{Field: p + ".repeat", Value: k, Reason: fmt.Sprintf("must be ≥ 1, got %d", k)}
 			}
-			if len(e.Steps) == 0 {
+			if bhi == blo {
 				return nil, 0, &ScheduleError{Field: p + ".steps", Reason: "must list at least one step"}
 			}
-			body, n, err := expand(e.Steps, def, p+".steps", depth+1)
+			sub, n, err := expand(items, blo, bhi, def, p+".steps", depth+1)
 			if err != nil {
 				return nil, 0, err
 			}
 			if n > MaxSteps/k {
 				return nil, 0, &ScheduleError{Field: p, Reason: fmt.Sprintf("the schedule exceeds %d steps", MaxSteps)}
 			}
-			if len(body) == 1 {
-				if err := push(p, Run{Step: body[0].Step, Count: body[0].Count * k}); err != nil {
+			if len(sub) == 1 {
+				if err := push(Run{Step: sub[0].Step, Count: sub[0].Count * k}); err != nil {
 					return nil, 0, err
 				}
 				continue
 			}
-			if int64(len(body)-1) > int64(MaxRuns)/k {
+			if int64(len(sub)-1) > int64(MaxRuns)/k {
 				return nil, 0, &ScheduleError{Field: p, Reason: fmt.Sprintf("the schedule exceeds %d runs once groups are expanded", MaxRuns)}
 			}
 			for rep := int64(0); rep < k; rep++ {
-				for _, r := range body {
-					if err := push(p, r); err != nil {
+				for _, r := range sub {
+					if err := push(r); err != nil {
 						return nil, 0, err
 					}
 				}
@@ -138,29 +257,29 @@ func expand(entries []jsonEntry, def Step, path string, depth int) (Schedule, in
 			continue
 		}
 		st := def
-		if e.Variance != nil {
-			st.Variance = *e.Variance
+		if e.flags&hasVariance != 0 {
+			st.Variance = e.variance
 		}
-		if e.Contraction != nil {
-			st.Contraction = *e.Contraction
+		if e.flags&hasContraction != 0 {
+			st.Contraction = e.contraction
 		}
-		if e.Sensitivity != nil {
-			st.Sensitivity = *e.Sensitivity
+		if e.flags&hasSensitivity != 0 {
+			st.Sensitivity = e.sensitivity
 		}
 		if math.IsNaN(st.Variance) {
-			return nil, 0, &ScheduleError{Field: p, Reason: "no variance (give \"variance\" here or at the top level)"}
+			return nil, 0, &ScheduleError{Field: at(), Reason: "no variance (give \"variance\" here or at the top level)"}
 		}
 		if err := st.check(); err != nil {
-			return nil, 0, &ScheduleError{Field: p, Reason: err.Error()}
+			return nil, 0, &ScheduleError{Field: at(), Reason: err.Error()}
 		}
 		count := int64(1)
-		if e.Count != nil {
-			count = *e.Count
+		if e.flags&hasCount != 0 {
+			count = e.n
 		}
 		if count < 1 {
-			return nil, 0, &ScheduleError{Field: p + ".count", Value: count, Reason: fmt.Sprintf("must be ≥ 1, got %d", count)}
+			return nil, 0, &ScheduleError{Field: at() + ".count", Value: count, Reason: fmt.Sprintf("must be ≥ 1, got %d", count)}
 		}
-		if err := push(p, Run{Step: st, Count: count}); err != nil {
+		if err := push(Run{Step: st, Count: count}); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -170,10 +289,17 @@ func expand(entries []jsonEntry, def Step, path string, depth int) (Schedule, in
 // MarshalJSON writes the schedule in the format ParseSchedule reads, one
 // entry per run.
 func (s Schedule) MarshalJSON() ([]byte, error) {
-	js := jsonSchedule{Steps: make([]jsonEntry, len(s))}
+	type entry struct {
+		Variance    float64 `json:"variance"`
+		Contraction float64 `json:"contraction"`
+		Sensitivity float64 `json:"sensitivity"`
+		Count       int64   `json:"count"`
+	}
+	js := struct {
+		Steps []entry `json:"steps"`
+	}{Steps: make([]entry, len(s))}
 	for i, r := range s {
-		v, c, sen, n := r.Variance, r.Contraction, r.Sensitivity, r.Count
-		js.Steps[i] = jsonEntry{Variance: &v, Contraction: &c, Sensitivity: &sen, Count: &n}
+		js.Steps[i] = entry{r.Variance, r.Contraction, r.Sensitivity, r.Count}
 	}
 	return json.Marshal(js)
 }

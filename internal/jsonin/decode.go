@@ -305,6 +305,16 @@ func (d *decoder) value(v reflect.Value) error {
 		return err
 	}
 	line := s.line
+	if v.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(v.Type()).Implements(elementsType) {
+		switch c {
+		case 'n':
+			_, err := s.literal()
+			return err
+		case '[':
+			return d.elements(v.Addr().Interface().(Elements))
+		}
+		return d.mismatch(c, "a list […]")
+	}
 	switch v.Kind() {
 	case reflect.Pointer:
 		if c == 'n' {
@@ -410,8 +420,8 @@ func (d *decoder) list(v reflect.Value) error {
 		v.Set(reflect.MakeSlice(v.Type(), 0, 0))
 		return nil
 	}
-	var fs []float64
-	var ss []string
+	var fs blocks[float64]
+	var ss stringBlocks
 	et := v.Type().Elem()
 	fast := et == float64Type || et == stringType
 	if !fast {
@@ -435,7 +445,7 @@ func (d *decoder) list(v reflect.Value) error {
 				return &Error{Field: d.atIndex(n), Line: line, Value: Number(text),
 					Reason: fmt.Sprintf("%s is outside the range of a 64-bit float", truncate(text))}
 			}
-			fs = append(fs, x)
+			fs.add(x)
 		case et == stringType:
 			if c != '"' {
 				d.push("", n)
@@ -445,7 +455,7 @@ func (d *decoder) list(v reflect.Value) error {
 			if err != nil {
 				return err
 			}
-			ss = append(ss, string(b))
+			ss.add(b)
 		default:
 			if n == v.Len() {
 				v.Grow(max(4, n) - (v.Cap() - v.Len()))
@@ -476,19 +486,77 @@ func (d *decoder) list(v reflect.Value) error {
 	case !fast:
 		v.SetLen(n)
 	case et == float64Type:
-		v.Set(reflect.ValueOf(shrink(fs)).Convert(v.Type()))
+		v.Set(reflect.ValueOf(fs.slice()).Convert(v.Type()))
 	default:
-		v.Set(reflect.ValueOf(shrink(ss)).Convert(v.Type()))
+		v.Set(reflect.ValueOf(ss.slice()).Convert(v.Type()))
 	}
 	return nil
 }
 
-// shrink returns xs without spare capacity beyond 1/8.
-func shrink[T any](xs []T) []T {
-	if cap(xs) > len(xs)+len(xs)/8+8 {
-		return append(make([]T, 0, len(xs)), xs...)
+// blocks collects a long list in blocks of 2¹⁶ elements, so that it grows
+// without copying; slice copies it once into a slice of exactly its length.
+type blocks[T any] struct {
+	full [][]T
+	cur  []T
+	n    int
+}
+
+const listBlock = 1 << 16
+
+func (b *blocks[T]) add(x T) {
+	if len(b.cur) == cap(b.cur) {
+		if b.cur != nil {
+			b.full = append(b.full, b.cur)
+		}
+		b.cur = make([]T, 0, min(listBlock, max(8, 2*cap(b.cur))))
 	}
-	return xs
+	b.cur = append(b.cur, x)
+	b.n++
+}
+
+func (b *blocks[T]) slice() []T {
+	if len(b.full) == 0 {
+		return b.cur
+	}
+	out := make([]T, 0, b.n)
+	for _, c := range b.full {
+		out = append(out, c...)
+	}
+	return append(out, b.cur...)
+}
+
+// stringBlocks collects a list of strings whose bytes are stored in shared
+// blocks of up to a megabyte (one allocation per block, not per string).
+type stringBlocks struct {
+	blocks[string]
+	arena []byte // bytes of the strings not yet flushed
+	ends  []int  // end of each of them in arena
+}
+
+const stringArena = 1 << 20
+
+func (b *stringBlocks) add(s []byte) {
+	if len(b.arena)+len(s) > stringArena && len(b.arena) > 0 {
+		b.flush()
+	}
+	b.arena = append(b.arena, s...)
+	b.ends = append(b.ends, len(b.arena))
+}
+
+// flush turns the pending strings into substrings of one string.
+func (b *stringBlocks) flush() {
+	all := string(b.arena)
+	start := 0
+	for _, e := range b.ends {
+		b.blocks.add(all[start:e])
+		start = e
+	}
+	b.arena, b.ends = b.arena[:0], b.ends[:0]
+}
+
+func (b *stringBlocks) slice() []string {
+	b.flush()
+	return b.blocks.slice()
 }
 
 // mismatch reports a value of the wrong kind; scalars are read to show

@@ -23,7 +23,10 @@
 //   - Input is decoded as it is read: lists of numbers and strings go
 //     straight into their slices, objects into their structs, so memory is
 //     the decoded value plus a read buffer, never a copy of the file or a
-//     tree of interfaces.
+//     tree of interfaces. Long lists grow in blocks copied once into an
+//     exact slice; the strings of a list share megabyte blocks (one
+//     allocation per block, so keeping one string of a list keeps its block).
+//     A field implementing Elements takes a list one element at a time.
 //
 // Errors are *Error values naming the field (a path such as
 // "per_index[2].epsilon"), the line, the offending value and the reason.

@@ -17,6 +17,13 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	// The two formats Image writes, registered here so that a build with
+	// -tags minimal (gonum/plot then links no other back end: no PDF, EPS or
+	// TeX writer, and their package initialisation is skipped) still has
+	// them.
+	_ "gonum.org/v1/plot/vg/vgimg"
+	_ "gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Image renders plots stacked top to bottom, 7 inches wide and ht high

@@ -244,7 +244,7 @@ func TestDPSGDJSONAndTrajectory(t *testing.T) {
 		t.Errorf("%s", b)
 	}
 	c := parseClaimString(t, strings.Replace(mnist, "EPS", "2.6", 1))
-	if _, err := Verify(c, []TracePoint{{Step: 1}}); err == nil {
+	if _, err := Verify(c, Rows{{Step: 1}}); err == nil {
 		t.Error("a trajectory was accepted with a DP-SGD claim")
 	}
 	if _, _, _, err := Load("../../examples/dpsgd-claim.json", "../../examples/trajectory.csv"); err == nil || !strings.Contains(err.Error(), "trajectory") {

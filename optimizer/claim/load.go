@@ -8,12 +8,13 @@ import (
 )
 
 // Load reads the claim file at path (ParseClaim) and the trajectory that
-// goes with it (ReadTrace): the file trajectory when it is not empty, else
+// goes with it (ScanTrace: read row by row into the summary Verify needs,
+// in constant memory): the file trajectory when it is not empty, else
 // the claim's "trajectory" key, a path relative to the claim file's
 // directory. It returns the claim, the trajectory (nil without one) and the
 // trajectory's path ("" without one). Errors name the file they are about
 // ("claim.json: line 3: …", "trajectory.csv: line 7: …").
-func Load(path, trajectory string) (*Claim, []TracePoint, string, error) {
+func Load(path, trajectory string) (*Claim, Trajectory, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("cannot open %s: %w", path, unwrapPath(err))
@@ -41,7 +42,7 @@ func Load(path, trajectory string) (*Claim, []TracePoint, string, error) {
 		return nil, nil, "", fmt.Errorf("%s: field \"trajectory\": cannot open %s: %w", path, tpath, unwrapPath(err))
 	}
 	defer tf.Close()
-	trace, err := ReadTrace(tf)
+	trace, err := ScanTrace(tf, c)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("%s: %w", tpath, err)
 	}

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -8,7 +9,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
+	"github.com/privamp/privamp/internal/lines"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/dataset"
 )
@@ -29,108 +32,219 @@ type TracePoint struct {
 	Line        int     // line in the file
 }
 
-// MaxTraceRows is the most rows ReadTrace reads.
+// MaxTraceRows is the most rows a trajectory may have (ReadTrace,
+// ScanTrace); a longer one is refused on its first row past the limit.
 const MaxTraceRows = 10_000_000
 
 // ReadTrace reads a trajectory CSV: a header naming the columns of
 // optimizer.TraceHeader (step, grad_norm and step_size required, any order; each
 // name at most once and exactly as written there: "Contraction" is refused,
 // not ignored; other columns are ignored), then at most MaxTraceRows rows
-// of numbers, the step a whole number. A field that is not a number is an
-// error; an empty field is NaN. Errors are *dataset.LineError.
-func ReadTrace(r io.Reader) ([]TracePoint, error) {
+// of numbers, the step a whole number, each line at most lines.MaxBytes
+// (1 MiB) long. A field that is not a number is an error; an empty field
+// is NaN. Errors are *dataset.LineError.
+//
+// ReadTrace keeps every row (56 bytes each); ScanTrace reads the same
+// format into the running maxima Verify needs, in constant memory.
+func ReadTrace(r io.Reader) (Rows, error) {
+	var out Rows
+	if err := scanTrace(r, func(p TracePoint) { out = append(out, p) }); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// traceReader is the state of scanTrace: the header's columns.
+type traceReader struct {
+	col    map[string]int
+	header bool
+	idx    [6]int // column of each name of optimizer.TraceHeader, −1 if absent
+	rows   int
+	each   func(TracePoint)
+}
+
+// scanTrace reads a trajectory CSV (the format of ReadTrace) and calls
+// each for every row, in order. Lines without a double quote — the usual
+// case — are split at commas without encoding/csv; from the first line
+// that holds a quote on, encoding/csv reads the rest (quoted fields work
+// and every error keeps its line number). Both read CSV the same way:
+// lines starting with '#' are comments, empty lines are skipped.
+func scanTrace(r io.Reader, each func(TracePoint)) error {
+	err := scanLines(lines.Limit(r, lines.MaxBytes), each)
+	if tl := (*lines.TooLong)(nil); errors.As(err, &tl) {
+		return &dataset.LineError{Line: tl.Line, Msg: fmt.Sprintf("longer than %d bytes, the most a line may hold", tl.Max)}
+	}
+	return err
+}
+
+func scanLines(r io.Reader, each func(TracePoint)) error {
+	tr := &traceReader{col: map[string]int{}, each: each}
+	buf := make([]byte, 1<<20)
+	lo, hi := 0, 0 // unread bytes: buf[lo:hi]
+	eof := false
+	line := 0
+	var fields []string
+	for {
+		nl := bytes.IndexByte(buf[lo:hi], '\n')
+		if nl < 0 && !eof {
+			hi = copy(buf, buf[lo:hi])
+			lo = 0
+			if hi == len(buf) {
+				buf = append(buf, make([]byte, len(buf))...)
+			}
+			k, err := r.Read(buf[hi:])
+			hi += k
+			if err == io.EOF {
+				eof = true
+			} else if err != nil {
+				return err
+			}
+			continue
+		}
+		if nl < 0 { // the last line, without a newline
+			if lo == hi {
+				break
+			}
+			nl = hi - lo
+		}
+		text := buf[lo : lo+nl]
+		line++
+		if bytes.IndexByte(text, '"') >= 0 {
+			return tr.slow(io.MultiReader(bytes.NewReader(buf[lo:hi]), r), line)
+		}
+		lo = min(lo+nl+1, hi)
+		if n := len(text); n > 0 && text[n-1] == '\r' {
+			text = text[:n-1]
+		}
+		if len(text) == 0 || text[0] == '#' {
+			continue // as encoding/csv with Comment '#': empty lines and comments are skipped
+		}
+		fields = fields[:0]
+		for {
+			i := bytes.IndexByte(text, ',')
+			if i < 0 {
+				fields = append(fields, unsafe.String(unsafe.SliceData(text), len(text)))
+				break
+			}
+			fields = append(fields, unsafe.String(unsafe.SliceData(text), i))
+			text = text[i+1:]
+		}
+		// fields view buf: record copies what it keeps (header names).
+		if err := tr.record(line, fields); err != nil {
+			return err
+		}
+	}
+	return tr.finish()
+}
+
+// slow reads the rest of the input with encoding/csv; its first line is
+// line first of the file.
+func (tr *traceReader) slow(r io.Reader, first int) error {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.Comment = '#'
 	cr.ReuseRecord = true
-	var out []TracePoint
-	col := map[string]int{}
-	header := false
+	off := first - 1
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
+		}
+		if tl := (*lines.TooLong)(nil); errors.As(err, &tl) {
+			return tl // its line counts from the start of the input
 		}
 		if err != nil {
 			l := 1
 			if pe, ok := err.(*csv.ParseError); ok {
 				l = pe.Line
 			}
-			return nil, dataset.CSVError(l, err)
+			return dataset.CSVError(l+off, err)
 		}
 		line, _ := cr.FieldPos(0)
-		if !header {
-			known := map[string]bool{}
-			for _, h := range optimizer.TraceHeader {
-				known[h] = true
+		if err := tr.record(line+off, rec); err != nil {
+			return err
+		}
+	}
+	return tr.finish()
+}
+
+func (tr *traceReader) finish() error {
+	if !tr.header {
+		return &dataset.LineError{Line: 1, Msg: "no header line"}
+	}
+	if tr.rows == 0 {
+		return &dataset.LineError{Line: 2, Msg: "no rows after the header"}
+	}
+	return nil
+}
+
+// record reads the header or one row. The strings of rec may view a
+// buffer that the next read overwrites.
+func (tr *traceReader) record(line int, rec []string) error {
+	col := tr.col
+	if !tr.header {
+		known := map[string]bool{}
+		for _, h := range optimizer.TraceHeader {
+			known[h] = true
+		}
+		for i, h := range rec {
+			h = strings.Clone(strings.TrimSpace(h))
+			if _, dup := col[h]; dup && known[h] {
+				return &dataset.LineError{Line: line, Msg: fmt.Sprintf("header repeats column %q", h)}
 			}
-			for i, h := range rec {
-				h = strings.TrimSpace(h)
-				if _, dup := col[h]; dup && known[h] {
-					return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("header repeats column %q", h)}
-				}
-				if !known[h] {
-					for _, k := range optimizer.TraceHeader {
-						if strings.EqualFold(h, k) {
-							return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("header column %q: column names are case-sensitive; did you mean %q?", h, k)}
-						}
+			if !known[h] {
+				for _, k := range optimizer.TraceHeader {
+					if strings.EqualFold(h, k) {
+						return &dataset.LineError{Line: line, Msg: fmt.Sprintf("header column %q: column names are case-sensitive; did you mean %q?", h, k)}
 					}
 				}
-				col[h] = i
 			}
-			for _, need := range []string{"step", "grad_norm", "step_size"} {
-				if _, ok := col[need]; !ok {
-					return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("header has no column %q (need step, grad_norm, step_size)", need)}
-				}
+			col[h] = i
+		}
+		for _, need := range []string{"step", "grad_norm", "step_size"} {
+			if _, ok := col[need]; !ok {
+				return &dataset.LineError{Line: line, Msg: fmt.Sprintf("header has no column %q (need step, grad_norm, step_size)", need)}
 			}
-			header = true
+		}
+		for k, name := range optimizer.TraceHeader {
+			tr.idx[k] = -1
+			if i, ok := col[name]; ok {
+				tr.idx[k] = i
+			}
+		}
+		tr.header = true
+		return nil
+	}
+	if tr.rows == MaxTraceRows {
+		return &dataset.LineError{Line: line, Msg: fmt.Sprintf("more than %d rows", MaxTraceRows)}
+	}
+	// The columns of TraceHeader: step, loss, grad_norm, step_size,
+	// contraction, dist_to_opt (−1: absent).
+	var v [6]float64
+	for k, i := range tr.idx {
+		name := optimizer.TraceHeader[k]
+		switch {
+		case i < 0:
+			v[k] = math.NaN()
 			continue
+		case i >= len(rec):
+			return &dataset.LineError{Line: line, Msg: fmt.Sprintf("missing column %q", name)}
 		}
-		if len(out) == MaxTraceRows {
-			return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("more than %d rows", MaxTraceRows)}
-		}
-		get := func(name string) (float64, error) {
-			i, ok := col[name]
-			if !ok {
-				return math.NaN(), nil
-			}
-			if i >= len(rec) {
-				return 0, &dataset.LineError{Line: line, Msg: fmt.Sprintf("missing column %q", name)}
-			}
-			f := strings.TrimSpace(rec[i])
-			if f == "" {
-				return math.NaN(), nil
-			}
-			v, perr := strconv.ParseFloat(f, 64)
+		x := math.NaN() // an empty field
+		if f := strings.TrimSpace(rec[i]); f != "" {
+			var perr error
+			x, perr = strconv.ParseFloat(f, 64)
 			if perr != nil && !errors.Is(perr, strconv.ErrRange) {
-				return 0, dataset.NotANumber(line, name, rec[i], "a number")
-			}
-			return v, nil
-		}
-		p := TracePoint{Line: line}
-		st, err := get("step")
-		if err != nil {
-			return nil, err
-		}
-		if st != math.Trunc(st) || math.Abs(st) > 1e15 {
-			return nil, &dataset.LineError{Line: line, Msg: fmt.Sprintf("column \"step\": %v is not a whole number of steps", st)}
-		}
-		p.Step = int(st)
-		for _, f := range []struct {
-			name string
-			dst  *float64
-		}{{"loss", &p.Loss}, {"grad_norm", &p.GradNorm}, {"step_size", &p.StepSize}, {"contraction", &p.Contraction}, {"dist_to_opt", &p.Dist}} {
-			if *f.dst, err = get(f.name); err != nil {
-				return nil, err
+				return dataset.NotANumber(line, name, strings.Clone(rec[i]), "a number")
 			}
 		}
-		out = append(out, p)
+		v[k] = x
+		if k == 0 && (x != math.Trunc(x) || math.Abs(x) > 1e15) { // NaN too
+			return &dataset.LineError{Line: line, Msg: fmt.Sprintf("column \"step\": %v is not a whole number of steps", x)}
+		}
 	}
-	if !header {
-		return nil, &dataset.LineError{Line: 1, Msg: "no header line"}
-	}
-	if len(out) == 0 {
-		return nil, &dataset.LineError{Line: 2, Msg: "no rows after the header"}
-	}
-	return out, nil
+	p := TracePoint{Step: int(v[0]), Loss: v[1], GradNorm: v[2], StepSize: v[3], Contraction: v[4], Dist: v[5], Line: line}
+	tr.rows++
+	tr.each(p)
+	return nil
 }

@@ -189,14 +189,24 @@ const (
 // Each check says whether its value was checked or taken on trust (Basis);
 // CrossChecked and Trusted list the declared values of each kind.
 //
+// The trajectory is Rows (ReadTrace) or a *TraceSummary (ScanTrace, made
+// for this claim's L and η; another claim's summary is an error): both
+// give the same verification, the summary in constant memory.
+//
 // A DP-SGD claim (c.DPSGD set) is decided by VerifyDPSGD with the default
 // accountant; it takes no trajectory.
-func Verify(c *Claim, trace []TracePoint) (Verification, error) {
+func Verify(c *Claim, trace Trajectory) (Verification, error) {
 	return VerifyWith(c, trace, Options{})
 }
 
 // VerifyWith is Verify with options: o's accountant decides DP-SGD claims.
-func VerifyWith(c *Claim, trace []TracePoint, o Options) (Verification, error) {
+func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
+	if rs, ok := trace.(Rows); ok && rs == nil {
+		trace = nil // no trajectory, as a nil slice always meant
+	}
+	if s, ok := trace.(*TraceSummary); ok && s == nil {
+		trace = nil
+	}
 	if c.DPSGD != nil {
 		if trace != nil {
 			return Verification{}, &Error{Field: "trajectory", Reason: "a trajectory applies to pnsgd, skip and stop claims, not to dpsgd"}
@@ -251,7 +261,11 @@ func VerifyWith(c *Claim, trace []TracePoint, o Options) (Verification, error) {
 
 	// 4. The trajectory, column by column.
 	if trace != nil {
-		lipschitzOK = trajectoryChecks(c, trace, cc, add, checked, trusted)
+		sum, err := trace.summary(c)
+		if err != nil {
+			return Verification{}, err
+		}
+		lipschitzOK = trajectoryChecks(c, sum, cc, add, checked, trusted)
 	} else {
 		add(check("trajectory", NA, nan, nan, BasisTrust,
 			"no trajectory given: L, β, m, η and the number of steps are taken as declared (give \"trajectory\" to check them against the run)"))
@@ -460,30 +474,20 @@ func consistencyChecks(c *Claim, add func(Check)) {
 // trajectoryChecks cross-checks the declared constants against every
 // column of the trajectory. It reports whether the gradient norms are
 // within L (false: not even composition holds).
-func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check), checked, trusted func(string)) bool {
+func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check), checked, trusted func(string)) bool {
 	nan := math.NaN()
 	const name = "trajectory: usable as evidence"
-	if reason := degenerate(trace); reason != "" {
+	if reason := trace.degenerate(); reason != "" {
 		add(Check{Name: name, Status: Fail, Value: quantity.Num(nan), Bound: quantity.Num(nan), Basis: BasisTrajectory,
 			Detail: reason + ": such a trajectory cannot be evidence for the declared constants"})
 		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g (the trajectory is not usable)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta))
 		return true
 	}
-	add(Check{Name: name, Status: Pass, Value: quantity.Num(float64(len(trace))), Bound: quantity.Num(nan), Basis: BasisTrajectory,
+	add(Check{Name: name, Status: Pass, Value: quantity.Num(float64(trace.rows)), Bound: quantity.Num(nan), Basis: BasisTrajectory,
 		Detail: "rows with increasing steps ≥ 1, finite values, gradient norms not all 0, no column blanked on some rows only"})
 
 	// grad_norm against L
-	var maxG float64
-	gLine := trace[0].Line
-	badEta := -1
-	for i, p := range trace {
-		if p.GradNorm > maxG {
-			maxG, gLine = p.GradNorm, p.Line
-		}
-		if badEta < 0 && math.Abs(p.StepSize-c.Eta) > 1e-9*c.Eta {
-			badEta = i
-		}
-	}
+	maxG, gLine := trace.maxG, trace.gLine
 	lipschitzOK := true
 	ch := Check{Name: "trajectory: max gradient norm ≤ L", Value: quantity.Num(maxG), Bound: quantity.Num(c.Lipschitz), Status: Pass, Basis: BasisTrajectory,
 		Detail: fmt.Sprintf("largest per-example gradient norm in the trajectory (line %d)", gLine)}
@@ -498,8 +502,8 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 
 	// step_size against η
 	ch = Check{Name: "trajectory: step size = η", Value: quantity.Num(c.Eta), Bound: quantity.Num(c.Eta), Status: Pass, Basis: BasisTrajectory, Detail: "every row's step size equals the declared η"}
-	if badEta >= 0 {
-		p := trace[badEta]
+	if trace.hasBadEta {
+		p := trace.badEta
 		ch.Value, ch.Status = quantity.Num(p.StepSize), Fail
 		ch.Detail = fmt.Sprintf("line %d: step size %g differs from the declared η = %g; the closed-form analysis assumes a constant step (a smaller late step also means less noise)", p.Line, p.StepSize, c.Eta)
 	} else {
@@ -509,7 +513,7 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 
 	// step against n, batch, epochs
 	S := int(c.Training().Steps())
-	last := trace[len(trace)-1].Step
+	last := trace.last
 	ch = Check{Name: "trajectory: number of steps", Value: quantity.Num(float64(last)), Bound: quantity.Num(float64(S)), Status: Pass, Basis: BasisTrajectory,
 		Detail: fmt.Sprintf("epochs·⌈n/batch⌉ = %s", quantity.Count(S, "step", "steps"))}
 	switch {
@@ -526,14 +530,8 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 	add(ch)
 
 	// contraction against the c that β and m imply
-	if recorded(trace, func(p TracePoint) float64 { return p.Contraction }) {
-		var mc float64
-		cLine := trace[0].Line
-		for _, p := range trace {
-			if p.Contraction > mc {
-				mc, cLine = p.Contraction, p.Line
-			}
-		}
+	if trace.cols[1].have > 0 {
+		mc, cLine := trace.maxC, trace.cLine
 		if c.Smoothness > 0 {
 			ch := Check{Name: "trajectory: measured contraction ≤ c", Value: quantity.Num(mc), Bound: quantity.Num(cc), Status: Pass, Basis: BasisTrajectory,
 				Detail: fmt.Sprintf("largest measured ‖ψ(u) − ψ(v)‖/‖u − v‖ of the step map (line %d) against c = max(|1 − ηm|, |1 − ηβ|) of the declared β = %g, m = %g (Prop. 18: a convex β-smooth, m-strongly convex loss never exceeds it)", cLine, c.Smoothness, c.StrongConvexity)}
@@ -559,10 +557,8 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 
 	// loss against L: for iterates w_s, w_t in K, |F(w_s) − F(w_t)| ≤
 	// L·‖w_s − w_t‖ ≤ L·min(d_s + d_t, 2R) (triangle inequality through w*).
-	loss := func(p TracePoint) float64 { return p.Loss }
-	dist := func(p TracePoint) float64 { return p.Dist }
-	hasDist := recorded(trace, dist)
-	if recorded(trace, loss) && (hasDist || !math.IsInf(c.Radius, 1)) {
+	hasDist := trace.cols[2].have > 0
+	if trace.cols[0].have > 0 && (hasDist || !math.IsInf(c.Radius, 1)) {
 		ch := lossCheck(c, trace, hasDist)
 		if ch.Status == Pass {
 			checked(fmt.Sprintf("L = %g (loss column)", c.Lipschitz))
@@ -572,13 +568,7 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 
 	// dist_to_opt against R: w_t and w* both lie in K, so d_t ≤ 2R.
 	if hasDist && !math.IsInf(c.Radius, 1) {
-		var md float64
-		dLine := trace[0].Line
-		for _, p := range trace {
-			if p.Dist > md {
-				md, dLine = p.Dist, p.Line
-			}
-		}
+		md, dLine := trace.maxD, trace.dLine
 		ch := Check{Name: "trajectory: distance to the optimum ≤ 2R", Value: quantity.Num(md), Bound: quantity.Num(2 * c.Radius), Status: Pass, Basis: BasisTrajectory,
 			Detail: fmt.Sprintf("iterate and minimiser both lie in K = {‖w‖ ≤ R}; largest ‖w_t − w*‖ on line %d", dLine)}
 		if md > 2*c.Radius*(1+relTol) {
@@ -598,7 +588,7 @@ func trajectoryChecks(c *Claim, trace []TracePoint, cc float64, add func(Check),
 // of K). For b = d_s + d_t a violating pair exists iff max_s (F_s − L·d_s) >
 // min_t (F_t + L·d_t); for b = 2R iff max F − min F > 2RL: one pass each.
 // The row reports the pair with the largest excess F_s − F_t − L·b.
-func lossCheck(c *Claim, trace []TracePoint, hasDist bool) Check {
+func lossCheck(c *Claim, trace *TraceSummary, hasDist bool) Check {
 	L, R := c.Lipschitz, c.Radius
 	type pair struct {
 		s, t   TracePoint
@@ -614,27 +604,11 @@ func lossCheck(c *Claim, trace []TracePoint, hasDist bool) Check {
 		}
 	}
 	if hasDist {
-		hi, lo := trace[0], trace[0]
-		for _, p := range trace {
-			if p.Loss-L*p.Dist > hi.Loss-L*hi.Dist {
-				hi = p
-			}
-			if p.Loss+L*p.Dist < lo.Loss+L*lo.Dist {
-				lo = p
-			}
-		}
+		hi, lo := trace.distHi, trace.distLo
 		consider(pair{s: hi, t: lo, b: hi.Dist + lo.Dist, how: "d_s + d_t"})
 	}
 	if !math.IsInf(R, 1) {
-		hi, lo := trace[0], trace[0]
-		for _, p := range trace {
-			if p.Loss > hi.Loss {
-				hi = p
-			}
-			if p.Loss < lo.Loss {
-				lo = p
-			}
-		}
+		hi, lo := trace.lossHi, trace.lossLo
 		consider(pair{s: hi, t: lo, b: 2 * R, how: "2R"})
 	}
 	p := *best
@@ -647,67 +621,4 @@ func lossCheck(c *Claim, trace []TracePoint, hasDist bool) Check {
 		ch.Detail = fmt.Sprintf("lines %d and %d: the loss changes by %g, more than L·(%s) = %g allows: the declared L does not bound the gradients (or the loss column is not the training objective)", p.s.Line, p.t.Line, change, p.how, L*p.b)
 	}
 	return ch
-}
-
-// recorded reports whether a column has a value on some row.
-func recorded(trace []TracePoint, f func(TracePoint) float64) bool {
-	for _, p := range trace {
-		if !math.IsNaN(f(p)) {
-			return true
-		}
-	}
-	return false
-}
-
-// degenerate returns why a trajectory cannot be evidence, "" if it can.
-func degenerate(trace []TracePoint) string {
-	if len(trace) == 0 {
-		return "the trajectory has no rows"
-	}
-	allZero := true
-	for i, p := range trace {
-		switch {
-		case p.Step < 1:
-			return fmt.Sprintf("line %d: step %d is not ≥ 1", p.Line, p.Step)
-		case i > 0 && p.Step <= trace[i-1].Step:
-			return fmt.Sprintf("line %d: step %d does not increase (previous %d)", p.Line, p.Step, trace[i-1].Step)
-		case !(p.GradNorm >= 0) || math.IsInf(p.GradNorm, 1):
-			return fmt.Sprintf("line %d: grad_norm %v is not a finite number ≥ 0", p.Line, p.GradNorm)
-		case !(p.StepSize > 0) || math.IsInf(p.StepSize, 1):
-			return fmt.Sprintf("line %d: step_size %v is not a finite number > 0", p.Line, p.StepSize)
-		case math.IsInf(p.Loss, 0):
-			return fmt.Sprintf("line %d: loss %v is not finite", p.Line, p.Loss)
-		case p.Contraction < 0 || math.IsInf(p.Contraction, 0):
-			return fmt.Sprintf("line %d: contraction %v is not a finite number ≥ 0", p.Line, p.Contraction)
-		case p.Dist < 0 || math.IsInf(p.Dist, 0):
-			return fmt.Sprintf("line %d: dist_to_opt %v is not a finite number ≥ 0", p.Line, p.Dist)
-		}
-		allZero = allZero && p.GradNorm == 0
-	}
-	if allZero {
-		return "every grad_norm is exactly 0 (no gradient was ever recorded)"
-	}
-	for _, col := range []struct {
-		name string
-		f    func(TracePoint) float64
-	}{{"loss", func(p TracePoint) float64 { return p.Loss }},
-		{"contraction", func(p TracePoint) float64 { return p.Contraction }},
-		{"dist_to_opt", func(p TracePoint) float64 { return p.Dist }}} {
-		var have, miss int
-		missLine := 0
-		for _, p := range trace {
-			if math.IsNaN(col.f(p)) {
-				miss++
-				if missLine == 0 {
-					missLine = p.Line
-				}
-			} else {
-				have++
-			}
-		}
-		if have > 0 && miss > 0 {
-			return fmt.Sprintf("line %d: column %q is empty on %d of %d rows (a column is recorded on every row or on none)", missLine, col.name, miss, len(trace))
-		}
-	}
-	return ""
 }

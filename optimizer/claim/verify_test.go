@@ -70,7 +70,7 @@ func TestVerifyVerdicts(t *testing.T) {
 func TestVerifyTrajectory(t *testing.T) {
 	cl := parseClaimString(t, baseClaim)
 	cl.Epsilon = ptr(100.0)
-	tr := []TracePoint{{Step: 500, GradNorm: 0.9, StepSize: 0.5, Line: 2}, {Step: 1000, GradNorm: 0.95, StepSize: 0.5, Line: 3}}
+	tr := Rows{{Step: 500, GradNorm: 0.9, StepSize: 0.5, Line: 2}, {Step: 1000, GradNorm: 0.95, StepSize: 0.5, Line: 3}}
 	v, _ := Verify(cl, tr)
 	if v.Verdict != Valid || len(v.Failed()) != 0 {
 		t.Fatalf("good trajectory: %v %v", v.Verdict, v.Failed())
@@ -454,8 +454,8 @@ func TestVerificationJSON(t *testing.T) {
 // file; an override replaces it; errors name the file they are about.
 func TestLoad(t *testing.T) {
 	c, trace, tpath, err := Load("../../examples/claim.json", "")
-	if err != nil || c.N != 569 || len(trace) != 569 || tpath != "../../examples/trajectory.csv" {
-		t.Fatalf("%v %d %q", err, len(trace), tpath)
+	if err != nil || c.N != 569 || trace.(*TraceSummary).Len() != 569 || tpath != "../../examples/trajectory.csv" {
+		t.Fatalf("%v %v %q", err, trace, tpath)
 	}
 	dir := t.TempDir()
 	bad := dir + "/t.csv"

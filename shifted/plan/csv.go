@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/privamp/privamp/internal/lines"
 )
 
 // RowError is one invalid line of a people CSV.
@@ -59,12 +61,6 @@ func writeListed(b *strings.Builder, n, limit int, item func(i int)) {
 	}
 }
 
-// ReadCSV reads people from CSV with a header line naming the columns id,
-// epsilon and, optionally, delta (in any order, case-insensitive; other
-// columns are ignored). It streams the input and checks every row: a
-// missing column, an empty id, an ε that is not a finite number > 0, a δ
-// outside (0, 1) (an empty δ means the default) and a repeated id are all
-
 // ReadCSVFile reads the people CSV file at path with ReadCSV; a directory
 // is refused.
 func ReadCSVFile(path string) (*People, error) {
@@ -95,9 +91,17 @@ func ReadCSVFile(path string) (*People, error) {
 // encoding/csv reads the rest, so quoted and multi-line fields work and
 // every error keeps its line number. The result remembers that its ids
 // were checked, so Make does not check them again (see People).
+//
+// A line may hold at most lines.MaxBytes (1 MiB) and the file at most
+// MaxPeople people: past either limit ReadCSV stops with an error naming
+// the line and the limit, so memory stays bounded whatever the input.
 func ReadCSV(r io.Reader) (*People, error) {
 	pr := &peopleReader{p: &People{}, size: inputSize(r)}
-	return pr.read(r)
+	p, err := pr.read(lines.Limit(r, lines.MaxBytes))
+	if tl := (*lines.TooLong)(nil); errors.As(err, &tl) {
+		return nil, &ParseError{Rows: []RowError{{tl.Line, fmt.Sprintf("longer than %d bytes, the most a line may hold", tl.Max)}}}
+	}
+	return p, err
 }
 
 // peopleReader is the state of ReadCSV: the header's columns, the people
@@ -427,6 +431,7 @@ func (pr *peopleReader) finish() (*People, error) {
 		return nil, &ParseError{Rows: []RowError{{2, "no people: the file has a header but no rows"}}}
 	}
 	p.checked = p.ID
+	p.movable = true
 	return p, nil
 }
 

@@ -87,7 +87,8 @@ func optNum(x float64) *float64 {
 	return &x
 }
 
-// plan assembles the Plan of a solved problem.
+// plan assembles the Plan of a solved problem. It may use perm up
+// (People.moveTo).
 func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, res *Result) *Plan {
 	s, t := p.s, p.s.Training
 	eta, etaSrc, _ := s.EtaRule(p.n, sigma)
@@ -111,7 +112,9 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 	if len(p.groups) <= maxGroupsInSummary {
 		pl.Summary.Groups = p.groupResults(eps, b)
 	}
-	if b.People != nil {
+	if b.People != nil && b.People.movable && len(b.People.ID) == len(perm) && len(b.People.Epsilon) == len(perm) {
+		pl.People = b.People.moveTo(perm, p.oneDelta, t.Delta)
+	} else if b.People != nil {
 		m := len(perm)
 		pp := &People{ID: make([]string, m), Epsilon: make([]float64, m)}
 		if !p.oneDelta {
@@ -133,6 +136,52 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 		}
 	}
 	return pl
+}
+
+// moveTo puts the people in position order in place (person perm[pos] to
+// pos, following the permutation's cycles), resolves δ (nil when oneDelta)
+// and returns them; they are no longer movable. It uses perm up: each entry
+// is set to −1 once its position is filled.
+func (pp *People) moveTo(perm []int32, oneDelta bool, def float64) *People {
+	pp.movable = false
+	if oneDelta {
+		pp.Delta = nil
+	}
+	ids, eps, dels := pp.ID, pp.Epsilon, pp.Delta
+	for start := range perm {
+		if perm[start] < 0 {
+			continue
+		}
+		// The cycle start ← perm[start] ← perm[perm[start]] ← …
+		id, e := ids[start], eps[start]
+		var d float64
+		if dels != nil {
+			d = dels[start]
+		}
+		pos := start
+		for {
+			from := int(perm[pos])
+			perm[pos] = -1
+			if from == start {
+				ids[pos], eps[pos] = id, e
+				if dels != nil {
+					dels[pos] = d
+				}
+				break
+			}
+			ids[pos], eps[pos] = ids[from], eps[from]
+			if dels != nil {
+				dels[pos] = dels[from]
+			}
+			pos = from
+		}
+	}
+	for i := range dels {
+		if dels[i] == 0 {
+			dels[i] = def
+		}
+	}
+	return pp
 }
 
 // groupResults summarises each group's achieved ε (positions are

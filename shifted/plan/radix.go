@@ -1,6 +1,10 @@
 package plan
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // keyed is a sort key with the index of what it belongs to.
 type keyed struct {
@@ -58,4 +62,108 @@ func floatKey(x float64) uint64 {
 		return ^b
 	}
 	return b | 1<<63
+}
+
+// orderByKey returns the indices 0..len(keys)−1 sorted by keys[i], equal
+// keys in index order (what a stable sort of (key, index) pairs gives),
+// with less work space than radixSort on keyed pairs (16 bytes each, and
+// a buffer as large). Budgets that take few values (tiers, a handful of
+// levels) are ordered by counting (orderFewKeys: no work space but the
+// result). Otherwise one word per index, the key's top 32 bits above the
+// index, is radix sorted stably on those bits (radixHigh32), and each run
+// of equal top bits whose keys differ is sorted by the whole key, then the
+// index: 16 bytes per index.
+func orderByKey(keys []uint64) []int32 {
+	if perm, ok := orderFewKeys(keys, 64); ok {
+		return perm
+	}
+	const low = 1<<32 - 1
+	w := make([]uint64, len(keys))
+	for i, k := range keys {
+		w[i] = k&^low | uint64(i) // len(keys) ≤ MaxPeople < 2³²
+	}
+	radixHigh32(w)
+	for lo := 0; lo < len(w); {
+		hi := lo + 1
+		for hi < len(w) && w[hi]>>32 == w[lo]>>32 {
+			hi++
+		}
+		run := w[lo:hi]
+		k0 := keys[run[0]&low]
+		for _, x := range run[1:] {
+			if keys[x&low] != k0 {
+				slices.SortFunc(run, func(a, b uint64) int {
+					return cmp.Or(cmp.Compare(keys[a&low], keys[b&low]), cmp.Compare(a&low, b&low))
+				})
+				break
+			}
+		}
+		lo = hi
+	}
+	perm := make([]int32, len(w))
+	for pos, x := range w {
+		perm[pos] = int32(x & low)
+	}
+	return perm
+}
+
+// orderFewKeys is orderByKey by counting, when the keys take at most
+// limit distinct values (else ok is false): one pass finds the values, one
+// counts each, one places every index after the smaller keys and the equal
+// keys before it.
+func orderFewKeys(keys []uint64, limit int) (perm []int32, ok bool) {
+	var vals []uint64 // the distinct keys, sorted
+	find := func(k uint64) (int, bool) { return slices.BinarySearch(vals, k) }
+	for i, k := range keys {
+		if i > 0 && k == keys[i-1] {
+			continue
+		}
+		if j, found := find(k); !found {
+			if len(vals) == limit {
+				return nil, false
+			}
+			vals = slices.Insert(vals, j, k)
+		}
+	}
+	next := make([]int, len(vals)+1)
+	for _, k := range keys {
+		j, _ := find(k)
+		next[j+1]++
+	}
+	for j := 1; j < len(next); j++ {
+		next[j] += next[j-1]
+	}
+	perm = make([]int32, len(keys))
+	for i, k := range keys {
+		j, _ := find(k)
+		perm[next[j]] = int32(i)
+		next[j]++
+	}
+	return perm, true
+}
+
+// radixHigh32 sorts a by its top 32 bits, stably (two LSD passes of 16
+// bits).
+func radixHigh32(a []uint64) {
+	buf := make([]uint64, len(a))
+	var count [1 << 16]int
+	src, dst := a, buf
+	for shift := uint(32); shift < 64; shift += 16 {
+		clear(count[:])
+		for _, x := range src {
+			count[(x>>shift)&0xffff]++
+		}
+		sum := 0
+		for d, c := range count {
+			count[d] = sum
+			sum += c
+		}
+		for _, x := range src {
+			d := (x >> shift) & 0xffff
+			dst[count[d]] = x
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	// Two passes: the result is back in a.
 }

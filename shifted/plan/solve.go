@@ -116,7 +116,7 @@ func newProblem(s Options, b Budgets) (*problem, []int32, error) {
 			}
 		}
 		// The order key: ε itself with one δ (exact), else ρ*(ε, δ).
-		keys := make([]keyed, m)
+		keys := make([]uint64, m)
 		parallel(m, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				k := pp.Epsilon[i]
@@ -126,14 +126,10 @@ func newProblem(s Options, b Budgets) (*problem, []int32, error) {
 				if desc {
 					k = -k
 				}
-				keys[i] = keyed{floatKey(k), int32(i)}
+				keys[i] = floatKey(k)
 			}
 		})
-		radixSort(keys) // stable: ties keep the input order
-		perm = make([]int32, m)
-		for pos, k := range keys {
-			perm[pos] = k.i
-		}
+		perm = orderByKey(keys) // stable: ties keep the input order
 		keys = nil
 		// Gather the budgets in position order once (the only random
 		// access), then group sequentially.
