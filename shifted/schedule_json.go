@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/privamp/privamp/internal/jsonin"
@@ -302,4 +303,10 @@ func (s Schedule) MarshalJSON() ([]byte, error) {
 		js.Steps[i] = entry{r.Variance, r.Contraction, r.Sensitivity, r.Count}
 	}
 	return json.Marshal(js)
+}
+
+// ScheduleLimits states the limits on a schedule file, for a command's help.
+func ScheduleLimits() string {
+	return fmt.Sprintf("Input limits: a schedule file of at most %d GiB, at most %d entries and %d runs once groups are expanded, 2^%d steps (each refused with the limit named).",
+		ScheduleMaxBytes>>30, MaxEntries, MaxRuns, bits.Len64(uint64(MaxSteps))-1)
 }

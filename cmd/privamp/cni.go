@@ -41,7 +41,7 @@ PNSGD (step η, noise σ, L-Lipschitz loss): v_t = η²σ², c_t = 1 (max(|1 −
 convex and β-smooth), s_t = 2ηL/b at the person's steps.
 
 Exit status: 0 success, 1 failure (e.g. --allocation cannot be written), 2 bad input (a flag out of
-range, or a schedule that is unreadable or invalid, named by its line or key).`,
+range, or a schedule that is unreadable or invalid, named by its line or key).` + "\n\n" + shifted.ScheduleLimits(),
 		Args: cobra.NoArgs,
 		Example: `  privamp cni --schedule person.json --delta 1e-6
   privamp cni --schedule person.json --alpha 2,8,32 --allocation shifts.csv --json`,

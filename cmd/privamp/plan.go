@@ -59,7 +59,7 @@ public records (Cor 31) or extra people would help. σ is printed rounded up, ε
 --out writes the plan (JSON) for 'privamp run --plan' and 'privamp verify'; --plot draws ε per position;
 --csv prints one row per person. No output may name an input.
 
-Exit status: 0 a plan meets every budget, 1 infeasible under the cap (or a failure), 2 bad input.`,
+Exit status: 0 a plan meets every budget, 1 infeasible under the cap (or a failure), 2 bad input.` + "\n\n" + plan.InputLimits(),
 		Args: cobra.NoArgs,
 		Example: `  privamp plan --tier 0.01:0.1 --tier 0.09:1 --tier 0.9:4 --n 100000 --radius 1 --dimension 10 --delta 1e-6
   privamp plan --people examples/plan/people.csv --radius 1 --dimension 10 --delta 1e-6 --out plan.json

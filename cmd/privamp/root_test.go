@@ -121,3 +121,12 @@ func TestProgressReader(t *testing.T) {
 		t.Errorf("read %d (%v), bar at %d; want 100000", n, err, p.done)
 	}
 }
+
+// The commands that read large files state their input limits.
+func TestHelpStatesInputLimits(t *testing.T) {
+	for _, c := range []string{"plan", "verify", "cni"} {
+		if out, _, _ := runCLI(c, "--help"); !strings.Contains(out, "Input limits:") {
+			t.Errorf("%s --help states no input limits", c)
+		}
+	}
+}

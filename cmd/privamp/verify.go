@@ -51,7 +51,7 @@ Claim format (exact, unique keys; whole numbers as 1e12 or 500.0; at most 8 MiB)
 'go doc github.com/privamp/privamp/optimizer/claim'; examples/claim.json, examples/dpsgd-claim.json.
 
 Exit status: 0 VALID, 1 INVALID (a claimed ε below the certified one; a plan's person above their
-target), 2 bad input (the message names the field or line), 3 UNSUPPORTED.`,
+target), 2 bad input (the message names the field or line), 3 UNSUPPORTED.` + "\n\n" + claim.InputLimits() + "\n" + plan.InputLimits(),
 		Args:    cobra.ExactArgs(1),
 		Example: "  privamp verify examples/claim.json\n  privamp verify examples/plan/plan.json --json",
 	}

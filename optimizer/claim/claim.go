@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/jsonin"
+	"github.com/privamp/privamp/internal/lines"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -194,4 +195,11 @@ func (c *Claim) Training() shifted.Training {
 		Batch: int64(c.Batch), Epochs: int64(c.Epochs), Tasks: int64(c.Tasks), Order: shifted.Order(c.Order),
 		Sigma: c.Sigma, Delta: c.Delta, Radius: c.radius(),
 		Loss: shifted.Loss{Lipschitz: c.Lipschitz, Smoothness: c.Smoothness, StrongConvexity: c.StrongConvexity, Eta: c.Eta}}
+}
+
+// InputLimits states the limits on a claim and its trajectory, for a
+// command's help.
+func InputLimits() string {
+	return fmt.Sprintf("Input limits: a claim file of at most %d MiB; a trajectory of at most %d rows, each line at most %d bytes (each refused with the limit named).",
+		MaxBytes>>20, MaxTraceRows, lines.MaxBytes)
 }

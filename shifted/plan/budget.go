@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/lines"
 )
 
 // MaxPeople is the largest number of private people a plan may hold: every
@@ -327,4 +328,10 @@ func ParseTiers(specs []string, n int64) ([]Tier, []string, error) {
 		}
 	}
 	return ResolveTiers(ts, n)
+}
+
+// InputLimits states the limits on a plan's inputs, for a command's help.
+func InputLimits() string {
+	return fmt.Sprintf("Input limits: at most %d people; a CSV line of at most %d bytes; a plan file of at most %d GiB (each refused with the limit named).",
+		MaxPeople, lines.MaxBytes, PlanMaxBytes>>30)
 }
