@@ -158,7 +158,9 @@ func allDomain(g Domain, delta float64, conv rdp.Conversion, lo, hi int64, out [
 // of the candidate orders, and the blocks are short enough (m = n − t + 1
 // changes by at most 0.1% across one; below m = 1000 every index is
 // optimised on its own) that it is within ~1e−7 (relative) of the per-index
-// optimum.
+// optimum. With a contraction c < 1 (c.lq < 0) each candidate also keeps
+// the sum with F_m in place of 1/m and the smaller bound is used, as in
+// stopCurve.
 func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
 	at := func(t int64) stopCurve {
 		c.m = float64(n - t + 1)
@@ -172,6 +174,7 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 		return optimizeOrder(cc, delta, conv, guess, false)
 	}
 	lnInvN := -math.Log(float64(n))
+	contracted := c.lq < 0
 	// Blocks in m = n − t + 1, from m = n − hi + 1 up to n − lo + 1.
 	mLo, mHi := n-hi+1, n-lo+1
 	eHi, aHi := opt(hi, 0)
@@ -183,34 +186,53 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 		out[t2-1] = eLo
 		if t1 > t2 {
 			cands := [3]float64{aHi, math.Sqrt(aHi * aLo), aLo}
-			var s, xs, cst, scale [3]float64
+			// s: Σ expm1(x/j); s2: Σ expm1(x·F_j) when c < 1 (contracted)
+			var s, s2, xs, cst, scale [3]float64
 			var logPath [3]bool
 			m0 := float64(n - t1 + 1)
 			for i, a := range cands {
 				xs[i] = (a - 1) * a * c.rho1
 				s[i] = lnSumExpm1(xs[i], m0)
+				if contracted {
+					s2[i] = lnSumExpm1C(xs[i], m0, c.lq)
+				}
 				logPath[i] = xs[i] > 500
 				if !logPath[i] {
-					s[i] = math.Exp(s[i])
+					s[i], s2[i] = math.Exp(s[i]), math.Exp(s2[i])
 				}
 				cst[i] = pointConst(a, delta, conv)
 				scale[i] = c.k / (a - 1)
 			}
 			for t := t1; t > t2; t-- {
 				m := float64(n - t + 1)
+				fm := 0.0
+				if contracted && t != t1 {
+					fm = stopF(m, c.lq)
+				}
 				best := math.Inf(1)
 				for i := range cands {
-					var r float64
+					var r, r2 float64
 					if logPath[i] {
 						if t != t1 {
 							s[i] = addExpm1(s[i], xs[i]/m)
+							if contracted {
+								s2[i] = addExpm1(s2[i], xs[i]*fm)
+							}
 						}
 						r = scale[i] * softplus(s[i]+lnInvN)
+						r2 = scale[i] * softplus(s2[i]+lnInvN)
 					} else {
 						if t != t1 {
 							s[i] += math.Expm1(xs[i] / m)
+							if contracted {
+								s2[i] += math.Expm1(xs[i] * fm)
+							}
 						}
 						r = scale[i] * math.Log1p(s[i]/float64(n))
+						r2 = scale[i] * math.Log1p(s2[i]/float64(n))
+					}
+					if contracted {
+						r = math.Min(r, r2)
 					}
 					best = math.Min(best, r+cst[i])
 				}

@@ -23,8 +23,14 @@ import (
 // NOT sound: its last step bounds H_{n−t+1} = Σ_{j ≤ n−t+1} 1/j by
 // ln(n − t + 1), but H_m > ln m. HarmonicCurve is the repaired statement of
 // the same argument; privamp never uses the paper's value as a guarantee.
-// Stop uses the convex analysis (c = 1) even when the loss is strongly convex,
-// which remains valid.
+//
+// With a strongly convex loss each step contracts by c < 1, and the run
+// stopped at T is single-pass strongly convex PNSGD, in which the record has
+// j − 1 = T − t contracting noisy steps after its use: its term is
+// e^{(α−1)·αρ₁·F_j} with F_j = c^{2(j−1)}(1 − c²)/(1 − c^{2j}) ≤ 1/j (the
+// engine's c < 1 value; docs/amplification.md#skip-and-stop-mixtures).
+// Curve takes, at each order, the smaller of that mixture and the c = 1 one
+// (both sound).
 type Stop struct {
 	N     int64
 	Sigma float64
@@ -46,8 +52,12 @@ func (s Stop) rho1() float64 {
 
 // Curve returns the exact mixture curve of index t.
 func (s Stop) Curve(t int64) rdp.Curve {
-	return stopCurve{n: float64(s.N), m: float64(s.N - t + 1), rho1: s.rho1(), k: 1}
+	return stopCurve{n: float64(s.N), m: float64(s.N - t + 1), rho1: s.rho1(), k: 1, lq: 2 * s.Loss.LogContraction()}
 }
+
+// Contracted reports whether Curve uses the c < 1 mixture (a strongly
+// convex loss whose step contracts by c < 1).
+func (s Stop) Contracted() bool { return s.Loss.LogContraction() < 0 }
 
 // HarmonicCurve returns the sound version of Thm 26's argument for index t:
 // Lemma 25 with c = (α − 1)·2αL²/σ² ≤ 1 (which is Thm 26's condition
@@ -84,15 +94,19 @@ func (s Stop) PaperClaimRho() float64 {
 
 // Source cites the derivation.
 func (s Stop) Source() string {
-	return "FMTT18 Thm 26, repaired: exact mixture over the stopping time (the paper's bound is not sound; derivation: docs/amplification.md §Skip and Stop mixtures)"
+	src := "FMTT18 Thm 26, repaired: exact mixture over the stopping time (the paper's bound is not sound; derivation: docs/amplification.md §Skip and Stop mixtures)"
+	if s.Contracted() {
+		src += fmt.Sprintf("; strongly convex: each stopping time's term is Thm 22 with the contraction c = %.6g < 1 (never above the c = 1 term); the c = 1 mixture is used only at orders where its value is smaller", s.Loss.Contraction())
+	}
+	return src
 }
 
 // Assumptions lists the assumptions.
 func (s Stop) Assumptions() []string {
 	out := SGD{N: s.N, Sigma: s.Sigma, Loss: s.Loss}.Assumptions()
 	out = append(out, "T uniform on {1, …, n} and kept secret; only w_T is released; no condition on σ")
-	if s.Loss.StrongConvexity > 0 {
-		out = append(out, "strong convexity is not exploited (the c = 1 analysis, still valid, is used)")
+	if s.Loss.StrongConvexity > 0 && !s.Contracted() {
+		out = append(out, "strong convexity is not exploited (the step does not contract below 1; the c = 1 analysis is used)")
 	}
 	return out
 }
@@ -134,16 +148,122 @@ func (k Tasks) Assumptions() []string {
 	return append(k.Stop.Assumptions(), fmt.Sprintf("k = %d tasks, each with its own convex L-Lipschitz β-smooth loss family and independent randomness", k.K))
 }
 
-// stopCurve is k·(1/(α−1))·ln(1 + (1/n)·Σ_{j=1}^{m} expm1((α−1)αρ₁/j)).
-type stopCurve struct{ n, m, rho1, k float64 }
+// stopCurve is k·(1/(α−1))·ln(1 + (1/n)·Σ_{j=1}^{m} expm1((α−1)αρ₁/j)),
+// and with lq = 2 ln c < 0 the smaller of that and the same with F_j in
+// place of 1/j (lnSumExpm1C).
+type stopCurve struct{ n, m, rho1, k, lq float64 }
 
 func (c stopCurve) Epsilon(a float64) float64 {
 	if math.IsInf(a, 1) {
 		return math.Inf(1)
 	}
 	x := (a - 1) * a * c.rho1
-	y := lnSumExpm1(x, c.m) - math.Log(c.n)
-	return c.k * softplus(y) / (a - 1)
+	ln := lnSumExpm1(x, c.m)
+	if c.lq < 0 {
+		ln = math.Min(ln, lnSumExpm1C(x, c.m, c.lq))
+	}
+	return c.k * softplus(ln-math.Log(c.n)) / (a - 1)
+}
+
+// stopF returns an upper bound on F_j = q^{j−1}(1 − q)/(1 − q^j), q = e^{lq}
+// ≤ 1: the strongly convex single-pass factor of a record with j − 1 steps
+// after its use (docs/amplification.md#fixed-order-noisy-sgd); F_j ≤ 1/j,
+// with equality at q = 1.
+func stopF(j, lq float64) float64 {
+	if j <= 1 {
+		return 1
+	}
+	if lq == 0 {
+		return numeric.Up(1/j, numeric.U/j)
+	}
+	f := math.Exp((j-1)*lq) * -math.Expm1(lq) / -math.Expm1(j*lq)
+	return numeric.Up(f, 16*numeric.U*f)
+}
+
+// lnSumExpm1C returns an upper bound on ln Σ_{j=1}^{m} expm1(x·F_j) for
+// x > 0 and q = e^{lq} < 1 (F_j of stopF). The terms are summed directly
+// until a bound on the rest falls below 10⁻¹⁷ of the sum, or up to
+// j = max(2048, 64x); the rest is bounded with expm1(y) ≤ y + (y²/2)e^y and
+// midpoint integrals of the convex g(y) = q^y/(1 − q^y) = 1/(q^{−y} − 1) and
+// g² (F_j = ((1 − q)/q)·g(j); a convex g has g(j) ≤ ∫_{j−½}^{j+½} g), with
+// J' = J + ½, m' = m + ½: Σ_{j>J} F_j ≤ ((1 − q)/q)·ln((1 − q^{m'})/(1 −
+// q^{J'}))/(−lq) and Σ_{j>J} F_j² ≤ ((1 − q)/q)²·(φ(q^{J'}) − φ(q^{m'}))/(−lq)
+// with φ(u) = u/(1 − u) + ln(1 − u)
+// (docs/amplification.md#skip-and-stop-mixtures).
+// For x > 600 the terms are scaled by e^{−x}.
+func lnSumExpm1C(x, m, lq float64) float64 {
+	if !(x > 0) || m < 1 {
+		return math.Inf(-1)
+	}
+	if math.IsInf(lq, -1) { // c = 0: only T = t sees the record
+		return x + math.Log(-math.Expm1(-x))
+	}
+	sc := 0.0
+	if x > 600 {
+		sc = x
+	}
+	term := func(y float64) float64 { // expm1(y)·e^{−sc}
+		if sc == 0 {
+			return math.Expm1(y)
+		}
+		return math.Exp(y-sc) * -math.Expm1(-y)
+	}
+	A := -math.Expm1(lq) // 1 − q
+	q := math.Exp(lq)
+	w := A / q
+	lnOneMinusQm := math.Log(-math.Expm1((m + 0.5) * lq))
+	phiM := phiOfExp((m + 0.5) * lq)
+	// tail bounds Σ_{j=J+1}^{m} expm1(x F_j)·e^{−sc}
+	tail := func(J float64) float64 {
+		if J >= m {
+			return 0
+		}
+		s1 := w * (lnOneMinusQm - math.Log(-math.Expm1((J+0.5)*lq))) / -lq
+		s2 := w * w * (phiOfExp((J+0.5)*lq) - phiM) / -lq
+		y := x * stopF(J+1, lq)
+		b := x*math.Max(s1, 0) + x*x/2*math.Exp(y)*math.Max(s2, 0)
+		if sc != 0 {
+			b *= math.Exp(-sc)
+		}
+		return b * (1 + 1e-9)
+	}
+	Jmax := math.Min(m, math.Max(2048, math.Ceil(64*x)))
+	var s float64
+	j := 1.0
+	for ; j <= Jmax; j++ {
+		s += term(x * stopF(j, lq))
+		if j >= 64 && int(j)%16 == 0 && j < Jmax {
+			if r := tail(j); r < 1e-17*s {
+				s += r
+				break
+			}
+		}
+	}
+	if j > Jmax {
+		s += tail(Jmax)
+	}
+	return sc + math.Log(numeric.Up(s, 4*math.Min(j, Jmax)*numeric.U*s))
+}
+
+// phiOfExp returns φ(u) = u/(1 − u) + ln(1 − u) for u = e^{l}, l < 0
+// (φ(u) = Σ_{k≥2}(1 − 1/k)u^k, summed as a series for u < 1/2).
+func phiOfExp(l float64) float64 {
+	u := math.Exp(l)
+	if u >= 0.5 {
+		om := -math.Expm1(l)
+		return u/om + math.Log(om)
+	}
+	var s float64
+	p := u
+	for k := 2; k < 200; k++ {
+		p *= u
+		add := p * (1 - 1/float64(k))
+		s += add
+		if add < 1e-18*s {
+			break
+		}
+	}
+	return s
 }
 
 func softplus(y float64) float64 {

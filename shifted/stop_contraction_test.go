@@ -1,0 +1,177 @@
+package shifted
+
+import (
+	"math"
+	"testing"
+
+	"github.com/privamp/privamp/rdp"
+)
+
+// stopFDirect is F_j = 1/Σ_{k=0}^{j−1} c^{−2k}, the single-pass strongly
+// convex factor written independently of stopF's closed form.
+func stopFDirect(j int64, c float64) float64 {
+	var s float64
+	for k := j - 1; k >= 0; k-- {
+		s += math.Pow(c, -2*float64(k))
+	}
+	return 1 / s
+}
+
+// stopContractedDirect is the Stop mixture with contraction c summed term by
+// term over the stopping times T = t..n, given F_j = fs[j−1]: for moderate x
+// as log1p(Σ_j expm1(x·F_j)/n)/(α−1) (smallest first), for large x by
+// log-sum-exp over every term.
+func stopContractedDirect(n, t int64, rho1 float64, fs []float64, a float64) float64 {
+	x := (a - 1) * a * rho1
+	m := n - t + 1
+	if x < 500 {
+		var s float64
+		for j := m; j >= 1; j-- {
+			s += math.Expm1(x * fs[j-1])
+		}
+		return math.Log1p(s/float64(n)) / (a - 1)
+	}
+	terms := []float64{}
+	if t > 1 {
+		terms = append(terms, math.Log(float64(t-1)))
+	}
+	for j := int64(1); j <= m; j++ {
+		terms = append(terms, x*fs[j-1])
+	}
+	mx := math.Inf(-1)
+	for _, x := range terms {
+		mx = math.Max(mx, x)
+	}
+	var s float64
+	for _, x := range terms {
+		s += math.Exp(x - mx)
+	}
+	return (mx + math.Log(s) - math.Log(float64(n))) / (a - 1)
+}
+
+// stronglyConvexLoss has c = 1 − ηm (ηβ ≤ 1).
+func stronglyConvexLoss(c float64) Loss {
+	return Loss{Lipschitz: 1, Smoothness: 1, StrongConvexity: 1 - c, Eta: 1}
+}
+
+// TestStopContractionTerm: one stopping time's term is the engine's value
+// for single-pass strongly convex PNSGD of length T (Solve on its schedule).
+func TestStopContractionTerm(t *testing.T) {
+	loss := stronglyConvexLoss(0.97)
+	c := loss.Contraction()
+	for _, T := range []int64{1, 2, 7, 60} {
+		for _, idx := range []int64{1, T / 2, T} {
+			if idx < 1 {
+				continue
+			}
+			g := SGD{N: T, Sigma: 2, Loss: loss}
+			sol, err := Solve(g.Schedule(idx))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rho1 := 2.0 / 4
+			want := rho1 * stopFDirect(T-idx+1, c)
+			if !relClose(sol.K, want, 1e-12) || !relClose(stopF(float64(T-idx+1), 2*math.Log(c)), stopFDirect(T-idx+1, c), 1e-13) {
+				t.Errorf("T = %d, t = %d: engine %.16g, F_j·ρ₁ %.16g, stopF %.16g", T, idx, sol.K, want, rho1*stopF(float64(T-idx+1), 2*math.Log(c)))
+			}
+		}
+	}
+}
+
+func TestStopContractionMixture(t *testing.T) {
+	for _, c := range []float64{0.999, 0.99, 0.9, 0.5} {
+		for _, n := range []int64{1, 3, 200, 3000} {
+			s := Stop{N: n, Sigma: 3, Loss: stronglyConvexLoss(c)}
+			old := Stop{N: n, Sigma: 3, Loss: Loss{Lipschitz: 1}}
+			if !s.Contracted() || old.Contracted() {
+				t.Fatal("Contracted")
+			}
+			fs := make([]float64, n)
+			for j := range fs {
+				fs[j] = stopFDirect(int64(j+1), s.Loss.Contraction())
+			}
+			for _, idx := range []int64{1, 2, n / 3, n - 64, n} {
+				if idx < 1 || idx > n {
+					continue
+				}
+				cc := s.Curve(idx)
+				for _, a := range []float64{1.001, 1.5, 3, 10, 40, 200, 1500} {
+					got := cc.Epsilon(a)
+					want := stopContractedDirect(n, idx, s.rho1(), fs, a)
+					if got < want*(1-1e-13) || !relClose(got, want, 1e-9) {
+						t.Errorf("c = %g, n = %d, t = %d, α = %g: %.16g, direct %.16g", c, n, idx, a, got, want)
+					}
+					if o := old.Curve(idx).Epsilon(a); got > o {
+						t.Errorf("c = %g, n = %d, t = %d, α = %g: %.16g above the c = 1 value %.16g", c, n, idx, a, got, o)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestStopContractionLongSum: for m far beyond the directly summed terms
+// the tail bound keeps the value an upper bound on the mixture and close
+// to it.
+func TestStopContractionLongSum(t *testing.T) {
+	for _, c := range []float64{0.9999, 0.99999} {
+		lq := 2 * math.Log(c)
+		const m = 60_000
+		for _, x := range []float64{0.01, 1, 30, 700} {
+			var s float64
+			terms := make([]float64, 0, m)
+			for j := int64(m); j >= 1; j-- {
+				terms = append(terms, math.Expm1(x*stopFDirectQ(j, c)))
+			}
+			for _, v := range terms {
+				s += v
+			}
+			want := math.Log(s)
+			got := lnSumExpm1C(x, m, lq)
+			if got < want-1e-13*math.Abs(want) || got-want > 2e-8 {
+				t.Errorf("c = %g, x = %g: %.16g, direct %.16g", c, x, got, want)
+			}
+		}
+	}
+}
+
+// stopFDirectQ is F_j by the closed form in a different arrangement,
+// 1/Σ_{k<j} c^{−2k} = c^{2(j−1)}(1 − c²)/(1 − c^{2j}) with powers by Pow.
+func stopFDirectQ(j int64, c float64) float64 {
+	q := c * c
+	return math.Pow(q, float64(j-1)) * (1 - q) / (1 - math.Pow(q, float64(j)))
+}
+
+// TestStopContractionGain: (ε, δ) per index with the contraction is never
+// above the c = 1 value, equal at c = 1, strictly smaller where c < 1
+// matters; the all-index path agrees with the per-index one.
+func TestStopContractionGain(t *testing.T) {
+	const delta = 1e-5
+	const n = 5000
+	old := Stop{N: n, Sigma: 8, Loss: Loss{Lipschitz: 1}}
+	same := Stop{N: n, Sigma: 8, Loss: Loss{Lipschitz: 1, Smoothness: 1, Eta: 1}}
+	s := Stop{N: n, Sigma: 8, Loss: stronglyConvexLoss(0.9)}
+	oldAll, _ := EpsilonsAll(old, delta, rdp.Improved)
+	sameAll, _ := EpsilonsAll(same, delta, rdp.Improved)
+	newAll, _ := EpsilonsAll(s, delta, rdp.Improved)
+	maxGain := 0.0
+	for i := range oldAll {
+		if sameAll[i] != oldAll[i] {
+			t.Fatalf("c = 1: t = %d: %g ≠ %g", i+1, sameAll[i], oldAll[i])
+		}
+		if newAll[i] > oldAll[i] {
+			t.Errorf("t = %d: %g above the c = 1 value %g", i+1, newAll[i], oldAll[i])
+		}
+		maxGain = math.Max(maxGain, 1-newAll[i]/oldAll[i])
+	}
+	for _, idx := range []int64{1, n / 2, n} {
+		e, _ := Epsilon(s, idx, delta, rdp.Improved)
+		if !relClose(e.Epsilon, newAll[idx-1], 1e-6) {
+			t.Errorf("t = %d: per index %g, all-index %g", idx, e.Epsilon, newAll[idx-1])
+		}
+	}
+	t.Logf("c = 0.9, n = %d, σ = 8: ε_1 %.6g → %.6g, ε_n %.6g → %.6g, largest gain %.3g%%", n, oldAll[0], newAll[0], oldAll[n-1], newAll[n-1], 100*maxGain)
+	if !(maxGain > 1e-3) {
+		t.Errorf("largest gain %g: the contraction should matter here", maxGain)
+	}
+}
