@@ -133,14 +133,16 @@ func allSGD(g SGD, delta float64, conv rdp.Conversion, lo, hi int64, out []float
 }
 
 // allDomain fills out[t−1] = ε_t for t ∈ [lo, hi]; the indices of one
-// batch share their bound, which is computed once.
+// batch share their bound, which is computed once, and the run's constants
+// are computed once (domainPlan).
 func allDomain(g Domain, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
 	L := numeric.NegLogUp(delta)
 	x := 0.0
+	p := g.plan()
 	lastJ, lr := int64(-1), 0.0
 	for t := lo; t <= hi; t++ {
 		if j, _ := g.batchOf(t); j != lastJ {
-			lastJ, lr = j, g.LogRho(t)
+			lastJ, lr = j, p.bound(j).LogRho
 		}
 		if lr > -700 {
 			out[t-1], x = rdp.LinearEpsilonWarm(numeric.ExpUp(lr), L, conv, x)

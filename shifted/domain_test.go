@@ -410,3 +410,12 @@ func TestSkipDomain(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkDomainCurveStronglyConvex1e6(b *testing.B) {
+	g := Domain{SGD: SGD{N: 1_000_000, Epochs: 1000, Sigma: 1, Loss: Loss{Lipschitz: 1, Eta: 0.01, Smoothness: 1, StrongConvexity: 0.01}}, Radius: 1}
+	for b.Loop() {
+		if _, err := EpsilonsAll(g, 1e-5, rdp.Improved); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
