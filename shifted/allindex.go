@@ -207,36 +207,25 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 			}
 			for t := t1; t > t2; t-- {
 				m := float64(n - t + 1)
-				fm := 0.0
-				if contracted && t != t1 {
-					fm = stopF(m, c.lq)
-				}
 				best := math.Inf(1)
-				for i := range cands {
-					var r, r2 float64
-					if logPath[i] {
-						if t != t1 {
-							s[i] = addExpm1(s[i], xs[i]/m)
-							if contracted {
-								s2[i] = addExpm1(s2[i], xs[i]*fm)
+				if contracted {
+					best = stopContractedStep(&s, &s2, xs, logPath, m, t != t1, c.lq, n, lnInvN, scale, cst)
+				} else {
+					for i := range cands {
+						var r float64
+						if logPath[i] {
+							if t != t1 {
+								s[i] = addExpm1(s[i], xs[i]/m)
 							}
-						}
-						r = scale[i] * softplus(s[i]+lnInvN)
-						r2 = scale[i] * softplus(s2[i]+lnInvN)
-					} else {
-						if t != t1 {
-							s[i] += math.Expm1(xs[i] / m)
-							if contracted {
-								s2[i] += math.Expm1(xs[i] * fm)
+							r = scale[i] * softplus(s[i]+lnInvN)
+						} else {
+							if t != t1 {
+								s[i] += math.Expm1(xs[i] / m)
 							}
+							r = scale[i] * math.Log1p(s[i]/float64(n))
 						}
-						r = scale[i] * math.Log1p(s[i]/float64(n))
-						r2 = scale[i] * math.Log1p(s2[i]/float64(n))
+						best = math.Min(best, r+cst[i])
 					}
-					if contracted {
-						r = math.Min(r, r2)
-					}
-					best = math.Min(best, r+cst[i])
 				}
 				out[t-1] = mixtureMargin(math.Max(best, 0), n)
 			}
@@ -244,6 +233,38 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 		aHi = aLo
 		m = m2 + 1
 	}
+}
+
+// stopContractedStep is one index of allStop with c < 1: it adds the
+// term of m (unless first) to both sums of each candidate order — s with
+// 1/m, s2 with F_m — and returns the best bound over the candidates, each
+// the smaller of its two values.
+func stopContractedStep(s, s2 *[3]float64, xs [3]float64, logPath [3]bool, m float64, add bool, lq float64, n int64, lnInvN float64, scale, cst [3]float64) float64 {
+	fm := 0.0
+	if add {
+		fm = stopF(m, lq)
+	}
+	best := math.Inf(1)
+	for i := range xs {
+		var r, r2 float64
+		if logPath[i] {
+			if add {
+				s[i] = addExpm1(s[i], xs[i]/m)
+				s2[i] = addExpm1(s2[i], xs[i]*fm)
+			}
+			r = scale[i] * softplus(s[i]+lnInvN)
+			r2 = scale[i] * softplus(s2[i]+lnInvN)
+		} else {
+			if add {
+				s[i] += math.Expm1(xs[i] / m)
+				s2[i] += math.Expm1(xs[i] * fm)
+			}
+			r = scale[i] * math.Log1p(s[i]/float64(n))
+			r2 = scale[i] * math.Log1p(s2[i]/float64(n))
+		}
+		best = math.Min(best, math.Min(r, r2)+cst[i])
+	}
+	return best
 }
 
 // allSkip fills out[t−1] for t ∈ [lo, hi] for Skip. Indices past ⌊n/2⌋
