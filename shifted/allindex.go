@@ -170,6 +170,9 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 	}
 	opt := func(t int64, guess float64) (float64, float64) {
 		cc := at(t)
+		if cc.lq < 0 {
+			return stopContractedOrder(cc, delta, conv, guess, false)
+		}
 		if !(guess > 1) {
 			guess = linearGuess(cc, delta, conv)
 		}

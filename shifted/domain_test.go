@@ -340,6 +340,15 @@ func TestDomainSpeed(t *testing.T) {
 	if el := time.Since(start); el > 10*time.Second {
 		t.Errorf("the curve of 10⁶ records took %v", el)
 	}
+	// c = 0.9999 (BENCHMARKS: 3 s before domainPlan, 0.4 s after).
+	g.Loss.Smoothness, g.Loss.StrongConvexity = 1, 0.01
+	start = time.Now()
+	if _, err := EpsilonsAll(g, 1e-5, rdp.Improved); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Errorf("the strongly convex curve of 10⁶ records took %v", el)
+	}
 }
 
 func BenchmarkDomainWorst(b *testing.B) {

@@ -183,14 +183,19 @@ func stopF(j, lq float64) float64 {
 // lnSumExpm1C returns an upper bound on ln Σ_{j=1}^{m} expm1(x·F_j) for
 // x > 0 and q = e^{lq} < 1 (F_j of stopF). The terms are summed directly
 // until a bound on the rest falls below 10⁻¹⁷ of the sum, or up to
-// j = max(2048, 64x); the rest is bounded with expm1(y) ≤ y + (y²/2)e^y and
-// midpoint integrals of the convex g(y) = q^y/(1 − q^y) = 1/(q^{−y} − 1) and
-// g² (F_j = ((1 − q)/q)·g(j); a convex g has g(j) ≤ ∫_{j−½}^{j+½} g), with
-// J' = J + ½, m' = m + ½: Σ_{j>J} F_j ≤ ((1 − q)/q)·ln((1 − q^{m'})/(1 −
-// q^{J'}))/(−lq) and Σ_{j>J} F_j² ≤ ((1 − q)/q)²·(φ(q^{J'}) − φ(q^{m'}))/(−lq)
-// with φ(u) = u/(1 − u) + ln(1 − u)
-// (docs/amplification.md#skip-and-stop-mixtures).
-// For x > 600 the terms are scaled by e^{−x}.
+// j = max(512, 32x). The rest is bounded term by term with
+// expm1(y) ≤ y + y²/2 + y³·ρ(y_{J+1}), where ρ(y) = (e^y − 1 − y − y²/2)/y³
+// increases and y_j = xF_j ≤ y_{J+1} (F_j decreases), and the power sums
+// Σ_{j>J} F_j^k (k = 1, 2, 3) by integrals of g(y) = q^y/(1 − q^y) =
+// 1/(q^{−y} − 1), F_j = ((1 − q)/q)·g(j). g is completely monotone, so
+// g^k(j) ≤ ∫_{j−½}^{j+½} g^k (midpoint, convexity), and for k = 1 also
+// g(j) ≤ ∫_{j−½}^{j+½} g − g”(j)/24 with Σ g”(j) ≥ ∫_{J+1}^{m+1} g”. With
+// J' = J + ½, m' = m + ½: Σ F_j ≤ ((1 − q)/q)·[ln((1 − q^{m'})/(1 − q^{J'}))
+// − (−lq)²(s(J+1) − s(m+1))/24]/(−lq), s(k) = q^k/(1 − q^k)²; Σ F_j² ≤
+// ((1 − q)/q)²·(φ(q^{J'}) − φ(q^{m'}))/(−lq); Σ F_j³ ≤ ((1 − q)/q)³·(φ₃(q^{J'})
+// − φ₃(q^{m'}))/(−lq) (docs/amplification.md#skip-and-stop-mixtures). The
+// bound on the rest is raised by 10⁻¹² of itself for rounding. For x > 600
+// the terms are scaled by e^{−x}.
 func lnSumExpm1C(x, m, lq float64) float64 {
 	if !(x > 0) || m < 1 {
 		return math.Inf(-1)
@@ -213,36 +218,100 @@ func lnSumExpm1C(x, m, lq float64) float64 {
 	w := A / q
 	lnOneMinusQm := math.Log(-math.Expm1((m + 0.5) * lq))
 	phiM := phiOfExp((m + 0.5) * lq)
+	// sq(k) = q^k/(1 − q^k)² = −g'(k)/(−lq)
+	sq := func(k float64) float64 {
+		om := -math.Expm1(k * lq)
+		return math.Exp(k*lq) / (om * om)
+	}
+	sqM := sq(m + 1)
+	phi3M := phi3OfExp((m + 0.5) * lq)
 	// tail bounds Σ_{j=J+1}^{m} expm1(x F_j)·e^{−sc}
 	tail := func(J float64) float64 {
 		if J >= m {
 			return 0
 		}
-		s1 := w * (lnOneMinusQm - math.Log(-math.Expm1((J+0.5)*lq))) / -lq
+		s1 := w * ((lnOneMinusQm-math.Log(-math.Expm1((J+0.5)*lq)))/-lq - -lq/24*(sq(J+1)-sqM))
 		s2 := w * w * (phiOfExp((J+0.5)*lq) - phiM) / -lq
-		y := x * stopF(J+1, lq)
-		b := x*math.Max(s1, 0) + x*x/2*math.Exp(y)*math.Max(s2, 0)
+		s3 := w * w * w * (phi3OfExp((J+0.5)*lq) - phi3M) / -lq
+		f := stopF(J+1, lq)
+		y := x * f
+		// expm1(y) − y − y²/2 ≤ y³·(that at y_{J+1})/y_{J+1}³ for y ≤ y_{J+1}
+		r3 := x * x * x / 6 * math.Exp(y)
+		if y < 0.5 {
+			r3 = x * x * x * expm1Rest3(y) / (y * y * y)
+		}
+		b := x*math.Max(s1, 0) + x*x/2*math.Max(s2, 0) + r3*math.Max(s3, 0)
 		if sc != 0 {
 			b *= math.Exp(-sc)
 		}
-		return b * (1 + 1e-9)
+		return b * (1 + 1e-12)
 	}
-	Jmax := math.Min(m, math.Max(2048, math.Ceil(64*x)))
-	var s float64
-	j := 1.0
-	for ; j <= Jmax; j++ {
-		s += term(x * stopF(j, lq))
-		if j >= 64 && int(j)%16 == 0 && j < Jmax {
+	Jmax := math.Min(m, math.Max(512, math.Ceil(32*x)))
+	// G = 1/F_j by G_{j+1} = 1 + G_j/q, recomputed from the closed form
+	// every 256 terms; the ≤ 3u relative error per step is covered by the
+	// margin 2048u on F_j.
+	qi := math.Exp(-lq)
+	var s, G float64
+	J := 0.0 // terms summed
+	for j := 1.0; j <= Jmax; j++ {
+		switch {
+		case j == 1:
+			G = 1
+		case int64(j)%256 == 0:
+			G = -math.Expm1(j*lq) / (A * math.Exp((j-1)*lq))
+		default:
+			G = 1 + G*qi
+		}
+		if G > 1e250 {
+			break
+		}
+		f := numeric.Up(1/G, 2048*numeric.U/G)
+		s += term(x * f)
+		J = j
+		if j >= 64 && int64(j)%16 == 0 && j < Jmax {
 			if r := tail(j); r < 1e-17*s {
-				s += r
 				break
 			}
 		}
 	}
-	if j > Jmax {
-		s += tail(Jmax)
+	s += tail(J)
+	return sc + math.Log(numeric.Up(s, 4*(J+8)*numeric.U*s))
+}
+
+// expm1Rest3 returns e^y − 1 − y − y²/2 for 0 < y < 1/2 (series, rounded up).
+func expm1Rest3(y float64) float64 {
+	var s float64
+	p := y * y / 2
+	for k := 3; k < 40; k++ {
+		p *= y / float64(k)
+		s += p
+		if p < 1e-18*s {
+			break
+		}
 	}
-	return sc + math.Log(numeric.Up(s, 4*math.Min(j, Jmax)*numeric.U*s))
+	return s * (1 + 1e-14)
+}
+
+// phi3OfExp returns φ₃(u) = ∫_0^u v²/(1 − v)³ dv = 1/(2(1 − u)²) − 2/(1 − u) −
+// ln(1 − u) + 3/2 for u = e^{l}, l < 0 (summed as Σ_{n≥2} C(n,2)u^{n+1}/(n + 1)
+// for u < 1/2): Σ_{j>J} g(j)³ ≤ (φ₃(q^{J+½}) − φ₃(q^{m+½}))/(−ln q).
+func phi3OfExp(l float64) float64 {
+	u := math.Exp(l)
+	if u >= 0.5 {
+		om := -math.Expm1(l)
+		return 1/(2*om*om) - 2/om - math.Log(om) + 1.5
+	}
+	var s float64
+	p := u * u
+	for n := 2; n < 300; n++ {
+		p *= u
+		add := p * float64(n*(n-1)/2) / float64(n+1)
+		s += add
+		if add < 1e-18*s {
+			break
+		}
+	}
+	return s
 }
 
 // phiOfExp returns φ(u) = u/(1 − u) + ln(1 − u) for u = e^{l}, l < 0

@@ -2,6 +2,7 @@ package shifted
 
 import (
 	"math"
+	"math/big"
 	"testing"
 
 	"github.com/privamp/privamp/rdp"
@@ -117,7 +118,7 @@ func TestStopContractionLongSum(t *testing.T) {
 	for _, c := range []float64{0.9999, 0.99999} {
 		lq := 2 * math.Log(c)
 		const m = 60_000
-		for _, x := range []float64{0.01, 1, 30, 700} {
+		for _, x := range []float64{0.01, 0.3, 1, 5, 30, 700} {
 			var s float64
 			terms := make([]float64, 0, m)
 			for j := int64(m); j >= 1; j-- {
@@ -128,7 +129,7 @@ func TestStopContractionLongSum(t *testing.T) {
 			}
 			want := math.Log(s)
 			got := lnSumExpm1C(x, m, lq)
-			if got < want-1e-13*math.Abs(want) || got-want > 2e-8 {
+			if got < want-1e-13*math.Abs(want) || got-want > 1e-10*math.Max(1, math.Abs(want)) {
 				t.Errorf("c = %g, x = %g: %.16g, direct %.16g", c, x, got, want)
 			}
 		}
@@ -173,5 +174,48 @@ func TestStopContractionGain(t *testing.T) {
 	t.Logf("c = 0.9, n = %d, σ = 8: ε_1 %.6g → %.6g, ε_n %.6g → %.6g, largest gain %.3g%%", n, oldAll[0], newAll[0], oldAll[n-1], newAll[n-1], 100*maxGain)
 	if !(maxGain > 1e-3) {
 		t.Errorf("largest gain %g: the contraction should matter here", maxGain)
+	}
+}
+
+// TestStopContractionOrder: converting at the c = 1 curve's optimal order
+// (stopContractedOrder) is within 1e−6 of optimising the c < 1 curve
+// itself, and never above the c = 1 optimum.
+func TestStopContractionOrder(t *testing.T) {
+	for _, c := range []float64{0.99, 0.9, 0.5} {
+		for _, n := range []int64{100, 5000} {
+			for _, sigma := range []float64{0.5, 2, 8} {
+				s := Stop{N: n, Sigma: sigma, Loss: stronglyConvexLoss(c)}
+				for _, idx := range []int64{1, n / 2, n} {
+					cc := s.Curve(idx).(stopCurve)
+					got, _ := stopContractedOrder(cc, 1e-5, rdp.Improved, 0, true)
+					full, _ := optimizeOrder(cc, 1e-5, rdp.Improved, linearGuess(cc, 1e-5, rdp.Improved), true)
+					c1 := cc
+					c1.lq = 0
+					old, _ := optimizeOrder(c1, 1e-5, rdp.Improved, linearGuess(c1, 1e-5, rdp.Improved), true)
+					if got > old || !relClose(got, full, 1e-6) {
+						t.Errorf("c = %g, n = %d, σ = %g, t = %d: %.10g, optimised on the c < 1 curve %.10g, c = 1 %.10g", c, n, sigma, idx, got, full, old)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestExpm1Rest3(t *testing.T) {
+	for _, y := range []float64{1e-4, 0.01, 0.2, 0.49} {
+		// Σ_{k≥3} y^k/k! in 200-bit arithmetic
+		by := new(big.Float).SetPrec(200).SetFloat64(y)
+		term := new(big.Float).SetPrec(200).Mul(by, by)
+		term.Quo(term, big.NewFloat(2))
+		sum := new(big.Float).SetPrec(200)
+		for k := 3; k < 60; k++ {
+			term.Mul(term, by)
+			term.Quo(term, new(big.Float).SetInt64(int64(k)))
+			sum.Add(sum, term)
+		}
+		want, _ := sum.Float64()
+		if got := expm1Rest3(y); got < want || !relClose(got, want, 1e-13) {
+			t.Errorf("y = %g: %g, want %g", y, got, want)
+		}
 	}
 }
