@@ -140,7 +140,11 @@ func (k Tasks) PaperClaimRho() float64 { return float64(k.K) * k.Stop.PaperClaim
 
 // Source cites the theorem and the repair.
 func (k Tasks) Source() string {
-	return fmt.Sprintf("FMTT18 Thm 32, repaired: the Stop-PNSGD mixture (docs/amplification.md §Skip and Stop mixtures) composed over k = %d tasks (Mironov 2017 Prop. 1)", k.K)
+	src := fmt.Sprintf("FMTT18 Thm 32, repaired: the Stop-PNSGD mixture (docs/amplification.md §Skip and Stop mixtures) composed over k = %d tasks (Mironov 2017 Prop. 1)", k.K)
+	if k.Contracted() {
+		src += fmt.Sprintf("; strongly convex: each stopping time's term is Thm 22 with the contraction c = %.6g < 1 (the c = 1 mixture is used only at orders where its value is smaller)", k.Loss.Contraction())
+	}
+	return src
 }
 
 // Assumptions lists the assumptions.

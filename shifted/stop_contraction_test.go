@@ -3,6 +3,7 @@ package shifted
 import (
 	"math"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/privamp/privamp/rdp"
@@ -217,5 +218,18 @@ func TestExpm1Rest3(t *testing.T) {
 		if got := expm1Rest3(y); got < want || !relClose(got, want, 1e-13) {
 			t.Errorf("y = %g: %g, want %g", y, got, want)
 		}
+	}
+}
+
+func TestStopContractionSource(t *testing.T) {
+	s := Stop{N: 10, Sigma: 1, Loss: stronglyConvexLoss(0.9)}
+	k := Tasks{Stop: s, K: 3}
+	for _, src := range []string{s.Source(), k.Source()} {
+		if !strings.Contains(src, "c = 0.9 < 1") {
+			t.Errorf("source does not name the contraction: %s", src)
+		}
+	}
+	if src := (Stop{N: 10, Sigma: 1, Loss: Loss{Lipschitz: 1}}).Source(); strings.Contains(src, "contraction") {
+		t.Errorf("c = 1 source names a contraction: %s", src)
 	}
 }
