@@ -265,7 +265,10 @@ func stopContractedStep(s, s2 *[3]float64, xs [3]float64, logPath [3]bool, m flo
 			r = scale[i] * math.Log1p(s[i]/float64(n))
 			r2 = scale[i] * math.Log1p(s2[i]/float64(n))
 		}
-		best = math.Min(best, math.Min(r, r2)+cst[i])
+		if r2 < r { // a NaN keeps the c = 1 value
+			r = r2
+		}
+		best = math.Min(best, r+cst[i])
 	}
 	return best
 }

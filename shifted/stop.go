@@ -164,7 +164,9 @@ func (c stopCurve) Epsilon(a float64) float64 {
 	x := (a - 1) * a * c.rho1
 	ln := lnSumExpm1(x, c.m)
 	if c.lq < 0 {
-		ln = math.Min(ln, lnSumExpm1C(x, c.m, c.lq))
+		if v := lnSumExpm1C(x, c.m, c.lq); v < ln { // a NaN keeps the c = 1 value
+			ln = v
+		}
 	}
 	return c.k * softplus(ln-math.Log(c.n)) / (a - 1)
 }

@@ -233,3 +233,27 @@ func TestStopContractionSource(t *testing.T) {
 		t.Errorf("c = 1 source names a contraction: %s", src)
 	}
 }
+
+// TestStopContractionExtreme: c within 1e−15 of 1, c = 0 and tiny n give
+// finite values, never above the c = 1 ones.
+func TestStopContractionExtreme(t *testing.T) {
+	for _, m := range []float64{1e-15, 1e-9, 0.5, 1} {
+		for _, n := range []int64{1, 2, 1000, 200_000} {
+			s := Stop{N: n, Sigma: 1, Loss: Loss{Lipschitz: 1, Smoothness: 1, StrongConvexity: m, Eta: 1}}
+			old := Stop{N: n, Sigma: 1, Loss: Loss{Lipschitz: 1}}
+			for _, idx := range []int64{1, n} {
+				for _, a := range []float64{1.0001, 2, 100, 1e5} {
+					got, o := s.Curve(idx).Epsilon(a), old.Curve(idx).Epsilon(a)
+					if math.IsNaN(got) || got > o {
+						t.Errorf("m = %g, n = %d, t = %d, α = %g: %g, c = 1: %g", m, n, idx, a, got, o)
+					}
+				}
+				e, _ := Epsilon(s, idx, 1e-6, rdp.Improved)
+				e0, _ := Epsilon(old, idx, 1e-6, rdp.Improved)
+				if math.IsNaN(e.Epsilon) || e.Epsilon > e0.Epsilon {
+					t.Errorf("m = %g, n = %d, t = %d: ε %g, c = 1: %g", m, n, idx, e.Epsilon, e0.Epsilon)
+				}
+			}
+		}
+	}
+}
