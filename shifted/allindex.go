@@ -133,14 +133,16 @@ func allSGD(g SGD, delta float64, conv rdp.Conversion, lo, hi int64, out []float
 }
 
 // allDomain fills out[t−1] = ε_t for t ∈ [lo, hi]; the indices of one
-// batch share their bound, which is computed once.
+// batch share their bound, which is computed once, and the run's constants
+// are computed once (domainPlan).
 func allDomain(g Domain, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
 	L := numeric.NegLogUp(delta)
 	x := 0.0
+	p := g.plan()
 	lastJ, lr := int64(-1), 0.0
 	for t := lo; t <= hi; t++ {
 		if j, _ := g.batchOf(t); j != lastJ {
-			lastJ, lr = j, g.LogRho(t)
+			lastJ, lr = j, p.bound(j).LogRho
 		}
 		if lr > -700 {
 			out[t-1], x = rdp.LinearEpsilonWarm(numeric.ExpUp(lr), L, conv, x)
@@ -158,7 +160,9 @@ func allDomain(g Domain, delta float64, conv rdp.Conversion, lo, hi int64, out [
 // of the candidate orders, and the blocks are short enough (m = n − t + 1
 // changes by at most 0.1% across one; below m = 1000 every index is
 // optimised on its own) that it is within ~1e−7 (relative) of the per-index
-// optimum.
+// optimum. With a contraction c < 1 (c.lq < 0) each candidate also keeps
+// the sum with F_m in place of 1/m and the smaller bound is used, as in
+// stopCurve.
 func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
 	at := func(t int64) stopCurve {
 		c.m = float64(n - t + 1)
@@ -166,12 +170,16 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 	}
 	opt := func(t int64, guess float64) (float64, float64) {
 		cc := at(t)
+		if cc.lq < 0 {
+			return stopContractedOrder(cc, delta, conv, guess, false)
+		}
 		if !(guess > 1) {
 			guess = linearGuess(cc, delta, conv)
 		}
 		return optimizeOrder(cc, delta, conv, guess, false)
 	}
 	lnInvN := -math.Log(float64(n))
+	contracted := c.lq < 0
 	// Blocks in m = n − t + 1, from m = n − hi + 1 up to n − lo + 1.
 	mLo, mHi := n-hi+1, n-lo+1
 	eHi, aHi := opt(hi, 0)
@@ -183,15 +191,19 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 		out[t2-1] = eLo
 		if t1 > t2 {
 			cands := [3]float64{aHi, math.Sqrt(aHi * aLo), aLo}
-			var s, xs, cst, scale [3]float64
+			// s: Σ expm1(x/j); s2: Σ expm1(x·F_j) when c < 1 (contracted)
+			var s, s2, xs, cst, scale [3]float64
 			var logPath [3]bool
 			m0 := float64(n - t1 + 1)
 			for i, a := range cands {
 				xs[i] = (a - 1) * a * c.rho1
 				s[i] = lnSumExpm1(xs[i], m0)
+				if contracted {
+					s2[i] = lnSumExpm1C(xs[i], m0, c.lq)
+				}
 				logPath[i] = xs[i] > 500
 				if !logPath[i] {
-					s[i] = math.Exp(s[i])
+					s[i], s2[i] = math.Exp(s[i]), math.Exp(s2[i])
 				}
 				cst[i] = pointConst(a, delta, conv)
 				scale[i] = c.k / (a - 1)
@@ -199,20 +211,24 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 			for t := t1; t > t2; t-- {
 				m := float64(n - t + 1)
 				best := math.Inf(1)
-				for i := range cands {
-					var r float64
-					if logPath[i] {
-						if t != t1 {
-							s[i] = addExpm1(s[i], xs[i]/m)
+				if contracted {
+					best = stopContractedStep(&s, &s2, xs, logPath, m, t != t1, c.lq, n, lnInvN, scale, cst)
+				} else {
+					for i := range cands {
+						var r float64
+						if logPath[i] {
+							if t != t1 {
+								s[i] = addExpm1(s[i], xs[i]/m)
+							}
+							r = scale[i] * softplus(s[i]+lnInvN)
+						} else {
+							if t != t1 {
+								s[i] += math.Expm1(xs[i] / m)
+							}
+							r = scale[i] * math.Log1p(s[i]/float64(n))
 						}
-						r = scale[i] * softplus(s[i]+lnInvN)
-					} else {
-						if t != t1 {
-							s[i] += math.Expm1(xs[i] / m)
-						}
-						r = scale[i] * math.Log1p(s[i]/float64(n))
+						best = math.Min(best, r+cst[i])
 					}
-					best = math.Min(best, r+cst[i])
 				}
 				out[t-1] = mixtureMargin(math.Max(best, 0), n)
 			}
@@ -220,6 +236,41 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 		aHi = aLo
 		m = m2 + 1
 	}
+}
+
+// stopContractedStep is one index of allStop with c < 1: it adds the
+// term of m (unless first) to both sums of each candidate order — s with
+// 1/m, s2 with F_m — and returns the best bound over the candidates, each
+// the smaller of its two values.
+func stopContractedStep(s, s2 *[3]float64, xs [3]float64, logPath [3]bool, m float64, add bool, lq float64, n int64, lnInvN float64, scale, cst [3]float64) float64 {
+	fm := 0.0
+	if add {
+		fm = stopF(m, lq)
+	}
+	best := math.Inf(1)
+	for i := range xs {
+		var r, r2 float64
+		if logPath[i] {
+			if add {
+				s[i] = addExpm1(s[i], xs[i]/m)
+				s2[i] = addExpm1(s2[i], xs[i]*fm)
+			}
+			r = scale[i] * softplus(s[i]+lnInvN)
+			r2 = scale[i] * softplus(s2[i]+lnInvN)
+		} else {
+			if add {
+				s[i] += math.Expm1(xs[i] / m)
+				s2[i] += math.Expm1(xs[i] * fm)
+			}
+			r = scale[i] * math.Log1p(s[i]/float64(n))
+			r2 = scale[i] * math.Log1p(s2[i]/float64(n))
+		}
+		if r2 < r { // a NaN keeps the c = 1 value
+			r = r2
+		}
+		best = math.Min(best, r+cst[i])
+	}
+	return best
 }
 
 // allSkip fills out[t−1] for t ∈ [lo, hi] for Skip. Indices past ⌊n/2⌋

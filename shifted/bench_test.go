@@ -143,3 +143,13 @@ func BenchmarkCNI1e6(b *testing.B) {
 		}
 	}
 }
+
+// Stop with a strongly convex loss (c = 0.999): the c < 1 mixture beside
+// the c = 1 one at every order.
+func BenchmarkOneIndexStopContracted(b *testing.B) {
+	benchOne(b, Stop{N: 1_000_000_000, Sigma: 1, Loss: Loss{Lipschitz: 1, Smoothness: 1, StrongConvexity: 0.001, Eta: 1}})
+}
+
+func BenchmarkAllIndicesStopContracted1e6(b *testing.B) {
+	benchAll(b, Stop{N: 1_000_000, Sigma: 1, Loss: Loss{Lipschitz: 1, Smoothness: 1, StrongConvexity: 0.001, Eta: 1}})
+}

@@ -77,22 +77,54 @@ func (g Domain) Curve(t int64) rdp.Curve { return rdp.Linear(g.Rho(t)) }
 // Bound returns index t's bound and the window that gives it.
 func (g Domain) Bound(t int64) DomainBound {
 	j, _ := g.batchOf(t)
+	return g.plan().bound(j)
+}
+
+// domainPlan holds what the bounds of one run's records share, computed
+// once: the constants of SGD's logF, of the window costs and of the search
+// over u. Its values are those of the per-record formulas operation for
+// operation (TestDomainPlanMatchesDirect compares them bit for bit).
+type domainPlan struct {
+	M, E  int64
+	lc    float64
+	d, lk float64
+	sgd   logFPlan
+	win   windowPlan
+	U     int64 // c < 1: the largest u searched exhaustively (bestWindow)
+}
+
+func (g Domain) plan() domainPlan {
 	M, E := g.StepsPerEpoch(), g.epochs()
-	base := DomainBound{LogRho: g.SGD.LogRho(t), Bound: "fmtt18", Uses: E}
 	lc := g.Loss.LogContraction()
-	if math.IsInf(lc, -1) {
+	d := g.Radius * float64(g.batch()) / (g.Loss.Eta * g.Loss.Lipschitz)
+	p := domainPlan{M: M, E: E, lc: lc, d: d, lk: g.logKappa(g.batch()), sgd: newLogFPlan(M, E, lc)}
+	if lc != 0 && !math.IsInf(lc, -1) {
+		p.win = newWindowPlan(M, d, lc)
+		p.U = windowSearchEnd(E, M, d, lc)
+	}
+	return p
+}
+
+// bound is Bound for a record in step j of a pass.
+func (p domainPlan) bound(j int64) DomainBound {
+	base := DomainBound{LogRho: p.lk + p.sgd.at(j), Bound: "fmtt18", Uses: p.E}
+	if math.IsInf(p.lc, -1) {
 		return base
 	}
-	d := g.Radius * float64(g.batch()) / (g.Loss.Eta * g.Loss.Lipschitz)
-	lk := g.logKappa(g.batch())
-	r := M - j
-	u, lf := bestWindow(E, M, r, d, lc)
-	if u < 0 || !(lk+lf < base.LogRho) {
+	r := p.M - j
+	var u int64
+	var lf float64
+	if p.lc == 0 {
+		u, lf = bestWindow1(p.E, p.M, r, p.d)
+	} else {
+		u, lf = p.win.best(p.E, p.U, r)
+	}
+	if u < 0 || !(p.lk+lf < base.LogRho) {
 		return base
 	}
 	// The window starts right after the record's use in pass E − u.
-	start := (E-u-1)*M + j
-	return DomainBound{LogRho: lk + lf, Start: start, Uses: u, Bound: "domain"}
+	start := (p.E-u-1)*p.M + j
+	return DomainBound{LogRho: p.lk + lf, Start: start, Uses: u, Bound: "domain"}
 }
 
 // bestWindow returns the number u ∈ [0, E−1] of uses in the best window
@@ -106,20 +138,29 @@ func bestWindow(E, M, r int64, d, lc float64) (int64, float64) {
 	if lc == 0 {
 		return bestWindow1(E, M, r, d)
 	}
+	return newWindowPlan(M, d, lc).best(E, windowSearchEnd(E, M, d, lc), r)
+}
+
+// windowSearchEnd returns U for c < 1: beyond U the window's initial
+// distance is contracted by c^{UM} ≤ 1e−18 relative to d.
+func windowSearchEnd(E, M int64, d, lc float64) int64 {
+	U := E - 1
+	if k := (41.5 + math.Log(math.Max(d, 1))) / (-lc * float64(M)); k < float64(U) {
+		U = int64(k) + 1
+	}
+	return U
+}
+
+// best is bestWindow for c < 1 with the search end U.
+func (w windowPlan) best(E, U, r int64) (int64, float64) {
 	best, bu := math.Inf(1), int64(-1)
 	try := func(u int64) {
 		if u < 0 || u > E-1 || (u == 0 && r == 0) {
 			return
 		}
-		if lf := windowLogCost(u, M, r, d, lc); lf < best || (lf == best && u < bu) {
+		if lf := w.cost(u, r); lf < best || (lf == best && u < bu) {
 			best, bu = lf, u
 		}
-	}
-	// c < 1: beyond U the window's initial distance is contracted by
-	// c^{UM} ≤ 1e−18 relative to d.
-	U := E - 1
-	if k := (41.5 + math.Log(math.Max(d, 1))) / (-lc * float64(M)); k < float64(U) {
-		U = int64(k) + 1
 	}
 	if U > 512 {
 		for u := int64(0); u <= 256; u++ {
@@ -241,61 +282,117 @@ func windowCost1(u, M, r int64, d float64) float64 {
 // vertices again lie among the origin, the first and last corners and the
 // end; every edge's ΔS and ΔV are geometric sums evaluated in log space.
 func windowLogCost(u, M, r int64, d, lc float64) float64 {
+	w := newWindowPlan(M, d, lc)
+	return w.cost(u, r)
+}
+
+// windowPlan holds the constants of one run's window costs: ln d and the
+// denominators ln(1 − c²), ln(1 − c^M) of the geometric sums (lnGeom).
+type windowPlan struct {
+	M                    int64
+	lc, logd, den2, denM float64
+}
+
+func newWindowPlan(M int64, d, lc float64) windowPlan {
+	return windowPlan{M: M, lc: lc, logd: math.Log(d),
+		den2: math.Log(-math.Expm1(2 * lc)), denM: math.Log(-math.Expm1(float64(M) * lc))}
+}
+
+// geomDen is lnGeom(m, l) with its denominator ln(1 − e^l) given.
+func geomDen(m, l, den float64) float64 {
+	switch {
+	case m == 1 || math.IsInf(l, -1):
+		return 0
+	case l == 0:
+		return math.Log(m)
+	}
+	return math.Log(-math.Expm1(m*l)) - den
+}
+
+// cost is windowLogCost(u, M, r, d, lc). Each edge of the (at most four)
+// points is evaluated once.
+func (w windowPlan) cost(u, r int64) float64 {
+	M, lc := w.M, w.lc
 	L := u*M + r
 	Lf := float64(L)
 	// ln Σ_{i=a+1}^{b} w_i²
 	lnV := func(a, b int64) float64 {
-		return 2*float64(L-b)*lc + lnGeom(float64(b-a), 2*lc)
+		return 2*float64(L-b)*lc + geomDen(float64(b-a), 2*lc, w.den2)
 	}
 	// ln of the sensitivity in steps a+1..b
 	lnS := func(a, b int64) float64 {
-		terms := make([]float64, 0, 2)
+		var terms [2]float64
+		n := 0
 		if a == 0 {
-			terms = append(terms, math.Log(d)+lc+(Lf-1)*lc)
+			terms[n] = w.logd + lc + (Lf-1)*lc
+			n++
 		}
 		mlo, mhi := a/M+1, min(u, b/M)
 		if mhi >= mlo {
-			terms = append(terms, float64(L-mhi*M)*lc+lnGeom(float64(mhi-mlo+1), float64(M)*lc))
+			terms[n] = float64(L-mhi*M)*lc + geomDen(float64(mhi-mlo+1), float64(M)*lc, w.denM)
+			n++
 		}
-		if len(terms) == 0 {
+		switch n {
+		case 0:
 			return math.Inf(-1)
+		case 1:
+			return terms[0]
 		}
-		return numeric.LogSumExp(terms)
+		return numeric.LogSumExp(terms[:2])
 	}
-	ks := []int64{0}
+	var ks [4]int64
+	nk := 1
 	addk := func(k int64) {
-		if k >= 1 && k <= L-1 && k > ks[len(ks)-1] {
-			ks = append(ks, k)
+		if k >= 1 && k <= L-1 && k > ks[nk-1] {
+			ks[nk] = k
+			nk++
 		}
 	}
 	if u >= 1 {
 		addk(max(1, M-1))
 		addk(max(1, u*M-1))
 	}
-	ks = append(ks, L)
-	slope := func(a, b int64) float64 { return lnS(a, b) - lnV(a, b) }
-	h := make([]int64, 0, 4)
-	for _, k := range ks {
-		for len(h) >= 2 {
-			a, b := h[len(h)-2], h[len(h)-1]
+	ks[nk] = L
+	nk++
+	var es, ev [4][4]float64
+	var have [4][4]bool
+	edge := func(a, b int) (float64, float64) {
+		if !have[a][b] {
+			es[a][b], ev[a][b] = lnS(ks[a], ks[b]), lnV(ks[a], ks[b])
+			have[a][b] = true
+		}
+		return es[a][b], ev[a][b]
+	}
+	slope := func(a, b int) float64 {
+		s, v := edge(a, b)
+		return s - v
+	}
+	var h [4]int
+	nh := 0
+	for k := 0; k < nk; k++ {
+		for nh >= 2 {
+			a, b := h[nh-2], h[nh-1]
 			// b stays a vertex only if the slope increases there.
 			if slope(a, b) < slope(b, k) {
 				break
 			}
-			h = h[:len(h)-1]
+			nh--
 		}
-		h = append(h, k)
+		h[nh] = k
+		nh++
 	}
-	terms := make([]float64, 0, 3)
-	for i := 1; i < len(h); i++ {
-		if s := lnS(h[i-1], h[i]); !math.IsInf(s, -1) {
-			terms = append(terms, 2*s-lnV(h[i-1], h[i]))
+	var terms [3]float64
+	nt := 0
+	for i := 1; i < nh; i++ {
+		if s, v := edge(h[i-1], h[i]); !math.IsInf(s, -1) {
+			terms[nt] = 2*s - v
+			nt++
 		}
 	}
-	if len(terms) == 0 {
+	if nt == 0 {
 		return math.Inf(-1)
 	}
-	return numeric.LogSumExp(terms)
+	return numeric.LogSumExp(terms[:nt])
 }
 
 // WindowSchedule returns the schedule of the window that starts after step

@@ -340,6 +340,15 @@ func TestDomainSpeed(t *testing.T) {
 	if el := time.Since(start); el > 10*time.Second {
 		t.Errorf("the curve of 10⁶ records took %v", el)
 	}
+	// c = 0.9999 (BENCHMARKS: 3 s before domainPlan, 0.4 s after).
+	g.Loss.Smoothness, g.Loss.StrongConvexity = 1, 0.01
+	start = time.Now()
+	if _, err := EpsilonsAll(g, 1e-5, rdp.Improved); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Errorf("the strongly convex curve of 10⁶ records took %v", el)
+	}
 }
 
 func BenchmarkDomainWorst(b *testing.B) {
@@ -407,6 +416,15 @@ func TestSkipDomain(t *testing.T) {
 			if !relClose(dp.Epsilon, all[i-1], 1e-6) {
 				t.Fatalf("index %d: Epsilon %g, EpsilonsAll %g", i, dp.Epsilon, all[i-1])
 			}
+		}
+	}
+}
+
+func BenchmarkDomainCurveStronglyConvex1e6(b *testing.B) {
+	g := Domain{SGD: SGD{N: 1_000_000, Epochs: 1000, Sigma: 1, Loss: Loss{Lipschitz: 1, Eta: 0.01, Smoothness: 1, StrongConvexity: 0.01}}, Radius: 1}
+	for b.Loop() {
+		if _, err := EpsilonsAll(g, 1e-5, rdp.Improved); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -52,10 +52,37 @@ func epsilonAt(g Guarantee, t int64, delta float64, conv rdp.Conversion, guess f
 	if sc, ok := c.(skipCurve); ok && sc.p == 0 {
 		return epsFromLogRho(math.Log(sc.rho), delta, conv)
 	}
+	if sc, ok := c.(stopCurve); ok && sc.lq < 0 {
+		return stopContractedOrder(sc, delta, conv, guess, coarse)
+	}
 	if !(guess > 1) {
 		guess = linearGuess(c, delta, conv)
 	}
 	return optimizeOrder(c, delta, conv, guess, coarse)
+}
+
+// stopContractedOrder converts a Stop curve with c < 1: the order is
+// optimised on the c = 1 curve (fast sums), then refined by a local search
+// from there on the curve itself (the smaller of the two mixtures). Every
+// order gives a valid bound and the result is never above the c = 1
+// optimum (TestStopContractionOrder).
+func stopContractedOrder(sc stopCurve, delta float64, conv rdp.Conversion, guess float64, coarse bool) (eps, order float64) {
+	c1 := sc
+	c1.lq = 0
+	if !(guess > 1) {
+		guess = linearGuess(c1, delta, conv)
+	}
+	e, a := optimizeOrder(c1, delta, conv, guess, coarse)
+	if math.IsInf(e, 1) || math.IsNaN(a) {
+		return e, a
+	}
+	o := &orderSearch{c: sc, delta: delta, conv: conv, bestF: math.Inf(1), bestY: math.NaN()}
+	lo, hi := o.bracket(math.Log(a-1), 0.02)
+	o.brent(lo, hi, 1e-6)
+	if o.bestF < e {
+		return math.Max(o.bestF, 0), 1 + math.Exp(o.bestY)
+	}
+	return e, a
 }
 
 // linearGuess returns the optimal order of the zCDP curve through the

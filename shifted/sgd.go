@@ -149,6 +149,52 @@ func logF(j, M, E int64, lc float64) float64 {
 	return fA
 }
 
+// logFPlan is logF for one (M, E, c) with the terms that do not depend on
+// the record's step j computed once; at(j) performs the remaining
+// operations of logF in the same order, so its values are logF's.
+type logFPlan struct {
+	M, E             int64
+	lc               float64
+	rA, r1, lv1, den float64
+}
+
+func newLogFPlan(M, E int64, lc float64) logFPlan {
+	p := logFPlan{M: M, E: E, lc: lc}
+	if lc == 0 || math.IsInf(lc, -1) {
+		return p
+	}
+	Mf, Ef := float64(M), float64(E)
+	p.rA = lnGeomRatio(Ef*Mf, Mf, lc)
+	p.den = math.Log(-math.Expm1(2 * lc))
+	if E > 1 {
+		p.r1 = lnGeomRatio((Ef-1)*Mf, Mf, lc)
+		p.lv1 = lnGeom((Ef-1)*Mf, 2*lc)
+	}
+	return p
+}
+
+func (p logFPlan) at(j int64) float64 {
+	lc := p.lc
+	if lc == 0 || math.IsInf(lc, -1) {
+		return logF(j, p.M, p.E, lc)
+	}
+	jf, Mf, Ef := float64(j), float64(p.M), float64(p.E)
+	lsA := (Mf-jf)*lc + p.rA
+	lvA := geomDen(Ef*Mf-jf+1, 2*lc, p.den)
+	fA := 2*lsA - lvA
+	if p.E == 1 {
+		return fA
+	}
+	ls1 := (2*Mf-jf)*lc + p.r1
+	lv1 := 2*(Mf-jf+1)*lc + p.lv1
+	ls2 := (Mf - jf) * lc
+	lv2 := geomDen(Mf-jf+1, 2*lc, p.den)
+	if ls1-lv1 <= ls2-lv2 {
+		return numeric.LogAdd(2*ls1-lv1, 2*ls2-lv2)
+	}
+	return fA
+}
+
 // LogRho returns ln ρ_t for index t ∈ [1, N] (see the type's doc comment).
 // It is finite even where ρ_t underflows (c < 1, early indices).
 func (g SGD) LogRho(t int64) float64 {
