@@ -64,8 +64,7 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 	if err != nil {
 		return err
 	}
-	params, set := alg.Params(), map[string]bool{}
-	allowed := map[string]bool{}
+	params, set, allowed := alg.Params(), map[string]bool{}, map[string]bool{}
 	ps, _ := algorithms.Describe(params)
 	for _, p := range ps {
 		allowed[kebab(p.Name)] = true
@@ -78,7 +77,7 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 	}
 	var bad string
 	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if !allowed[f.Name] && !slices.Contains(dataFlags, f.Name) && bad == "" && cmd.InheritedFlags().Lookup(f.Name) == nil {
+		if !allowed[f.Name] && (!slices.Contains(dataFlags, f.Name) || slices.Contains(alg.Ignores, strings.ReplaceAll(f.Name, "-", "_"))) && bad == "" && cmd.InheritedFlags().Lookup(f.Name) == nil {
 			bad = f.Name
 		}
 	})

@@ -76,3 +76,13 @@ func TestRunAlgorithmFailedCheckExits1(t *testing.T) {
 		t.Errorf("failing check: exit %d, %s", code, out)
 	}
 }
+
+// An input the algorithm does not use is refused, not silently ignored.
+func TestRunAlgorithmRefusesIgnoredInputs(t *testing.T) {
+	for _, args := range [][]string{{"smd-sco", "--radius", "2"}, {"smd-vertex", "--synthetic", "bilinear", "--l2", "0.1"}, {"smd-bias-reduced", "--loss", "squared"}} {
+		_, errs, code := runCLI(append([]string{"run", "--algorithm"}, args...)...)
+		if code != 2 || !strings.Contains(errs, "does not apply") {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}

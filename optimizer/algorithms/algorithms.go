@@ -42,7 +42,15 @@ type Algorithm struct {
 	Params func() any
 	// Run runs the algorithm with the parameters Params returned.
 	Run func(in Input, params any) (*Report, error)
+	// Ignores names the inputs the algorithm does not use, in snake_case
+	// (loss, huber_delta, smoothing, l2, radius, no_projection): a caller
+	// refuses them rather than let a setting pass silently.
+	Ignores []string
 }
+
+// NoLoss is what an algorithm that builds its own objective from the
+// records (a game, an ℓ1 problem) ignores.
+var NoLoss = []string{"loss", "huber_delta", "smoothing", "l2", "radius", "no_projection"}
 
 // Kinds of a Line's value.
 const (

@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	Register(Algorithm{
+	Register(Algorithm{Ignores: NoLoss,
 		Name:    "smd-vertex",
 		Source:  "seed 003: González–Guzmán–Paquette, Algorithm 1, Prop. 3.3, Thm 3.1 (7)",
 		Summary: "private stochastic mirror descent with vertex sampling on a zero-sum matrix game (ℓ1 setting); releases the mean of T vertex pairs",
@@ -23,7 +23,7 @@ func init() {
 			return saddleReport(res), nil
 		},
 	})
-	Register(Algorithm{
+	Register(Algorithm{Ignores: NoLoss,
 		Name:    "smd-bias-reduced",
 		Source:  "seed 003: González–Guzmán–Paquette, Algorithms 2–3, Prop. 3.17 (sensitivity recounted), Thm 3.14",
 		Summary: "private stochastic mirror descent with the bias-reduced vertex-sampled gradient and random length on a zero-sum matrix game",

@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	Register(Algorithm{
+	Register(Algorithm{Ignores: NoLoss,
 		Name:    "smd-sco",
 		Source:  "seed 003: González–Guzmán–Paquette, Algorithm 5, Prop. 4.3, Thm 4.2",
 		Summary: "private stochastic mirror descent with anytime online-to-batch and reused vertex samples for DP-SCO on the simplex (ℓ1-constrained logistic regression or synthetic least squares)",
