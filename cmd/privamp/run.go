@@ -6,16 +6,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 
-	"github.com/privamp/privamp/internal/jsonin"
+	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -148,44 +146,16 @@ func checkNum(x quantity.Num) string {
 	return x.String()
 }
 
-// applyConfig sets every flag named in the JSON object that the command line
-// did not set. The object is read by the strict decoder every privamp input
-// goes through (internal/jsonin: exact, unique snake_case keys, whole
-// numbers as 1e3, a size limit); its keys are the flags' names with "_" for
-// "-", and each value has the flag's type.
+// applyConfig sets the flags the command line did not set from a JSON
+// object (package internal/flagconfig).
 func applyConfig(cmd *cobra.Command, path string) error {
-	var fields []reflect.StructField
-	var flags []*pflag.Flag
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		types := map[string]reflect.Type{"string": reflect.TypeFor[*string](), "float64": reflect.TypeFor[*float64](),
-			"int": reflect.TypeFor[*int64](), "uint64": reflect.TypeFor[*int64](), "bool": reflect.TypeFor[*bool](), "intSlice": reflect.TypeFor[*[]int64](), "int64Slice": reflect.TypeFor[*[]int64]()}
-		if typ, ok := types[f.Value.Type()]; ok && f.Name != "config" && f.Name != "help" {
-			key := strings.ReplaceAll(f.Name, "-", "_")
-			fields = append(fields, reflect.StructField{Name: fmt.Sprintf("F%d", len(fields)), Type: typ, Tag: reflect.StructTag(`json:"` + key + `"`)})
-			flags = append(flags, f)
-		}
-	})
-	v := reflect.New(reflect.StructOf(fields))
 	file, err := os.Open(path)
 	if err != nil {
 		return badInput("--config: cannot read %s", path)
 	}
 	defer file.Close()
-	if err := jsonin.Decode(file, 1<<20, v.Interface()); err != nil {
+	if err := flagconfig.Apply(cmd.Flags(), file, "config", "help"); err != nil {
 		return badInput("--config %s: %v", path, err)
-	}
-	for i, f := range flags {
-		x := v.Elem().Field(i)
-		if x.IsNil() || f.Changed {
-			continue
-		}
-		val := fmt.Sprint(x.Elem().Interface())
-		if sl, ok := x.Elem().Interface().([]int64); ok {
-			val = strings.Trim(strings.Join(strings.Fields(fmt.Sprint(sl)), ","), "[]")
-		}
-		if err := cmd.Flags().Set(f.Name, val); err != nil {
-			return badInput("--config %s: key %q: %v", path, fields[i].Tag.Get("json"), cleanFlagError(err))
-		}
 	}
 	return nil
 }

@@ -1,0 +1,66 @@
+// Package flagconfig sets command-line flags from a JSON object (privamp run
+// --config FILE): the object's keys are the flags' names with "_" for "-",
+// each value has its flag's type, and flags already set on the command line
+// win. The object is read by the strict decoder every privamp input goes
+// through (internal/jsonin: exact, unique snake_case keys, whole numbers as
+// 1e3, a size limit).
+package flagconfig
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+
+	"github.com/privamp/privamp/internal/jsonin"
+	"github.com/spf13/pflag"
+)
+
+// MaxBytes is the largest configuration accepted.
+const MaxBytes = 1 << 20
+
+// types maps a pflag value type to the JSON type read for it.
+var types = map[string]reflect.Type{"string": reflect.TypeFor[*string](), "float64": reflect.TypeFor[*float64](),
+	"int": reflect.TypeFor[*int64](), "int64": reflect.TypeFor[*int64](), "uint64": reflect.TypeFor[*int64](), "bool": reflect.TypeFor[*bool](),
+	"intSlice": reflect.TypeFor[*[]int64](), "int64Slice": reflect.TypeFor[*[]int64]()}
+
+// Apply sets every flag of fs named in the JSON object read from r that the
+// command line did not set; skip names flags that may not be configured.
+// Errors name the key.
+func Apply(fs *pflag.FlagSet, r io.Reader, skip ...string) error {
+	var fields []reflect.StructField
+	var flags []*pflag.Flag
+	fs.VisitAll(func(f *pflag.Flag) {
+		typ, ok := types[f.Value.Type()]
+		for _, s := range skip {
+			ok = ok && f.Name != s
+		}
+		if ok {
+			key := strings.ReplaceAll(f.Name, "-", "_")
+			fields = append(fields, reflect.StructField{Name: fmt.Sprintf("F%d", len(fields)), Type: typ, Tag: reflect.StructTag(`json:"` + key + `"`)})
+			flags = append(flags, f)
+		}
+	})
+	v := reflect.New(reflect.StructOf(fields))
+	if err := jsonin.Decode(r, MaxBytes, v.Interface()); err != nil {
+		return err
+	}
+	for i, f := range flags {
+		x := v.Elem().Field(i)
+		if x.IsNil() || f.Changed {
+			continue
+		}
+		val := fmt.Sprint(x.Elem().Interface())
+		if sl, ok := x.Elem().Interface().([]int64); ok {
+			val = strings.Trim(strings.Join(strings.Fields(fmt.Sprint(sl)), ","), "[]")
+		}
+		if err := fs.Set(f.Name, val); err != nil {
+			msg := err.Error()
+			if i := strings.Index(msg, ": strconv."); i > 0 {
+				msg = msg[:i] + ": not a number"
+			}
+			return fmt.Errorf("key %q: %s", fields[i].Tag.Get("json"), msg)
+		}
+	}
+	return nil
+}
