@@ -3,7 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -24,6 +24,7 @@ func init() { register(newPlanCmd) }
 // planFlags are the inputs of privamp plan.
 // The real-valued flags are read straight into opt.
 type planFlags struct {
+	bar                               *progress
 	people, variant, out, plotPath    string
 	tiers                             []string
 	n, batch, epochs, tasks, pub, dim float64
@@ -135,7 +136,7 @@ func (f *planFlags) budgets(cmd *cobra.Command) (b plan.Budgets, notes []string,
 	case f.people != "" && changed(cmd, "n"):
 		return b, nil, "", badInput("--n divides --tier shares; with --people the file gives the people")
 	case f.people != "":
-		if b.People, err = readPeople(f.people); err != nil {
+		if b.People, err = readPeople(f.bar, f.people); err != nil {
 			return b, nil, "", err
 		}
 		return b, nil, fmt.Sprintf("%s from %s", quantity.Count(b.People.Len(), "person", "people"), f.people), nil
@@ -152,23 +153,28 @@ func (f *planFlags) budgets(cmd *cobra.Command) (b plan.Budgets, notes []string,
 	return b, notes, fmt.Sprintf("%s in %s", quantity.Count(b.Len(), "person", "people"), quantity.Count(len(b.Tiers), "tier", "tiers")), nil
 }
 
-// readPeople reads the --people file ("-": standard input); any error is
-// bad input naming the flag.
-func readPeople(path string) (*plan.People, error) {
-	read := plan.ReadCSVFile
-	if path == "-" {
-		read = func(string) (*plan.People, error) { return plan.ReadCSV(os.Stdin) }
+// readPeople reads the --people file ("-": standard input), with the bytes
+// read shown on the bar; any error is bad input naming the flag.
+func readPeople(bar *progress, path string) (*plan.People, error) {
+	var r io.Reader = os.Stdin
+	if path != "-" {
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, badInput("--people: cannot open %s: %v", path, errors.Unwrap(err))
+		}
+		defer fh.Close()
+		defer bar.finish()
+		r = bar.reader("reading "+path, fh)
 	}
-	pp, err := read(path)
-	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
-		return nil, badInput("--people: cannot open %s: %v", path, pe.Err)
-	} else if err != nil {
+	pp, err := plan.ReadCSV(r)
+	if err != nil {
 		return nil, badInput("--people %s: %v", path, err)
 	}
 	return pp, nil
 }
 
 func runPlan(a *app, cmd *cobra.Command, f *planFlags) error {
+	f.bar = newBar(a)
 	if err := f.options(cmd); err != nil {
 		return err
 	}

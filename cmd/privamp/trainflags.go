@@ -123,21 +123,30 @@ func (p *progress) finish() {
 }
 
 // reader reports the bytes read from f against its size on the bar (a
-// regular file only).
+// regular file only). It keeps the file's remaining length visible (Len),
+// so readers that size their buffers from it still can.
 func (p *progress) reader(stage string, f *os.File) io.Reader {
 	st, err := f.Stat()
 	if p.bar == nil || err != nil || !st.Mode().IsRegular() {
 		return f
 	}
-	var count int64
-	return readFunc(func(b []byte) (int, error) {
-		n, err := f.Read(b)
-		count += int64(n)
-		p.set(stage, count, st.Size())
-		return n, err
-	})
+	return &countingFile{f: f, p: p, stage: stage, size: st.Size()}
 }
 
-type readFunc func([]byte) (int, error)
+// countingFile does not embed the file: its WriteTo would bypass Read.
+type countingFile struct {
+	f           *os.File
+	p           *progress
+	stage       string
+	size, count int64
+}
 
-func (r readFunc) Read(b []byte) (int, error) { return r(b) }
+func (c *countingFile) Read(b []byte) (int, error) {
+	n, err := c.f.Read(b)
+	c.count += int64(n)
+	c.p.set(c.stage, c.count, c.size)
+	return n, err
+}
+
+// Len is the number of bytes not yet read.
+func (c *countingFile) Len() int { return int(c.size - c.count) }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/privamp/privamp/internal/quantity"
@@ -110,9 +112,15 @@ func verifyReport(res verifyResult) *report {
 
 // verifyPlan recomputes every person's ε of a plan (plan.Verify).
 func verifyPlan(a *app, path string) error {
-	p, err := plan.LoadFile(path)
+	fh, err := os.Open(path)
 	if err != nil {
-		return badInput("%v", err)
+		return badInput("cannot open %s: %v", path, errors.Unwrap(err))
+	}
+	defer fh.Close()
+	bar := newBar(a)
+	p, err := plan.Load(bar.reader("reading "+path, fh))
+	if bar.finish(); err != nil {
+		return badInput("%s: %v", path, err)
 	}
 	v, err := p.Verify()
 	if err != nil {
