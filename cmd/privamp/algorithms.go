@@ -23,20 +23,27 @@ func kebab(s string) string { return strings.ReplaceAll(s, "_", "-") }
 // registerAlgorithmFlags adds one flag per parameter of the catalogued
 // algorithms that run does not already have, and returns run --help's list.
 func registerAlgorithmFlags(f *pflag.FlagSet) string {
-	users, params := map[string][]string{}, map[string]algorithms.Param{}
+	users, docs, params := map[string][]string{}, map[string][]string{}, map[string]algorithms.Param{}
 	list := "\n\nAlgorithms (--algorithm NAME): pnsgd, skip, stop (FMTT18, the default; also --variant)"
 	for _, a := range algorithms.All() {
 		list += fmt.Sprintf("\n  %s: %s [%s]", a.Name, a.Summary, a.Source)
 		ps, _ := algorithms.Describe(a.Params())
 		for _, p := range ps {
 			users[p.Name], params[p.Name] = append(users[p.Name], a.Name), p
+			docs[p.Name] = append(docs[p.Name], p.Doc)
 		}
 	}
 	for name, p := range params {
-		if f.Lookup(kebab(name)) != nil {
+		if fl := f.Lookup(kebab(name)); fl != nil { // a run flag the algorithms reuse
+			fl.Usage += fmt.Sprintf("; also --algorithm %s", strings.Join(users[name], ", "))
 			continue
 		}
 		help := fmt.Sprintf("%s (--algorithm %s)", p.Doc, strings.Join(users[name], ", "))
+		if len(slices.Compact(slices.Sorted(slices.Values(docs[name])))) > 1 { // shared name, different meanings
+			for i, u := range users[name] {
+				help = map[bool]string{true: "", false: help + "; "}[i == 0] + u + ": " + docs[name][i]
+			}
+		}
 		switch p.Type {
 		case "float":
 			v, _ := strconv.ParseFloat(p.Default, 64)
