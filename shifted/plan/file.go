@@ -446,7 +446,7 @@ func (p *Plan) validate() error {
 // integers go. Errors are *FileError.
 func Load(r io.Reader) (*Plan, error) {
 	p := &Plan{}
-	if err := jsonin.Decode(r, planLimit, p); err != nil {
+	if err := jsonin.DecodeSized(r, planLimit, p, peopleHint(p, inputSize(r))); err != nil {
 		if fe, ok := err.(*FileError); ok && fe.Field == "" {
 			fe.Reason = "not a valid plan file: " + fe.Reason
 		}
@@ -456,6 +456,30 @@ func Load(r io.Reader) (*Plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// minPersonBytes is the fewest bytes one person takes in a plan file: an
+// element of the id list ("" and a comma) and one of the epsilon list (a
+// digit and a comma).
+const minPersonBytes = 5
+
+// peopleHint returns the capacity hint of Load's decoder (DecodeSized): the
+// people's columns are allocated once from the plan's n when n came before
+// them and size bytes of input (−1 unknown: no hint) can hold n people, so
+// that a file declaring a huge n cannot make Load allocate more than a few
+// times its own size.
+func peopleHint(p *Plan, size int64) func(path string) int {
+	return func(path string) int {
+		switch path {
+		case "people.id", "people.epsilon", "people.delta":
+		default:
+			return 0
+		}
+		if size < 0 || p.N < 1 || p.N > MaxPeople {
+			return 0
+		}
+		return int(min(p.N, size/minPersonBytes))
+	}
 }
 
 // WriteTo writes the plan as indented JSON, streaming the people columns
