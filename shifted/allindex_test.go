@@ -50,3 +50,23 @@ func TestEpsilonsAllParallelIsSerial(t *testing.T) {
 		}
 	}
 }
+
+// TestBestWindow1OnePass: bestWindow1's shortcut for a single pass gives
+// the bits of its candidate search, for random steps, positions and
+// diameters (and r = 0, where no window exists).
+func TestBestWindow1OnePass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 17))
+	for k := 0; k < 200_000; k++ {
+		M := 1 + rng.Int64N(1<<uint(1+rng.IntN(30)))
+		r := rng.Int64N(M)
+		if k%50 == 0 {
+			r = 0
+		}
+		d := math.Exp(60 * (rng.Float64() - 0.5))
+		u1, f1 := bestWindow1(1, M, r, d)
+		u2, f2 := bestWindow1Search(1, M, r, d)
+		if u1 != u2 || math.Float64bits(f1) != math.Float64bits(f2) {
+			t.Fatalf("M = %d, r = %d, d = %v: shortcut (%d, %v), search (%d, %v)", M, r, d, u1, f1, u2, f2)
+		}
+	}
+}
