@@ -5,13 +5,15 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/rdp"
 )
 
 // EpsilonsAll returns ε_t(δ) for t = 1, …, n (n ≤ MaxAll), splitting the
-// indices over GOMAXPROCS goroutines. Linear curves convert in O(1) per index
+// indices into fixed chunks computed on GOMAXPROCS goroutines (fillChunks;
+// the values do not depend on GOMAXPROCS). Linear curves convert in O(1) per index
 // with warm-started Newton steps; the Skip mixture is optimised per index
 // from the previous index's order (ε_t moves slowly in t); Stop and Tasks use
 // an incremental evaluation of their sums over blocks of indices (allStop).
@@ -50,22 +52,41 @@ func EpsilonsAll(g Guarantee, delta float64, conv rdp.Conversion) ([]float64, er
 			}
 		}
 	}
-	parts := int64(runtime.GOMAXPROCS(0))
-	if n < 100_000 || parts < 2 {
-		fill(1, n)
-		return out, nil
+	fillChunks(n, fill)
+	return out, nil
+}
+
+// allChunk is the number of indices of one chunk of EpsilonsAll. The chunks
+// are fixed by n alone, and each starts its warm starts afresh, so every
+// value is the same whether the chunks run one after another or on any
+// number of goroutines (TestEpsilonsAllParallelIsSerial).
+const allChunk = 1 << 16
+
+// fillChunks calls fill on the chunks [1 + k·allChunk, min(n, (k+1)·allChunk)]
+// of 1..n, handing them out to GOMAXPROCS goroutines as they finish (a
+// loaded core holds up one chunk, not half of the indices).
+func fillChunks(n int64, fill func(lo, hi int64)) {
+	chunks := (n + allChunk - 1) / allChunk
+	workers := min(int64(runtime.GOMAXPROCS(0)), chunks)
+	var next atomic.Int64
+	work := func() {
+		for {
+			k := next.Add(1) - 1
+			if k >= chunks {
+				return
+			}
+			fill(1+k*allChunk, min(n, (k+1)*allChunk))
+		}
+	}
+	if workers < 2 {
+		work()
+		return
 	}
 	var wg sync.WaitGroup
-	for p := int64(0); p < parts; p++ {
-		lo, hi := 1+n*p/parts, n*(p+1)/parts
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fill(lo, hi)
-		}()
+	for range workers {
+		wg.Go(work)
 	}
 	wg.Wait()
-	return out, nil
 }
 
 // allSGD fills out[t−1] = ε_t for t ∈ [lo, hi], with ρ_t computed without

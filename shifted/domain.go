@@ -187,6 +187,23 @@ func (w windowPlan) best(E, U, r int64) (int64, float64) {
 // minimiser, its switch or an end of the range (docs). The candidates
 // evaluated are those points and their neighbours.
 func bestWindow1(E, M, r int64, d float64) (int64, float64) {
+	if E == 1 {
+		// One pass: every candidate below clamps to u = 0, the window
+		// right after the record's only use, which is then the only one
+		// tried; this is that result without the search.
+		if r == 0 {
+			return -1, math.Inf(1)
+		}
+		if f := windowCost1(0, M, r, d); f < math.Inf(1) {
+			return 0, math.Log(f)
+		}
+		return -1, math.Inf(1)
+	}
+	return bestWindow1Search(E, M, r, d)
+}
+
+// bestWindow1Search is bestWindow1 by its candidates, for any E ≥ 1.
+func bestWindow1Search(E, M, r int64, d float64) (int64, float64) {
 	best, bu := math.Inf(1), int64(-1)
 	var tried [32]int64
 	nt := 0

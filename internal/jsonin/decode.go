@@ -20,12 +20,24 @@ const maxDepth = 64
 // documentation. Fields absent from the input keep the values v had, so
 // defaults can be set before the call. Errors in the input are *Error.
 func Decode(r io.Reader, limit int64, v any) error {
+	return DecodeSized(r, limit, v, nil)
+}
+
+// DecodeSized is Decode with a capacity hint for long lists: before a list
+// of numbers or strings is read, size (if not nil) is called with the
+// list's path ("people.id"), and a positive answer k makes the list's
+// slice be allocated once with capacity k and filled in place, instead of
+// being collected in blocks and copied at the end (which holds the list
+// twice). It is only a hint: a list longer than k still grows, a shorter
+// one leaves the rest unused, so the caller bounds k by what the input can
+// hold.
+func DecodeSized(r io.Reader, limit int64, v any, size func(path string) int) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("jsonin: Decode needs a non-nil pointer to a struct, got %T", v)
 	}
 	s := newScanner(r, limit)
-	d := &decoder{s: s}
+	d := &decoder{s: s, size: size}
 	err := d.document(rv.Elem())
 	return d.wrap(err, limit)
 }
@@ -33,7 +45,8 @@ func Decode(r io.Reader, limit int64, v any) error {
 type decoder struct {
 	s     *scanner
 	depth int
-	path  []pathElem // where the decoder is, rendered only for errors
+	path  []pathElem            // where the decoder is, rendered only for errors
+	size  func(path string) int // capacity hint for lists (DecodeSized), or nil
 }
 
 // pathElem is a key of an object or (key "") an index of a list.
@@ -424,6 +437,15 @@ func (d *decoder) list(v reflect.Value) error {
 	var ss stringBlocks
 	et := v.Type().Elem()
 	fast := et == float64Type || et == stringType
+	if fast && d.size != nil {
+		if k := d.size(d.at()); k > 0 {
+			if et == float64Type {
+				fs.pre = make([]float64, 0, k)
+			} else {
+				ss.pre = make([]string, 0, k)
+			}
+		}
+	}
 	if !fast {
 		v.Set(reflect.MakeSlice(v.Type(), 0, 4)) // never reuse what v held
 	}
@@ -499,11 +521,16 @@ type blocks[T any] struct {
 	full [][]T
 	cur  []T
 	n    int
+	pre  []T // when not nil, the elements are appended here (DecodeSized)
 }
 
 const listBlock = 1 << 16
 
 func (b *blocks[T]) add(x T) {
+	if b.pre != nil {
+		b.pre = append(b.pre, x)
+		return
+	}
 	if len(b.cur) == cap(b.cur) {
 		if b.cur != nil {
 			b.full = append(b.full, b.cur)
@@ -515,6 +542,9 @@ func (b *blocks[T]) add(x T) {
 }
 
 func (b *blocks[T]) slice() []T {
+	if b.pre != nil {
+		return b.pre
+	}
 	if len(b.full) == 0 {
 		return b.cur
 	}

@@ -364,3 +364,52 @@ func TestDecodeNotJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeSized: with a capacity hint the lists of numbers and strings
+// decode to the same values as without, whether the hint is short, exact or
+// long; a hint that fits is the slice's capacity (one allocation), and the
+// hint is asked with each list's path.
+func TestDecodeSized(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"name": "x", "xs": [`)
+	const n = 70_000 // more than one block of the unhinted path
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(strconv.Itoa(i))
+	}
+	b.WriteString(`], "sub": {"name": "y", "ids": [`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"id-` + strconv.Itoa(i) + `"`)
+	}
+	b.WriteString(`]}}`)
+	in := b.String()
+	want := &doc{}
+	if err := Decode(strings.NewReader(in), 1<<30, want); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{1, n - 1, n, 2 * n} {
+		var asked []string
+		got := &doc{}
+		err := DecodeSized(strings.NewReader(in), 1<<30, got, func(path string) int {
+			asked = append(asked, path)
+			return k
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("hint %d: decoded differently", k)
+		}
+		if k >= n && (cap(got.Xs) != k || cap(got.Sub.IDs) != k) {
+			t.Errorf("hint %d: capacities %d, %d", k, cap(got.Xs), cap(got.Sub.IDs))
+		}
+		if !reflect.DeepEqual(asked, []string{"xs", "sub.ids"}) {
+			t.Errorf("hint asked for %q", asked)
+		}
+	}
+}

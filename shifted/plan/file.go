@@ -113,7 +113,7 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 		pl.Summary.Groups = p.groupResults(eps, b)
 	}
 	if b.People != nil && b.People.movable && len(b.People.ID) == len(perm) && len(b.People.Epsilon) == len(perm) {
-		pl.People = b.People.moveTo(perm, p.oneDelta, t.Delta)
+		pl.People = b.People.moveTo(perm, p.groups, p.oneDelta)
 	} else if b.People != nil {
 		m := len(perm)
 		pp := &People{ID: make([]string, m), Epsilon: make([]float64, m)}
@@ -138,47 +138,45 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 	return pl
 }
 
-// moveTo puts the people in position order in place (person perm[pos] to
-// pos, following the permutation's cycles), resolves δ (nil when oneDelta)
-// and returns them; they are no longer movable. It uses perm up: each entry
-// is set to −1 once its position is filled.
-func (pp *People) moveTo(perm []int32, oneDelta bool, def float64) *People {
+// moveTo puts the people in position order in place and returns them;
+// they are no longer movable. Only the ids move (person perm[pos] to pos,
+// following the permutation's cycles); ε and δ are written from the groups,
+// which newProblem formed from the gathered budgets by exact equality of ε
+// and the resolved δ, so position pos's values are its group's. δ is nil
+// when oneDelta. It uses perm up: each entry is set to −1 once its position
+// is filled.
+func (pp *People) moveTo(perm []int32, groups []group, oneDelta bool) *People {
 	pp.movable = false
 	if oneDelta {
 		pp.Delta = nil
 	}
-	ids, eps, dels := pp.ID, pp.Epsilon, pp.Delta
+	ids := pp.ID
 	for start := range perm {
 		if perm[start] < 0 {
 			continue
 		}
 		// The cycle start ← perm[start] ← perm[perm[start]] ← …
-		id, e := ids[start], eps[start]
-		var d float64
-		if dels != nil {
-			d = dels[start]
-		}
+		id := ids[start]
 		pos := start
 		for {
 			from := int(perm[pos])
 			perm[pos] = -1
 			if from == start {
-				ids[pos], eps[pos] = id, e
-				if dels != nil {
-					dels[pos] = d
-				}
+				ids[pos] = id
 				break
 			}
-			ids[pos], eps[pos] = ids[from], eps[from]
-			if dels != nil {
-				dels[pos] = dels[from]
-			}
+			ids[pos] = ids[from]
 			pos = from
 		}
 	}
-	for i := range dels {
-		if dels[i] == 0 {
-			dels[i] = def
+	eps, dels := pp.Epsilon, pp.Delta
+	for _, gr := range groups {
+		a, b := gr.first-1, gr.first-1+gr.count
+		for i := a; i < b; i++ {
+			eps[i] = gr.eps
+		}
+		for i := a; i < b && dels != nil; i++ {
+			dels[i] = gr.delta
 		}
 	}
 	return pp
@@ -448,7 +446,7 @@ func (p *Plan) validate() error {
 // integers go. Errors are *FileError.
 func Load(r io.Reader) (*Plan, error) {
 	p := &Plan{}
-	if err := jsonin.Decode(r, planLimit, p); err != nil {
+	if err := jsonin.DecodeSized(r, planLimit, p, peopleHint(p, inputSize(r))); err != nil {
 		if fe, ok := err.(*FileError); ok && fe.Field == "" {
 			fe.Reason = "not a valid plan file: " + fe.Reason
 		}
@@ -458,6 +456,30 @@ func Load(r io.Reader) (*Plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// minPersonBytes is the fewest bytes one person takes in a plan file: an
+// element of the id list ("" and a comma) and one of the epsilon list (a
+// digit and a comma).
+const minPersonBytes = 5
+
+// peopleHint returns the capacity hint of Load's decoder (DecodeSized): the
+// people's columns are allocated once from the plan's n when n came before
+// them and size bytes of input (−1 unknown: no hint) can hold n people, so
+// that a file declaring a huge n cannot make Load allocate more than a few
+// times its own size.
+func peopleHint(p *Plan, size int64) func(path string) int {
+	return func(path string) int {
+		switch path {
+		case "people.id", "people.epsilon", "people.delta":
+		default:
+			return 0
+		}
+		if size < 0 || p.N < 1 || p.N > MaxPeople {
+			return 0
+		}
+		return int(min(p.N, size/minPersonBytes))
+	}
 }
 
 // WriteTo writes the plan as indented JSON, streaming the people columns

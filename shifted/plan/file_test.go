@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -249,5 +250,43 @@ func BenchmarkLoad1e6(b *testing.B) {
 		if _, err := Load(bytes.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestLoadSizesPeopleFromN: Load allocates the people's columns once from
+// the plan's n (capacity n), but a plan whose n is far beyond what the file
+// can hold is refused without allocating for n: the hint is capped by the
+// file's size.
+func TestLoadSizesPeopleFromN(t *testing.T) {
+	pp := &People{ID: []string{"a", "b", "c", "d", "e"}, Epsilon: []float64{1, 2, 1, 3, 1}}
+	res, err := Make(baseSetting(PNSGD), Budgets{People: pp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	res.Plan.WriteTo(&buf)
+	p, err := Load(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cap(p.People.ID) != 5 || cap(p.People.Epsilon) != 5 {
+		t.Errorf("capacities %d, %d, want 5 (from n)", cap(p.People.ID), cap(p.People.Epsilon))
+	}
+	lying := strings.Replace(buf.String(), `"n": 5,`, `"n": 5000000,`, 1)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = Load(strings.NewReader(lying))
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "lists 5") {
+		t.Fatalf("a plan declaring n = 5000000 with 5 people: %v", err)
+	}
+	if a := after.TotalAlloc - before.TotalAlloc; a > 20<<20 {
+		t.Errorf("Load allocated %d bytes for a %d-byte file declaring n = 5000000", a, len(lying))
+	}
+	if k := peopleHint(&Plan{N: MaxPeople}, 1000)("people.id"); k > 1000/minPersonBytes {
+		t.Errorf("hint %d for n = MaxPeople in 1000 bytes", k)
+	}
+	if k := peopleHint(&Plan{N: 7}, -1)("people.id"); k != 0 {
+		t.Errorf("hint %d for an input of unknown size", k)
 	}
 }

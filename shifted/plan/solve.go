@@ -129,31 +129,44 @@ func newProblem(s Options, b Budgets) (*problem, []int32, error) {
 				keys[i] = floatKey(k)
 			}
 		})
-		perm = orderByKey(keys) // stable: ties keep the input order
+		// perm is stable: ties keep the input order.
+		var few bool
+		perm, few = orderFewKeys(keys, 64)
+		if !few {
+			perm = orderByKey(keys)
+		}
 		keys = nil
-		// Gather the budgets in position order once (the only random
-		// access), then group sequentially.
-		se := make([]float64, m)
-		var sd []float64
-		if !p.oneDelta {
-			sd = make([]float64, m)
-		}
-		parallel(m, func(lo, hi int) {
-			for pos := lo; pos < hi; pos++ {
-				i := perm[pos]
-				se[pos] = pp.Epsilon[i]
-				if sd != nil {
-					sd[pos] = pp.delta(int(i), s.Training.Delta)
+		// The budgets in position order: with a few levels perm is a stable
+		// partition and reading through it is a few sequential streams;
+		// otherwise they are gathered in position order once (the only
+		// random access), and grouped sequentially.
+		def := s.Training.Delta
+		eps := func(pos int) float64 { return pp.Epsilon[perm[pos]] }
+		del := func(pos int) float64 { return pp.delta(int(perm[pos]), def) }
+		if !few {
+			se := make([]float64, m)
+			var sd []float64
+			if !p.oneDelta {
+				sd = make([]float64, m)
+			}
+			parallel(m, func(lo, hi int) {
+				for pos := lo; pos < hi; pos++ {
+					i := perm[pos]
+					se[pos] = pp.Epsilon[i]
+					if sd != nil {
+						sd[pos] = pp.delta(int(i), def)
+					}
 				}
+			})
+			eps = func(pos int) float64 { return se[pos] }
+			del = func(pos int) float64 {
+				if sd == nil {
+					return def
+				}
+				return sd[pos]
 			}
-		})
-		del := func(pos int) float64 {
-			if sd == nil {
-				return s.Training.Delta
-			}
-			return sd[pos]
 		}
-		same := func(a, b int) bool { return se[a] == se[b] && (sd == nil || sd[a] == sd[b]) }
+		same := func(a, b int) bool { return eps(a) == eps(b) && (p.oneDelta || del(a) == del(b)) }
 		ng := 1
 		for pos := 1; pos < m; pos++ {
 			if !same(pos-1, pos) {
@@ -166,7 +179,7 @@ func newProblem(s Options, b Budgets) (*problem, []int32, error) {
 			for end < m && same(pos, end) {
 				end++
 			}
-			p.groups = append(p.groups, group{eps: se[pos], delta: del(pos), count: int64(end - pos), first: int64(pos) + 1, tier: -1})
+			p.groups = append(p.groups, group{eps: eps(pos), delta: del(pos), count: int64(end - pos), first: int64(pos) + 1, tier: -1})
 			pos = end
 		}
 	} else {
