@@ -18,6 +18,13 @@ import (
 // from the previous index's order (ε_t moves slowly in t); Stop and Tasks use
 // an incremental evaluation of their sums over blocks of indices (allStop).
 func EpsilonsAll(g Guarantee, delta float64, conv rdp.Conversion) ([]float64, error) {
+	return EpsilonsAllProgress(g, delta, conv, nil)
+}
+
+// EpsilonsAllProgress is EpsilonsAll that reports, if progress is not nil,
+// the indices done of n after each chunk (from the computing goroutines,
+// one call at a time).
+func EpsilonsAllProgress(g Guarantee, delta float64, conv rdp.Conversion, progress func(done, n int64)) ([]float64, error) {
 	if err := checkDelta(delta); err != nil {
 		return nil, err
 	}
@@ -50,6 +57,18 @@ func EpsilonsAll(g Guarantee, delta float64, conv rdp.Conversion) ([]float64, er
 					guess = a
 				}
 			}
+		}
+	}
+	if progress != nil {
+		var mu sync.Mutex
+		var done int64
+		inner := fill
+		fill = func(lo, hi int64) {
+			inner(lo, hi)
+			mu.Lock()
+			done += hi - lo + 1
+			progress(done, n)
+			mu.Unlock()
 		}
 	}
 	fillChunks(n, fill)

@@ -70,3 +70,27 @@ func TestBestWindow1OnePass(t *testing.T) {
 		}
 	}
 }
+
+// EpsilonsAllProgress reports every index once and computes the same values.
+func TestEpsilonsAllProgress(t *testing.T) {
+	g := SGD{N: 3*allChunk + 17, Sigma: 2, Loss: Loss{Lipschitz: 1}}
+	want, err := EpsilonsAll(g, 1e-6, rdp.Improved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last, calls int64
+	got, err := EpsilonsAllProgress(g, 1e-6, rdp.Improved, func(done, n int64) {
+		if done <= last || n != g.N {
+			t.Errorf("progress %d of %d after %d", done, n, last)
+		}
+		last, calls = done, calls+1
+	})
+	if err != nil || last != g.N || calls != 4 {
+		t.Fatalf("progress ended at %d after %d calls (%v), want %d after 4", last, calls, err, g.N)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("index %d: %v, want %v", i+1, got[i], want[i])
+		}
+	}
+}

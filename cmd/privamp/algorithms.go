@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,12 +90,8 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 	if bad != "" {
 		return badInput("--%s does not apply to --algorithm %s (see run --help)", bad, name)
 	}
-	radius := rf.spec.Radius
-	if rf.noProjection {
-		radius = math.Inf(1)
-	}
-	in := algorithms.Input{Data: rf.spec.Data, Loss: rf.spec.Loss, Radius: radius, Set: set}
-	in.Loss.Name = rf.loss
+	s := rf.build(cmd, false) // the data, the loss and the domain (+Inf with --no-projection)
+	in := algorithms.Input{Data: s.Data, Loss: s.Loss, Radius: s.Radius, Set: set}
 	bar := newBar(a)
 	in.Progress = func(done float64) { bar.set(name, int64(1000*done), 1000) }
 	rep, err := alg.Run(in, params)

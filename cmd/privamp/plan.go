@@ -182,7 +182,10 @@ func runPlan(a *app, cmd *cobra.Command, f *planFlags) error {
 	if err != nil {
 		return err
 	}
+	cb := newBar(a)
+	f.opt.Progress = func(done, n int64) { cb.set("computing every position's ε", done, n) }
 	res, err := plan.Make(f.opt, b)
+	cb.finish()
 	if _, ok := field.As(err); !ok && err != nil {
 		err = badInput("%v", err) // budgets
 	}

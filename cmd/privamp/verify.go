@@ -122,7 +122,9 @@ func verifyPlan(a *app, path string) error {
 	if bar.finish(); err != nil {
 		return badInput("%s: %v", path, err)
 	}
-	v, err := p.Verify()
+	vb := newBar(a)
+	v, err := p.VerifyProgress(func(done, n int64) { vb.set("recomputing every position's ε", done, n) })
+	vb.finish()
 	if err != nil {
 		return badInput("%s: %v", path, err)
 	}

@@ -310,11 +310,16 @@ type Verification struct {
 
 // Verify recomputes, with package shifted, the ε of every position at the
 // plan's σ and η and each person's δ, and checks it against the target.
-func (p *Plan) Verify() (*Verification, error) {
+func (p *Plan) Verify() (*Verification, error) { return p.VerifyProgress(nil) }
+
+// VerifyProgress is Verify that reports, if progress is not nil, how many
+// positions' ε are recomputed of how many.
+func (p *Plan) VerifyProgress(progress func(done, n int64)) (*Verification, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
 	s, _ := p.Options()
+	s.Progress = progress
 	g, err := p.Guarantee()
 	if err != nil {
 		return nil, err

@@ -31,6 +31,9 @@ type Options struct {
 	// bound (Utility) at this value (0: none); it becomes a cap on σ
 	// (SigmaForUtility).
 	MaxSigma, TargetExcessRisk float64
+	// Progress, if not nil, is told how many positions' ε are computed of
+	// how many, as the planner computes them all (not part of the plan).
+	Progress func(done, n int64) `json:"-"`
 }
 
 // run returns the Training with n private people at noise σ and step size η.

@@ -427,7 +427,7 @@ func (p *problem) achieved(sigma float64) ([]float64, error) {
 	n := p.total()
 	conv := p.s.Conversion
 	if p.oneDelta && g.Len() <= shifted.MaxAll {
-		all, err := shifted.EpsilonsAll(g, p.s.Training.Delta, conv)
+		all, err := shifted.EpsilonsAllProgress(g, p.s.Training.Delta, conv, p.s.Progress)
 		if err != nil {
 			return nil, err
 		}
