@@ -75,3 +75,24 @@ func TestRenderWraps(t *testing.T) {
 		t.Errorf("wrapping lost words")
 	}
 }
+
+// A terminal width never changes JSON, CSV or Markdown.
+func TestWidthLeavesMachineFormatsAlone(t *testing.T) {
+	long := strings.Repeat("a long cell ", 20)
+	d := Doc{Title: "t", Rows: [][4]string{{"q", long, "", long}}, Table: &Table{Header: []string{"c"}, Rows: [][]string{{long}}},
+		Result: map[string]string{"command": "x", "v": long}}
+	for _, m := range []Mode{{JSON: true}, {CSV: true}, {Markdown: true}} {
+		var a, b strings.Builder
+		w := m
+		w.Width = 30
+		if err := Render(&a, m, d); err != nil {
+			t.Fatal(err)
+		}
+		if err := Render(&b, w, d); err != nil {
+			t.Fatal(err)
+		}
+		if a.String() != b.String() {
+			t.Errorf("%+v: width 30 changed the output", m)
+		}
+	}
+}
