@@ -59,3 +59,76 @@ func (l *limited) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// Fields is the fast path of the CSV readers. It reads r line by line,
+// splits each line at commas and calls row with its 1-based number and
+// its fields (which view an internal buffer: valid only during the call).
+// A trailing "\r" is dropped; empty lines, and lines starting with comment
+// when comment is not 0, are skipped (as encoding/csv does). At the first
+// line holding a double quote it hands the rest of the input, that line
+// first, to slow (encoding/csv, which reads quoted and multi-line fields)
+// and returns what slow returns, so every error keeps its line number.
+// row returning stop ends the scan. refill, if not nil, is told how many
+// bytes were consumed before each refill of the buffer.
+func Fields(r io.Reader, comment byte, row func(line int, fields [][]byte) (stop bool, err error),
+	slow func(rest io.Reader, line int) error, refill func(consumed int64)) error {
+	buf := make([]byte, 1<<20)
+	lo, hi := 0, 0 // unread bytes: buf[lo:hi]
+	eof := false
+	line := 0
+	var consumed int64
+	var fields [][]byte
+	for {
+		nl := bytes.IndexByte(buf[lo:hi], '\n')
+		if nl < 0 && !eof {
+			consumed += int64(lo)
+			if refill != nil {
+				refill(consumed)
+			}
+			hi = copy(buf, buf[lo:hi])
+			lo = 0
+			if hi == len(buf) {
+				buf = append(buf, make([]byte, len(buf))...)
+			}
+			k, err := r.Read(buf[hi:])
+			hi += k
+			if err == io.EOF {
+				eof = true
+			} else if err != nil {
+				return err
+			}
+			continue
+		}
+		if nl < 0 { // the last line, without a newline
+			if lo == hi {
+				return nil
+			}
+			nl = hi - lo
+		}
+		text := buf[lo : lo+nl]
+		line++
+		if bytes.IndexByte(text, '"') >= 0 {
+			return slow(io.MultiReader(bytes.NewReader(buf[lo:hi]), r), line)
+		}
+		lo = min(lo+nl+1, hi)
+		if n := len(text); n > 0 && text[n-1] == '\r' {
+			text = text[:n-1]
+		}
+		if len(text) == 0 || (comment != 0 && text[0] == comment) {
+			continue
+		}
+		fields = fields[:0]
+		for {
+			i := bytes.IndexByte(text, ',')
+			if i < 0 {
+				fields = append(fields, text)
+				break
+			}
+			fields = append(fields, text[:i])
+			text = text[i+1:]
+		}
+		if stop, err := row(line, fields); stop || err != nil {
+			return err
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package claim
 
 import (
-	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -79,60 +78,20 @@ func scanTrace(r io.Reader, each func(TracePoint)) error {
 
 func scanLines(r io.Reader, each func(TracePoint)) error {
 	tr := &traceReader{col: map[string]int{}, each: each}
-	buf := make([]byte, 1<<20)
-	lo, hi := 0, 0 // unread bytes: buf[lo:hi]
-	eof := false
-	line := 0
 	var fields []string
-	for {
-		nl := bytes.IndexByte(buf[lo:hi], '\n')
-		if nl < 0 && !eof {
-			hi = copy(buf, buf[lo:hi])
-			lo = 0
-			if hi == len(buf) {
-				buf = append(buf, make([]byte, len(buf))...)
-			}
-			k, err := r.Read(buf[hi:])
-			hi += k
-			if err == io.EOF {
-				eof = true
-			} else if err != nil {
-				return err
-			}
-			continue
-		}
-		if nl < 0 { // the last line, without a newline
-			if lo == hi {
-				break
-			}
-			nl = hi - lo
-		}
-		text := buf[lo : lo+nl]
-		line++
-		if bytes.IndexByte(text, '"') >= 0 {
-			return tr.slow(io.MultiReader(bytes.NewReader(buf[lo:hi]), r), line)
-		}
-		lo = min(lo+nl+1, hi)
-		if n := len(text); n > 0 && text[n-1] == '\r' {
-			text = text[:n-1]
-		}
-		if len(text) == 0 || text[0] == '#' {
-			continue // as encoding/csv with Comment '#': empty lines and comments are skipped
-		}
+	slowed := false
+	err := lines.Fields(r, '#', func(line int, raw [][]byte) (bool, error) {
 		fields = fields[:0]
-		for {
-			i := bytes.IndexByte(text, ',')
-			if i < 0 {
-				fields = append(fields, unsafe.String(unsafe.SliceData(text), len(text)))
-				break
-			}
-			fields = append(fields, unsafe.String(unsafe.SliceData(text), i))
-			text = text[i+1:]
+		for _, f := range raw { // fields view the buffer: record copies what it keeps (header names)
+			fields = append(fields, unsafe.String(unsafe.SliceData(f), len(f)))
 		}
-		// fields view buf: record copies what it keeps (header names).
-		if err := tr.record(line, fields); err != nil {
-			return err
-		}
+		return false, tr.record(line, fields)
+	}, func(rest io.Reader, line int) error {
+		slowed = true
+		return tr.slow(rest, line) // reads the rest and finishes
+	}, nil)
+	if err != nil || slowed {
+		return err
 	}
 	return tr.finish()
 }

@@ -147,71 +147,35 @@ func inputSize(r io.Reader) int64 {
 	return -1
 }
 
-// read is the fast path: lines without quotes are split at commas.
+// read is the fast path (lines.Fields): lines without quotes are split at
+// commas; from the first quote on, slow reads the rest.
 func (pr *peopleReader) read(r io.Reader) (*People, error) {
-	buf := make([]byte, 1<<20)
-	lo, hi := 0, 0 // unread bytes: buf[lo:hi]
-	eof := false
-	line := 0
-	var fields [][]byte
-	for !pr.full {
-		nl := bytes.IndexByte(buf[lo:hi], '\n')
-		if nl < 0 && !eof {
-			pr.consumed += int64(lo)
-			pr.prealloc()
-			hi = copy(buf, buf[lo:hi])
-			lo = 0
-			if hi == len(buf) {
-				buf = append(buf, make([]byte, len(buf))...)
-			}
-			k, err := r.Read(buf[hi:])
-			hi += k
-			if err == io.EOF {
-				eof = true
-			} else if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if nl < 0 { // the last line, without a newline
-			if lo == hi {
-				break
-			}
-			nl = hi - lo
-		}
-		text := buf[lo : lo+nl]
-		line++
-		if bytes.IndexByte(text, '"') >= 0 {
-			return pr.slow(io.MultiReader(bytes.NewReader(buf[lo:hi]), r), line)
-		}
-		lo = min(lo+nl+1, hi)
-		if n := len(text); n > 0 && text[n-1] == '\r' {
-			text = text[:n-1]
-		}
-		if len(text) == 0 {
-			continue // as encoding/csv: empty lines are skipped
-		}
-		fields = fields[:0]
-		for {
-			i := bytes.IndexByte(text, ',')
-			if i < 0 {
-				fields = append(fields, text)
-				break
-			}
-			fields = append(fields, text[:i])
-			text = text[i+1:]
-		}
+	var out *People
+	slowed := false
+	err := lines.Fields(r, 0, func(line int, fields [][]byte) (bool, error) {
 		if pr.header == nil {
 			h := make([]string, len(fields))
 			for i, f := range fields {
 				h[i] = strings.TrimLeftFunc(string(f), unicode.IsSpace)
 			}
-			if err := pr.setHeader(h); err != nil {
-				return nil, err
-			}
-			continue
+			return false, pr.setHeader(h)
 		}
 		pr.row(line, fields)
+		return pr.full, nil
+	}, func(rest io.Reader, line int) error {
+		slowed = true
+		var err error
+		out, err = pr.slow(rest, line)
+		return err
+	}, func(consumed int64) {
+		pr.consumed = consumed
+		pr.prealloc()
+	})
+	if err != nil {
+		return nil, err
+	}
+	if slowed {
+		return out, nil
 	}
 	return pr.finish()
 }
