@@ -18,6 +18,27 @@ const (
 	NA = "N/A"
 )
 
+// NewCheck is a check comparing a measured value with a bound: PASS when ok
+// holds, FAIL otherwise. Every algorithm's checks are made with it.
+func NewCheck(name string, ok bool, value, bound float64, detail string) TrainCheck {
+	st := Pass
+	if !ok {
+		st = Fail
+	}
+	return TrainCheck{name, st, quantity.Num(value), quantity.Num(bound), detail}
+}
+
+// AllPass reports whether no check FAILED (N/A, VACUOUS and WORSE do not
+// fail a run): the OK of every run's result.
+func AllPass(checks []TrainCheck) bool {
+	for _, ch := range checks {
+		if ch.Status == Fail {
+			return false
+		}
+	}
+	return true
+}
+
 // check runs the checks of a trained run. Every check compares a measured
 // value with one derived from the declared bounds and the parameters, so
 // each can fail; a failure makes Result.OK false.
@@ -26,11 +47,7 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 	c, tr, m := pr.Constants, pr.Config.Training, res.Measured
 	eta := tr.Loss.Eta
 	add := func(name string, ok bool, value, bound float64, detail string) {
-		st := Pass
-		if !ok {
-			st = Fail
-		}
-		res.Checks = append(res.Checks, TrainCheck{name, st, quantity.Num(value), quantity.Num(bound), detail})
+		res.Checks = append(res.Checks, NewCheck(name, ok, value, bound, detail))
 	}
 	add("max gradient norm ≤ L", m.MaxGradNorm <= c.L*(1+1e-9), m.MaxGradNorm, c.L,
 		"largest per-record ‖∇f(w_t)‖ over every step, against L derived from the declared bounds (fails only if clipping or the constants are wrong)")
@@ -69,11 +86,10 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 		add("mean excess population risk ≤ utility bound", u.Lower <= bound, u.Mean, bound,
 			fmt.Sprintf("%s, %g%% CI [%.6g, %.6g]; bound: Thm 28 at this η (D²/(2ηT) + η(L² + dσ²)/2 + DL/T)", quantity.Count(u.Repeats, "run", "runs"), 100*u.Confidence, u.Lower, u.Upper))
 	}
-	res.OK = true
+	res.OK = AllPass(res.Checks)
 	res.Verdict = "every check passes"
 	worse := false
 	for _, ch := range res.Checks {
-		res.OK = res.OK && ch.Status != Fail
 		worse = worse || ch.Status == Worse
 	}
 	if !res.OK {

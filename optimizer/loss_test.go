@@ -211,3 +211,19 @@ func TestSyntheticLossName(t *testing.T) {
 		t.Errorf("kinds %v, want %d", dataset.SyntheticKinds(), len(want))
 	}
 }
+
+// NewCheck passes exactly when its condition holds, and only a FAIL fails
+// a run (AllPass): N/A, VACUOUS and WORSE report without failing.
+func TestNewCheckAndAllPass(t *testing.T) {
+	if c := NewCheck("c", true, 1, 2, "d"); c.Status != Pass || float64(c.Value) != 1 || float64(c.Bound) != 2 {
+		t.Errorf("passing check %+v", c)
+	}
+	fail := NewCheck("c", false, 3, 2, "d")
+	if fail.Status != Fail {
+		t.Errorf("failing check %+v", fail)
+	}
+	others := []TrainCheck{{Status: NA}, {Status: Vacuous}, {Status: Worse}, NewCheck("ok", true, 0, 0, "")}
+	if !AllPass(others) || AllPass(append(others, fail)) || !AllPass(nil) {
+		t.Error("AllPass must fail exactly when a check FAILED")
+	}
+}

@@ -129,13 +129,9 @@ func runClippedCompare(in Input, params any) (*Report, error) {
 		r.Figure.Curves = append(r.Figure.Curves, Curve{Name: sr.Method + " (replace-one)", X: sr.Epsilon, Y: sr.Mean, Lower: sr.Lower, Upper: sr.Upper})
 	}
 	for _, row := range c.Rows {
-		ok := row.CertifiedEpsilon <= row.Epsilon
-		st := "PASS"
-		if !ok {
-			st, r.OK = "FAIL", false
-		}
-		r.Checks = append(r.Checks, optimizer.TrainCheck{Name: row.Method + " certified ε ≤ target", Status: st,
-			Value: quantity.Num(row.CertifiedEpsilon), Bound: quantity.Num(row.Epsilon), Detail: "same (ε, δ) for every method"})
+		r.Checks = append(r.Checks, optimizer.NewCheck(row.Method+" certified ε ≤ target", row.CertifiedEpsilon <= row.Epsilon,
+			row.CertifiedEpsilon, row.Epsilon, "same (ε, δ) for every method"))
 	}
+	r.OK = optimizer.AllPass(r.Checks)
 	return r, nil
 }

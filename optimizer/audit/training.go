@@ -103,11 +103,7 @@ func Training(spec optimizer.Spec, as Spec, progress func(done int)) (*Report, e
 			rep.Exact = quantity.Loss(optimizer.GaussianShiftEpsilon(math.Sqrt(2*rho), cfg.Delta))
 		}
 	}
-	st := optimizer.Pass
-	if ar.Epsilon > float64(rep.Upper) {
-		st = optimizer.Fail
-	}
-	rep.Check = optimizer.TrainCheck{Name: "audit lower bound ≤ proven upper bound", Status: st, Value: quantity.Num(ar.Epsilon), Bound: quantity.Num(rep.Upper),
-		Detail: "a FAIL means the bound or its assumptions are wrong"}
+	rep.Check = optimizer.NewCheck("audit lower bound ≤ proven upper bound", ar.Epsilon <= float64(rep.Upper), ar.Epsilon, float64(rep.Upper),
+		"a FAIL means the bound or its assumptions are wrong")
 	return rep, nil
 }

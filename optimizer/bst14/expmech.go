@@ -306,11 +306,6 @@ func runExpMechProblem(pr *optimizer.Problem, p ExpMechParams) (*ExpMechResult, 
 		check("sample lies in C", numeric.Norm(w) <= R*(1+1e-12), numeric.Norm(w), R, "‖θ‖ ≤ R"),
 		boundCheck("excess risk (sum) vs Thm 3.2 mean", res.Measured.Sum, bound.MeanBST, res.Trivial, "(8L‖C‖₂/ε)((p+1) ln 3 + 1), Thm 3.2's tail integrated"),
 	}
-	res.OK = true
-	for _, ch := range res.Checks {
-		if ch.Status == optimizer.Fail {
-			res.OK = false
-		}
-	}
+	res.OK = optimizer.AllPass(res.Checks)
 	return res, nil
 }

@@ -119,12 +119,7 @@ func RunLocalize(s Spec, p LocalizeParams) (*LocalizeResult, error) {
 		check("sample lies in C₀ ∩ C", reg.contains(w), numeric.Norm(w), R, "‖θ‖ ≤ R and ‖θ − θ₀‖ ≤ ρ"),
 		boundCheck("excess risk (sum) vs Lemma 4.2 + Thm 3.2", res.Measured.Sum, res.Bound, res.Trivial, "(8L‖C₀‖/(ε/2))((p+1) ln 3 + 1)(1 − n⁻³) + nL‖C‖₂n⁻³"),
 	}
-	res.OK = true
-	for _, ch := range res.Checks {
-		if ch.Status == optimizer.Fail {
-			res.OK = false
-		}
-	}
+	res.OK = optimizer.AllPass(res.Checks)
 	if res.Rho >= 2*R {
 		res.Notes = append(res.Notes, fmt.Sprintf("C₀'s radius ρ = %.4g is at least ‖C‖₂ = %g: C₀ ⊇ C, so localization gains nothing at these numbers and costs half the budget (ρ ∝ p·ln n/(nΔε) shrinks with n and Δ)", res.Rho, 2*R))
 	}

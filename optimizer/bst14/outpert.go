@@ -289,12 +289,7 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 		check("certified ε ≤ target", float64(pv.Epsilon) <= eps, float64(pv.Epsilon), eps, "recomputed at the noise drawn"),
 		boundCheck("excess risk (sum) vs nL·(E‖b‖ + distance)", res.Measured.Sum, res.LipschitzBound, res.Trivial, "Lipschitz bound on the mean; not a theorem of the paper (Alg. 3 is analysed inside Alg. 4)"),
 	}
-	res.OK = true
-	for _, ch := range res.Checks {
-		if ch.Status == optimizer.Fail {
-			res.OK = false
-		}
-	}
+	res.OK = optimizer.AllPass(res.Checks)
 	if p.Noise == NoiseGaussian {
 		res.Notes = append(res.Notes, fmt.Sprintf("the paper's σ₀ = 2L√ln(1/δ)/(Δεn) = %.6g at these numbers gives ε = %.6g at δ = %g (exact Gaussian profile), not %g: it is shown, never used", pv.PaperScale, pv.PaperEpsilon, p.Delta, eps))
 	}

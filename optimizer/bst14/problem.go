@@ -122,14 +122,8 @@ func measure(pr *optimizer.Problem, w []float64, opt optimizer.Optimum) Risk {
 	return Risk{Sum: n * avg, Average: avg, OptimumAverage: opt.F, Stationarity: opt.Stationarity}
 }
 
-// check is one check of a run.
-func check(name string, ok bool, value, bound float64, detail string) optimizer.TrainCheck {
-	st := optimizer.Pass
-	if !ok {
-		st = optimizer.Fail
-	}
-	return optimizer.TrainCheck{Name: name, Status: st, Value: qn(value), Bound: qn(bound), Detail: detail}
-}
+// check is one check of a run (optimizer.NewCheck).
+var check = optimizer.NewCheck
 
 // boundCheck compares a measured risk with a bound on its expectation: a
 // single run may exceed an expectation bound, so exceeding it is reported

@@ -260,12 +260,7 @@ func runSGDProblem(pr *optimizer.Problem, p SGDParams, observe func(b []float64)
 		check("certified ε ≤ target", p.TargetEpsilon == 0 || float64(acc.Epsilon) <= p.TargetEpsilon, float64(acc.Epsilon), p.TargetEpsilon, "the PLD accountant recomputed at the calibrated σ"),
 		boundCheck("excess risk (sum) vs Shamir–Zhang bound", res.Measured.Sum, res.Bounds.ShamirZhang, res.Bounds.Trivial, res.Bounds.Source),
 	}
-	res.OK = true
-	for _, ch := range res.Checks {
-		if ch.Status == optimizer.Fail {
-			res.OK = false
-		}
-	}
+	res.OK = optimizer.AllPass(res.Checks)
 	return res, nil
 }
 

@@ -4,10 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 )
-
-func qn(x float64) quantity.Num { return quantity.Num(x) }
 
 // projectBall projects w onto {‖w‖ ≤ R} in place.
 func projectBall(w []float64, R float64) {

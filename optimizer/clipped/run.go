@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
@@ -205,11 +204,7 @@ func Run(spec Spec) (*Result, error) {
 func (res *Result) check(rho float64) {
 	p, c := res.Plan, res.Privacy
 	add := func(name string, ok bool, v, b float64, detail string) {
-		st := "PASS"
-		if !ok {
-			st = "FAIL"
-		}
-		res.Checks = append(res.Checks, optimizer.TrainCheck{Name: name, Status: st, Value: quantity.Num(v), Bound: quantity.Num(b), Detail: detail})
+		res.Checks = append(res.Checks, optimizer.NewCheck(name, ok, v, b, detail))
 	}
 	add("certified ρ ≤ budget", float64(c.Rho) <= rho, float64(c.Rho), rho, c.Source)
 	want := math.Sqrt(2) * p.Tau / (float64(p.Batch) * math.Sqrt(p.StepRho))
@@ -219,8 +214,5 @@ func (res *Result) check(rho float64) {
 	if p.OnePass {
 		add("records used once (T·s ≤ n)", p.Steps*p.Batch <= p.N, float64(p.Steps*p.Batch), float64(p.N), "disjoint batches: parallel composition (P5)")
 	}
-	res.OK = true
-	for _, ch := range res.Checks {
-		res.OK = res.OK && ch.Status == "PASS"
-	}
+	res.OK = optimizer.AllPass(res.Checks)
 }

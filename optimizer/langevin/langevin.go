@@ -299,11 +299,7 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 func (res *Result) check(pr *optimizer.Problem, cp *coupler) {
 	c := pr.Constants
 	add := func(name string, ok bool, value, bound float64, detail string) {
-		st := optimizer.Pass
-		if !ok {
-			st = optimizer.Fail
-		}
-		res.Checks = append(res.Checks, optimizer.TrainCheck{Name: name, Status: st, Value: quantity.Num(value), Bound: quantity.Num(bound), Detail: detail})
+		res.Checks = append(res.Checks, optimizer.NewCheck(name, ok, value, bound, detail))
 	}
 	add("max gradient norm ≤ L", res.Measured.MaxGradNorm <= c.L*(1+1e-9), res.Measured.MaxGradNorm, c.L,
 		"largest ‖∇L(θ_k;D)‖ over every step against L derived from the declared bounds")
@@ -311,10 +307,8 @@ func (res *Result) check(pr *optimizer.Problem, cp *coupler) {
 		res.Coupling = cp.result()
 		res.Checks = append(res.Checks, res.Coupling.Check)
 	}
-	res.OK, res.Verdict = true, "every check passes"
-	for _, ch := range res.Checks {
-		if ch.Status == optimizer.Fail {
-			res.OK, res.Verdict = false, "a check FAILED (see the checks)"
-		}
+	res.OK, res.Verdict = optimizer.AllPass(res.Checks), "every check passes"
+	if !res.OK {
+		res.Verdict = "a check FAILED (see the checks)"
 	}
 }

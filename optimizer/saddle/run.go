@@ -196,11 +196,8 @@ func support(v []float64) int {
 }
 
 func (r *Result) add(name string, ok bool, value, bound float64, detail string) {
-	st := optimizer.Pass
-	if !ok {
-		st, r.OK = optimizer.Fail, false
-	}
-	r.Checks = append(r.Checks, optimizer.TrainCheck{Name: name, Status: st, Value: quantity.Num(value), Bound: quantity.Num(bound), Detail: detail})
+	r.Checks = append(r.Checks, optimizer.NewCheck(name, ok, value, bound, detail))
+	r.OK = r.OK && ok
 }
 
 func newResult(alg string, g *Game, c Common) (*Result, error) {

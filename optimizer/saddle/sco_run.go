@@ -114,11 +114,8 @@ type SCOResult struct {
 }
 
 func (r *SCOResult) add(name string, ok bool, value, bound float64, detail string) {
-	st := optimizer.Pass
-	if !ok {
-		st, r.OK = optimizer.Fail, false
-	}
-	r.Checks = append(r.Checks, optimizer.TrainCheck{Name: name, Status: st, Value: quantity.Num(value), Bound: quantity.Num(bound), Detail: detail})
+	r.Checks = append(r.Checks, optimizer.NewCheck(name, ok, value, bound, detail))
+	r.OK = r.OK && ok
 }
 
 // RunSCOSpec runs Algorithm 5 Repeats times on the instance of ds and
