@@ -54,6 +54,28 @@ func DefaultCommon() Common {
 		Seed: 1, Repeats: 20, Confidence: 0.95}
 }
 
+// loadStandardized reads the CSV file of ds with its ±1 labels,
+// standardized: both instances declare their coordinate bound on that
+// scale, so standardize is required.
+func loadStandardized(ds optimizer.DataSpec) (*dataset.Dataset, error) {
+	if ds.Label == "" {
+		return nil, field.New("label", "", "is required with a data file (the name of its label column)")
+	}
+	if !ds.Standardize {
+		return nil, field.New("standardize", false, "is required (the coordinate bound is declared on the standardized scale)")
+	}
+	data, err := dataset.ReadCSVFile(ds.Path, dataset.CSVOptions{Label: ds.Label})
+	if err != nil {
+		return nil, err
+	}
+	data.Source = filepath.Base(ds.Path)
+	data.Standardize()
+	if err := data.MapBinaryLabels(); err != nil {
+		return nil, field.New("label", ds.Label, "%v", err)
+	}
+	return data, nil
+}
+
 // LoadGame builds the game a data specification asks for: the group game
 // of a CSV file (standardize required: the coordinate bound is declared on
 // that scale) or, with Synthetic "bilinear", a synthetic game.
@@ -62,20 +84,9 @@ func LoadGame(ds optimizer.DataSpec, gp GameParams) (*Game, error) {
 	case ds.Path != "" && ds.Synthetic != "":
 		return nil, field.New("synthetic", ds.Synthetic, "cannot be combined with a data file")
 	case ds.Path != "":
-		if ds.Label == "" {
-			return nil, field.New("label", "", "is required with a data file (the name of its label column)")
-		}
-		if !ds.Standardize {
-			return nil, field.New("standardize", false, "is required for the group game (the coordinate bound is declared on the standardized scale)")
-		}
-		data, err := dataset.ReadCSVFile(ds.Path, dataset.CSVOptions{Label: ds.Label})
+		data, err := loadStandardized(ds)
 		if err != nil {
 			return nil, err
-		}
-		data.Source = filepath.Base(ds.Path)
-		data.Standardize()
-		if err := data.MapBinaryLabels(); err != nil {
-			return nil, field.New("label", ds.Label, "%v", err)
 		}
 		g, err := GroupGame(data, gp.CoordinateBound, gp.GroupFeature, gp.GroupBins)
 		if err != nil {

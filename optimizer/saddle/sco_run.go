@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // SCOParams are Algorithm 5's parameters (catalogue parameters).
@@ -48,20 +46,9 @@ func LoadSCO(ds optimizer.DataSpec, p SCOParams) (*SCOProblem, error) {
 	case ds.Path != "" && ds.Synthetic != "":
 		return nil, field.New("synthetic", ds.Synthetic, "cannot be combined with a data file")
 	case ds.Path != "":
-		if ds.Label == "" {
-			return nil, field.New("label", "", "is required with a data file (the name of its label column)")
-		}
-		if !ds.Standardize {
-			return nil, field.New("standardize", false, "is required (the coordinate bound is declared on the standardized scale)")
-		}
-		data, err := dataset.ReadCSVFile(ds.Path, dataset.CSVOptions{Label: ds.Label})
+		data, err := loadStandardized(ds)
 		if err != nil {
 			return nil, err
-		}
-		data.Source = filepath.Base(ds.Path)
-		data.Standardize()
-		if err := data.MapBinaryLabels(); err != nil {
-			return nil, field.New("label", ds.Label, "%v", err)
 		}
 		pr, err := LogisticSCO(data, p.CoordinateBound, p.L1Radius)
 		if err != nil {
