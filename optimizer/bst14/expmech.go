@@ -229,18 +229,12 @@ type ExpMechResult struct {
 	Privacy     ExpMechPrivacy     `json:"privacy"`
 	// Bound is tables.ExpMechConvex at the run's numbers: Thm 3.2's mean
 	// (8L‖C‖₂/ε)((p+1) ln 3 + 1) and the Gibbs mean 2pL‖C‖₂/ε (seed 000).
-	Bound       ExpMechBounds          `json:"bound"`
-	PaperRate   float64                `json:"paper_rate"` // pL‖C‖₂/ε, Table 1 with constant 1
-	Trivial     float64                `json:"trivial"`
-	Cells       int                    `json:"cells"`
-	Proposals   int                    `json:"proposals"`
-	Measured    Risk                   `json:"measured"`
-	Checks      []optimizer.TrainCheck `json:"checks"`
-	OK          bool                   `json:"ok"`
-	Seed        uint64                 `json:"seed"`
-	W           []float64              `json:"w"`
-	Assumptions []string               `json:"assumptions"`
-	Notes       []string               `json:"notes"`
+	Bound     ExpMechBounds `json:"bound"`
+	PaperRate float64       `json:"paper_rate"` // pL‖C‖₂/ε, Table 1 with constant 1
+	Trivial   float64       `json:"trivial"`
+	Cells     int           `json:"cells"`
+	Proposals int           `json:"proposals"`
+	Outcome
 }
 
 // ExpMechBounds are the utility bounds of the exponential mechanism on the
@@ -290,12 +284,12 @@ func runExpMechProblem(pr *optimizer.Problem, p ExpMechParams) (*ExpMechResult, 
 	}
 	res := &ExpMechResult{Algorithm: "bst14-expmech", Description: pr.Description, Declared: pr.Declared, N: n, Dimension: d, Lipschitz: c.L,
 		Privacy: ExpMechPrivacy{Epsilon: quantity.Loss(eps), Temperature: temp, Diameter: diam, Neighbours: "replace-one (fixed n)", Sampler: samplerDoc, Source: ExpMechSource},
-		Bound:   ExpMechBounds{MeanBST: bound.MeanBST, MeanGibbs: bound.MeanGibbs}, PaperRate: float64(d) * c.L * diam / eps, Trivial: float64(n) * c.L * diam, Cells: len(smp.cells), Seed: p.Seed,
-		Assumptions: append([]string{
+		Bound:   ExpMechBounds{MeanBST: bound.MeanBST, MeanGibbs: bound.MeanGibbs}, PaperRate: float64(d) * c.L * diam / eps, Trivial: float64(n) * c.L * diam, Cells: len(smp.cells),
+		Outcome: newOutcome(p.Seed, pr,
 			"neighbours replace one record; ℓ(·; d) − ℓ(·; d′) is 2L-Lipschitz on C, so its range is ≤ 2L‖C‖₂ and the density ratio is ≤ e^ε (Thm 3.1)",
 			"ℓ convex (Thm 3.2's utility only; privacy needs only the Lipschitz bound)",
-			samplerDoc + "; every cell's envelope is within e^700 of the largest (larger spans are refused), so every cell can be proposed",
-		}, pr.Assumptions...), Notes: append([]string(nil), pr.Notes...)}
+			samplerDoc+"; every cell's envelope is within e^700 of the largest (larger spans are refused), so every cell can be proposed",
+		)}
 	rng := dataset.NewRand(p.Seed)
 	w := smp.draw(rng)
 	res.Proposals = smp.Proposals

@@ -41,15 +41,9 @@ type LocalizeResult struct {
 	// F·(1 − n⁻³) + nL‖C‖₂·n⁻³.
 	Bound float64 `json:"bound"`
 	// PaperRate is Thm 4.3's p²L² ln n/(nΔε²) with O(·) constant 1.
-	PaperRate   float64                `json:"paper_rate"`
-	Trivial     float64                `json:"trivial"`
-	Measured    Risk                   `json:"measured"`
-	Checks      []optimizer.TrainCheck `json:"checks"`
-	OK          bool                   `json:"ok"`
-	Seed        uint64                 `json:"seed"`
-	W           []float64              `json:"w"`
-	Assumptions []string               `json:"assumptions"`
-	Notes       []string               `json:"notes"`
+	PaperRate float64 `json:"paper_rate"`
+	Trivial   float64 `json:"trivial"`
+	Outcome
 }
 
 // LocalizeSource cites Algorithm 4.
@@ -82,11 +76,11 @@ func RunLocalize(s Spec, p LocalizeParams) (*LocalizeResult, error) {
 		return nil, err
 	}
 	res := &LocalizeResult{Algorithm: "bst14-localize", Description: pr.Description, Declared: pr.Declared, N: n, Dimension: d,
-		Epsilon: quantity.Loss(eps), Stage1: st1, Zeta: 3 * math.Log(float64(n)), Seed: p.Seed,
-		Assumptions: append([]string{
+		Epsilon: quantity.Loss(eps), Stage1: st1, Zeta: 3 * math.Log(float64(n)),
+		Outcome: newOutcome(p.Seed, pr,
 			"neighbours replace one record; ℓ convex and L-Lipschitz on C plus (Δ/2)‖θ‖², Δ = l2 > 0",
 			"stage 1 (output perturbation, Gamma-norm noise) is ε/2-DP; stage 2 (the exact exponential sampler on C₀ ∩ C, a set chosen from stage 1's output) is ε/2-DP for every C₀; adaptive basic composition gives ε",
-		}, pr.Assumptions...), Notes: append([]string(nil), pr.Notes...)}
+		)}
 	_, _, res.Rho = localizeRadius(n, d, st1.Privacy.Sensitivity, eps)
 	// C₀ is centred at θ₀ = θ̂ + b before projection (Alg. 4 projects; the
 	// un-projected centre keeps Lemma 4.2's tail ‖θ₀ − θ*‖ ≤ ‖b‖ + distance

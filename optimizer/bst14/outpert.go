@@ -91,15 +91,9 @@ type OutputResult struct {
 	MeanNoiseNorm float64 `json:"mean_noise_norm"`
 	// LipschitzBound = nL·(E‖b‖ + Distance): E[excess] of the sum loss,
 	// since projection does not increase the distance to θ̂ ∈ C.
-	LipschitzBound float64                `json:"lipschitz_bound"`
-	Trivial        float64                `json:"trivial"`
-	Measured       Risk                   `json:"measured"`
-	Checks         []optimizer.TrainCheck `json:"checks"`
-	OK             bool                   `json:"ok"`
-	Seed           uint64                 `json:"seed"`
-	W              []float64              `json:"w"`
-	Assumptions    []string               `json:"assumptions"`
-	Notes          []string               `json:"notes"`
+	LipschitzBound float64 `json:"lipschitz_bound"`
+	Trivial        float64 `json:"trivial"`
+	Outcome
 	// unprojected is θ̂ + b before Π_C (localization's centre).
 	unprojected []float64
 }
@@ -227,12 +221,12 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 		return nil, field.New("loss", pr.Objective.Name(), "is not smooth on this domain: the solver's distance certificate needs β < ∞")
 	}
 	res := &OutputResult{Algorithm: "output-perturbation", Description: pr.Description, Declared: pr.Declared, N: n, Dimension: d,
-		Lipschitz: c.L, StrongConvexity: c.M, Smoothness: c.Beta, Seed: p.Seed,
-		Assumptions: append([]string{
+		Lipschitz: c.L, StrongConvexity: c.M, Smoothness: c.Beta,
+		Outcome: newOutcome(p.Seed, pr,
 			"neighbours replace one record (fixed n); each ℓ(·; d) is convex plus (Δ/2)‖θ‖², Δ = l2 > 0, so the sum is nΔ-strongly convex and the exact minimisers of neighbours are within 2·Sens/(nΔ) (the replaced loss's difference is 2·Sens-Lipschitz; Sens ≤ L)",
 			"the released θ̂(D) is a deterministic function of D within Solver.Distance of the exact minimiser for every D, so ‖θ̂(D) − θ̂(D′)‖ ≤ 2·Sens/(nΔ) + 2·Distance",
 			"the output Π_C(θ̂ + b) is post-processing of θ̂ + b",
-		}, pr.Assumptions...), Notes: append([]string(nil), pr.Notes...)}
+		)}
 	w, sv := solve(pr, tol)
 	res.Solver = sv
 	pv := &res.Privacy

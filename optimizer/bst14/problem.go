@@ -143,3 +143,23 @@ func boundCheck(name string, risk, bound, trivial float64, detail string) optimi
 	}
 	return c
 }
+
+// Outcome is how every run of the package ends: the measured risk, the
+// checks and their verdict (OK is false when one FAILED), the seed, the
+// output and what the run relied on. The results embed it, so its keys
+// sit at the top level of their JSON.
+type Outcome struct {
+	Measured    Risk                   `json:"measured"`
+	Checks      []optimizer.TrainCheck `json:"checks"`
+	OK          bool                   `json:"ok"`
+	Seed        uint64                 `json:"seed"`
+	W           []float64              `json:"w"`
+	Assumptions []string               `json:"assumptions"`
+	Notes       []string               `json:"notes"`
+}
+
+// newOutcome starts a run's outcome: its seed, then its own assumptions
+// followed by the problem's, and the problem's notes.
+func newOutcome(seed uint64, pr *optimizer.Problem, assumptions ...string) Outcome {
+	return Outcome{Seed: seed, Assumptions: append(assumptions, pr.Assumptions...), Notes: append([]string(nil), pr.Notes...)}
+}

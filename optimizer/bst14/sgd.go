@@ -107,21 +107,15 @@ type SGDResult struct {
 	Dimension   int                `json:"dimension"`
 	Lipschitz   float64            `json:"lipschitz"`
 	// RecordSensitivity is Sens = X·sup|φ'| ≤ L.
-	RecordSensitivity float64                `json:"record_sensitivity"`
-	StrongConvexity   float64                `json:"strong_convexity"`
-	StepRule          string                 `json:"step_rule"`
-	FullSteps         bool                   `json:"full_steps"` // T = n²
-	Privacy           SGDPrivacy             `json:"privacy"`
-	Paper             SGDPaper               `json:"paper"`
-	Bounds            SGDBounds              `json:"bounds"`
-	Measured          Risk                   `json:"measured"`
-	MaxGradNorm       float64                `json:"max_grad_norm"`
-	Checks            []optimizer.TrainCheck `json:"checks"`
-	OK                bool                   `json:"ok"`
-	Seed              uint64                 `json:"seed"`
-	W                 []float64              `json:"w"`
-	Assumptions       []string               `json:"assumptions"`
-	Notes             []string               `json:"notes"`
+	RecordSensitivity float64    `json:"record_sensitivity"`
+	StrongConvexity   float64    `json:"strong_convexity"`
+	StepRule          string     `json:"step_rule"`
+	FullSteps         bool       `json:"full_steps"` // T = n²
+	Privacy           SGDPrivacy `json:"privacy"`
+	Paper             SGDPaper   `json:"paper"`
+	Bounds            SGDBounds  `json:"bounds"`
+	MaxGradNorm       float64    `json:"max_grad_norm"`
+	Outcome
 }
 
 // SGDSource cites Algorithm 1 and its accounting.
@@ -203,13 +197,13 @@ func runSGDProblem(pr *optimizer.Problem, p SGDParams, observe func(b []float64)
 		return nil, field.New("step_rule", rule, "needs a Δ-strongly convex loss (Thm 2.4, second part): give l2 > 0")
 	}
 	res := &SGDResult{Algorithm: "bst14-sgd", Description: pr.Description, Declared: pr.Declared, N: n, Dimension: d,
-		Lipschitz: c.L, RecordSensitivity: c.Sens, StrongConvexity: c.M, StepRule: rule, FullSteps: T == int64(n)*int64(n), Seed: p.Seed,
-		Assumptions: append([]string{
+		Lipschitz: c.L, RecordSensitivity: c.Sens, StrongConvexity: c.M, StepRule: rule, FullSteps: T == int64(n)*int64(n),
+		Outcome: newOutcome(p.Seed, pr,
 			"θ₁ = 0, independent of the data; C = {‖θ‖ ≤ R}, ‖C‖₂ = 2R",
 			SGDNeighbours,
 			SGDSampling,
 			"the noise is exactly N(0, σ²I) and all T iterates may be released (the PLD composes every step; releasing only the last is post-processing)",
-		}, pr.Assumptions...), Notes: append([]string(nil), pr.Notes...)}
+		)}
 	if !res.FullSteps {
 		res.Notes = append(res.Notes, fmt.Sprintf("T = %d updates, not n² = %d (Algorithm 1): the certificate is for the %d steps run, and the utility bounds use this T", T, int64(n)*int64(n), T))
 	}
