@@ -110,6 +110,9 @@ func Account(ev Events, q Query) (Result, error) {
 	} else {
 		opt.Interval = pld.DefaultInterval
 	}
+	if steps >= 1 && steps <= math.MaxInt32 {
+		opt = opt.For(int(steps), q.Delta)
+	}
 	res := Result{Delta: quantity.Loss(q.Delta), Neighbours: ev.relation().String(), Steps: quantity.Num(steps), Phases: phases}
 	for _, ph := range phases {
 		switch {
@@ -129,7 +132,7 @@ func Account(ev Events, q Query) (Result, error) {
 	var sound, optim *pld.PLD
 	if a != composition.AccountRDP && res.PLDNote == "" {
 		var points int
-		sound, optim, points, err = buildPLD(ev, opt, q.Delta)
+		sound, optim, points, err = buildPLD(ev, phases, opt, q.Delta)
 		switch {
 		case err == nil:
 			res.Discretization, res.Points, res.PLDSource = quantity.Num(opt.Interval), points, pldSource
@@ -210,8 +213,13 @@ func isField(err error, name string) bool {
 }
 
 // buildPLD builds the sound (connect-the-dots) and the optimistic PLD of ev
-// in parallel; both are nil for a file that reveals nothing.
-func buildPLD(ev Events, opt pld.Options, delta float64) (sound, optim *pld.PLD, points int, err error) {
+// in parallel; both are nil for a file that reveals nothing. A file of one
+// phase is built as its tree says; a file of several is flattened into its
+// mechanisms and their counts (the PLD of a composition is the convolution
+// of its mechanisms' PLDs in any order) and composed by pld.ComposeFor,
+// tuned for delta as a single phase is (the sound PLD; the optimistic one
+// has no rounding bounds to tune).
+func buildPLD(ev Events, phases []Phase, opt pld.Options, delta float64) (sound, optim *pld.PLD, points int, err error) {
 	bs := &pldBuilder{rel: ev.relation(), sens: ev.sensitivity(), opt: opt}
 	if ev.Event.Type == TypeSelfComposed && delta < 1e-9 {
 		// A file that is one mechanism run k times is self-composed with
@@ -223,13 +231,19 @@ func buildPLD(ev Events, opt pld.Options, delta float64) (sound, optim *pld.PLD,
 	}
 	bo := *bs
 	bo.opt.Discretization = pld.Optimistic
+	build := func(b *pldBuilder, d float64) (*pld.PLD, error) {
+		if len(phases) < 2 {
+			return b.build(&ev.Event)
+		}
+		return b.composeAll(&ev.Event, d)
+	}
 	var errOpt error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		optim, errOpt = bo.build(&ev.Event)
+		optim, errOpt = build(&bo, 0)
 	}()
-	sound, err = bs.build(&ev.Event)
+	sound, err = build(bs, delta)
 	<-done
 	if err == nil {
 		err = errOpt

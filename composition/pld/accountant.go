@@ -303,6 +303,16 @@ func bisectNoise(eps func(float64) (float64, error), target, lo, hi, tol float64
 // relCap = 10⁻⁴/k (within [10⁻¹⁰, 10⁻⁶]) count as relative, so the factor
 // on δ is at most (1 + relCap)^k ≤ e^{10⁻⁴} for k ≤ 10⁶.
 func (opt Options) tailFor(k int, delta float64) Options {
+	return opt.For(k, delta)
+}
+
+// For returns opt tuned for a run of k mechanism runs in all (the sum of
+// the counts of every phase, for a composition of several) queried at
+// delta: the truncated tail mass per run and the relative error cap are set
+// as the single-mechanism accountants set them (see tailFor), so that a
+// multi-phase composition is as tight as a single-phase one. Fields the
+// caller set are kept.
+func (opt Options) For(k int, delta float64) Options {
 	if opt.TailMass == 0 && k >= 1 && delta > 0 {
 		opt.TailMass = math.Max(math.Min(DefaultTailMass, 1e-6*delta/float64(k)), 1e-300)
 	}
