@@ -203,6 +203,41 @@ func (s Sampling) LoosenessNote() string {
 		quantity.Num(s.Looseness()))
 }
 
+// stepsNote says which run the sampling rows account when `dpsgd --epochs`
+// counts the same epochs differently: the comparison's sampling rows take
+// the fixed-order run's E·⌈n/b⌉ steps (like for like), dpsgd takes
+// ⌈E·n/b⌉, the expected number of Poisson batches in E epochs (TF-Privacy's
+// rule, rdp.DPSGD). Where the two differ the note gives dpsgd's step count
+// and its add/remove ε (the PLD, as the add/remove row when it applies), so
+// the two numbers are not read as one run counted twice; "" where they agree.
+func stepsNote(c Comparison, delta float64) string {
+	n, b, e := c.Run.N, c.Run.Batch, c.Run.epochs()
+	steps := int64(math.Ceil(float64(e) * float64(n) / float64(b)))
+	if steps == c.Steps() {
+		return ""
+	}
+	note := fmt.Sprintf("the sampling rows account %d steps (%d passes × ⌈%d/%d⌉ batches, as the fixed-order run they are compared with); `privamp dpsgd --n %d --batch %d --epochs %d` counts ⌈E·n/b⌉ = %d steps (the expected number of Poisson batches in %d epochs, TF-Privacy's rule)",
+		c.Steps(), e, n, b, n, b, e, steps, e)
+	q, z := float64(b)/float64(n), float64(b)*c.Run.Sigma/c.Run.Loss.Lipschitz
+	if q < 1 && steps <= math.MaxInt32 {
+		if p, err := pld.DPSGD(q, z, int(steps), delta, pld.Options{}); err == nil && float64(p.Epsilon) < c.SamplingAddRemove.Epsilon {
+			note += fmt.Sprintf(" and gives the add/remove ε %s for them", p.Epsilon)
+		}
+	}
+	return note + ": the same training described two ways, not two accountings of one run"
+}
+
+// nonEmpty returns the non-empty strings of ss.
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // ComparisonReport is the comparison of one Training (Compare), ready to
 // print: ε as loss quantities, the wins, the verdict, sources, assumptions
 // and notes.
@@ -270,10 +305,10 @@ func CompareTraining(r Training, o Options) (ComparisonReport, error) {
 		SamplingAddRemoveSource:  smp.AddRemoveSource(conv),
 		SamplingReplaceOneSource: smp.ReplaceOneSource(conv),
 		CompositionSource:        Local{SGD: run}.Source() + "; " + conv.Source(),
-		Assumptions:              append(run.Assumptions(), "sampling: Poisson sampling at rate q = b/n, the summed batch gradient (clipped to norm L) gets N(0, (bσ)²I) noise: noise multiplier z = bσ/L; the same number of steps"),
-		Notes: append(m.Notes, c.Verdict(), smp.LoosenessNote(),
+		Assumptions:              append(run.Assumptions(), "sampling: Poisson sampling at rate q = b/n, the summed batch gradient (clipped to norm L) gets N(0, (bσ)²I) noise: noise multiplier z = bσ/L; the same number of steps, E·⌈n/b⌉ (each fixed-order pass is ⌈n/b⌉ batches, the last one partial)"),
+		Notes: append(append(m.Notes, c.Verdict(), smp.LoosenessNote()), append(nonEmpty(stepsNote(c, r.Delta)),
 			"the neighbour relations differ: amplification by iteration is proved for replace-one neighbours; DP-SGD's sampling analysis for add/remove-one. The replace-one sampling row is the like-for-like comparison; the two relations' ε are not interchangeable",
-			"sampling needs secret Poisson sampling (every record joins each batch independently) but covers every released iterate; iteration needs a fixed order, a contractive step (η ≤ 2/β) and hidden intermediate iterates, and protects early records most"),
+			"sampling needs secret Poisson sampling (every record joins each batch independently) but covers every released iterate; iteration needs a fixed order, a contractive step (η ≤ 2/β) and hidden intermediate iterates, and protects early records most")...),
 	}
 	out.Iteration.Target = 0
 	for _, t := range o.Indices {
