@@ -28,7 +28,9 @@ type Query struct {
 // smaller of the two sound bounds); PLDEpsilon and RDPEpsilon are the two
 // sound values when computed (absent with the reason in PLDNote or
 // RDPNote), EpsilonOptimistic the PLD's optimistic estimate, a lower
-// estimate that is never a guarantee.
+// estimate of the mechanism's ε that is never a guarantee (absent, with
+// the reason in PLDNote, where a replace-one phase is subsampled: the PLD's
+// pair then only dominates the mechanism).
 type Result struct {
 	Epsilon           quantity.Loss  `json:"epsilon"`
 	Delta             quantity.Loss  `json:"delta"`
@@ -67,6 +69,10 @@ type DeltaAt struct {
 	DeltaOptimistic *quantity.Max  `json:"delta_optimistic,omitempty"`
 	RDPDelta        *quantity.Loss `json:"rdp_delta,omitempty"`
 }
+
+// noteDominated says why a replace-one file with subsampling has no
+// optimistic estimate.
+const noteDominated = "replace-one PLD of a subsampled phase: a dominating pair (pld.SubsampledGaussianReplaceOne), not the mechanism's own; no optimistic estimate is shown, since rounded down it estimates the pair's ε, not the mechanism's, which may lie below it"
 
 const (
 	pldSource = "PLD accountant (composition/pld): connect-the-dots discretization (Doroshenko et al. 2022), FFT composition (Koskela et al. 2020), every truncated mass and FFT error added to δ"
@@ -129,6 +135,13 @@ func Account(ev Events, q Query) (Result, error) {
 		return Result{}, field.New("accountant", string(a), "does not apply: %s", res.RDPNote)
 	}
 
+	// Under replace-one a subsampled phase has a dominating pair, not its
+	// own (pld.SubsampledGaussianReplaceOne): the optimistic estimate is
+	// then about that pair and is not reported.
+	dominated := false
+	for _, ph := range phases {
+		dominated = dominated || res.Neighbours == pld.ReplaceOne.String() && ph.Sampling != SamplingNone && ph.SamplingProbability < 1
+	}
 	var sound, optim *pld.PLD
 	if a != composition.AccountRDP && res.PLDNote == "" {
 		var points int
@@ -149,7 +162,12 @@ func Account(ev Events, q Query) (Result, error) {
 			eo, _ = optim.Epsilon(q.Delta)
 		}
 		pe, po := quantity.Loss(e), quantity.Max(math.Min(eo, e))
-		res.PLDEpsilon, res.EpsilonOptimistic = &pe, &po
+		res.PLDEpsilon = &pe
+		if dominated {
+			res.PLDNote = noteDominated
+		} else {
+			res.EpsilonOptimistic = &po
+		}
 		if math.IsInf(e, 1) {
 			res.PLDNote = "the PLD's bounds on its own rounding exceed δ: no finite PLD bound at this δ"
 		}
@@ -188,7 +206,10 @@ func Account(ev Events, q Query) (Result, error) {
 				ds, do = sound.Delta(eps), optim.Delta(eps)
 			}
 			pd, od := quantity.Loss(ds), quantity.Max(math.Min(do, ds))
-			d.PLDDelta, d.DeltaOptimistic, d.Delta = &pd, &od, pd
+			d.PLDDelta, d.Delta = &pd, pd
+			if !dominated {
+				d.DeltaOptimistic = &od
+			}
 		}
 		if curve != nil && a != composition.AccountPLD {
 			dp, err := rdpDelta(curve, eps)

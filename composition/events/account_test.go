@@ -53,9 +53,9 @@ func TestMNISTRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(float64(*r.PLDEpsilon/d.PLDEpsilon)-1) > 2e-5 || math.Abs(float64(*r.EpsilonOptimistic/d.EpsilonOptimistic)-1) > 2e-5 || *r.RDPEpsilon != d.RDPEpsilon {
+	if math.Abs(float64(*r.PLDEpsilon/d.PLDEpsilon)-1) > 2e-5 || math.Abs(float64(*r.EpsilonOptimistic / *d.EpsilonOptimistic)-1) > 2e-5 || *r.RDPEpsilon != d.RDPEpsilon {
 		t.Errorf("events: pld %v (optimistic %v), rdp %v; DPSGDWith: pld %v (%v), rdp %v",
-			*r.PLDEpsilon, *r.EpsilonOptimistic, *r.RDPEpsilon, d.PLDEpsilon, d.EpsilonOptimistic, d.RDPEpsilon)
+			*r.PLDEpsilon, *r.EpsilonOptimistic, *r.RDPEpsilon, d.PLDEpsilon, *d.EpsilonOptimistic, d.RDPEpsilon)
 	}
 	if math.Abs(float64(*r.PLDEpsilon)-2.38178) > 2e-5 || math.Abs(float64(*r.RDPEpsilon)-2.59665) > 1e-5 {
 		t.Errorf("MNIST: pld %v rdp %v, want 2.38178 and 2.59665", *r.PLDEpsilon, *r.RDPEpsilon)
@@ -75,6 +75,11 @@ func TestMNISTRoundTrip(t *testing.T) {
 	}
 	if *rr.RDPEpsilon != dr.Epsilon || rr.Epsilon > dr.Epsilon {
 		t.Errorf("replace-one: rdp %v, headline %v; DPSGDWith rdp %v", *rr.RDPEpsilon, rr.Epsilon, dr.Epsilon)
+	}
+	// Issue 23: the replace-one pair only dominates the subsampled
+	// mechanism; no optimistic estimate of it is reported as the mechanism's.
+	if rr.EpsilonOptimistic != nil || !strings.Contains(rr.PLDNote, "no optimistic estimate") {
+		t.Errorf("replace-one: optimistic %v, note %q", rr.EpsilonOptimistic, rr.PLDNote)
 	}
 }
 
@@ -270,7 +275,7 @@ func TestAccountantChoice(t *testing.T) {
 	wantField(t, err, "accountant", "event.events[0].event samples without replacement")
 	switch r, err := Account(fixed, Query{Delta: 1e-5}); {
 	case err == nil:
-		if r.Accountant != "pld" || r.RDPEpsilon != nil || float64(*r.EpsilonOptimistic) > float64(r.Epsilon) || r.Epsilon <= 0 {
+		if r.Accountant != "pld" || r.RDPEpsilon != nil || r.EpsilonOptimistic != nil || !strings.Contains(r.PLDNote, "dominating pair") || r.Epsilon <= 0 {
 			t.Errorf("fixed batches, best: %+v", r)
 		}
 	case !strings.Contains(err.Error(), "not yet implemented"):
