@@ -1,6 +1,8 @@
 package pld
 
 import (
+	"errors"
+	"fmt"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
@@ -47,12 +49,24 @@ func accountBoth(delta float64, k int, opt Options, build func(Options) (*PLD, e
 	if err != nil {
 		return Result{}, err
 	}
-	oo := o
-	oo.Discretization = Optimistic
-	sound1, err := build(o)
+	// A default interval whose grid would exceed autoPoints is coarsened
+	// (each retry takes the interval the refusing grid named).
+	o.coarsen = opt.Interval == 0
+	var sound1 *PLD
+	coarsened := false
+	for try := 0; ; try++ {
+		sound1, err = build(o)
+		var c *coarserGrid
+		if try == 3 || !errors.As(err, &c) {
+			break
+		}
+		o.Interval, coarsened = math.Max(c.H, o.Interval), true
+	}
 	if err != nil {
 		return Result{}, err
 	}
+	oo := o
+	oo.Discretization = Optimistic
 	optim1, err := build(oo)
 	if err != nil {
 		return Result{}, err
@@ -85,8 +99,12 @@ func accountBoth(delta float64, k int, opt Options, build func(Options) (*PLD, e
 	points := sound.Len()
 	sound.release()
 	putBuf(optK.p)
+	src := source
+	if coarsened {
+		src += fmt.Sprintf("; grid interval coarsened from %g to %.4g so that one mechanism's grid stays within %d points (sound, less tight)", DefaultInterval, o.Interval, autoPoints)
+	}
 	return Result{Epsilon: quantity.Loss(e), EpsilonOptimistic: quantity.Max(math.Min(eo, e)), Delta: quantity.Loss(delta), Discretization: quantity.Num(o.Interval),
-		Method: o.Discretization.String(), Points: points, Source: source}, nil
+		Method: o.Discretization.String(), Points: points, Source: src}, nil
 }
 
 // DPSGD accounts for steps of the Poisson-subsampled Gaussian (DP-SGD with

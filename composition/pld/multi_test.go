@@ -2,6 +2,7 @@ package pld
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -112,5 +113,40 @@ func TestComposeForRefuses(t *testing.T) {
 	}
 	if _, err := ComposeFor([]Part{{PLD: g, Count: 1}}, 2); err == nil {
 		t.Error("δ = 2: no error")
+	}
+}
+
+// Issue 23, item 6: a grid that would exceed autoPoints at the default
+// interval is coarsened (sound, named in the source) instead of taking
+// 840 MB: the Gaussian with μ = 20 at δ = 1e-100 stays at or above the
+// exact ε and within 1e-4 (relative) of it; two (700, 0)-DP pairs give 1400.
+func TestCoarsenedGrid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two 2²¹-point grids: a few seconds")
+	}
+	r, err := GaussianComposed(10, 0.5, 1, 1e-100, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// composition.GaussianEpsilon(20, 1e-100) (log-space; this package's
+	// oracle overflows e^ε here).
+	const exact = 624.7880653693003
+	if e := float64(r.Epsilon); e < exact || e > exact*(1+1e-4) || r.Points > autoPoints || float64(r.Discretization) <= DefaultInterval ||
+		!strings.Contains(r.Source, "coarsened") || float64(r.EpsilonOptimistic) > exact {
+		t.Errorf("μ = 20: %+v, exact %v", r, exact)
+	}
+	d, err := Account(0.99, Options{}, func(o Options) (*PLD, error) {
+		p, err := PrivacyParameters(700, 0, o)
+		if err != nil {
+			return nil, err
+		}
+		return p.SelfCompose(2)
+	})
+	if err != nil || math.Abs(float64(d.Epsilon)-1400) > 1e-6 || float64(d.Discretization) <= DefaultInterval {
+		t.Errorf("(700, 0) twice: %+v %v", d, err)
+	}
+	// A set interval is never coarsened: too fine a grid is refused naming it.
+	if _, err := GaussianComposed(10, 0.5, 1, 1e-100, Options{Interval: 1e-6}); err == nil || !strings.Contains(err.Error(), "discretization") {
+		t.Errorf("interval 1e-6: %v", err)
 	}
 }
