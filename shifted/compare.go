@@ -136,9 +136,7 @@ func SamplingOf(run SGD, delta float64, conv rdp.Conversion) (Sampling, error) {
 // samplingOf is SamplingOf; without replaceOne it leaves the replace-one
 // fields zero (their PLD is the costly part).
 func samplingOf(run SGD, delta float64, conv rdp.Conversion, replaceOne bool) (Sampling, error) {
-	run.Public = 0
-	b := run.batch()
-	s := Sampling{Q: float64(b) / float64(run.N), Z: float64(b) * run.Sigma / run.Loss.Lipschitz, Steps: run.epochs() * run.StepsPerEpoch()}
+	s := samplingRun(run)
 	var err error
 	if s.AddRemove, err = rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussian{Q: s.Q, Z: s.Z}, float64(s.Steps)), delta, conv); err != nil {
 		return Sampling{}, err
@@ -166,6 +164,15 @@ func samplingOf(run SGD, delta float64, conv rdp.Conversion, replaceOne bool) (S
 		}
 	}
 	return s, nil
+}
+
+// samplingRun is the DP-SGD run that run is compared with, not yet
+// accounted: Poisson sampling at q = b/n, noise multiplier z = bσ/L on the
+// summed batch gradient, the same E·⌈n/b⌉ steps.
+func samplingRun(run SGD) Sampling {
+	run.Public = 0
+	b := run.batch()
+	return Sampling{Q: float64(b) / float64(run.N), Z: float64(b) * run.Sigma / run.Loss.Lipschitz, Steps: run.epochs() * run.StepsPerEpoch()}
 }
 
 // Looseness returns ReplaceOne.Epsilon / AddRemove.Epsilon: the scale by
