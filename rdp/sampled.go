@@ -99,7 +99,15 @@ func logAm1Int(q, z float64, alpha int) (lnB, errB float64) {
 	elq, el1q := numeric.ErrLog*math.Abs(lq), numeric.ErrLog1p*math.Abs(l1q)
 	a := float64(alpha)
 	inv2z2 := 1 / (2 * z * z)
-	concave := a <= z*z-1
+	kc := z*z - 1 // the terms with k ≤ kc are log-concave in k
+	concave := a <= kc
+	// Past kc log-concavity ends; those terms are bounded as in the
+	// budget's cut, e^{g_α}·P(Bin(α, q) ≥ ⌊kc⌋ + 1), and the early stop
+	// is taken only where that bound is negligible (else the sum goes on).
+	pastKc := math.Inf(-1)
+	if !concave && kc >= 2 {
+		pastKc = intTailLog(q, a, math.Floor(kc)+1, (a*a-a)*inv2z2)
+	}
 	const stop = -60 * math.Ln2
 	acc := sumAcc{boundTiny: true}
 	lb, elb := math.Log(a), numeric.ErrLog*math.Log(a) // ln C(α, k), from k = 1
@@ -131,11 +139,15 @@ func logAm1Int(q, z float64, alpha int) (lnB, errB float64) {
 			h, eh := logExpm1(g)
 			acc.add(base+h, eBase+eh+2*numeric.U*math.Abs(base+h), 1, 0)
 		}
-		if concave && full < prev && acc.started && full < acc.logSum()+stop {
-			// Geometric tail of the terms with e^g (≥ e^g − 1) from k + 1 on.
+		if (concave || kf+1 < kc && pastKc < acc.logSum()+stop) && full < prev && acc.started && full < acc.logSum()+stop {
+			// Geometric tail of the terms with e^g (≥ e^g − 1) from k + 1 on:
+			// all of them when α ≤ kc, else those up to kc.
 			lr := full - prev // ln r < 0
 			tail := full + lr - numeric.Log1mExp(lr)
 			acc.add(tail, eBase+16*numeric.U*math.Abs(tail)+1e-12, 1, 0)
+			if !concave {
+				acc.add(pastKc, 1e-9, 1, 0)
+			}
 			break
 		}
 		prev = full
@@ -145,10 +157,10 @@ func logAm1Int(q, z float64, alpha int) (lnB, errB float64) {
 
 // maxIntTerms bounds the terms of the integer-order series (logAm1Int) and
 // the orders at which the fractional series is tried (Epsilon): past it
-// the rest of the sum is bounded in one step (intTailLog). A sum of 2²⁰
-// terms takes about 0.1 s; orders beyond it arise only at very large noise
+// the rest of the sum is bounded in one step (intTailLog). A sum of 2¹⁸
+// terms takes about 25 ms; orders beyond it arise only at very large noise
 // and tiny δ (z = 10⁴, δ = 10⁻³⁰⁰ used to sum 5·10⁸ terms per order).
-var maxIntTerms = 1 << 20 // a variable only so that a test can lower it
+var maxIntTerms = 1 << 18 // a variable only so that a test can lower it
 
 // intTailLog bounds ln Σ_{j≥k} C(α,j)(1−q)^{α−j}q^j (e^{g_j} − 1) by
 // g + ln P(Bin(α, q) ≥ k), g ≥ every g_j, with the Chernoff bound
