@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// The accounting commands' budget (docs/cli.md, "Time and memory"): every
+// The accounting commands' budget (docs/accounting.md, "Time and memory"): every
 // run on values the flags accept finishes within budgetTime and budgetHeap
 // (a grid that would need more is coarsened or refused up front), and ends
 // with exit 0 and a number, or exit 2 and one line naming what is wrong.
@@ -190,8 +190,7 @@ func TestAccountingBudgetFuzz(t *testing.T) {
 }
 
 // hasNumber checks that a JSON answer carries its number: one of the
-// headline keys is a finite-or-infinite number (privamp writes +Inf as a
-// string "Infinity"? no: as null with a note is refused) and none is null.
+// headline keys is a number and none of them is null.
 func hasNumber(out string) error {
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(out), &obj); err != nil {
