@@ -152,7 +152,7 @@ func TestRunPNSGDDefaultsSensible(t *testing.T) {
 		t.Errorf("a run worse than its start: exit %d, %v", code, m["checks"])
 	}
 	out, _, _ := runCLI("run", "--data", bc, "--label", "malignant", "--standardize", "--normalize", "--variant", "pnsgd", "--eta", "4")
-	if !strings.Contains(out, "WORSE than the starting point") {
+	if !strings.Contains(out, "WORSE than the data-free output") {
 		t.Errorf("the verdict does not report the worse risk:\n%s", out)
 	}
 }
