@@ -126,7 +126,7 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 	res.Checks = append(res.Checks, BaselineCheck("final risk ≤ risk at the start w0", m.FinalRisk, m.StartRisk,
 		"empirical risk of the output against the data-free starting point's"))
 	if follow != nil {
-		res.Checks = append(res.Checks, follow.checks...)
+		res.Assumptions = append(res.Assumptions, follow.assumptions...)
 	}
 	nan := quantity.Num(math.NaN())
 	u, bound, trivial := m.Utility, float64(m.UtilityBound), float64(res.Derived.TrivialRisk)
