@@ -280,6 +280,12 @@ func RunSMDSpec(ds optimizer.DataSpec, p SMDParams, progress func(float64)) (*Re
 	if err != nil {
 		return nil, err
 	}
+	return runSMDGame(g, ds, p, progress)
+}
+
+// runSMDGame is RunSMDSpec on a loaded game (tests give it games that
+// break their declared bound).
+func runSMDGame(g *Game, ds optimizer.DataSpec, p SMDParams, progress func(float64)) (*Result, error) {
 	n := g.N()
 	T := p.Steps
 	if T == 0 {
@@ -353,6 +359,11 @@ func RunBRSpec(ds optimizer.DataSpec, p BRParams, progress func(float64)) (*Resu
 	if err != nil {
 		return nil, err
 	}
+	return runBRGame(g, ds, p, progress)
+}
+
+// runBRGame is RunBRSpec on a loaded game.
+func runBRGame(g *Game, ds optimizer.DataSpec, p BRParams, progress func(float64)) (*Result, error) {
 	n, a := g.N(), g.Bound
 	U, M, tauThm, alpha := BRPlan(n, g.DX, g.DY, a, p.TargetEpsilon, p.Delta)
 	if p.StopBudget > 0 {

@@ -116,6 +116,12 @@ func RunSCOSpec(ds optimizer.DataSpec, p SCOParams, progress func(float64)) (*SC
 	if err != nil {
 		return nil, err
 	}
+	return runSCOProblem(pr, p, progress)
+}
+
+// runSCOProblem is RunSCOSpec on a loaded problem (tests give it problems
+// whose declared constants are wrong).
+func runSCOProblem(pr *SCOProblem, p SCOParams, progress func(float64)) (*SCOResult, error) {
 	n, d, c := pr.N(), pr.D, pr.Consts
 	T, q, K := SCOPlan(n, d, p.TargetEpsilon, p.Delta)
 	if p.Steps > 0 {
