@@ -109,7 +109,7 @@ func RunLocalize(s Spec, p LocalizeParams) (*LocalizeResult, error) {
 	res.Bound = F.MeanBST*(1-fail) + res.Trivial*fail
 	res.PaperRate = float64(d*d) * c.L * c.L * math.Log(nf) / (nf * c.M * eps * eps)
 	res.Checks = []optimizer.TrainCheck{
-		boundCheck("excess risk (sum) ≤ Lemma 4.2 + Thm 3.2 / α", res.Measured.Sum, res.Bound, res.Trivial, "(8L‖C₀‖/(ε/2))((p+1) ln 3 + 1)(1 − n⁻³) + nL‖C‖₂n⁻³"),
+		boundCheck("excess risk (sum) ≤ Lemma 4.2 + Thm 3.2", res.Measured.Sum, res.Bound, res.Trivial, "(8L‖C₀‖/(ε/2))((p+1) ln 3 + 1)(1 − n⁻³) + nL‖C‖₂n⁻³"),
 		baselineCheck(pr, res.Measured, opt),
 	}
 	res.Assumptions = append(res.Assumptions, "the sample lies in C₀ ∩ C: the sampler draws only from it (by construction, not a check)")

@@ -250,7 +250,7 @@ func runSGDProblem(pr *optimizer.Problem, p SGDParams, observe func(b []float64)
 	opt := optimizer.Minimize(pr.Objective, pr.Data, pr.Declared.Radius)
 	res.Measured = measure(pr, w, opt)
 	res.Checks = []optimizer.TrainCheck{
-		boundCheck("excess risk (sum) ≤ Shamir–Zhang bound / α", res.Measured.Sum, res.Bounds.ShamirZhang, res.Bounds.Trivial, res.Bounds.Source),
+		boundCheck("excess risk (sum) ≤ Shamir–Zhang bound", res.Measured.Sum, res.Bounds.ShamirZhang, res.Bounds.Trivial, res.Bounds.Source),
 		baselineCheck(pr, res.Measured, opt),
 	}
 	res.Assumptions = append(res.Assumptions, optimizer.GradientByConstruction)
