@@ -89,6 +89,14 @@ type CompareParams struct {
 	FailureProb float64 `param:"failure_prob" doc:"q: PNSGD's worst-case feature bound leaves no record clipped with probability ≥ 1 − q (clipped-compare)"`
 }
 
+// CompareResult is the JSON of clipped-compare: the comparison with its
+// checks (each row's mean excess risk against w = 0's) and their OK.
+type CompareResult struct {
+	*clipped.Comparison
+	Checks []optimizer.TrainCheck `json:"checks"`
+	OK     bool                   `json:"ok"`
+}
+
 func runClippedCompare(in Input, params any) (*Report, error) {
 	p := *params.(*CompareParams)
 	s := clipped.DefaultCompareSpec()
@@ -136,6 +144,7 @@ func runClippedCompare(in Input, params any) (*Report, error) {
 	}
 	r.Assumptions = append(r.Assumptions, "every method's σ is calibrated by the accountant that certifies it, so its certified ε is ≤ the row's ε by construction (shown in the rows, not checked)")
 	r.OK = optimizer.AllPass(r.Checks)
+	r.Result = CompareResult{c, r.Checks, r.OK}
 	r.AddVerdict("each method's mean excess risk against the data-free output w = 0")
 	last := len(r.Lines) - 1
 	r.Lines = append([]Line{r.Lines[last]}, r.Lines[:last]...) // the verdict first, as in every report
