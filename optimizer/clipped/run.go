@@ -207,7 +207,7 @@ func Run(spec Spec) (*Result, error) {
 func (res *Result) check(rho float64) {
 	p, c := res.Plan, res.Privacy
 	res.Assumptions = append(res.Assumptions,
-		fmt.Sprintf("ρ = %.6g ≤ the budget %.6g, σ = √2·τ/(s·√ρ_step) (Prop. 23 with Δ = 2τ/s) and one Gaussian draw per step: the plan sets them so (by construction, not checks; %s)", float64(c.Rho), rho, c.Source))
+		fmt.Sprintf("ρ = %.6g ≤ the budget %.6g, σ ≥ √2·τ/(s·√ρ_step) (Prop. 23 with Δ = 2τ/s, rounded up until zcdp.Gaussian(Δ, σ) is within the step's share) and one Gaussian draw per step: the plan sets them so (by construction, not checks; tested on random plans; %s)", float64(c.Rho), rho, c.Source))
 	if p.OnePass {
 		res.Assumptions = append(res.Assumptions, fmt.Sprintf("each record is used at most once (T·s = %d ≤ n = %d: disjoint batches, parallel composition P5; by construction)", p.Steps*p.Batch, p.N))
 	}
