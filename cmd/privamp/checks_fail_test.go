@@ -23,6 +23,7 @@ var checkFailures = map[string]string{
 	"coupled paths ‖θ_k − θ′_k‖ ≤ hΔ(1 − c^k)/(1 − c) ≤ Δ/m": "library: langevin TestCouplingNonConvexFails (a non-convex loss)",
 	// bst14-*
 	"excess risk (sum) ≤ that of θ = 0":                    "cli (WORSE)",
+	"certified ε ≤ target":                                 "not shown: bst14-sgd (σ calibrated) and Gaussian output perturbation only; it guards the certificate's computation against the calibration's, which agree unless pld or composition has a bug",
 	"excess risk (sum) ≤ nL·(E‖b‖ + distance)":             "library: bst14 TestBST14ChecksFail (a loss 10^8× steeper than declared)",
 	"excess risk (sum) ≤ Shamir–Zhang bound":               "not shown: non-vacuous only for n in the thousands with n² steps; threshold in bst14 TestBoundCheckStatuses",
 	"excess risk (sum) ≤ Thm 3.2 mean":                     "not shown: a steeper loss is refused by the sampler; FAIL needs a broken sampler; threshold in bst14 TestBoundCheckStatuses",
