@@ -86,3 +86,14 @@ func TestIntegerSeriesBudget(t *testing.T) {
 		t.Errorf("α = 5e8, z = 1e4: ε %v in %v", e, d)
 	}
 }
+
+// Issue 23: a σ whose square underflows gave ρ = −∞ (the lower bound on σ²
+// was negative); it is +∞.
+func TestGaussianUnderflowingSigma(t *testing.T) {
+	if r := float64(Gaussian(1.7, 1e-300)); !math.IsInf(r, 1) {
+		t.Errorf("ρ = %v", r)
+	}
+	if r := float64(Gaussian(1, 2)); r != 0.125 {
+		t.Errorf("ρ = %v", r)
+	}
+}

@@ -139,8 +139,11 @@ func peakHeap(f func()) uint64 {
 // TestAccountingBudgetFuzz runs random accounting commands (seeded; 20
 // under -short, 150 otherwise) and checks each against the budget and the
 // exit contract: 0 with a number (JSON whose epsilon, delta, sigma, rho or
-// noise multiplier is a number, never null), or 2 with one line naming the
-// problem; never a panic, never another status.
+// noise multiplier is a number, never null unless the answer is "no finite
+// guarantee"), or 2 with one line naming the problem; never a panic, never
+// another status. Its first full run found laplace --compositions 45996
+// --delta 3.5e-244 at 62 s and 2.3 GB (now the composed window is capped
+// and the interval coarsened) and ρ = −∞ printed for σ = 1e-300.
 func TestAccountingBudgetFuzz(t *testing.T) {
 	runs := 150
 	if testing.Short() {
@@ -173,7 +176,13 @@ func TestAccountingBudgetFuzz(t *testing.T) {
 		switch code {
 		case exitOK:
 			if err := hasNumber(out); err != nil {
-				t.Errorf("%s: exit 0 but %v:\n%s", name, err, out)
+				// ε = +∞ is written as null: allowed where the answer says
+				// so ("no finite guarantee": no noise to speak of, or a
+				// bound that overflows).
+				text, _, _ := runCLI(args[:len(args)-1]...)
+				if !strings.Contains(text, "no finite guarantee") {
+					t.Errorf("%s: exit 0 but %v:\n%s", name, err, out)
+				}
 			}
 		case exitBadInput:
 			if strings.Count(strings.TrimSuffix(errs, "\n"), "\n") != 0 || !strings.HasPrefix(errs, "privamp: ") || out != "" {

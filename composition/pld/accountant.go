@@ -49,19 +49,52 @@ func accountBoth(delta float64, k int, opt Options, build func(Options) (*PLD, e
 	if err != nil {
 		return Result{}, err
 	}
-	// A default interval whose grid would exceed autoPoints is coarsened
-	// (each retry takes the interval the refusing grid named).
+	// A default interval whose one-step grid would exceed autoPoints, or
+	// whose composed window would exceed autoWindow, is coarsened: each
+	// retry takes the interval the refusing grid named, or scales it by the
+	// window's excess.
 	o.coarsen = opt.Interval == 0
-	var sound1 *PLD
+	if o.coarsen {
+		o.MaxPoints = min(o.MaxPoints, autoWindow)
+	}
 	coarsened := false
 	for try := 0; ; try++ {
-		sound1, err = build(o)
+		r, err := accountOnce(delta, k, o, build, coarsened)
 		var c *coarserGrid
-		if try == 3 || !errors.As(err, &c) {
-			break
+		var w *overCap
+		switch {
+		case try == 4 || !o.coarsen:
+			return r, err
+		case errors.As(err, &c):
+			o.Interval = math.Max(c.H, o.Interval)
+		case errors.As(err, &w):
+			o.Interval *= w.points / float64(w.cap) * 1.05
+		default:
+			return r, err
 		}
-		o.Interval, coarsened = math.Max(c.H, o.Interval), true
+		coarsened = true
 	}
+}
+
+// autoWindow caps the composed window (the FFT length) of a composition
+// whose interval is left to its default: 2²² points, a few hundred MB in
+// all. Past it the interval is coarsened (accountBoth).
+const autoWindow = 1 << 22
+
+// overCap is a composed window over the point cap: points needed, cap.
+type overCap struct {
+	err    error
+	points float64
+	cap    int
+}
+
+func (e *overCap) Error() string { return e.err.Error() }
+func (e *overCap) Unwrap() error { return e.err }
+
+// accountOnce is accountBoth at one interval (o set; coarsened: say so in
+// the source).
+func accountOnce(delta float64, k int, o Options, build func(Options) (*PLD, error), coarsened bool) (Result, error) {
+	sound1, err := build(o)
 	if err != nil {
 		return Result{}, err
 	}
@@ -101,7 +134,7 @@ func accountBoth(delta float64, k int, opt Options, build func(Options) (*PLD, e
 	putBuf(optK.p)
 	src := source
 	if coarsened {
-		src += fmt.Sprintf("; grid interval coarsened from %g to %.4g so that one mechanism's grid stays within %d points (sound, less tight)", DefaultInterval, o.Interval, autoPoints)
+		src += fmt.Sprintf("; grid interval coarsened from %g to %.4g so that one mechanism's grid stays within %d points and a composition within %d (sound, less tight)", DefaultInterval, o.Interval, autoPoints, autoWindow)
 	}
 	return Result{Epsilon: quantity.Loss(e), EpsilonOptimistic: quantity.Max(math.Min(eo, e)), Delta: quantity.Loss(delta), Discretization: quantity.Num(o.Interval),
 		Method: o.Discretization.String(), Points: points, Source: src}, nil
