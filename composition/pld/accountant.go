@@ -177,7 +177,9 @@ func DPSGDReplaceOne(gamma, z float64, steps int, delta float64, opt Options) (R
 	}
 	var cache []tl // R's tails, shared by the sound and optimistic grids
 	if o, err := opt.withDefaults(); err == nil && gamma < 1 {
-		if _, err := discretize(sampledLoss{q: gamma, z: z / 2}, o, &cache); err != nil {
+		o.coarsen = opt.Interval == 0 // as accountBoth: a grid it would coarsen is not filled here
+		var c *coarserGrid
+		if _, err := discretize(sampledLoss{q: gamma, z: z / 2}, o, &cache); err != nil && !errors.As(err, &c) {
 			return Result{}, err
 		}
 	}
