@@ -68,6 +68,18 @@ func describedDivisor(assumptions []string) func(b, size int64) float64 {
 	return func(b, size int64) float64 { return float64(size) }
 }
 
+// oracleDivisors returns the divisors to check: the nominal b (what the
+// code accounts, SGD's doc comment, and what optimizer.Runner runs) and,
+// when it differs, the one the printed assumptions describe.
+func oracleDivisors(assumptions []string) []func(b, size int64) float64 {
+	nominal := func(b, size int64) float64 { return float64(b) }
+	out := []func(b, size int64) float64{nominal}
+	if d := describedDivisor(assumptions); d(2, 1) != nominal(2, 1) {
+		out = append(out, d)
+	}
+	return out
+}
+
 // affine is one noisy step w ↦ a·w + d + N(0, v).
 type affine struct{ a, d, v float64 }
 
@@ -186,37 +198,38 @@ func TestOracleGaussianLinear(t *testing.T) {
 		if err := o.g.Check(); err != nil {
 			t.Fatalf("config %d %+v: %v", k, o.g, err)
 		}
-		dd := describedDivisor(o.g.Assumptions())
-		o.div = func(size int64) float64 { return dd(max(o.g.Batch, 1), size) }
 		st.configs++
 		delta := math.Pow(10, -1-6*r.Float64())
-		for tt := int64(1); tt <= o.g.N; tt++ {
-			m1, v := gaussFinal(o.steps(tt, X))
-			m2, _ := gaussFinal(o.steps(tt, -X))
-			mu := math.Abs(m1-m2) / math.Sqrt(v)
-			exactRho := mu * mu / 2
-			st.instances++
-			st.checks += 2
-			if lr := o.g.LogRho(tt); exactRho > 0 && lr < math.Log(exactRho)-1e-9 {
-				fails++
-				if fails <= 5 {
-					t.Errorf("config %d %+v λ = %g, index %d: certified ρ = %.6g below the exact %.6g", k, o.g, o.lambda, tt, math.Exp(lr), exactRho)
+		for _, dd := range oracleDivisors(o.g.Assumptions()) {
+			o.div = func(size int64) float64 { return dd(max(o.g.Batch, 1), size) }
+			for tt := int64(1); tt <= o.g.N; tt++ {
+				m1, v := gaussFinal(o.steps(tt, X))
+				m2, _ := gaussFinal(o.steps(tt, -X))
+				mu := math.Abs(m1-m2) / math.Sqrt(v)
+				exactRho := mu * mu / 2
+				st.instances++
+				st.checks += 2
+				if lr := o.g.LogRho(tt); exactRho > 0 && lr < math.Log(exactRho)-1e-9 {
+					fails++
+					if fails <= 5 {
+						t.Errorf("config %d %+v λ = %g, index %d: certified ρ = %.6g below the exact %.6g", k, o.g, o.lambda, tt, math.Exp(lr), exactRho)
+					}
+					continue
 				}
-				continue
-			}
-			cert, err := Epsilon(o.g, tt, delta, rdp.Improved)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ld := composition.GaussianDelta(mu, cert.Epsilon); ld > delta*(1+1e-9) {
-				fails++
-				if fails <= 5 {
-					t.Errorf("config %d %+v λ = %g, index %d: certified ε = %.6g at δ = %g, but the run's exact δ(ε) = %.6g", k, o.g, o.lambda, tt, cert.Epsilon, delta, ld)
+				cert, err := Epsilon(o.g, tt, delta, rdp.Improved)
+				if err != nil {
+					t.Fatal(err)
 				}
-				continue
+				if ld := composition.GaussianDelta(mu, cert.Epsilon); ld > delta*(1+1e-9) {
+					fails++
+					if fails <= 5 {
+						t.Errorf("config %d %+v λ = %g, index %d: certified ε = %.6g at δ = %g, but the run's exact δ(ε) = %.6g", k, o.g, o.lambda, tt, cert.Epsilon, delta, ld)
+					}
+					continue
+				}
+				exact, _ := composition.GaussianEpsilon(mu, delta)
+				st.ratio(cert.Epsilon, exact, fmt.Sprintf("config %d index %d", k, tt))
 			}
-			exact, _ := composition.GaussianEpsilon(mu, delta)
-			st.ratio(cert.Epsilon, exact, fmt.Sprintf("config %d index %d", k, tt))
 		}
 	}
 	if fails > 0 {
@@ -381,4 +394,180 @@ func TestOracleSkipStop(t *testing.T) {
 		}
 	}
 	st.report(t, "Skip/Stop mixtures")
+}
+
+// projLaw is the law of a 1-D iterate in K = [−R, R]: a density sampled at
+// the nodes −R + i·h (i = 0..G) and atoms at −R and +R (the projection's).
+type projLaw struct {
+	R          float64
+	f          []float64
+	lo, hi     float64 // atoms at −R and +R
+	start      bool    // still the point mass at w₀ = 0
+	trapWeight []float64
+}
+
+func newProjLaw(R float64, G int) *projLaw {
+	p := &projLaw{R: R, f: make([]float64, G+1), start: true, trapWeight: make([]float64, G+1)}
+	h := 2 * R / float64(G)
+	for i := range p.trapWeight {
+		p.trapWeight[i] = h
+	}
+	p.trapWeight[0], p.trapWeight[G] = h/2, h/2
+	return p
+}
+
+// step applies w ↦ Π_K(a·w + d + N(0, s²)): the density of the new iterate
+// at node k is ∫ f(w) φ_s(w_k − aw − d) dw (trapezoid over the nodes) plus
+// each atom's Gaussian; the mass beyond ±R goes to the atoms.
+func (p *projLaw) step(a, d, s float64) {
+	G := len(p.f) - 1
+	h := 2 * p.R / float64(G)
+	node := func(i int) float64 { return -p.R + float64(i)*h }
+	type src struct{ y, m float64 } // a source y = a·w + d of mass m (density × weight)
+	var srcs []src
+	if p.start {
+		srcs = append(srcs, src{d, 1})
+	} else {
+		for i, fi := range p.f {
+			if fi != 0 {
+				srcs = append(srcs, src{a*node(i) + d, fi * p.trapWeight[i]})
+			}
+		}
+		srcs = append(srcs, src{-a*p.R + d, p.lo}, src{a*p.R + d, p.hi})
+	}
+	nf := make([]float64, G+1)
+	var lo, hi float64
+	c := 1 / (s * math.Sqrt(2*math.Pi))
+	for _, q := range srcs {
+		if q.m == 0 {
+			continue
+		}
+		// Nodes within 9 s of the source (the rest < 3e−18 of its mass).
+		k0 := max(0, int(math.Floor((q.y-9*s+p.R)/h)))
+		k1 := min(G, int(math.Ceil((q.y+9*s+p.R)/h)))
+		for k := k0; k <= k1; k++ {
+			z := (node(k) - q.y) / s
+			nf[k] += q.m * c * math.Exp(-z*z/2)
+		}
+		lo += q.m * 0.5 * math.Erfc((q.y+p.R)/(s*math.Sqrt2))
+		hi += q.m * 0.5 * math.Erfc((p.R-q.y)/(s*math.Sqrt2))
+	}
+	p.f, p.lo, p.hi, p.start = nf, lo, hi, false
+}
+
+// mass is the law's total mass (1 up to the trapezoid's error).
+func (p *projLaw) mass() float64 {
+	m := p.lo + p.hi
+	for i, fi := range p.f {
+		m += fi * p.trapWeight[i]
+	}
+	return m
+}
+
+// projHockey is max over both directions of ∫(P − e^ε Q)₊ for two laws on
+// the same grid (trapezoid on the densities, exact on the atoms).
+func projHockey(P, Q *projLaw, eps float64) float64 {
+	e := math.Exp(eps)
+	var a, b float64
+	for i := range P.f {
+		a += math.Max(P.f[i]-e*Q.f[i], 0) * P.trapWeight[i]
+		b += math.Max(Q.f[i]-e*P.f[i], 0) * P.trapWeight[i]
+	}
+	a += math.Max(P.lo-e*Q.lo, 0) + math.Max(P.hi-e*Q.hi, 0)
+	b += math.Max(Q.lo-e*P.lo, 0) + math.Max(Q.hi-e*P.hi, 0)
+	return math.Max(a, b)
+}
+
+// projRun propagates the projected run of the instance with x_t = xt.
+func projRun(o oracleInstance, t int64, xt, R float64, G int) *projLaw {
+	p := newProjLaw(R, G)
+	for _, st := range o.steps(t, xt) {
+		p.step(st.a, st.d, math.Sqrt(st.v))
+	}
+	return p
+}
+
+// TestOracleBoundedDomain checks the bounded-domain certificate (Domain)
+// against 1-D runs projected onto K = [−R, R], whose law is propagated on a
+// grid (projLaw): loss (λ/2)w² − x·w, |x| ≤ X, so L = λR + X meets every
+// printed assumption literally. The grid's error is estimated by running it
+// at G and 2G nodes (spacing h ≤ ησ/20 at G; the kernel cut at ±9ησ): the trapezoid's error is
+// O(h²), so the Richardson value δ_R = (4δ_2G − δ_G)/3 removes its leading
+// term, and the check is δ_R(ε_cert) − 2|δ_2G − δ_G| ≤ δ(1 + 1e−9): it fails
+// only when the extrapolated law exceeds δ by more than six times the
+// remaining error estimate |δ_2G − δ_G|/3; a grid whose margin exceeds 1% of
+// δ fails the test as too coarse (δ ∈ {0.01, 0.1}: the grid's error is
+// absolute, about 1e−6). The
+// issue's instance (½(w − x)² on [−5, 5], n = 10, b = 3, index 9) is
+// always included.
+func TestOracleBoundedDomain(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 3))
+	configs := 30
+	if testing.Short() {
+		configs = 2
+	}
+	var st oracleStats
+	for k := 0; k < configs; k++ {
+		var o oracleInstance
+		var X, R float64
+		var idx []int64
+		if k == 0 {
+			X, R = 1, 5
+			o = oracleInstance{g: SGD{N: 10, Batch: 3, Sigma: 1, Loss: Loss{Smoothness: 1, StrongConvexity: 1, Eta: 1}}, lambda: 1, xs: make([]float64, 10)}
+			idx = []int64{9, 10}
+		} else {
+			o, X = randomOracleSGD(r)
+			o.g.N, o.g.Public = min(o.g.N, 8), min(o.g.Public, 3)
+			o.g.Batch = 1 + r.Int64N(min(o.g.N+o.g.Public, 4))
+			o.g.Epochs = min(o.g.Epochs, 3)
+			o.xs = o.xs[:o.g.N+o.g.Public]
+			if o.g.Loss.Eta == 0 {
+				o.g.Loss.Eta = math.Exp(r.Float64() - 1)
+			}
+			R = math.Min(math.Exp(2*r.Float64()-1), 15*o.g.Loss.Eta*o.g.Sigma) // h ≤ s/20
+			idx = []int64{1, o.g.N}
+		}
+		o.g.Loss.Lipschitz = o.lambda*R + X
+		g := Domain{SGD: o.g, Radius: R}
+		if err := g.Check(); err != nil {
+			t.Fatalf("config %d %+v: %v", k, g, err)
+		}
+		st.configs++
+		for _, dd := range oracleDivisors(g.Assumptions()) {
+			o.div = func(size int64) float64 { return dd(max(o.g.Batch, 1), size) }
+			s := o.g.Loss.Eta * o.g.Sigma
+			G := min(600, max(300, int(40*R/s)))
+			for _, tt := range idx {
+				P1, Q1 := projRun(o, tt, X, R, G), projRun(o, tt, -X, R, G)
+				P2, Q2 := projRun(o, tt, X, R, 2*G), projRun(o, tt, -X, R, 2*G)
+				// δ ≥ 1e−2: the grid's absolute error (~1e−6) must be small
+				// against δ.
+				for _, delta := range []float64{1e-2, 0.1} {
+					st.instances++
+					st.checks++
+					cert, err := Epsilon(g, tt, delta, rdp.Improved)
+					if err != nil {
+						t.Fatal(err)
+					}
+					d1, d2 := projHockey(P1, Q1, cert.Epsilon), projHockey(P2, Q2, cert.Epsilon)
+					// Richardson: the trapezoid's error is O(h²), so (4δ_2G − δ_G)/3
+					// removes its leading term; 2|δ_2G − δ_G| (six times the
+					// remaining estimate) is the margin.
+					val, errGrid := (4*d2-d1)/3, 2*math.Abs(d2-d1)
+					if errGrid > 0.01*delta {
+						t.Fatalf("config %d: the grid is too coarse (error %.3g at δ(ε) = %.3g)", k, errGrid, val)
+					}
+					if val-errGrid > delta*(1+1e-9) {
+						t.Errorf("config %d %+v λ = %g X = %g, index %d: certified ε = %.6g at δ = %g, the projected run's δ(ε) = %.6g (grid G: %.6g)", k, g, o.lambda, X, tt, cert.Epsilon, delta, d2, d1)
+						continue
+					}
+					if !testing.Short() {
+						exact := epsOf(func(e float64) float64 { return (4*projHockey(P2, Q2, e) - projHockey(P1, Q1, e)) / 3 }, delta)
+						st.ratio(cert.Epsilon, exact, fmt.Sprintf("domain config %d index %d δ %g", k, tt, delta))
+					}
+				}
+			}
+		}
+	}
+	st.report(t, "bounded domain (grid)")
 }
