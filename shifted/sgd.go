@@ -250,11 +250,11 @@ func (g SGD) LogRho(t int64) float64 {
 }
 
 // Limits of exactPartial: Solve on a schedule of about 4E runs per index,
-// and at most M·E ≤ 2^20 such runs for every step of a pass (EpsilonsAll
-// solves one schedule per step, the indices of a batch sharing it).
+// and M·E ≤ 2^18 steps (EpsilonsAll solves one schedule per step of a pass,
+// the indices of a batch sharing it: about 1 s at most on 2 cores).
 const (
 	exactPartialEpochs = 64
-	exactPartialSteps  = 1 << 20
+	exactPartialSteps  = 1 << 18
 )
 
 // exactPartial reports whether LogRho also solves the per-step schedule:
