@@ -555,9 +555,9 @@ func TestOracleBoundedDomain(t *testing.T) {
 						t.Fatal(err)
 					}
 					if m := P2.mass(); math.Abs(m-1) > 1e-4 {
-					t.Fatalf("config %d: the grid's total mass is %.9g", k, m)
-				}
-				d1, d2 := projHockey(P1, Q1, cert.Epsilon), projHockey(P2, Q2, cert.Epsilon)
+						t.Fatalf("config %d: the grid's total mass is %.9g", k, m)
+					}
+					d1, d2 := projHockey(P1, Q1, cert.Epsilon), projHockey(P2, Q2, cert.Epsilon)
 					// Richardson: the trapezoid's error is O(h²), so (4δ_2G − δ_G)/3
 					// removes its leading term; 2|δ_2G − δ_G| (six times the
 					// remaining estimate) is the margin.
