@@ -579,3 +579,21 @@ func TestOracleBoundedDomain(t *testing.T) {
 	}
 	st.report(t, "bounded domain (grid)")
 }
+
+// Issue 22 hole 2: the printed assumptions describe the update the code
+// accounts — the batch's gradient sum divided by the nominal b, the last,
+// smaller batch included — and not "the average gradient of its batch"
+// (`pnsgd --n 10 --batch 3 --sigma 1 --index 10`: ρ = 2 under the average,
+// 0.222 printed).
+func TestOracleDescribesNominalBatch(t *testing.T) {
+	g := SGD{N: 10, Batch: 3, Sigma: 1, Loss: Loss{Lipschitz: 1}}
+	for _, a := range [][]string{g.Assumptions(), Local{SGD: g}.Assumptions(), Domain{SGD: g, Radius: 1}.Assumptions()} {
+		txt := strings.Join(a, "\n")
+		if strings.Contains(txt, "average gradient") || !strings.Contains(txt, "divided by the nominal batch size b = 3") {
+			t.Errorf("the printed update is not the accounted one:\n%s", txt)
+		}
+		if d := describedDivisor(a); d(3, 1) != 3 {
+			t.Errorf("the oracle reads a divisor %g for the last batch", d(3, 1))
+		}
+	}
+}
