@@ -195,7 +195,7 @@ func CalibrateGaussian(eps, delta float64) (float64, error) {
 // implies (ε, δ) through the conversion (Canonne–Kamath–Steinke 2020,
 // Prop. 12), for any ρ*-zCDP mechanism or composition; one Gaussian release
 // meets (ε, δ) exactly with the smaller σ/Δ = 1/μ of CalibrateGaussian
-// (Balle–Wang 2018, Thm 8; `privamp gaussian --target-epsilon`), because
+// (Balle–Wang 2018, Thm 8; the gaussian command's calibration), because
 // the conversion from zCDP is not tight for a single Gaussian.
 func ZCDPNoiseNote(eps, delta, z float64) string {
 	const what = "the noise multiplier for ρ* is the σ/Δ whose zCDP guarantee implies (ε, δ) through the conversion (any ρ*-zCDP mechanism or composition)"
@@ -203,8 +203,8 @@ func ZCDPNoiseNote(eps, delta, z float64) string {
 	if err != nil || !(mu > 0) || math.IsInf(mu, 1) {
 		return what
 	}
-	return fmt.Sprintf("%s; one Gaussian release meets (ε, δ) = (%s, %s) exactly with the smaller σ/Δ = %s (the analytic Gaussian, Balle–Wang 2018, Thm 8: privamp gaussian --target-epsilon %s --delta %s), %s%% less noise: the conversion from zCDP is not tight for one Gaussian",
-		what, quantity.Num(eps), quantity.Num(delta), quantity.Noise(1/mu), quantity.Num(eps), quantity.Num(delta), quantity.Num(100*(1-1/mu/z)))
+	return fmt.Sprintf("%s; one Gaussian release meets (ε, δ) = (%s, %s) exactly with the smaller σ/Δ = %s (the analytic Gaussian, Balle–Wang 2018, Thm 8, as the gaussian command calibrates it for a target ε), %s%% less noise: the conversion from zCDP is not tight for one Gaussian",
+		what, quantity.Num(eps), quantity.Num(delta), quantity.Noise(1/mu), quantity.Num(100*(1-1/mu/z)))
 }
 
 // GaussianMu returns μ = Δ/σ for ℓ2-sensitivity Δ ≥ 0 and noise σ > 0.

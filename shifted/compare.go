@@ -224,7 +224,7 @@ func stepsNote(c Comparison, delta float64) string {
 	if steps == c.Steps() {
 		return ""
 	}
-	note := fmt.Sprintf("the sampling rows account %d steps (%d passes × ⌈%d/%d⌉ batches, as the fixed-order run they are compared with); `privamp dpsgd --n %d --batch %d --epochs %d` counts ⌈E·n/b⌉ = %d steps (the expected number of Poisson batches in %d epochs, TF-Privacy's rule)",
+	note := fmt.Sprintf("the sampling rows account %d steps (%d passes × ⌈%d/%d⌉ batches, as the fixed-order run they are compared with); DP-SGD accounting by epochs (the dpsgd command, n = %d, batch %d, %d epochs) counts ⌈E·n/b⌉ = %d steps (the expected number of Poisson batches in %d epochs, TF-Privacy's rule)",
 		c.Steps(), e, n, b, n, b, e, steps, e)
 	q, z := float64(b)/float64(n), float64(b)*c.Run.Sigma/c.Run.Loss.Lipschitz
 	if q < 1 && steps <= math.MaxInt32 {
