@@ -129,7 +129,7 @@ func runBST14ExpMech(in Input, params any) (*Report, error) {
 	r.Add("diameter ‖C‖₂", quantity.Num(pv.Diameter), Declared, "2R")
 	r.Add("temperature ε/(2L‖C‖₂)", quantity.Num(pv.Temperature), Derived, "Algorithm 2 (on the sum loss)")
 	r.Add("ε (pure)", pv.Epsilon, Certified, pv.Source)
-	r.Add("sampler", fmt.Sprintf("%d cells, %d proposals", res.Cells, res.Proposals), Measured, pv.Sampler)
+	r.Add("sampler", fmt.Sprintf("%d cells", res.Cells), Derived, pv.Sampler+"; the grid from n, L, R and ε only")
 	r.Add("excess empirical risk (sum Σℓ)", quantity.Num(res.Measured.Sum), Measured, "")
 	r.Add("excess empirical risk (average)", quantity.Num(res.Measured.Average), Measured, "")
 	r.Add("Thm 3.2 mean bound (sum)", quantity.Num(res.Bound.MeanBST), Derived, "(8L‖C‖₂/ε)((p+1) ln 3 + 1)")
