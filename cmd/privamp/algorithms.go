@@ -14,7 +14,7 @@ import (
 )
 
 // dataFlags are the problem flags every catalogued algorithm takes.
-var dataFlags = []string{"algorithm", "config", "plot", "data", "label", "normalize", "feature-bound", "label-bound", "standardize", "synthetic",
+var dataFlags = []string{"algorithm", "config", "plot", "data", "label", "normalize", "feature-bound", "label-bound", "standardize", "scaling", "synthetic",
 	"n", "dimension", "data-seed", "loss", "huber-delta", "smoothing", "l2", "radius", "no-projection"}
 
 func kebab(s string) string { return strings.ReplaceAll(s, "_", "-") }

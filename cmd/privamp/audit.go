@@ -43,7 +43,7 @@ other), the Gaussian-DP estimate μ (Nasr et al. 2023; an ε only if the run is 
 the one-run bound; with --epsilon (at --delta) or --claim, the upper bound beside them and the verdict
 VIOLATED (the lower bound exceeds it: the claim is false, exit 1) or CONSISTENT. docs/audit.md.` + checkExitStatuses,
 		Args: cobra.NoArgs,
-		Example: `  privamp audit --data testdata/breast_cancer.csv --label malignant --standardize --normalize \
+		Example: `  privamp audit --data testdata/breast_cancer.csv --label malignant --scaling testdata/breast_cancer.scale.csv --normalize \
       --variant pnsgd --sigma 1 --trials 5000 --delta 1e-3
   privamp audit --synthetic quadratic --loss linear --no-projection --variant pnsgd --eta 0.1 --sigma 0.3 --index 1
   privamp audit --scores examples/canary-scores.csv --epsilon 0.5 --plot tradeoff.png`,

@@ -54,26 +54,30 @@ func DefaultCommon() Common {
 		Seed: 1, Repeats: 20, Confidence: 0.95}
 }
 
-// loadStandardized reads the CSV file of ds with its ±1 labels,
-// standardized: both instances declare their coordinate bound on that
-// scale, so standardize is required.
-func loadStandardized(ds optimizer.DataSpec) (*dataset.Dataset, error) {
+// loadStandardized reads the CSV file of ds with its ±1 labels, centred
+// and scaled (declared scaling, or standardize with the data's own
+// statistics): both instances declare their coordinate bound on that scale,
+// so one of the two is required. It returns the assumption to print.
+func loadStandardized(ds optimizer.DataSpec) (*dataset.Dataset, string, error) {
 	if ds.Label == "" {
-		return nil, field.New("label", "", "is required with a data file (the name of its label column)")
+		return nil, "", field.New("label", "", "is required with a data file (the name of its label column)")
 	}
-	if !ds.Standardize {
-		return nil, field.New("standardize", false, "is required (the coordinate bound is declared on the standardized scale)")
+	if !ds.Standardize && ds.Scaling == "" {
+		return nil, "", field.New("scaling", "", "is required, or standardize (the coordinate bound is declared on the centred and scaled records)")
 	}
 	data, err := dataset.ReadCSVFile(ds.Path, dataset.CSVOptions{Label: ds.Label})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	data.Source = filepath.Base(ds.Path)
-	data.Standardize()
-	if err := data.MapBinaryLabels(); err != nil {
-		return nil, field.New("label", ds.Label, "%v", err)
+	a, err := ds.Preprocess(data)
+	if err != nil {
+		return nil, "", err
 	}
-	return data, nil
+	if err := data.MapBinaryLabels(); err != nil {
+		return nil, "", field.New("label", ds.Label, "%v", err)
+	}
+	return data, a, nil
 }
 
 // LoadGame builds the game a data specification asks for: the group game
@@ -84,7 +88,7 @@ func LoadGame(ds optimizer.DataSpec, gp GameParams) (*Game, error) {
 	case ds.Path != "" && ds.Synthetic != "":
 		return nil, field.New("synthetic", ds.Synthetic, "cannot be combined with a data file")
 	case ds.Path != "":
-		data, err := loadStandardized(ds)
+		data, a, err := loadStandardized(ds)
 		if err != nil {
 			return nil, err
 		}
@@ -92,7 +96,7 @@ func LoadGame(ds optimizer.DataSpec, gp GameParams) (*Game, error) {
 		if err != nil {
 			return nil, err
 		}
-		g.Assumptions = append(g.Assumptions, "standardize centres and scales each column with the file's own mean and spread, not privatised: the certificate covers the standardized records (and the groups' cut points are on that scale)")
+		g.Assumptions = append(g.Assumptions, a+" (the groups' cut points are on that scale)")
 		return g, nil
 	case ds.Synthetic == "bilinear":
 		dy := gp.DY

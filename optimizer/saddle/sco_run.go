@@ -46,7 +46,7 @@ func LoadSCO(ds optimizer.DataSpec, p SCOParams) (*SCOProblem, error) {
 	case ds.Path != "" && ds.Synthetic != "":
 		return nil, field.New("synthetic", ds.Synthetic, "cannot be combined with a data file")
 	case ds.Path != "":
-		data, err := loadStandardized(ds)
+		data, a, err := loadStandardized(ds)
 		if err != nil {
 			return nil, err
 		}
@@ -54,7 +54,7 @@ func LoadSCO(ds optimizer.DataSpec, p SCOParams) (*SCOProblem, error) {
 		if err != nil {
 			return nil, err
 		}
-		pr.Assumptions = append(pr.Assumptions, "standardize centres and scales each column with the file's own mean and spread, not privatised: the certificate covers the standardized records")
+		pr.Assumptions = append(pr.Assumptions, a)
 		return pr, nil
 	case ds.Synthetic == "simplex-lsq":
 		return SyntheticSCO(ds.N, ds.Dimension, p.LabelNoise, ds.Seed)
