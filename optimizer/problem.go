@@ -301,7 +301,7 @@ func (p *Problem) declare(ds DataSpec, radius float64) error {
 		return field.New("loss", p.Objective.Name(), "is not smooth on this domain (β = ∞)")
 	}
 	if p.ClippedRows > 0 || p.ClippedLabels > 0 {
-		p.Notes = append(p.Notes, fmt.Sprintf("%s scaled to the feature bound %g and %s clipped to ±%g (each record on its own)", quantity.Count(p.ClippedRows, "row", "rows"), d.FeatureBound, quantity.Count(p.ClippedLabels, "label", "labels"), d.LabelBound))
+		p.Notes = append(p.Notes, fmt.Sprintf("measured on the private records (not covered by the certificate): %s scaled to the feature bound %g and %s clipped to ±%g (each record on its own)", quantity.Count(p.ClippedRows, "row", "rows"), d.FeatureBound, quantity.Count(p.ClippedLabels, "label", "labels"), d.LabelBound))
 	}
 	return nil
 }
