@@ -154,8 +154,8 @@ type GameInfo struct {
 	DY          int          `json:"dy"`
 	PayoffBound float64      `json:"payoff_bound"`
 	Ell         quantity.Num `json:"ell"`
-	Value       quantity.Num `json:"value"`
-	LPGap       quantity.Num `json:"lp_gap"`
+	Value       quantity.Num `json:"measured_value"`
+	LPGap       quantity.Num `json:"measured_lp_gap"`
 }
 
 // Result is the typed result of a run of Algorithm 1 or 3.
@@ -177,11 +177,11 @@ type Result struct {
 	BatchParameter float64 `json:"batch_parameter,omitempty"`
 	// Gap is the measured Gap(x̃, ỹ) of the released points over the
 	// repeats; IterateGap that of the (unreleased) iterate averages.
-	Gap        Stats `json:"gap"`
-	IterateGap Stats `json:"iterate_gap"`
+	Gap        Stats `json:"measured_gap"`
+	IterateGap Stats `json:"measured_iterate_gap"`
 	// UniformGap is the gap of the uniform pair, the data-independent
 	// baseline (x_1, y_1): a private output is useful only below it.
-	UniformGap quantity.Num `json:"uniform_gap"`
+	UniformGap quantity.Num `json:"measured_uniform_gap"`
 	// Bound is the theorem's explicit bound on E Gap (Algorithm 3: the
 	// mean of the per-run conditional bounds), DerivedBound the tighter
 	// bilinear bound of docs/saddle.md, Excess the gap minus the per-run
@@ -189,12 +189,12 @@ type Result struct {
 	Bound        quantity.Num `json:"bound"`
 	BoundSource  string       `json:"bound_source"`
 	DerivedBound quantity.Num `json:"derived_bound"`
-	Excess       *Stats       `json:"excess,omitempty"`
+	Excess       *Stats       `json:"measured_excess,omitempty"`
 	Rate         quantity.Num `json:"rate"`
 	RateSource   string       `json:"rate_source"`
 	// MaxSupport is the largest support of x̃ or ỹ over the repeats; it is
 	// at most the number of steps (T-sparsity).
-	MaxSupport  int                    `json:"max_support"`
+	MaxSupport  int                    `json:"measured_max_support"`
 	Checks      []optimizer.TrainCheck `json:"checks"`
 	OK          bool                   `json:"ok"`
 	Assumptions []string               `json:"assumptions"`
