@@ -97,7 +97,7 @@ func measuredPath(path string, released []string) bool {
 		if s == "measured" || strings.HasPrefix(s, "measured_") || slices.Contains(released, s) {
 			return true
 		}
-		if s == "checks" && i+2 < len(segs) && (segs[i+2] == "value" || segs[i+2] == "status" || segs[i+2] == "detail") {
+		if s == "checks" && i+2 < len(segs) && (segs[i+2] == "value" || segs[i+2] == "status" || segs[i+2] == "detail" || segs[i+2] == "bound") {
 			return true
 		}
 	}
