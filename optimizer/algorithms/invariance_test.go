@@ -15,9 +15,10 @@ import (
 
 // neighbourFiles writes a small labelled data set (n rows, two features in
 // [−1, 1], labels ±1) and its replace-one neighbour (row `row` replaced by
-// another valid record), under the same file name in two directories, and
+// the record `with`, or by a record of norm 1.2 with the other label, which
+// the declared bound clips, when with is empty), under the same file name in two directories, and
 // a declared identity scaling file.
-func neighbourFiles(t *testing.T, n, row int) (a, b, scaling string) {
+func neighbourFiles(t *testing.T, n, row int, with string) (a, b, scaling string) {
 	t.Helper()
 	var rows []string
 	for i := range n {
@@ -46,12 +47,26 @@ func neighbourFiles(t *testing.T, n, row int) (a, b, scaling string) {
 	if strings.HasSuffix(rows[row], ",-1") {
 		other[row] = "0.9,-0.8,1"
 	}
+	if with != "" {
+		other[row] = with
+	}
 	b = write(filepath.Join(root, "b"), other)
 	scaling = filepath.Join(root, "scale.csv")
 	if err := os.WriteFile(scaling, []byte("feature,center,scale\na,0,1\nb,0,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return a, b, scaling
+}
+
+// flipped is row `row` of neighbourFiles' data with its label flipped.
+func flipped(row int) string {
+	x1 := math.Sin(1.3*float64(row) + 0.2)
+	x2 := math.Cos(0.7*float64(row) + 1)
+	y := -1
+	if x1+0.5*x2+0.3*math.Sin(5*float64(row)) < 0 {
+		y = 1
+	}
+	return fmt.Sprintf("%.6f,%.6f,%d", x1, x2, y)
 }
 
 // fast are parameters that keep each run small (by algorithm; a parameter
@@ -71,10 +86,20 @@ var released = []string{"w", "x", "y", "x_tilde", "y_tilde", "w_hat", "output"}
 // output (CompareNeighbours). Every line carries a known kind.
 func TestNeighbourInvariance(t *testing.T) {
 	n := 40
-	pairs := []int{0, 17, 39} // the row replaced (each run is small: about 0.3 s a pair)
+	// the row replaced and its replacement (each pair takes about 1 s): a
+	// clipped record of the other label, the same features with the label
+	// flipped, and the zero record
+	pairs := []struct {
+		row  int
+		with string
+	}{{0, ""}, {17, ""}, {39, ""}, {5, "flip"}, {22, "0,0,1"}}
 	var algorithms, runs, values int
-	for _, row := range pairs {
-		a, b, scaling := neighbourFiles(t, n, row)
+	for _, pr := range pairs {
+		row, with := pr.row, pr.with
+		if with == "flip" {
+			with = flipped(row)
+		}
+		a, b, scaling := neighbourFiles(t, n, row, with)
 		input := func(path string) Input {
 			return Input{Data: optimizer.DataSpec{Path: path, Label: "y", Normalize: true, Scaling: scaling},
 				Loss: optimizer.LossSpec{L2: 0.1}, Radius: 1, Set: map[string]bool{}}
