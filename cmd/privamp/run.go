@@ -47,12 +47,12 @@ by 'privamp plan --out': rows are matched by --id COLUMN, --row-ids or --tier CO
 order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; public records come from
 --public-data FILE. The declared constants must stay within the plan's.` + checkExitStatuses,
 		Args: cobra.NoArgs,
-		Example: `  privamp run --data testdata/breast_cancer.csv --label malignant --standardize --normalize \
+		Example: `  privamp run --data testdata/breast_cancer.csv --label malignant --scaling testdata/breast_cancer.scale.csv --normalize \
       --variant skip --target-epsilon 1 --delta 1e-5 --repeats 20
   privamp run --synthetic logistic --n 5000 --dimension 20 --variant stop --target-epsilon 0.5 --trace t.csv --plot t.png
   privamp run --synthetic quadratic --no-projection --variant pnsgd --eta 0.05 --sigma 2
   privamp run --plan examples/plan/breast-cancer-plan.json --data testdata/breast_cancer.csv --label malignant \
-      --standardize --normalize --row-ids`,
+      --scaling testdata/breast_cancer.scale.csv --normalize --row-ids`,
 	}
 	f := cmd.Flags()
 	rf.register(f)
@@ -78,7 +78,7 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 			}
 		}
 		if err := checkOutputs([][2]string{{"trace", rf.trace}, {"plot", rf.plot}}, [][2]string{{"data", rf.spec.Data.Path},
-			{"public-data", rf.plan.PublicData}, {"plan", rf.plan.Path}, {"config", rf.config}}); err != nil {
+			{"public-data", rf.plan.PublicData}, {"plan", rf.plan.Path}, {"config", rf.config}, {"scaling", rf.spec.Data.Scaling}}); err != nil {
 			return err
 		}
 		if ext := strings.ToLower(filepath.Ext(rf.plot)); rf.plot != "" && ext != ".png" && ext != ".svg" {
