@@ -102,7 +102,7 @@ func verifyReport(res verifyResult) *report {
 		add(true, fmt.Sprintf("index %d: claimed / certified ε", iv.Index), fmt.Sprintf("%s / %s", iv.Claimed, iv.Certified), delta, map[bool]string{true: "ok", false: "below the bound"}[iv.OK])
 	}
 	add(true, "cross-checked", strings.Join(v.CrossChecked, "; "), "", "against the trajectory or the other constants")
-	add(true, "taken on trust", strings.Join(v.Trusted, "; "), "", "nothing the claim brings can contradict them")
+	add(true, "taken on trust", nonEmpty(strings.Join(v.Trusted, "; "), "nothing"), "", "nothing the claim brings can contradict them")
 	r.Table = &table{Header: []string{"check", "status", "basis", "value", "bound", "detail"}}
 	for _, ch := range v.Checks {
 		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, ch.Status, ch.Basis, checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})

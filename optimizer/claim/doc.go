@@ -52,9 +52,10 @@
 //	"per_index"         [{"index": t, "epsilon": e}, …] claimed ε of index t
 //	                    (at least one of "epsilon" and "per_index"; ≤ 100000)
 //	"trajectory"        CSV with columns step, grad_norm, step_size and
-//	                    optionally loss, contraction, dist_to_opt (as
-//	                    optimizer.WriteTrace and privamp run --trace write
-//	                    them; ReadTrace; a path relative to the claim file)
+//	                    optionally loss, contraction, dist_to_opt, noise_sq
+//	                    and noise_dof (as optimizer.WriteTrace and privamp
+//	                    run --trace write them; ReadTrace; a path relative
+//	                    to the claim file)
 //	"description"       free text
 //
 // # DP-SGD claims
@@ -136,7 +137,10 @@
 // trajectory column (gradient norms against L, step sizes against η, the
 // number of steps against n, batch and epochs, the measured contraction
 // against the c that β and m imply, loss changes against L, distances to the
-// optimum against R). Each Check says how its value was established (Basis:
+// optimum against R, and σ against the noise the run drew: under the
+// declared σ, Σ‖Z_t‖²/σ² over the noise_sq column is χ² with Σ noise_dof
+// degrees of freedom, refuted outside a two-sided level of false-alarm
+// probability NoiseFalseAlarm = 1e-6). Each Check says how its value was established (Basis:
 // checked against the trajectory, checked by arithmetic, or taken on trust),
 // and Verification.CrossChecked and Trusted list the declared values of each
 // kind. A check's status is one of:
@@ -150,6 +154,9 @@
 //     by iteration is not met (no β, η > 2/β, a reshuffle). Plain
 //     composition, which needs only ‖∇f‖ ≤ L, then decides: Valid via
 //     ViaComposition if it supports the claim, else Unsupported;
+//   - Assumed: a declared value nothing the claim brings can check (σ with
+//     a trajectory written without the noise columns, the sampling of a
+//     DP-SGD claim): taken as declared, listed in Trusted, never PASS;
 //   - NA: the check does not apply.
 //
 // With no failed or unmet check the verdict is Valid when every claimed ε is

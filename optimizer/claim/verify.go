@@ -58,6 +58,11 @@ const (
 	Unmet = "UNMET"
 	// NA: the check does not apply.
 	NA = optimizer.NA
+	// Assumed: a declared value nothing the claim brings can check (the
+	// sampling of a DP-SGD claim, σ without the trajectory's noise columns,
+	// a data-independent shuffle): taken as declared, never PASS. It does
+	// not change the verdict; the value is also listed in Trusted.
+	Assumed = optimizer.Assumed
 )
 
 // Basis of a Check: how its value was established.
@@ -215,7 +220,8 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	}
 	tr := c.Training()
 	nan := math.NaN()
-	v := Verification{Training: tr, WorstEpsilon: quantity.Loss(nan), SigmaNeeded: quantity.Noise(nan), Via: ViaAmplification}
+	v := Verification{Training: tr, WorstEpsilon: quantity.Loss(nan), SigmaNeeded: quantity.Noise(nan), Via: ViaAmplification,
+		CrossChecked: []string{}, Trusted: []string{}}
 	if c.Epsilon != nil {
 		e := quantity.Num(*c.Epsilon)
 		v.ClaimedEpsilon = &e
@@ -260,18 +266,31 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	}
 
 	// 4. The trajectory, column by column.
+	var sum *TraceSummary
 	if trace != nil {
-		sum, err := trace.summary(c)
-		if err != nil {
+		var err error
+		if sum, err = trace.summary(c); err != nil {
 			return Verification{}, err
 		}
 		lipschitzOK = trajectoryChecks(c, sum, cc, add, checked, trusted)
+		if sum.degenerate() != "" {
+			sum = nil // not evidence, for σ either
+		}
 	} else {
 		add(check("trajectory", NA, nan, nan, BasisTrust,
-			"no trajectory given: L, β, m, η and the number of steps are taken as declared (give \"trajectory\" to check them against the run)"))
+			"no trajectory given: L, β, m, η, σ and the number of steps are taken as declared (give \"trajectory\" to check them against the run)"))
 		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g, %s (no trajectory)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta, quantity.Count(tr.Steps(), "step", "steps")))
 	}
-	trusted(fmt.Sprintf("σ = %g (a trajectory does not record the noise)", c.Sigma))
+	// 5. σ against the noise the trajectory records (χ² test).
+	if ch, ok := noiseCheck(c, sum); ok {
+		checked(fmt.Sprintf("σ = %g (noise_sq column, χ² test at false-alarm probability %g)", c.Sigma, NoiseFalseAlarm))
+		add(ch)
+	} else {
+		if ch.Status == Assumed {
+			trusted(fmt.Sprintf("σ = %g (no noise columns in the trajectory)", c.Sigma))
+		}
+		add(ch)
+	}
 	if c.Order == string(shifted.Shuffled) {
 		trusted("the shuffle is data-independent and secret")
 	}

@@ -1,0 +1,74 @@
+package claim
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestIssue22NoiseColumn (issue 22, hole 4a): a claim's σ is tested against
+// the noise the run drew (noise_sq, noise_dof: Σ‖Z‖²/σ² ~ χ²(K)); a σ off
+// by a factor 2 either way FAILs (UNSUPPORTED), the run's own σ passes, and
+// a trajectory without the columns leaves σ ASSUMED, never PASS. On main
+// before the fix the σ = 4 claim on a σ = 2 trajectory was VALID.
+func TestIssue22NoiseColumn(t *testing.T) {
+	cfg := testConfig(Final, 2, 4, 1, 1, 1)
+	data, cons := genuineTrace(t, "logistic", 0, cfg, 300, 3)
+	if !bytes.Contains(data, []byte("noise_sq")) {
+		t.Fatalf("the trajectory has no noise column:\n%s", data[:100])
+	}
+	const name = "trajectory: noise drawn matches σ"
+	for _, sigma := range []float64{4, 1} {
+		c := cfg
+		c.Sigma = sigma
+		v := verifyCSV(t, claimFor(c, 300, cons.L, cons.Beta, 0, 1e6), data)
+		if v.Verdict != Unsupported || statusOf(v, name) != Fail {
+			t.Errorf("σ = %v claimed for a σ = 2 run: %v, %q %q", sigma, v.Verdict, name, statusOf(v, name))
+		}
+	}
+	v := verifyCSV(t, claimFor(cfg, 300, cons.L, cons.Beta, 0, 1e6), data)
+	if v.Verdict != Valid || statusOf(v, name) != Pass || !strings.Contains(strings.Join(v.CrossChecked, "|"), "σ = 2") {
+		t.Errorf("the run's own σ: %v %q, checked %v", v.Verdict, statusOf(v, name), v.CrossChecked)
+	}
+	for _, ch := range v.Checks {
+		if ch.Name == name && !strings.Contains(ch.Detail, "false-alarm probability 1e-06") {
+			t.Errorf("the false-alarm probability is not stated: %s", ch.Detail)
+		}
+	}
+	// an old trajectory: σ cannot be checked, so it is ASSUMED, not PASS
+	c := cfg
+	c.Sigma = 4
+	v = verifyCSV(t, claimFor(c, 300, cons.L, cons.Beta, 0, 1e6), dropNoise(t, data))
+	if v.Verdict != Valid || statusOf(v, name) != Assumed || !strings.Contains(strings.Join(v.Trusted, "|"), "σ = 4") {
+		t.Errorf("no noise columns: %v %q, trusted %v", v.Verdict, statusOf(v, name), v.Trusted)
+	}
+	// no trajectory at all: the same
+	cl := parseClaimString(t, claimFor(c, 300, cons.L, cons.Beta, 0, 1e6))
+	if v, _ := Verify(cl, nil); statusOf(v, name) != Assumed {
+		t.Errorf("no trajectory: %q", statusOf(v, name))
+	}
+	// noise columns that cannot be evidence
+	for _, bad := range [][]byte{
+		csvEdit(t, data, "noise_dof", 5, "7"),    // dimension 7 on one row, 3 elsewhere
+		csvEdit(t, data, "noise_sq", 5, "-1"),    // negative
+		csvEdit(t, data, "noise_sq", 5, ""),      // blanked on one row
+		csvEdit(t, data, "noise_dof", -1, "2.5"), // not whole
+	} {
+		if v := verifyCSV(t, claimFor(cfg, 300, cons.L, cons.Beta, 0, 1e6), bad); v.Verdict != Unsupported || statusOf(v, "trajectory: usable as evidence") != Fail {
+			t.Errorf("bad noise columns: %v %v", v.Verdict, v.Failed())
+		}
+	}
+}
+
+// TestIssue22NoiseFalseAlarm: genuine runs at their own σ pass the χ² test
+// over many seeds (the test's false-alarm probability is 1e-6).
+func TestIssue22NoiseFalseAlarm(t *testing.T) {
+	for _, sigma := range []float64{0.3, 1, 5} {
+		cfg := testConfig(Final, sigma, 1, 2, 4, 2)
+		data, cons := genuineTrace(t, "linear", 0.1, cfg, 200, 5)
+		v := verifyCSV(t, claimFor(cfg, 200, cons.L, cons.Beta, cons.M, 1e6), data)
+		if st := statusOf(v, "trajectory: noise drawn matches σ"); st != Pass {
+			t.Errorf("σ = %v: %q %v", sigma, st, v.Failed())
+		}
+	}
+}
