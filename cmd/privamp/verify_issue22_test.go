@@ -47,3 +47,38 @@ func TestVerifyIssue22Noise(t *testing.T) {
 		}
 	}
 }
+
+// exampleClaimIn writes examples/claim.json, edited by the replacements
+// (old, new pairs), beside a copy of examples/trajectory.csv in dir.
+func exampleClaimIn(t *testing.T, dir string, repl ...string) string {
+	t.Helper()
+	claim, err := os.ReadFile("../../examples/claim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := os.ReadFile("../../examples/trajectory.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "trajectory.csv"), tr, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	body := string(claim)
+	for i := 0; i+1 < len(repl); i += 2 {
+		if !strings.Contains(body, repl[i]) {
+			t.Fatalf("examples/claim.json has no %q", repl[i])
+		}
+		body = strings.Replace(body, repl[i], repl[i+1], 1)
+	}
+	return writeClaim(t, dir, body)
+}
+
+// TestVerifyIssue22Public (hole 4b): "public": 200 beside the 569-step
+// example trajectory (769 steps implied) exited 0 VALID; now 3.
+func TestVerifyIssue22Public(t *testing.T) {
+	p := exampleClaimIn(t, t.TempDir(), `"epochs": 1,`, `"epochs": 1, "public": 200,`)
+	m, code, errs := runJSON(t, "verify", p)
+	if code != 3 || m["verdict"] != "UNSUPPORTED" || checkStatus(m, "trajectory: number of steps") != "FAIL" {
+		t.Errorf("exit %d %v (%s)", code, m["verdict"], errs)
+	}
+}

@@ -33,8 +33,9 @@
 // "per_index[2].epsilon"), the line, the value and the reason. The keys:
 //
 //	"algorithm"         "pnsgd" (Alg. 1; Alg. 2 with epochs > 1), "skip" or "stop"   required
-//	"n"                 number of examples, private and public                  required
-//	"batch", "epochs"   examples per step, fixed-order passes                   default 1, 1
+//	"n"                 number of private examples (positions 1..n)             required
+//	"batch", "epochs"   examples per step, fixed-order passes: the run has      default 1, 1
+//	                    epochs·⌈(n + public)/batch⌉ steps
 //	"order"             "fixed", or "shuffled" (one pass after a secret shuffle) default "fixed"
 //	"eta", "sigma"      step size η and gradient noise σ: w ← Π_K(w − η(g + Z)),  required
 //	                    Z ~ N(0, σ²I), g the batch's average gradient
@@ -45,7 +46,8 @@
 //	                    the bounded-domain bound (privacy that stops growing
 //	                    with passes; docs/amplification.md); checked against
 //	                    L, m and the dist_to_opt and loss columns
-//	"public"            the last examples are public (Cor 31)                   default 0
+//	"public"            public examples after the n private ones in every        default 0
+//	                    pass (Cor 31): a pass has n + public examples
 //	"tasks"             k Stop-PNSGD tasks on the same data (Thm 32)            default 1
 //	"delta"             δ ∈ (0, 1)                                               required
 //	"epsilon"           claimed worst-case ε over the private indices

@@ -2,6 +2,7 @@ package claim
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -71,4 +72,42 @@ func TestIssue22NoiseFalseAlarm(t *testing.T) {
 			t.Errorf("σ = %v: %q %v", sigma, st, v.Failed())
 		}
 	}
+}
+
+// TestIssue22PublicSteps (hole 4b): "public" records follow the n private
+// ones (as in shifted.Training, plan files and pnsgd), so a claim's run has
+// epochs·⌈(n + public)/batch⌉ steps. examples/claim.json with "public": 200
+// implies 769 steps beside a 569-step trajectory: FAIL (it was VALID). The
+// same run declared as 369 private + 200 public is consistent.
+func TestIssue22PublicSteps(t *testing.T) {
+	claim, trace := exampleClaim(t)
+	const steps = "trajectory: number of steps"
+	v := verifyCSV(t, strings.Replace(claim, `"epochs": 1,`, `"epochs": 1, "public": 200,`, 1), trace)
+	if v.Verdict != Unsupported || statusOf(v, steps) != Fail || !strings.Contains(strings.Join(v.Failed(), "|"), "769") {
+		t.Errorf("public 200 beside 569 steps: %v %v", v.Verdict, v.Failed())
+	}
+	c := strings.Replace(claim, `"n": 569,`, `"n": 369, "public": 200,`, 1)
+	c = strings.Replace(c, `{"index": 285, "epsilon": 0.08}`, `{"index": 285, "epsilon": 0.5}`, 1)
+	v = verifyCSV(t, c, trace)
+	if statusOf(v, steps) != Pass || v.Training.N != 369 || v.Training.Public != 200 {
+		t.Errorf("369 private + 200 public: %q, training %+v, %v", statusOf(v, steps), v.Training, v.Failed())
+	}
+	// an index among the public examples is refused by name
+	if _, err := ParseClaim(strings.NewReader(strings.Replace(c, `"index": 285`, `"index": 400`, 1))); err == nil || !strings.Contains(err.Error(), "public") {
+		t.Errorf("a public index: %v", err)
+	}
+}
+
+// exampleClaim returns examples/claim.json and examples/trajectory.csv.
+func exampleClaim(t *testing.T) (string, []byte) {
+	t.Helper()
+	claim, err := os.ReadFile("../../examples/claim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace, err := os.ReadFile("../../examples/trajectory.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(claim), trace
 }

@@ -295,7 +295,7 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 		trusted("the shuffle is data-independent and secret")
 	}
 	if c.Public > 0 {
-		trusted(fmt.Sprintf("the last %d examples are public", c.Public))
+		trusted(fmt.Sprintf("the %d examples after the n = %d private ones are public", c.Public, c.N))
 	}
 	if c.Tasks > 1 {
 		trusted(fmt.Sprintf("%d tasks on the same data", c.Tasks))
@@ -534,14 +534,14 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 	S := int(c.Training().Steps())
 	last := trace.last
 	ch = Check{Name: "trajectory: number of steps", Value: quantity.Num(float64(last)), Bound: quantity.Num(float64(S)), Status: Pass, Basis: BasisTrajectory,
-		Detail: fmt.Sprintf("epochs·⌈n/batch⌉ = %s", quantity.Count(S, "step", "steps"))}
+		Detail: fmt.Sprintf("epochs·⌈(n + public)/batch⌉ = %s", quantity.Count(S, "step", "steps"))}
 	switch {
 	case last > S:
 		ch.Status = Fail
-		ch.Detail = fmt.Sprintf("the trajectory has %d steps, more than the %d that n, batch and epochs give", last, S)
+		ch.Detail = fmt.Sprintf("the trajectory has %d steps, more than the %d that n, public, batch and epochs give (epochs·⌈(n + public)/batch⌉)", last, S)
 	case c.Variant != shifted.VariantStop && last != S:
 		ch.Status = Fail
-		ch.Detail = fmt.Sprintf("the trajectory ends at step %d, but %s runs all %d steps that n, batch and epochs give", last, c.Variant, S)
+		ch.Detail = fmt.Sprintf("the trajectory ends at step %d, but %s runs all %d steps that n, public, batch and epochs give (epochs·⌈(n + public)/batch⌉)", last, c.Variant, S)
 	}
 	if ch.Status == Pass {
 		checked(fmt.Sprintf("%s (step column)", quantity.Count(S, "step", "steps")))
