@@ -96,7 +96,7 @@ func verifyReport(res verifyResult) *report {
 	add(v.ClaimedEpsilon != nil, "claimed ε (worst case)", v.ClaimedEpsilon, delta, "claim")
 	add(v.Via == claim.ViaAmplification && v.WorstIndex > 0, fmt.Sprintf("certified ε (worst case, index %d)", v.WorstIndex), v.WorstEpsilon, delta, v.Source)
 	// a contradicted claim gets no argument, composition included
-	add(v.Via != claim.ViaNone, "plain composition ε", v.CompositionEpsilon, delta, "every iterate released; needs only ‖∇f‖ ≤ L")
+	add(v.Via != claim.ViaNone && v.Via != claim.ViaDelta, "plain composition ε", v.CompositionEpsilon, delta, "every iterate released; needs only ‖∇f‖ ≤ L")
 	add(v.Verdict == claim.Invalid, "σ that makes the claim true", v.SigmaNeeded, "", "shifted.Training.CalibrateSigma (bisection over the sound bound)")
 	for _, iv := range v.PerIndex {
 		add(true, fmt.Sprintf("index %d: claimed / certified ε", iv.Index), fmt.Sprintf("%s / %s", iv.Claimed, iv.Certified), delta, map[bool]string{true: "ok", false: "below the bound"}[iv.OK])

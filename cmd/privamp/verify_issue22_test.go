@@ -82,3 +82,55 @@ func TestVerifyIssue22Public(t *testing.T) {
 		t.Errorf("exit %d %v (%s)", code, m["verdict"], errs)
 	}
 }
+
+// TestVerifyIssue22Delta (hole 4c): "delta": 0.1 with n = 60000 was VALID
+// (exit 0) with no remark; now the check "δ < 1/n" FAILs in every format
+// and the exit status is 3. So for a claim (n = 569).
+func TestVerifyIssue22Delta(t *testing.T) {
+	dir := t.TempDir()
+	doc, err := os.ReadFile("../../examples/dpsgd-claim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dp := filepath.Join(dir, "dp.json")
+	if err := os.WriteFile(dp, []byte(strings.Replace(string(doc), `"delta": 1e-5`, `"delta": 0.1`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cl := exampleClaimIn(t, dir, `"delta": 1e-5`, `"delta": 0.1`)
+	for _, p := range []string{dp, cl} {
+		m, code, errs := runJSON(t, "verify", p)
+		if code != 3 || m["verdict"] != "UNSUPPORTED" || checkStatus(m, "δ < 1/n") != "FAIL" {
+			t.Errorf("%s: exit %d %v %q (%s)", p, code, m["verdict"], checkStatus(m, "δ < 1/n"), errs)
+		}
+		for _, format := range []string{"--csv", ""} {
+			args := []string{"verify", p}
+			if format != "" {
+				args = append(args, format)
+			}
+			out, _, code := runCLI(args...)
+			if code != 3 || !strings.Contains(out, "δ < 1/n") || !strings.Contains(out, "protects nobody") {
+				t.Errorf("%s %s: exit %d\n%s", p, format, code, out)
+			}
+		}
+	}
+}
+
+// TestVerifyIssue22Assumed (hole 4d): "Poisson sampling │ PASS │ declared
+// (taken on trust)" is now ASSUMED; no check taken on trust shows PASS.
+func TestVerifyIssue22Assumed(t *testing.T) {
+	for _, p := range []string{"../../examples/dpsgd-claim.json", "../../examples/dpsgd-fixed-size-claim.json", "../../examples/claim.json"} {
+		m, code, errs := runJSON(t, "verify", p)
+		if code != 0 {
+			t.Fatalf("%s: exit %d %s", p, code, errs)
+		}
+		for _, c := range m["checks"].([]any) {
+			c := c.(map[string]any)
+			if c["basis"] == "declared (taken on trust)" && c["status"] == "PASS" {
+				t.Errorf("%s: %v is taken on trust but PASS", p, c["name"])
+			}
+		}
+	}
+	if m, _, _ := runJSON(t, "verify", "../../examples/dpsgd-claim.json"); checkStatus(m, "Poisson sampling") != "ASSUMED" {
+		t.Errorf("Poisson sampling: %q", checkStatus(m, "Poisson sampling"))
+	}
+}

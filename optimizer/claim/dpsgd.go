@@ -242,7 +242,8 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	}
 	v.Checks = append(v.Checks,
 		check("sampling rate", Pass, float64(r.SamplingRate), nan, BasisArithmetic, rate),
-		check("number of steps", Pass, float64(r.Steps), nan, BasisArithmetic, steps))
+		check("number of steps", Pass, float64(r.Steps), nan, BasisArithmetic, steps),
+		DeltaCheck(d.Delta, r.N))
 	v.Trusted = []string{
 		fmt.Sprintf("noise multiplier z = %g: Gaussian noise of standard deviation z·C added to the sum of clipped gradients", d.NoiseMultiplier),
 		"every per-example gradient is clipped to norm ≤ C before summing",
@@ -275,13 +276,17 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 		return unsupported(fmt.Sprintf("batches of exactly batch_size drawn without replacement: the %s has no bound for them (%v)", a.Name, refErr),
 			"fixed-size batches under replace-one are certified by the PLD accountant (the default, tightest accountant), not by RDP alone")
 	case fixed:
-		v.Checks = append(v.Checks, check("sampling without replacement, replace-one", Pass, float64(r.SamplingRate), nan, BasisTrust,
+		v.Checks = append(v.Checks, check("sampling without replacement, replace-one", Assumed, float64(r.SamplingRate), nan, BasisTrust,
 			"batches of exactly batch_size drawn without replacement: the replaced example is in a batch with probability γ = batch_size/n"))
 	default:
-		v.Checks = append(v.Checks, check("Poisson sampling", Pass, nan, nan, BasisTrust, "each example joins each batch independently with probability q"))
+		v.Checks = append(v.Checks, check("Poisson sampling", Assumed, nan, nan, BasisTrust, "each example joins each batch independently with probability q: declared, nothing in the claim can check it"))
 	}
 	if refErr != nil {
 		return v, refErr
+	}
+	if refuseDelta(&v) {
+		v.Verdict, v.Via = Unsupported, ViaDelta
+		return v, nil
 	}
 	v.Source, v.WorstEpsilon, v.CompositionEpsilon = ref.Source, quantity.Loss(ref.Epsilon), quantity.Loss(ref.Epsilon)
 	switch {

@@ -111,3 +111,74 @@ func exampleClaim(t *testing.T) (string, []byte) {
 	}
 	return string(claim), trace
 }
+
+// TestIssue22Delta (hole 4c): δ ≥ 1/n protects nobody. A claim, a DP-SGD
+// claim and a seed-001 claim with such a δ FAIL the check "δ < 1/n" and are
+// UNSUPPORTED (they were VALID with no remark); below 1/n it PASSes; a
+// DP-SGD claim without n cannot be compared (N/A).
+func TestIssue22Delta(t *testing.T) {
+	claim, trace := exampleClaim(t)
+	v := verifyCSV(t, strings.Replace(claim, `"delta": 1e-5`, `"delta": 0.1`, 1), trace)
+	if v.Verdict != Unsupported || v.Via != ViaDelta || statusOf(v, DeltaCheckName) != Fail || !strings.Contains(strings.Join(v.Notes, "|"), "protects nobody") {
+		t.Errorf("claim δ = 0.1, n = 569: %v via %s, %q", v.Verdict, v.Via, statusOf(v, DeltaCheckName))
+	}
+	if v := verifyCSV(t, claim, trace); v.Verdict != Valid || statusOf(v, DeltaCheckName) != Pass {
+		t.Errorf("claim δ = 1e-5: %v %q", v.Verdict, statusOf(v, DeltaCheckName))
+	}
+	for _, c := range []struct {
+		doc, want string
+		verdict   Verdict
+	}{
+		{strings.Replace(mnistClaim, `"delta": 1e-5`, `"delta": 0.1`, 1), Fail, Unsupported},
+		{strings.Replace(mnistClaim, `"delta": 1e-5`, `"delta": 1.6667e-5`, 1), Fail, Unsupported}, // just above 1/60000
+		{mnistClaim, Pass, Valid},
+		{`{"algorithm": "dpsgd", "sampling": "poisson", "sample_rate": 0.004266666666666667, "noise_multiplier": 1.1, "steps": 14063, "delta": 0.1, "epsilon": 2.6}`, NA, Valid},
+		{`{"algorithm": "bst14-sgd", "n": 569, "sigma": 3450.15, "lipschitz": 0.731059, "delta": 0.01, "epsilon": 1}`, Fail, Unsupported},
+	} {
+		cl, err := ParseClaim(strings.NewReader(c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := Verify(cl, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if statusOf(v, DeltaCheckName) != c.want || v.Verdict != c.verdict {
+			t.Errorf("%s: %q %v, want %q %v", c.doc, statusOf(v, DeltaCheckName), v.Verdict, c.want, c.verdict)
+		}
+	}
+}
+
+// TestIssue22NoTrustedPass (hole 4d): a value taken on trust is ASSUMED,
+// never PASS: "Poisson sampling" and fixed-size sampling of DP-SGD claims
+// (PASS before), the one-pass shuffle of a claim (PASS before), σ without
+// the noise columns.
+func TestIssue22NoTrustedPass(t *testing.T) {
+	docs := []string{mnistClaim,
+		`{"algorithm": "dpsgd", "sampling": "fixed-size", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1, "epochs": 60, "neighbours": "replace-one", "delta": 1e-5, "epsilon": 18.6}`,
+		strings.Replace(baseClaim, "{", `{"order": "shuffled", `, 1),
+	}
+	names := []string{"Poisson sampling", "sampling without replacement, replace-one", "fixed data order"}
+	for i, doc := range docs {
+		cl, err := ParseClaim(strings.NewReader(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := Verify(cl, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if statusOf(v, names[i]) != Assumed {
+			t.Errorf("%s: %q is %q", doc, names[i], statusOf(v, names[i]))
+		}
+		for _, ch := range v.Checks {
+			if ch.Basis == BasisTrust && ch.Status == Pass {
+				t.Errorf("%s: %q is taken on trust but PASS", doc, ch.Name)
+			}
+		}
+	}
+}
+
+// mnistClaim is examples/dpsgd-claim.json (TF-Privacy's MNIST tutorial).
+const mnistClaim = `{"algorithm": "dpsgd", "sampling": "poisson", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1,
+  "epochs": 60, "delta": 1e-5, "epsilon": 2.6}`

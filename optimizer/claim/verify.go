@@ -166,6 +166,9 @@ const (
 	// ViaNone: a check failed; no argument is applied to a claim whose own
 	// inputs contradict it.
 	ViaNone = "none: the claim's own inputs contradict it"
+	// ViaDelta: the claim's δ is ≥ 1/n (DeltaCheck failed): no argument is
+	// applied to a guarantee that protects nobody.
+	ViaDelta = "none: δ ≥ 1/n protects nobody"
 )
 
 // Verify recomputes the guarantee of a claim, cross-checks every constant
@@ -231,8 +234,10 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	trusted := func(what string) { v.Trusted = append(v.Trusted, what) }
 	lipschitzOK := true
 
-	// 1. The declared constants: in range, and consistent with each other.
+	// 1. The declared constants: in range, and consistent with each other;
+	// δ below 1/n.
 	consistencyChecks(c, add)
+	add(DeltaCheck(c.Delta, int64(c.N)))
 
 	// 2. The step contracts: η ≤ 2/β (Prop. 18), or c ≤ 1 when strongly convex.
 	cc := optimizer.Constants{Beta: c.Smoothness, M: c.StrongConvexity}.Contraction(c.Eta)
@@ -260,7 +265,7 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 			add(check("fixed data order", Unmet, nan, nan, BasisTrust,
 				"per-index claims need a fixed order: after a shuffle a person's position is random"))
 		default:
-			add(check("fixed data order", Pass, nan, nan, BasisTrust,
+			add(check("fixed data order", Assumed, nan, nan, BasisTrust,
 				"one pass after a data-independent shuffle: the worst case over positions still bounds every person (the guarantee holds conditionally on the permutation)"))
 		}
 	}
@@ -318,17 +323,23 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	// A contradicted value: no argument applies to the claim as declared.
 	var contradicted []string
 	for _, ch := range v.Checks {
-		if ch.Status == Fail {
+		if ch.Status == Fail && ch.Name != DeltaCheckName {
 			contradicted = append(contradicted, ch.Name)
 		}
 	}
+	if refuseDelta(&v) {
+		v.Verdict, v.Via = Unsupported, ViaDelta
+	}
 	if len(contradicted) > 0 {
-		v.Verdict = Unsupported
-		v.Via = ViaNone
+		v.Verdict, v.Via = Unsupported, ViaNone
+	}
+	if len(contradicted) > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("the claim's own inputs contradict it (%s): neither amplification by iteration nor composition is applied to constants that do not hold; correct the claim (or the trajectory) and verify again", strings.Join(contradicted, "; ")))
 		if !math.IsInf(float64(v.CompositionEpsilon), 1) {
 			v.Notes = append(v.Notes, "the plain composition ε is for reference only: it assumes the declared L, and it did not decide")
 		}
+	}
+	if v.Verdict == Unsupported {
 		return v, nil
 	}
 
