@@ -134,3 +134,42 @@ func TestVerifyIssue22Assumed(t *testing.T) {
 		t.Errorf("Poisson sampling: %q", checkStatus(m, "Poisson sampling"))
 	}
 }
+
+// TestVerifyIssue22PlanFile (holes 4e, 8a): an edited summary
+// (max_achieved_ratio, achieved_max) was VALID, exit 0, with output
+// identical to the untouched plan; now INVALID, exit 1, naming the field.
+// A plan without smoothness and η = 1e300 was VALID; now UNSUPPORTED,
+// exit 3, via composition.
+func TestVerifyIssue22PlanFile(t *testing.T) {
+	dir := t.TempDir()
+	edit := func(src, old, new string) string {
+		raw, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(raw), old) {
+			t.Fatalf("%s has no %q", src, old)
+		}
+		p := filepath.Join(dir, "p.json")
+		if err := os.WriteFile(p, []byte(strings.Replace(string(raw), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const bc = "../../examples/plan/breast-cancer-plan.json"
+	for _, c := range [][3]string{
+		{`"max_achieved_ratio": 0.99999999`, `"max_achieved_ratio": 0.5`, "summary.max_achieved_ratio"},
+		{`"achieved_max": 0.10752135087594095`, `"achieved_max": 0.05`, "summary.groups[0].achieved_max"},
+	} {
+		p := edit(bc, c[0], c[1])
+		out, _, code := runCLI("verify", p)
+		if code != 1 || !strings.Contains(out, "INVALID") || !strings.Contains(out, c[2]) {
+			t.Errorf("%s edited: exit %d\n%s", c[2], code, out)
+		}
+	}
+	p := edit("../../examples/plan/plan.json", `"eta": 0.008416669203670301`, `"eta": 1e300`)
+	m, code, errs := runJSON(t, "verify", p)
+	if code != 3 || m["verdict"] != "UNSUPPORTED" || m["via"] != "composition" || checkStatus(m, "smoothness β stated") != "UNMET" {
+		t.Errorf("η = 1e300 without β: exit %d %v via %v (%s)", code, m["verdict"], m["via"], errs)
+	}
+}
