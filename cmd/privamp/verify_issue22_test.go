@@ -173,3 +173,19 @@ func TestVerifyIssue22PlanFile(t *testing.T) {
 		t.Errorf("η = 1e300 without β: exit %d %v via %v (%s)", code, m["verdict"], m["via"], errs)
 	}
 }
+
+// TestVerifyIssue22Sampling (hole 8b): a DP-SGD claim without "sampling"
+// was read as Poisson with no remark (exit 0); now it is refused as a
+// missing required field naming the allowed values (exit 2, one line).
+func TestVerifyIssue22Sampling(t *testing.T) {
+	p := writeClaim(t, t.TempDir(), `{"algorithm": "dpsgd", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1, "epochs": 60, "delta": 1e-5, "epsilon": 2.6}`)
+	out, errs, code := runCLI("verify", p)
+	if code != 2 || out != "" || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+		t.Fatalf("exit %d, out %q, err %q", code, out, errs)
+	}
+	for _, w := range []string{`"sampling"`, `"poisson"`, `"fixed-size"`, `"shuffle"`} {
+		if !strings.Contains(errs, w) {
+			t.Errorf("the error does not name %s: %s", w, errs)
+		}
+	}
+}

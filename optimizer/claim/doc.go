@@ -70,7 +70,7 @@
 // unique keys; whole numbers as 1e12). The keys:
 //
 //	"algorithm"         "dpsgd"                                                 required
-//	"sampling"          "poisson", "fixed-size" or "shuffle"                     default "poisson"
+//	"sampling"          "poisson", "fixed-size" or "shuffle"                     required
 //	"sample_rate"       q ∈ (0, 1] (Opacus)                                     } one of the two
 //	"n", "batch_size"   q = batch_size/n (TF-Privacy)                           }
 //	"noise_multiplier"  z = σ/C > 0 (noise σ on the sum of gradients clipped to C) required
@@ -86,12 +86,12 @@
 // "sample_rate" and "batch_size" or "n") is refused naming both keys. For
 // example, TF-Privacy's MNIST tutorial (examples/dpsgd-claim.json):
 //
-//	{"algorithm": "dpsgd", "n": 60000, "batch_size": 256,
+//	{"algorithm": "dpsgd", "sampling": "poisson", "n": 60000, "batch_size": 256,
 //	 "noise_multiplier": 1.1, "epochs": 60, "delta": 1e-5, "epsilon": 2.6}
 //
 // and the same run as Opacus writes it:
 //
-//	{"algorithm": "dpsgd", "sample_rate": 0.004266666666666667,
+//	{"algorithm": "dpsgd", "sampling": "poisson", "sample_rate": 0.004266666666666667,
 //	 "noise_multiplier": 1.1, "steps": 14063, "delta": 1e-5, "epsilon": 2.6}
 //
 // VerifyDPSGD decides it with an Accountant (Options; BestAccountant, the

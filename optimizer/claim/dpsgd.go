@@ -35,7 +35,7 @@ const (
 // package documentation for the format.
 type DPSGDClaim struct {
 	Algorithm       string   `json:"algorithm" jsonin:"required"` // "dpsgd"
-	Sampling        string   `json:"sampling"`                    // SamplingPoisson (default), SamplingFixedSize, SamplingShuffle
+	Sampling        string   `json:"sampling"`                    // SamplingPoisson, SamplingFixedSize or SamplingShuffle: required (Run refuses a claim without it)
 	SampleRate      *float64 `json:"sample_rate"`
 	N               *int64   `json:"n"`
 	BatchSize       *int64   `json:"batch_size"`
@@ -120,9 +120,7 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 		return r, bad("algorithm", d.Algorithm, "must be %q for a DP-SGD claim, got %q", AlgorithmDPSGD, d.Algorithm)
 	}
 	switch d.Sampling {
-	case "":
-		r.Sampling = SamplingPoisson
-	case SamplingPoisson, SamplingFixedSize, SamplingShuffle:
+	case "", SamplingPoisson, SamplingFixedSize, SamplingShuffle: // "": refused below, after the other fields
 	default:
 		return r, bad("sampling", d.Sampling, "must be %q, %q or %q, got %q", SamplingPoisson, SamplingFixedSize, SamplingShuffle, d.Sampling)
 	}
@@ -192,6 +190,9 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 	}
 	if e := *d.Epsilon; !(e >= 0) || math.IsInf(e, 0) {
 		return r, bad("epsilon", e, "must be a finite number ≥ 0, got %v", e)
+	}
+	if d.Sampling == "" {
+		return r, bad("sampling", nil, "is required: how the batches were drawn decides which accountant applies; give %q (each example joins each batch independently with probability q), %q (batches of exactly batch_size without replacement) or %q (consecutive batches of a shuffle)", SamplingPoisson, SamplingFixedSize, SamplingShuffle)
 	}
 	return r, nil
 }
