@@ -134,8 +134,9 @@ type Verification struct {
 	Checks                []Check        `json:"checks"`
 	// CrossChecked lists the declared values that were compared with the
 	// trajectory or with each other and not contradicted; Trusted those
-	// nothing in the claim could cross-check (σ always: a trajectory does
-	// not record the noise; L, β, m and η when there is no trajectory).
+	// nothing in the claim could cross-check (σ when the trajectory has no
+	// noise columns; L, β, m, η and σ when there is no trajectory). Both
+	// are lists, empty rather than null.
 	CrossChecked []string       `json:"cross_checked"`
 	Trusted      []string       `json:"trusted"`
 	PerIndex     []IndexVerdict `json:"per_index"`
