@@ -26,7 +26,7 @@ func TestVerifyDPSGDExitStatuses(t *testing.T) {
 	if out, stderr, code := runCLI("verify", p); code != 1 || !strings.Contains(out, "noise multiplier that makes the claim true") {
 		t.Errorf("INVALID: exit %d\n%s%s", code, out, stderr)
 	}
-	p = writeClaim(t, dir, run+`"epochs": 60, "epsilon": 2.6, "sampling": "shuffle"}`)
+	p = writeClaim(t, dir, strings.Replace(run, `"poisson"`, `"shuffle"`, 1)+`"epochs": 60, "epsilon": 2.6}`)
 	if out, stderr, code := runCLI("verify", p); code != 3 || !strings.Contains(out, "not a proof") {
 		t.Errorf("shuffle: exit %d\n%s%s", code, out, stderr)
 	}
