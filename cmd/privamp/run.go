@@ -59,7 +59,7 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 	s := &rf.spec
 	f.IntVar(&s.Repeats, "repeats", 0, "repeat the run on fresh training sets (synthetic: the generator; CSV: bootstrap samples) and compare the mean excess risk with the utility bound")
 	f.Float64Var(&s.Confidence, "confidence", 0.95, "confidence level of the utility interval")
-	f.StringVar(&rf.trace, "trace", "", "write the trajectory (decimated) as CSV: step, loss, grad_norm, step_size, contraction, dist_to_opt")
+	f.StringVar(&rf.trace, "trace", "", "write the trajectory (decimated) as CSV: step, loss, grad_norm, step_size, contraction, dist_to_opt, noise_sq, noise_dof (Σ‖Z‖² of the noise drawn since the previous row and its coordinates: verify tests σ with them)")
 	f.StringVar(&rf.plot, "plot", "", "draw loss and distance-to-optimum curves to FILE.png or FILE.svg")
 	f.StringVar(&rf.config, "config", "", "read flags from a JSON object (keys: flag names with _ for -)")
 	f.Int64SliceVar(&s.Indices, "index", nil, "also show the guarantee of these indices (1-based positions)")
