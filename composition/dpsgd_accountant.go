@@ -5,6 +5,7 @@ import (
 
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
@@ -102,23 +103,7 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 		rel = pld.ReplaceOne
 	}
 	if d.Calibrate {
-		if err := field.First(field.Positive("target_epsilon", d.TargetEpsilon), field.OpenUnit("delta", d.Delta)); err != nil {
-			return DPSGDAccounting{}, err
-		}
-		z, err := pld.CalibrateDPSGDFor(rel, q, int(steps), d.Delta, d.TargetEpsilon, pld.Options{})
-		if err != nil {
-			return DPSGDAccounting{}, err
-		}
-		if a == AccountBest && !fixed { // the RDP calibration may need less noise where the PLD's error bounds bite
-			if r, err := DPSGD(d); err == nil && float64(r.NoiseMultiplier) < z {
-				z = float64(r.NoiseMultiplier)
-			}
-		}
-		at := d
-		at.Calibrate, at.Noise = false, z
-		res, err := DPSGDWith(at, a)
-		res.Calibrated, res.TargetEpsilon = true, quantity.Num(d.TargetEpsilon)
-		return res, err
+		return calibrateDPSGD(d, a, rel, q, int(steps), fixed)
 	}
 	var r DPSGDResult
 	if fixed {
@@ -166,4 +151,45 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 		}
 	}
 	return res, nil
+}
+
+// calibrateDPSGD finds the smallest noise multiplier whose headline ε
+// under a (PLD, or best: the smaller of the PLD and RDP bounds, RDP alone
+// where the PLD cannot answer at a z) meets d.TargetEpsilon, by
+// pld.CalibrateDPSGDWith from RDP's calibrated z, and accounts the run
+// there. Where δ alone makes ε = 0 for every noise multiplier (δ at least
+// the chance 1 − (1−q)^T that the changed example is ever used) there is
+// nothing to calibrate: a field error on delta says so.
+func calibrateDPSGD(d rdp.DPSGD, a Accountant, rel pld.Relation, q float64, steps int, fixed bool) (DPSGDAccounting, error) {
+	if err := field.First(field.Positive("target_epsilon", d.TargetEpsilon), field.OpenUnit("delta", d.Delta)); err != nil {
+		return DPSGDAccounting{}, err
+	}
+	if used := -math.Expm1(float64(steps) * math.Log1p(-q)); d.Delta >= used {
+		return DPSGDAccounting{}, field.New("delta", d.Delta, "is at least 1 − (1−q)^T = %.6g, the chance that the changed example is used at all: ε = 0 for every noise multiplier, even none, so there is no noise to calibrate", used)
+	}
+	guess := 1.0
+	var other func(z float64) float64
+	if r, err := DPSGD(d); err == nil { // RDP's calibration: a close guess, and a bound of its own
+		guess = float64(r.NoiseMultiplier)
+	}
+	if a == AccountBest && !fixed {
+		other = func(z float64) float64 {
+			at := d
+			at.Calibrate, at.Noise = false, z
+			r, err := DPSGD(at)
+			if err != nil {
+				return math.Inf(1)
+			}
+			return float64(r.Epsilon)
+		}
+	}
+	z, _, err := pld.CalibrateDPSGDWith(rel, q, steps, d.Delta, d.TargetEpsilon, pld.Options{}, guess, other)
+	if err != nil && err != numeric.ErrBelowMin {
+		return DPSGDAccounting{}, err
+	}
+	at := d
+	at.Calibrate, at.Noise = false, z
+	res, err := DPSGDWith(at, a)
+	res.Calibrated, res.TargetEpsilon = true, quantity.Num(d.TargetEpsilon)
+	return res, err
 }

@@ -100,11 +100,11 @@ func (o Options) withDefaults() (Options, error) {
 // tilted self-composition (see selfComposeAt); ě is the untilted part of a
 // split composition (splitCompose).
 type pmf struct {
-	h     float64
-	lo    int
-	p     []float64
-	inf   float64 // mass at +∞
-	tail  float64 // truncated mass (sound PLDs: added to δ)
+	h    float64
+	lo   int
+	p    []float64
+	inf  float64 // mass at +∞
+	tail float64 // truncated mass (sound PLDs: added to δ)
 	// below bounds the mass at losses below the grid (below l_0) that is
 	// not kept on it. Such mass at a loss l < l_0 adds p(1 − e^{ε−l})_+ ≤
 	// p(1 − e^{ε−l_0})_+ to δ(ε), so δ(ε) gains below·(1 − e^{ε−l_0}) for
