@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -69,3 +70,32 @@ func TestCalibrationGrid(t *testing.T) {
 }
 
 func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// The calibrations issue 23 found crashing (negative noise, a grid over the
+// cap) answer within [0.99, 1] × target; replace-one and fixed-size
+// batches too (the latter at δ = 1e-7, where the PLD has no finite bound
+// near the answer and best's RDP bound answers); δ ≥ 1 − (1−q)^T is refused
+// naming delta (ε = 0 for every noise multiplier).
+func TestCalibrationIssueCases(t *testing.T) {
+	cases := []rdp.DPSGD{
+		{SamplingRate: 256.0 / 60000, Steps: 1e4, TargetEpsilon: 0.1, Delta: 1e-6},
+		{SamplingRate: 1e-3, Steps: 1e5, TargetEpsilon: 0.5, Delta: 1e-7},
+		{SamplingRate: 1e-4, Steps: 1e4, TargetEpsilon: 0.1, Delta: 1e-6},
+		{SamplingRate: 0.01, Steps: 1000, TargetEpsilon: 2, Delta: 1e-6, ReplaceOne: true},
+		{N: 50000, Batch: 200, Steps: 50000, TargetEpsilon: 8, Delta: 1e-7, ReplaceOne: true, FixedSize: true},
+	}
+	if testing.Short() {
+		cases = cases[:1]
+	}
+	for _, d := range cases {
+		d.Calibrate = true
+		r, err := DPSGDWith(d, AccountBest)
+		if e := float64(r.Epsilon); err != nil || !(e <= d.TargetEpsilon && e >= 0.99*d.TargetEpsilon) {
+			t.Errorf("%+v: z %v ε %v (%s) %v", d, float64(r.NoiseMultiplier), e, r.Accountant, err)
+		}
+	}
+	_, err := DPSGDWith(rdp.DPSGD{SamplingRate: 0.01, Steps: 1, TargetEpsilon: 1, Delta: 0.1, Calibrate: true}, AccountBest)
+	if fe, ok := field.As(err); !ok || fe.Field != "delta" || !strings.Contains(fe.Reason, "1 − (1−q)^T") {
+		t.Errorf("δ ≥ q: %v, want a field error on delta", err)
+	}
+}

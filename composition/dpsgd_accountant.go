@@ -44,14 +44,14 @@ type DPSGDAccounting struct {
 	// PLDNote says why the PLD is absent (q = 1, a grid over the memory
 	// cap, no finite PLD bound at this δ) or what it bounds.
 	PLDNote string `json:"pld_note,omitempty"`
-	// RDPNote says why the RDP bound is absent (fixed-size batches).
+	// RDPNote says what the RDP bound is where that needs saying.
 	RDPNote string `json:"rdp_note,omitempty"`
 }
 
 // Notes on the replace-one PLD.
 const (
 	noteReplaceOnePLD = "replace-one PLD: the symmetrized pair ((1−γ)N(0,z²)+γN(2,z²), N(0,z²)), which is proved to dominate (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022); it is looser than dp_accounting's antipodal replace-one pair, which has no proof we can check"
-	noteFixedSizeRDP  = "no RDP bound for batches drawn without replacement here: the PLD accountant alone gives ε"
+	noteFixedSizeRDP  = "RDP for batches drawn without replacement: the Rényi divergence of the same dominating pair, at most the Poisson pair's moment at noise z/2 plus ln 2/(α−1) (rdp.SampledGaussianFixedSize; docs/accounting.md)"
 )
 
 // DPSGDWith accounts the DP-SGD run d with the given accountant. The PLD
@@ -63,13 +63,12 @@ const (
 //   - replace-one, Poisson or fixed-size (d.FixedSize, γ = b/n), with the
 //     provable pair of pld.SubsampledGaussianReplaceOne. Under Poisson
 //     sampling best is the smaller of it and the RDP remove-then-add bound;
-//     for fixed-size batches RDP has no bound here, so the PLD is the answer
-//     (RDPNote says so).
+//     for fixed-size batches the smaller of it and the Rényi divergence of
+//     the same pair (rdp.SampledGaussianFixedSize; RDPNote says so).
 //
 // At q = 1 the exact Gaussian of DPSGD is already tight. Best falls back to
-// RDP, with the reason in PLDNote, wherever the PLD does not apply (except
-// for fixed-size batches, which only the PLD covers: an error then);
-// AccountPLD refuses instead. A calibration (d.Calibrate) finds the
+// RDP, with the reason in PLDNote, wherever the PLD does not apply or has
+// no finite bound at δ; AccountPLD refuses instead. A calibration (d.Calibrate) finds the
 // smallest noise multiplier whose headline ε meets the target.
 func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 	if _, err := ParseAccountant(string(a)); err != nil {
@@ -87,16 +86,17 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 		note = "at q = 1 the exact Gaussian profile is tight; no PLD needed"
 	case steps > math.MaxInt32:
 		note = "more steps than the PLD accountant composes"
-		if fixed {
-			return DPSGDAccounting{}, field.New("steps", steps, "are more than the PLD accountant composes, and fixed-size batches have no RDP bound here")
-		}
 	}
 	if note != "" && a == AccountPLD {
 		return DPSGDAccounting{}, field.New("accountant", string(a), "does not apply: %s", note)
 	}
 	if note != "" || a == AccountRDP {
-		r, err := DPSGD(d) // fixed-size below q = 1: rdp refuses, naming fixed_size
-		return DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDNote: note}, err
+		r, err := DPSGD(d)
+		res := DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDNote: note}
+		if fixed {
+			res.RDPNote = noteFixedSizeRDP
+		}
+		return res, err
 	}
 	rel := pld.AddRemove
 	if d.ReplaceOne {
@@ -105,15 +105,13 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 	if d.Calibrate {
 		return calibrateDPSGD(d, a, rel, q, int(steps), fixed)
 	}
-	var r DPSGDResult
-	if fixed {
-		if err := field.First(field.OpenUnit("delta", d.Delta), field.Positive("noise", d.Noise)); err != nil {
-			return DPSGDAccounting{}, err
-		}
-		r.DPSGDResult = rdp.DPSGDResult{N: quantity.Num(d.N), Batch: quantity.Num(d.Batch), SamplingRate: quantity.Num(q), Steps: quantity.Num(steps),
-			NoiseMultiplier: quantity.Noise(d.Noise), Delta: quantity.Loss(d.Delta), Order: quantity.Num(math.NaN()), Neighbours: "replace-one"}
-	} else if r, err = DPSGD(d); err != nil {
+	r, err := DPSGD(d)
+	if err != nil {
 		return DPSGDAccounting{}, err
+	}
+	rdpNote := ""
+	if fixed {
+		rdpNote = noteFixedSizeRDP
 	}
 	var p pld.Result
 	if d.ReplaceOne {
@@ -122,26 +120,24 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 		p, err = pld.DPSGD(q, d.Noise, int(steps), d.Delta, pld.Options{})
 	}
 	if err != nil {
-		if a == AccountPLD || fixed {
+		if a == AccountPLD {
 			return DPSGDAccounting{}, err
 		}
-		return DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDNote: "PLD not computed: " + err.Error()}, nil
+		return DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDNote: "PLD not computed: " + err.Error() + "; ε is RDP's bound", RDPNote: rdpNote}, nil
 	}
 	res := DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDEpsilon: p.Epsilon,
 		EpsilonOptimistic: p.EpsilonOptimistic, PLDSource: p.Source}
 	if d.ReplaceOne {
 		res.PLDNote = noteReplaceOnePLD
 	}
-	if fixed {
-		res.RDPNote = noteFixedSizeRDP
-		res.Conversion = ""
-	} else {
-		res.RDPEpsilon = r.Epsilon
-	}
+	res.RDPEpsilon, res.RDPNote = r.Epsilon, rdpNote
 	if math.IsInf(float64(p.Epsilon), 1) {
 		res.PLDNote = "the PLD's bounds on its own rounding exceed δ: no finite PLD bound at this δ"
+		if a == AccountBest {
+			res.PLDNote += "; ε is RDP's bound"
+		}
 	}
-	if a == AccountPLD || fixed || p.Epsilon < r.Epsilon {
+	if a == AccountPLD || p.Epsilon < r.Epsilon {
 		res.Epsilon, res.Accountant, res.Method, res.Source = p.Epsilon, string(AccountPLD), "pld-"+p.Method, p.Source
 		if d.ReplaceOne {
 			res.Method += "-replace-one"
@@ -172,7 +168,7 @@ func calibrateDPSGD(d rdp.DPSGD, a Accountant, rel pld.Relation, q float64, step
 	if r, err := DPSGD(d); err == nil { // RDP's calibration: a close guess, and a bound of its own
 		guess = float64(r.NoiseMultiplier)
 	}
-	if a == AccountBest && !fixed {
+	if a == AccountBest {
 		other = func(z float64) float64 {
 			at := d
 			at.Calibrate, at.Noise = false, z

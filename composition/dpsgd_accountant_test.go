@@ -56,23 +56,33 @@ func TestDPSGDReplaceOne(t *testing.T) {
 	}
 }
 
-// Fixed-size batches: replace-one is accounted by the PLD alone (RDP
-// refuses them naming the field), never below Poisson add/remove at the
-// same rate; add/remove is refused naming the field; calibration meets the
+// Fixed-size batches: replace-one is accounted by the PLD and by the RDP of
+// the same dominating pair (rdp.SampledGaussianFixedSize), best the smaller
+// (RDP where the PLD has no finite bound), never below Poisson add/remove at
+// the same rate; add/remove is refused naming the field; calibration meets the
 // target.
 func TestDPSGDFixedSize(t *testing.T) {
 	d := mnist
 	d.ReplaceOne, d.FixedSize = true, true
 	r, err := DPSGDWith(d, AccountBest)
-	if err != nil || r.Accountant != "pld" || r.RDPEpsilon != 0 || r.RDPNote == "" || r.Epsilon != r.PLDEpsilon || !strings.HasSuffix(r.Method, "-fixed-size") {
+	if err != nil || r.Accountant != "pld" || !(r.RDPEpsilon > r.Epsilon) || r.RDPNote == "" || r.Epsilon != r.PLDEpsilon || !strings.HasSuffix(r.Method, "-fixed-size") {
 		t.Fatalf("fixed-size: %+v %v", r, err)
 	}
 	poisson, _ := DPSGDWith(mnist, AccountBest)
 	if !(r.Epsilon > poisson.Epsilon) || math.Abs(float64(r.Epsilon)-18.499) > 1e-3 {
 		t.Errorf("fixed-size ε %v, Poisson add/remove %v", r.Epsilon, poisson.Epsilon)
 	}
-	if _, err := DPSGDWith(d, AccountRDP); err == nil || !strings.Contains(err.Error(), "fixed_size") {
-		t.Errorf("rdp accepted fixed-size: %v", err)
+	if o, err := DPSGDWith(d, AccountRDP); err != nil || o.Epsilon != r.RDPEpsilon || o.Method != "rdp-fixed-size-replace-one" {
+		t.Errorf("rdp, fixed-size: %+v %v", o, err)
+	}
+	// Where the PLD has no finite bound (its rounding bounds exceed δ), best
+	// falls back to the RDP bound and says so (issue 23: ε was null, exit 0).
+	for _, c := range []rdp.DPSGD{{N: 50000, Batch: 200, Steps: 50000, Noise: 2, Delta: 1e-7}, {N: 1e6, Batch: 1000, Steps: 1e5, Noise: 5, Delta: 1e-9}} {
+		c.ReplaceOne, c.FixedSize = true, true
+		f, err := DPSGDWith(c, AccountBest)
+		if err != nil || f.Accountant != "rdp" || !(f.Epsilon > 0) || math.IsInf(float64(f.Epsilon), 1) || !strings.Contains(f.PLDNote, "ε is RDP's bound") {
+			t.Errorf("fixed-size %+v: %+v %v", c, f, err)
+		}
 	}
 	ar := d
 	ar.ReplaceOne = false
