@@ -52,7 +52,7 @@ func (s SampledGaussianFixedSize) Epsilon(alpha float64) float64 {
 	// ln(2 − e^{−x}) = log1p(−expm1(−x)) ∈ [0, ln 2]: each step is within a
 	// few ulps, so a relative 1e-12 (and an absolute 1e-300) covers them.
 	extra := math.Log1p(-math.Expm1(-am1*r)) / am1
-	return (r + extra) * (1 + 1e-12) + 1e-300
+	return (r+extra)*(1+1e-12) + 1e-300
 }
 
 // SourceFixedSize names the bound of SampledGaussianFixedSize.
