@@ -133,9 +133,10 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 	res.RDPEpsilon, res.RDPNote = r.Epsilon, rdpNote
 	if math.IsInf(float64(p.Epsilon), 1) {
 		res.PLDNote = "the PLD's bounds on its own rounding exceed δ: no finite PLD bound at this δ"
-		if a == AccountBest {
-			res.PLDNote += "; ε is RDP's bound"
+		if a == AccountPLD { // asked for alone, it has no answer: refuse rather than print none
+			return DPSGDAccounting{}, field.New("accountant", string(a), "has no finite bound here: %s; best or rdp answer", res.PLDNote)
 		}
+		res.PLDNote += "; ε is RDP's bound"
 	}
 	if a == AccountPLD || p.Epsilon < r.Epsilon {
 		res.Epsilon, res.Accountant, res.Method, res.Source = p.Epsilon, string(AccountPLD), "pld-"+p.Method, p.Source

@@ -13,7 +13,8 @@ import (
 // δ ≤ 1e-7). dpsgd over Poisson/fixed-size sampling, both neighbouring
 // relations and the three accountants, gaussian, laplace and compose
 // --events over the example files, each at δ from 1e-5 to 1e-12: exit 0
-// comes with a finite ε ≥ 0; any other status with a one-line message.
+// comes with a finite ε ≥ 0; any other status with a one-line message (pld
+// alone refuses, naming --accountant, where its rounding bounds exceed δ).
 // Under -short: the commands only.
 func TestNoNullEpsilon(t *testing.T) {
 	deltas := []string{"1e-5", "1e-7", "1e-9", "1e-12"}
@@ -39,7 +40,9 @@ func TestNoNullEpsilon(t *testing.T) {
 		cmds = append(cmds, strings.Fields("gaussian --sigma 2 --compositions 1000 --delta "+d),
 			strings.Fields("laplace --scale 10 --compositions 100 --delta "+d))
 		for _, f := range []string{"events-fixed-batches", "events-two-phase", "events-noise-schedule"} {
-			cmds = append(cmds, strings.Fields("compose --events ../../examples/"+f+".json --target-delta "+d))
+			for _, a := range accountants {
+				cmds = append(cmds, strings.Fields("compose --events ../../examples/"+f+".json --accountant "+a+" --target-delta "+d))
+			}
 		}
 	}
 	for _, args := range cmds {

@@ -154,6 +154,9 @@ func Account(ev Events, q Query) (Result, error) {
 		res.PLDEpsilon, res.EpsilonOptimistic = &pe, &po
 		if math.IsInf(e, 1) {
 			res.PLDNote = "the PLD's bounds on its own rounding exceed δ: no finite PLD bound at this δ"
+			if a == composition.AccountPLD { // asked for alone, it has no answer: refuse rather than print none
+				return Result{}, field.New("accountant", string(a), "has no finite bound here: %s; best or rdp answer", res.PLDNote)
+			}
 		}
 	}
 
