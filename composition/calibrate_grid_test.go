@@ -73,9 +73,9 @@ func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
 // The calibrations issue 23 found crashing (negative noise, a grid over the
 // cap) answer within [0.99, 1] × target; replace-one and fixed-size
-// batches too (the latter at δ = 1e-7, where the PLD has no finite bound
-// near the answer and best's RDP bound answers); δ ≥ 1 − (1−q)^T is refused
-// naming delta (ε = 0 for every noise multiplier).
+// batches too (the latter at δ = 1e-7, where the PLD had no finite bound
+// before issue 23); δ ≥ 1 − (1−q)^T is refused naming delta (ε = 0 for
+// every noise multiplier).
 func TestCalibrationIssueCases(t *testing.T) {
 	cases := []rdp.DPSGD{
 		{SamplingRate: 256.0 / 60000, Steps: 1e4, TargetEpsilon: 0.1, Delta: 1e-6},

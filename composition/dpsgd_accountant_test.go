@@ -75,14 +75,20 @@ func TestDPSGDFixedSize(t *testing.T) {
 	if o, err := DPSGDWith(d, AccountRDP); err != nil || o.Epsilon != r.RDPEpsilon || o.Method != "rdp-fixed-size-replace-one" {
 		t.Errorf("rdp, fixed-size: %+v %v", o, err)
 	}
-	// Where the PLD has no finite bound (its rounding bounds exceed δ), best
-	// falls back to the RDP bound and says so (issue 23: ε was null, exit 0).
+	// Issue 23: these printed ε = null with exit 0 (the symmetrization's
+	// rounding bound, k times, exceeded δ); the PLD now answers, below RDP.
 	for _, c := range []rdp.DPSGD{{N: 50000, Batch: 200, Steps: 50000, Noise: 2, Delta: 1e-7}, {N: 1e6, Batch: 1000, Steps: 1e5, Noise: 5, Delta: 1e-9}} {
 		c.ReplaceOne, c.FixedSize = true, true
 		f, err := DPSGDWith(c, AccountBest)
-		if err != nil || f.Accountant != "rdp" || !(f.Epsilon > 0) || math.IsInf(float64(f.Epsilon), 1) || !strings.Contains(f.PLDNote, "ε is RDP's bound") {
+		if err != nil || f.Accountant != "pld" || !(f.Epsilon > 0 && f.Epsilon < f.RDPEpsilon) || math.IsInf(float64(f.Epsilon), 1) {
 			t.Errorf("fixed-size %+v: %+v %v", c, f, err)
 		}
+	}
+	// Where the PLD does not apply (more steps than it composes), best falls
+	// back to the RDP bound and says so; before, fixed-size runs were refused.
+	long := rdp.DPSGD{N: 1e6, Batch: 1000, Steps: 3e9, Noise: 50, Delta: 1e-9, ReplaceOne: true, FixedSize: true}
+	if f, err := DPSGDWith(long, AccountBest); err != nil || f.Accountant != "rdp" || !(f.Epsilon > 0) || f.PLDNote == "" || f.RDPNote == "" {
+		t.Errorf("fixed-size, 3e9 steps: %+v %v", f, err)
 	}
 	ar := d
 	ar.ReplaceOne = false

@@ -250,9 +250,9 @@ func TestAccountantChoice(t *testing.T) {
 		!(*r.PLDEpsilon < *r.RDPEpsilon) {
 		t.Errorf("without replacement, best: %+v %v", r, err)
 	}
-	// The fixed-batch example (replace_one) at δ = 1e-5: the PLD; at
-	// δ = 1e-9 the PLD's rounding bounds exceed δ and best falls back to
-	// RDP, saying so (issue 23: it was ε = null with exit 0).
+	// The fixed-batch example (replace_one) at δ = 1e-5 and 1e-9: the PLD
+	// (at 1e-9 it was ε = null with exit 0 before issue 23); with more runs
+	// than the PLD composes best falls back to RDP, saying so.
 	fixed, err := Load("../../examples/events-fixed-batches.json")
 	if err != nil {
 		t.Fatal(err)
@@ -261,9 +261,12 @@ func TestAccountantChoice(t *testing.T) {
 		float64(*r.EpsilonOptimistic) > float64(r.Epsilon) || r.Epsilon <= 0 {
 		t.Errorf("fixed batches, best: %+v %v", r, err)
 	}
-	if r, err := Account(fixed, Query{Delta: 1e-9}); err != nil || math.IsInf(float64(r.Epsilon), 1) || r.Epsilon != *r.RDPEpsilon ||
-		r.Accountant != "rdp" || !strings.Contains(r.PLDNote, "ε is RDP's bound") {
+	if r, err := Account(fixed, Query{Delta: 1e-9}); err != nil || math.IsInf(float64(r.Epsilon), 1) || r.Accountant != "pld" || !(r.Epsilon < *r.RDPEpsilon) {
 		t.Errorf("fixed batches at δ = 1e-9, best: %+v %v", r, err)
+	}
+	worLong := mustRead(t, `{"neighbouring": "replace_one", "event": {"type": "SelfComposed", "count": 3000000000, "event": {"type": "SampledWithoutReplacement", "source_dataset_size": 1000000, "sample_size": 10, "event": {"type": "Gaussian", "noise_multiplier": 20}}}}`)
+	if r, err := Account(worLong, Query{Delta: 1e-9}); err != nil || r.Accountant != "rdp" || !strings.Contains(r.PLDNote, "ε is RDP's bound") {
+		t.Errorf("without replacement, 3e9 runs, best: %+v %v", r, err)
 	}
 	// More runs than the PLD composes: best is RDP, pld refuses.
 	long := mustRead(t, dpsgdDoc(AddOrRemoveOne, 1e-7, 5, 3_000_000_000))
