@@ -118,7 +118,7 @@
 //	 "batch_size": 256, "noise_multiplier": 1.1, "epochs": 60,
 //	 "neighbours": "replace-one", "delta": 1e-5, "epsilon": 18.6}
 //
-// is VALID (certified 18.50: a fixed-size batch under replace-one is a far
+// is VALID (certified 18.45: a fixed-size batch under replace-one is a far
 // stronger adversary than Poisson sampling under add/remove).
 //
 // # Seed 001 noisy SGD claims

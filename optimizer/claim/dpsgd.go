@@ -213,8 +213,10 @@ const ViaNoAccountant = "none: no accountant covers this sampling"
 //     accountant certifies smaller.
 //   - Fixed-size batches (sampling without replacement) under replace-one:
 //     decided the same way by the PLD's replace-one pair with γ = b/n
-//     (Zhu–Dong–Wang 2022; Balle–Barthe–Gaboardi 2018, Thm 2), if the
-//     accountant covers them (the RDP accountant does not: Unsupported).
+//     (Zhu–Dong–Wang 2022; Balle–Barthe–Gaboardi 2018, Thm 2) or the RDP
+//     of that pair (rdp.SampledGaussianFixedSize), whichever the
+//     accountant certifies smaller; Unsupported if the accountant has no
+//     bound for them.
 //   - Fixed-size batches under add/remove: Unsupported; no dominating pair
 //     for them is implemented here.
 //   - Shuffled batches: Unsupported. Accounting them as Poisson, as Opacus
@@ -275,7 +277,7 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 			"sampling without replacement (fixed-size batches) is certified under replace-one neighbours only (the PLD's replace-one pair); under add/remove no dominating pair is implemented in privamp, and accounting it as Poisson is an approximation, not a proof")
 	case fixed && refErr != nil:
 		return unsupported(fmt.Sprintf("batches of exactly batch_size drawn without replacement: the %s has no bound for them (%v)", a.Name, refErr),
-			"fixed-size batches under replace-one are certified by the PLD accountant (the default, tightest accountant), not by RDP alone")
+			"fixed-size batches under replace-one are certified by the PLD of their dominating pair or by that pair's RDP; this accountant gave neither")
 	case fixed:
 		v.Checks = append(v.Checks, check("sampling without replacement, replace-one", Assumed, float64(r.SamplingRate), nan, BasisTrust,
 			"batches of exactly batch_size drawn without replacement: the replaced example is in a batch with probability γ = batch_size/n"))

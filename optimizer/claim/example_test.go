@@ -70,6 +70,6 @@ func ExampleVerifyDPSGD_fixedSize() {
 	v, _ = claim.VerifyDPSGD(c.DPSGD, claim.Options{})
 	fmt.Println(v.Verdict)
 	// Output:
-	// VALID: certified ε = 18.499
+	// VALID: certified ε = 18.4545
 	// UNSUPPORTED
 }
