@@ -34,7 +34,7 @@ func TestAuditScores(t *testing.T) {
 	}
 	// A claim: its ε at its δ is the upper bound.
 	claim := filepath.Join(t.TempDir(), "claim.json")
-	if err := os.WriteFile(claim, []byte(`{"algorithm": "dpsgd", "sample_rate": 0.01, "noise_multiplier": 1, "steps": 100, "delta": 1e-5, "epsilon": 0.8}`), 0o644); err != nil {
+	if err := os.WriteFile(claim, []byte(`{"algorithm": "dpsgd", "sampling": "poisson", "sample_rate": 0.01, "noise_multiplier": 1, "steps": 100, "delta": 1e-5, "epsilon": 0.8}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, _, code = runCLI("audit", "--scores", canaryFile, "--claim", claim, "--json")

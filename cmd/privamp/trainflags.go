@@ -28,10 +28,11 @@ func (p *problemFlags) register(f *pflag.FlagSet) {
 	d, s := &p.spec.Data, &p.spec
 	f.StringVar(&d.Path, "data", "", "training data: a CSV file with a header line (numeric columns; the label column named by --label)")
 	f.StringVar(&d.Label, "label", "", "name of the label column of --data (classification labels 0/1 or ±1)")
-	f.BoolVar(&d.Normalize, "normalize", false, "declare ‖x‖ ≤ 1 and scale longer rows down to norm 1 (after --standardize)")
+	f.BoolVar(&d.Normalize, "normalize", false, "declare ‖x‖ ≤ 1 and scale longer rows down to norm 1 (after --scaling or --standardize)")
 	f.Float64Var(&d.FeatureBound, "feature-bound", 0, "declared bound X on ‖x‖ (rows longer than X are scaled to X); required for --data without --normalize")
 	f.Float64Var(&d.LabelBound, "label-bound", 0, "declared bound on |y| for regression losses (labels are clipped to it)")
-	f.BoolVar(&d.Standardize, "standardize", false, "centre and scale each column with the data's own statistics (not privatised: the certificate covers the standardized records only)")
+	f.BoolVar(&d.Standardize, "standardize", false, "centre and scale each column with the data's own statistics (not privatised: the certificate covers the standardized records only, not the raw records; prefer --scaling)")
+	f.StringVar(&d.Scaling, "scaling", "", optimizer.ScalingDoc)
 	f.StringVar(&d.Synthetic, "synthetic", "", "seeded synthetic data instead of --data: logistic, linear or quadratic (‖x‖ ≤ 1)")
 	f.IntVar(&d.N, "n", 1000, "number of synthetic records")
 	f.IntVar(&d.Dimension, "dimension", 10, "dimension of synthetic data")
