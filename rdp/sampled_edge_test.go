@@ -79,7 +79,7 @@ func TestIntegerSeriesBudget(t *testing.T) {
 			}
 		}
 	}
-	maxIntTerms = 1 << 18
+	maxIntTerms = 1 << 15
 	start := time.Now()
 	e := SampledGaussian{Q: 0.001, Z: 1e4}.Epsilon(5e8)
 	if d := time.Since(start); d > 2*time.Second || !(e > 0) || math.IsInf(e, 1) {
