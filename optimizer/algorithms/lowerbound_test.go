@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,6 +37,10 @@ type mcCase struct {
 	// which the catalogue runs through optimizer.Train); cert, if not nil,
 	// reads the certificate of the changed record instead of certified.
 	run  func(path string, params map[string]string, seed uint64) (*Report, error)
+	// refusals, if set, makes a run's error an output (scored mcRefused,
+	// beyond every θ in C) instead of a test failure: a refusal drawn at
+	// random is part of what the algorithm releases.
+	refusals bool
 	cert func(t testing.TB, r *Report) (eps, delta float64)
 }
 
@@ -108,19 +113,32 @@ func released(r *Report) (float64, error) {
 	return w.W[0], nil
 }
 
+// mcRefused is the statistic of a refusal (mcCase.refusals).
+const mcRefused = 1e9
+
 // mcAudit audits the case at params against the certificate (eps, delta).
 func mcAudit(t testing.TB, c mcCase, pathD, pathDp string, params map[string]string, trials int, eps, delta float64) *audit.Evaluation {
+	var refused atomic.Int64
 	sample := func(onD bool, seed uint64) (float64, error) {
 		path := pathDp
 		if onD {
 			path = pathD
 		}
 		r, err := mcRun(t, c, path, params, seed)
+		if err != nil && c.refusals {
+			refused.Add(1)
+			return mcRefused, nil
+		}
 		if err != nil {
 			return 0, err
 		}
 		return released(r)
 	}
+	defer func() {
+		if k := refused.Load(); k > 0 {
+			t.Logf("%s: %d of %d runs refused (counted as an output)", c.name, k, 2*trials)
+		}
+	}()
 	ev, _, _, err := lowerbound.Audit(trials, sample, audit.Options{Confidence: 0.95, Delta: delta,
 		Upper: &audit.Upper{Epsilon: eps, Delta: delta, Source: c.alg + " certificate"}})
 	if err != nil {
@@ -203,6 +221,9 @@ var mcCases = []mcCase{
 	{name: "bst14-expmech", alg: "bst14-expmech", loss: optimizer.LossSpec{Name: "linear"}, radius: 1, d: mcLinearD, dp: mcLinearDp,
 		params:  map[string]string{"target_epsilon": "1"},
 		control: map[string]string{"target_epsilon": "4"}},
+	{name: "bst14-localize", alg: "bst14-localize", loss: optimizer.LossSpec{Name: "linear", L2: 1}, radius: 1, d: mcLinearD, dp: mcLinearDp,
+		params:  map[string]string{"target_epsilon": "1"},
+		control: map[string]string{"target_epsilon": "8"}, refusals: true},
 	{name: "clipped-erm", alg: "clipped-erm", loss: optimizer.LossSpec{Name: "linear"}, radius: 100, d: mcLinearD, dp: mcLinearDp,
 		params:  map[string]string{"rho": "0.5", "delta": "1e-3", "eta": "1"},
 		control: map[string]string{"rho": "8"}},
