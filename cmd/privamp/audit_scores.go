@@ -88,7 +88,7 @@ func auditScores(a *app, cmd *cobra.Command, af *auditFlags) error {
 func scoresReport(path string, ev *audit.Evaluation) *report {
 	at := fmt.Sprintf("at δ = %g, %s%% confidence", ev.Delta, quantity.Nearest(100*ev.Confidence))
 	r := &report{Title: fmt.Sprintf("privamp audit --scores %s: %s (%d members, %d non-members)", path, quantity.Count(ev.Canaries, "canary", "canaries"), ev.Members, ev.NonMembers),
-		Result: withCommand{"audit", ev}, CSVAll: true, Table: &table{Header: []string{"estimator", "epsilon_lower", "detail", "reason"}}}
+		Result: withCommand{"audit", ev}, CSVAll: true, Notes: ev.Notes, Table: &table{Header: []string{"estimator", "epsilon_lower", "detail", "reason"}}}
 	add := func(q string, v any, u, s string) { r.Rows = append(r.Rows, row{q, v, u, s}) }
 	if c := ev.Comparison; c != nil {
 		r.Title += ": " + c.Verdict.String()
