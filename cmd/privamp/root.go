@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/internal/atomicfile"
 	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/spf13/cobra"
@@ -113,6 +114,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	a := &app{out: stdout, errw: stderr}
+	atomicfile.Stdout = stdout // "-" and /dev/stdout outputs join the command's output
 	root := newRoot(a)
 	root.SetArgs(args)
 	err := root.Execute()
