@@ -94,11 +94,8 @@ func render(w io.Writer, m outputMode, r *report) error {
 // merged is a result made of several typed parts whose keys are merged.
 type merged = output.Merged
 
-// writeFileAtomic and streamFileAtomic never leave half a file and write
-// "-" and special files directly; samePath tells whether two paths name one
-// file; checkOutputs refuses outputs that would overwrite an input; flagged
-// names the flag of a failed write; openInput reads "-" as standard input
-// (package internal/atomicfile).
+// Files, by package internal/atomicfile: outputs never half-written, "-" and
+// special files written directly, inputs never overwritten, "-" as stdin.
 var (
 	writeFileAtomic  = atomicfile.Write
 	streamFileAtomic = atomicfile.Stream
