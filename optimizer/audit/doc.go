@@ -6,7 +6,8 @@
 // # Canary scores of any training run
 //
 // ReadCanaries reads a CSV file of canaries, streaming (up to MaxRows =
-// 10⁷ rows, 8 bytes of memory a row, plus slice growth). The header names the columns, in any
+// 10⁷ rows, 8 bytes of memory a row, about 40 more with ids, plus slice
+// growth). The header names the columns, in any
 // order, exactly (case-sensitive):
 //
 //	member,score   1 if the canary was in the training set, 0 if not; a finite

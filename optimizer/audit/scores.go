@@ -147,7 +147,7 @@ func (c *Canaries) check() error {
 // A canary is one independent trial only once: an id on two lines is
 // refused ("line 9: id c1 repeats line 4"), since counting a canary twice
 // makes every estimator's confidence claim more than the data show. Ids are
-// compared by a 64-bit hash (about 30 bytes a row more; two different ids collide
+// compared by a 64-bit hash (about 40 bytes a row more; two different ids collide
 // with probability below 10⁻⁵ at MaxRows, which refuses the file, never
 // inflates a bound).
 //
