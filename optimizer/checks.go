@@ -39,6 +39,69 @@ func AllPass(checks []TrainCheck) bool {
 	return true
 }
 
+// The rule every algorithm's checks follow (one for all of them):
+//
+//   - a printed check must be able to fail: a comparison that holds by
+//     construction (a clipped record's gradient against L, a σ calibrated
+//     by the accountant it is then checked with, a sample drawn from C)
+//     is not a check but an assumption line of the result;
+//   - a bound on a measured utility is VACUOUS when it is at least the
+//     trivial bound, the largest value the measured quantity can take
+//     given the declared bounds (UtilityCheck);
+//   - an output whose measured risk is above the data-free output's (w = 0
+//     or the domain centre, the uniform point of a game) is WORSE
+//     (BaselineCheck).
+//
+// VACUOUS and WORSE report without failing: a run exits 1 only when a
+// check FAILED (AllPass), exactly as PNSGD's run does.
+
+// GradientByConstruction is the assumption line that replaces a "max
+// gradient norm ≤ L" check: every record is clipped to the declared bounds
+// and L is the supremum of ‖∇f‖ over them, so the comparison cannot fail.
+const GradientByConstruction = "‖∇f(w; x)‖ ≤ L for every w in the domain and every record: each record is clipped to the declared bounds and L is the supremum over them (by construction, so not a check; the largest measured norm is reported as measured)"
+
+// UtilityCheck compares a measured utility value (a risk, a gap, or the
+// upper confidence limit of their mean) with a bound on it. trivial is
+// the largest value the measured quantity can take given the declared
+// bounds (the loss range on the domain, 2LR, the range of a duality gap):
+// a bound at or above it says nothing and the check is VACUOUS; otherwise
+// it PASSes when value ≤ bound and FAILs when not.
+func UtilityCheck(name string, value, bound, trivial float64, detail string) TrainCheck {
+	if !(bound < trivial) {
+		return TrainCheck{name, Vacuous, quantity.Num(value), quantity.Num(bound),
+			detail + fmt.Sprintf("; VACUOUS: the bound is not below the trivial bound %.6g (the largest value the measured quantity can take): it says nothing", trivial)}
+	}
+	return NewCheck(name, value <= bound, value, bound, detail)
+}
+
+// BaselineCheck compares the measured risk (or gap) of the output with
+// that of the data-free output named by baseline (w = 0, the domain
+// centre, the uniform pair): PASS when not above it, WORSE when above (a
+// fact about utility, not a broken assumption: it does not fail the run).
+func BaselineCheck(name string, value, baseline float64, detail string) TrainCheck {
+	if value <= baseline {
+		return TrainCheck{name, Pass, quantity.Num(value), quantity.Num(baseline), detail}
+	}
+	return TrainCheck{name, Worse, quantity.Num(value), quantity.Num(baseline),
+		detail + "; WORSE: the output does worse than the data-free output, so it does not help at these parameters (more data, a larger ε or other parameters may)"}
+}
+
+// Verdict is the verdict line of a run's checks: whether every check
+// passed or one FAILED, and whether the output is WORSE than the
+// data-free output.
+func Verdict(checks []TrainCheck) string {
+	v := "every check passes"
+	if !AllPass(checks) {
+		v = "a check FAILED (see the checks)"
+	}
+	for _, ch := range checks {
+		if ch.Status == Worse {
+			return v + "; the output's risk is WORSE than the data-free output's"
+		}
+	}
+	return v
+}
+
 // check runs the checks of a trained run. Every check compares a measured
 // value with one derived from the declared bounds and the parameters, so
 // each can fail; a failure makes Result.OK false.
@@ -49,8 +112,7 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 	add := func(name string, ok bool, value, bound float64, detail string) {
 		res.Checks = append(res.Checks, NewCheck(name, ok, value, bound, detail))
 	}
-	add("max gradient norm ≤ L", m.MaxGradNorm <= c.L*(1+1e-9), m.MaxGradNorm, c.L,
-		"largest per-record ‖∇f(w_t)‖ over every step, against L derived from the declared bounds (fails only if clipping or the constants are wrong)")
+	res.Assumptions = append(res.Assumptions, GradientByConstruction)
 	if c.Beta > 0 {
 		add("η ≤ 2/β", eta*c.Beta <= 2, eta, 2/c.Beta, "the gradient step contracts (FMTT18 Prop. 18); β from the declared bounds")
 		cc := c.Contraction(eta)
@@ -61,15 +123,10 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 		add("sound ε ≤ target", float64(res.Privacy.WorstEpsilon) <= spec.Target, float64(res.Privacy.WorstEpsilon), spec.Target,
 			"worst-case ε certified by package shifted for the σ the theorem's formula gives")
 	}
-	risk := TrainCheck{"final risk ≤ risk at the start w0", Pass, quantity.Num(m.FinalRisk), quantity.Num(m.StartRisk),
-		"empirical risk of the output against the starting point's"}
-	if !(m.FinalRisk <= m.StartRisk) {
-		risk.Status = Worse
-		risk.Detail = "training made the model WORSE than its starting point: more noise than signal at these parameters (more data, a larger ε, or more passes help)"
-	}
-	res.Checks = append(res.Checks, risk)
+	res.Checks = append(res.Checks, BaselineCheck("final risk ≤ risk at the start w0", m.FinalRisk, m.StartRisk,
+		"empirical risk of the output against the data-free starting point's"))
 	if follow != nil {
-		res.Checks = append(res.Checks, follow.checks...)
+		res.Assumptions = append(res.Assumptions, follow.assumptions...)
 	}
 	nan := quantity.Num(math.NaN())
 	u, bound, trivial := m.Utility, float64(m.UtilityBound), float64(res.Derived.TrivialRisk)
@@ -79,25 +136,12 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 	case math.IsInf(bound, 1) || math.IsNaN(bound):
 		res.Checks = append(res.Checks, TrainCheck{"utility", NA, quantity.Num(u.Mean), nan,
 			fmt.Sprintf("mean excess risk %.6g over %s; FMTT18 has no utility theorem for the final iterate", u.Mean, quantity.Count(u.Repeats, "run", "runs"))})
-	case bound >= trivial:
-		res.Checks = append(res.Checks, TrainCheck{"mean excess population risk ≤ utility bound", Vacuous, quantity.Num(u.Mean), quantity.Num(bound),
-			fmt.Sprintf("the bound (Thm 28 at this η) is above the trivial bound %.6g, the loss range on the domain: it says nothing", trivial)})
 	default:
-		add("mean excess population risk ≤ utility bound", u.Lower <= bound, u.Mean, bound,
-			fmt.Sprintf("%s, %g%% CI [%.6g, %.6g]; bound: Thm 28 at this η (D²/(2ηT) + η(L² + dσ²)/2 + DL/T)", quantity.Count(u.Repeats, "run", "runs"), 100*u.Confidence, u.Lower, u.Upper))
+		res.Checks = append(res.Checks, UtilityCheck("mean excess population risk ≤ utility bound", u.Lower, bound, trivial,
+			fmt.Sprintf("lower %g%% confidence limit of the mean over %s (mean %.6g, CI [%.6g, %.6g]); bound: Thm 28 at this η (D²/(2ηT) + η(L² + dσ²)/2 + DL/T); trivial bound: the loss range on the domain", 100*u.Confidence, quantity.Count(u.Repeats, "run", "runs"), u.Mean, u.Lower, u.Upper)))
 	}
 	res.OK = AllPass(res.Checks)
-	res.Verdict = "every check passes"
-	worse := false
-	for _, ch := range res.Checks {
-		worse = worse || ch.Status == Worse
-	}
-	if !res.OK {
-		res.Verdict = "a check FAILED (see the checks)"
-	}
-	if worse {
-		res.Verdict += "; the output's risk is WORSE than the starting point's"
-	}
+	res.Verdict = Verdict(res.Checks)
 	if spec.Data.Standardize {
 		res.Verdict += "; the certificate covers the standardized records only (the data's own means and spreads are not privatised)"
 	}

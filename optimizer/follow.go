@@ -41,12 +41,12 @@ type PlanResult struct {
 }
 
 type planFollow struct {
-	path   string
-	plan   *plan.Plan
-	verify *plan.Verification
-	spec   *PlanSpec
-	key    string
-	checks []TrainCheck
+	path        string
+	plan        *plan.Plan
+	verify      *plan.Verification
+	spec        *PlanSpec
+	key         string
+	assumptions []string
 }
 
 // loadPlan reads and verifies the plan and sets the run's training from it.
@@ -187,11 +187,12 @@ func (pl *planFollow) checkConstants(pr *Problem) error {
 	case d > p.Dimension:
 		return field.New("data", pr.Data.Source, "has d = %d features; the plan was made for d = %d", d, p.Dimension)
 	}
-	pl.checks = []TrainCheck{
-		{Name: "declared constants within the plan", Status: Pass, Value: quantity.Num(c.Sens), Bound: quantity.Num(p.Lipschitz),
-			Detail: fmt.Sprintf("L = %.6g ≤ %.6g, β = %.6g, η·β = %.6g ≤ 2, m = %.6g ≥ %.6g, d = %d ≤ %d, R = %.6g ≤ %.6g", c.Sens, p.Lipschitz, c.Beta, p.Eta*c.Beta, c.M, p.StrongConvexity, d, p.Dimension, pr.Declared.Radius, p.Radius)},
-		{Name: "plan: achieved/target ≤ 1 at every position", Status: Pass, Value: quantity.Num(pl.verify.WorstRatio), Bound: 1,
-			Detail: fmt.Sprintf("%d positions recomputed with package shifted; largest at position %d", pl.verify.Checked, pl.verify.WorstPosition)},
+	// Both hold here by construction: a plan that is exceeded is refused
+	// above (bad input, status 2), so they are the run's assumptions, not
+	// checks that could fail.
+	pl.assumptions = []string{
+		fmt.Sprintf("declared constants within the plan's (refused otherwise): L = %.6g ≤ %.6g, β = %.6g, η·β = %.6g ≤ 2, m = %.6g ≥ %.6g, d = %d ≤ %d, R = %.6g ≤ %.6g", c.Sens, p.Lipschitz, c.Beta, p.Eta*c.Beta, c.M, p.StrongConvexity, d, p.Dimension, pr.Declared.Radius, p.Radius),
+		fmt.Sprintf("achieved/target ≤ 1 at every position (refused otherwise): %d positions recomputed with package shifted, largest ratio %.6g at position %d", pl.verify.Checked, pl.verify.WorstRatio, pl.verify.WorstPosition),
 	}
 	return nil
 }

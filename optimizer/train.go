@@ -417,6 +417,10 @@ func (res *TrainResult) certify(spec Spec, follow *planFollow) {
 	}
 	cert.Applicable, cert.Source = true, g.Source()
 	res.Assumptions = append(res.Assumptions, g.Assumptions()...)
+	if b := tr.BatchSize(); (tr.N+tr.Public)%b != 0 && res.Problem.Objective.L2 > 0 {
+		// Runner.Run adds the ℓ2 term's gradient λw once per step.
+		res.Assumptions = append(res.Assumptions, fmt.Sprintf("the run adds the ℓ2 term's gradient λw (λ = %v) in full at every step, the last, smaller batch's included, where (1/b)Σ∇f would give (b′/b)λw: that step is c-Lipschitz (at most c, hence at most c_eff = max(c, c′)) with the same sensitivity 2ηL/b, so the certificate covers it", res.Problem.Objective.L2))
+	}
 	eps := func(t int64) float64 {
 		e, err := epsilonOf(g, t, tr.Delta)
 		if err != nil {

@@ -160,13 +160,15 @@ func (t *Tracer) contraction(w []float64, lo, hi int) float64 {
 	return best
 }
 
-// stepMap writes ψ(w) = w − η·(mean gradient over rows lo..hi) into dst.
+// stepMap writes ψ(w) = w − η·((gradient sum over rows lo..hi)/b + λw) into
+// dst: Run's noiseless step, whose sum is divided by the nominal batch b,
+// the last, smaller batch of a pass included.
 func (t *Tracer) stepMap(dst, w []float64, lo, hi int) {
 	r := t.r
 	d := r.data.D
 	copy(dst, w)
 	eta := r.cfg.Loss.Eta
-	invB := 1 / float64(hi-lo)
+	invB := 1 / float64(r.cfg.BatchSize())
 	for i := lo; i < hi; i++ {
 		x := r.data.Row(i)
 		a := r.obj.Loss.Deriv(dot(w, x), r.data.Y[i])

@@ -123,8 +123,17 @@ func allSGD(g SGD, delta float64, conv rdp.Conversion, lo, hi int64, out []float
 	}
 	b := g.batch()
 	M := float64(g.StepsPerEpoch())
-	lc := g.Loss.LogContraction()
+	lc := g.LogContraction()
 	switch {
+	case g.exactPartial():
+		// One Solve per step of a pass; the indices of a batch share it.
+		lastJ, lr := int64(-1), 0.0
+		for t := lo; t <= hi; t++ {
+			if j, _ := g.batchOf(t); j != lastJ {
+				lastJ, lr = j, g.LogRho(t)
+			}
+			put(t, lr)
+		}
 	case lc == 0:
 		E := float64(g.epochs())
 		k := 2 * g.Loss.Lipschitz * g.Loss.Lipschitz / (g.Sigma * g.Sigma)

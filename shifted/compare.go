@@ -13,7 +13,8 @@ import (
 
 // Comparison sets amplification by iteration against amplification by
 // sampling and plain composition for the same run (FMTT18 Table 1 and §1):
-// n records, batches of b, E epochs, noise σ on the average gradient,
+// n records, batches of b, E epochs, noise σ on the batch's gradient sum
+// divided by the nominal b (the last, smaller batch of a pass too),
 // gradients bounded by L, the same δ.
 type Comparison struct {
 	Run   SGD

@@ -89,15 +89,16 @@ type domainPlan struct {
 	lc    float64
 	d, lk float64
 	sgd   logFPlan
+	run   SGD // for SGD.exactPartial
 	win   windowPlan
 	U     int64 // c < 1: the largest u searched exhaustively (bestWindow)
 }
 
 func (g Domain) plan() domainPlan {
 	M, E := g.StepsPerEpoch(), g.epochs()
-	lc := g.Loss.LogContraction()
+	lc := g.LogContraction()
 	d := g.Radius * float64(g.batch()) / (g.Loss.Eta * g.Loss.Lipschitz)
-	p := domainPlan{M: M, E: E, lc: lc, d: d, lk: g.logKappa(g.batch()), sgd: newLogFPlan(M, E, lc)}
+	p := domainPlan{M: M, E: E, lc: lc, d: d, lk: g.logKappa(g.batch()), sgd: newLogFPlan(M, E, lc), run: g.SGD}
 	if lc != 0 && !math.IsInf(lc, -1) {
 		p.win = newWindowPlan(M, d, lc)
 		p.U = windowSearchEnd(E, M, d, lc)
@@ -108,6 +109,9 @@ func (g Domain) plan() domainPlan {
 // bound is Bound for a record in step j of a pass.
 func (p domainPlan) bound(j int64) DomainBound {
 	base := DomainBound{LogRho: p.lk + p.sgd.at(j), Bound: "fmtt18", Uses: p.E}
+	if p.run.exactPartial() {
+		base.LogRho = p.run.LogRho((j-1)*p.run.batch() + 1)
+	}
 	if math.IsInf(p.lc, -1) {
 		return base
 	}
@@ -415,10 +419,11 @@ func (w windowPlan) cost(u, r int64) float64 {
 // WindowSchedule returns the schedule of the window that starts after step
 // start (0 ≤ start < T) for index t, with the initial distance D = 2R
 // entering as the extra sensitivity c·D at its first step (start = 0: no
-// initial distance, SGD.Schedule). Solve on it gives the window's cost; the
-// tests check Bound against it.
+// initial distance). Every step has the contraction c_eff of
+// SGD.LogContraction, as in the bound. Solve on it gives the window's cost;
+// the tests check Bound against it.
 func (g Domain) WindowSchedule(t, start int64) Schedule {
-	full := g.SGD.Schedule(t)
+	full := g.SGD.uniformSchedule(t)
 	var out Schedule
 	skip := start
 	for _, run := range full {

@@ -16,7 +16,7 @@ func domainBoundRef(g Domain, t int64) DomainBound {
 	j, _ := g.batchOf(t)
 	M, E := g.StepsPerEpoch(), g.epochs()
 	base := DomainBound{LogRho: g.SGD.LogRho(t), Bound: "fmtt18", Uses: E}
-	lc := g.Loss.LogContraction()
+	lc := g.LogContraction()
 	if math.IsInf(lc, -1) {
 		return base
 	}
@@ -152,7 +152,7 @@ func TestDomainPlanMatchesDirect(t *testing.T) {
 		}
 		p := g.plan()
 		M := g.StepsPerEpoch()
-		lc := g.Loss.LogContraction()
+		lc := g.LogContraction()
 		for k := 0; k < 20; k++ {
 			idx := 1 + rng.Int64N(n)
 			if k == 0 {

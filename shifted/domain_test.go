@@ -12,12 +12,13 @@ import (
 
 // windowSteps builds, independently of Domain and SGD.Schedule, the steps of
 // index t's window after step start: the run's steps start+1..T, with the
-// initial distance 2R entering as c·2R at the first one (start > 0).
+// initial distance 2R entering as c·2R at the first one (start > 0). Every
+// step has the run's c_eff (SGD.LogContraction), as the bound assumes.
 func windowSteps(g Domain, t, start int64) []Step {
 	j := (t-1)/g.batch() + 1
 	M, E := g.StepsPerEpoch(), g.epochs()
 	eta := g.Loss.Eta
-	c := g.Loss.Contraction()
+	c := g.Contraction()
 	v := eta * eta * g.Sigma * g.Sigma
 	s := 2 * eta * g.Loss.Lipschitz / float64(g.batch())
 	var out []Step
@@ -78,6 +79,15 @@ func TestDomainMatchesBruteForce(t *testing.T) {
 		}
 		for i := int64(1); i <= g.N; i++ {
 			want, _ := bruteDomain(g, i)
+			var exact float64 // Thm 22 on the per-step schedule (c′ at the partial steps)
+			if g.exactPartial() {
+				sol, err := Solve(g.SGD.Schedule(i))
+				if err != nil {
+					t.Fatal(err)
+				}
+				exact = sol.K
+				want = math.Min(want, exact)
+			}
 			b := g.Bound(i)
 			got := math.Exp(b.LogRho)
 			if !relClose(got, want, 1e-9) {
@@ -87,6 +97,9 @@ func TestDomainMatchesBruteForce(t *testing.T) {
 			sol, err := Solve(g.WindowSchedule(i, b.Start))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if b.Start == 0 && exact > 0 {
+				sol.K = math.Min(sol.K, exact)
 			}
 			if !relClose(sol.K, got, 1e-9) {
 				t.Fatalf("trial %d index %d: Solve on window %d = %g, Bound %g", trial, i, b.Start, sol.K, got)

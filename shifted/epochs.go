@@ -191,7 +191,7 @@ func domainBurnIn(r Training, t int64, epochs []int64, conv rdp.Conversion) (bur
 		}
 		return b
 	}
-	if r.Loss.LogContraction() != 0 {
+	if g.LogContraction() != 0 {
 		return listed(), false, limitEps // c < 1: over the listed counts and the limit
 	}
 	// c = 1: ρ(E) = min(K₀(E), min_{u<E} G(u)); K₀ increases with E and the

@@ -46,7 +46,7 @@ func (l Local) Assumptions() []string {
 	return []string{
 		"replace-one neighbours; every iterate may be released (no amplification by iteration)",
 		fmt.Sprintf("gradients bounded by L = %v (f(·, x) L-Lipschitz); no smoothness, convexity or contraction needed", l.SGD.Loss.Lipschitz),
-		fmt.Sprintf("each step adds N(0, σ²I) noise (σ = %v) to the average gradient of its batch", l.SGD.Sigma),
+		l.SGD.noiseAssumption(),
 	}
 }
 

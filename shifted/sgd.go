@@ -50,6 +50,42 @@ type SGD struct {
 
 func (g SGD) batch() int64 { return max(g.Batch, 1) }
 
+// PartialBatch returns the size b′ of the last batch of a pass when it is
+// smaller than the nominal b (b does not divide N + Public), and 0 when
+// every batch is full.
+func (g SGD) PartialBatch() int64 { return (g.N + g.Public) % g.batch() }
+
+// LogContraction returns ln of the Lipschitz constant c_eff that every step
+// of the run is known to have, the one the closed forms use at every step.
+// A full step maps w to w − (η/b)Σ∇f(w, x_i) over b records: a gradient
+// step of size η/b on a bm-strongly convex, bβ-smooth sum, so it is
+// c-Lipschitz with c = max(|1 − ηm|, |1 − ηβ|) (Loss.LogContraction). The
+// last step of a pass with b′ < b records still divides by b: it is a
+// gradient step of size ηb′/b on a sum of b′ losses, c′-Lipschitz with
+// c′ = max(|1 − ηm·b′/b|, |1 − ηβ·b′/b|), which is above c when 1 − ηm
+// dominates (docs/amplification.md#a-smaller-last-batch). Every step is
+// then c_eff = max(c, c′)-Lipschitz. It equals Loss.LogContraction() when
+// b divides N + Public or the loss is not strongly convex (c = c′ = 1).
+func (g SGD) LogContraction() float64 {
+	lc := g.Loss.LogContraction()
+	r := g.PartialBatch()
+	if lc == 0 || r == 0 {
+		return lc
+	}
+	return math.Max(lc, g.partialLoss(r).LogContraction())
+}
+
+// partialLoss is the loss with the step size ηb′/b of a batch of b′
+// records divided by b: its LogContraction is ln c′.
+func (g SGD) partialLoss(size int64) Loss {
+	l := g.Loss
+	l.Eta = l.Eta * float64(size) / float64(g.batch())
+	return l
+}
+
+// Contraction returns c_eff = exp(LogContraction()).
+func (g SGD) Contraction() float64 { return math.Exp(g.LogContraction()) }
+
 func (g SGD) epochs() int64 { return max(g.Epochs, 1) }
 
 // StepsPerEpoch returns M = ⌈(N + Public)/Batch⌉.
@@ -196,10 +232,39 @@ func (p logFPlan) at(j int64) float64 {
 }
 
 // LogRho returns ln ρ_t for index t ∈ [1, N] (see the type's doc comment).
-// It is finite even where ρ_t underflows (c < 1, early indices).
+// It is finite even where ρ_t underflows (c < 1, early indices). When the
+// smaller last batch of a pass contracts less than the full ones (c′ > c)
+// the closed form uses c_eff = c′ at every step (LogContraction); on runs
+// short enough (exactPartial) it is also Theorem 22 solved on the per-step
+// schedule (Schedule: c′ only at the last step of each pass), and the
+// smaller of the two bounds is returned.
 func (g SGD) LogRho(t int64) float64 {
 	j, size := g.batchOf(t)
-	return g.logKappa(size) + logF(j, g.StepsPerEpoch(), g.epochs(), g.Loss.LogContraction())
+	lr := g.logKappa(size) + logF(j, g.StepsPerEpoch(), g.epochs(), g.LogContraction())
+	if g.exactPartial() {
+		if sol, err := Solve(g.Schedule(t)); err == nil && sol.LogK < lr {
+			lr = sol.LogK
+		}
+	}
+	return lr
+}
+
+// Limits of exactPartial: Solve on a schedule of about 4E runs per index,
+// and M·E ≤ 2^18 steps (EpsilonsAll solves one schedule per step of a pass,
+// the indices of a batch sharing it: about 1 s at most on 2 cores).
+const (
+	exactPartialEpochs = 64
+	exactPartialSteps  = 1 << 18
+)
+
+// exactPartial reports whether LogRho also solves the per-step schedule:
+// the last batch of a pass is smaller and contracts less (c′ > c), and the
+// run has at most exactPartialEpochs passes and exactPartialSteps steps. It
+// depends on the run only (not on σ or the index), so ρ_t stays ∝ 1/σ² and
+// every path (one index, all indices, the planner) gives the same value.
+func (g SGD) exactPartial() bool {
+	return g.LogContraction() != g.Loss.LogContraction() && g.epochs() <= exactPartialEpochs &&
+		g.epochs()*g.StepsPerEpoch() <= exactPartialSteps
 }
 
 // Rho returns ρ_t.
@@ -208,32 +273,54 @@ func (g SGD) Rho(t int64) float64 { return math.Exp(g.LogRho(t)) }
 // Curve returns the zCDP curve α·ρ_t.
 func (g SGD) Curve(t int64) rdp.Curve { return rdp.Linear(g.Rho(t)) }
 
-// Schedule returns the contractive noisy iteration of index t for Solve:
-// E·M steps of variance η²σ² and contraction c, with sensitivity 2ηL/b_j at
-// the steps that use the record (η = Loss.Eta, or 1 when not given: ρ does
-// not depend on η once c is fixed).
+// Schedule returns the contractive noisy iteration of index t for Solve, as
+// the algorithm runs it: E·M steps of variance η²σ², contraction c at the
+// full steps and c′ at the last step of each pass when its batch is smaller
+// (SGD.LogContraction), and sensitivity 2ηL/b at the steps that use the
+// record (η = Loss.Eta, or 1 when not given: ρ does not depend on η once
+// the contractions are fixed). LogRho is Theorem 22 on uniformSchedule (c_eff
+// at every step), never below Solve on this schedule.
 func (g SGD) Schedule(t int64) Schedule {
+	c, cLast := g.Loss.Contraction(), g.Loss.Contraction()
+	if r := g.PartialBatch(); r > 0 {
+		cLast = g.partialLoss(r).Contraction()
+	}
+	return g.schedule(t, c, cLast)
+}
+
+// uniformSchedule is the schedule whose Theorem 22 value LogRho is: c_eff at
+// every step.
+func (g SGD) uniformSchedule(t int64) Schedule {
+	c := g.Contraction()
+	return g.schedule(t, c, c)
+}
+
+func (g SGD) schedule(t int64, c, cLast float64) Schedule {
 	eta := g.Loss.Eta
 	if eta == 0 {
 		eta = 1
 	}
 	j, size := g.batchOf(t)
 	M := g.StepsPerEpoch()
-	c := g.Loss.Contraction()
 	v := eta * eta * g.Sigma * g.Sigma
 	s := 2 * eta * g.Loss.Lipschitz / float64(size)
 	var sch Schedule
 	for e := int64(0); e < g.epochs(); e++ {
 		sch = sch.Append(Step{Variance: v, Contraction: c}, j-1)
+		if j == M {
+			sch = sch.Append(Step{Variance: v, Contraction: cLast, Sensitivity: s}, 1)
+			continue
+		}
 		sch = sch.Append(Step{Variance: v, Contraction: c, Sensitivity: s}, 1)
-		sch = sch.Append(Step{Variance: v, Contraction: c}, M-j)
+		sch = sch.Append(Step{Variance: v, Contraction: c}, M-j-1)
+		sch = sch.Append(Step{Variance: v, Contraction: cLast}, 1)
 	}
 	return sch
 }
 
 // Source names the theorem behind ρ_t.
 func (g SGD) Source() string {
-	plain := g.batch() == 1 && g.epochs() == 1 && g.Loss.LogContraction() == 0
+	plain := g.batch() == 1 && g.epochs() == 1 && g.LogContraction() == 0
 	var feats []string
 	if g.batch() > 1 {
 		feats = append(feats, "minibatch")
@@ -245,8 +332,11 @@ func (g SGD) Source() string {
 			feats = append(feats, fmt.Sprintf("%d fixed-order passes (Thm 35's setting generalised)", e))
 		}
 	}
-	if g.Loss.LogContraction() < 0 {
+	if g.LogContraction() < 0 {
 		feats = append(feats, "strongly convex, contraction c < 1")
+		if g.LogContraction() != g.Loss.LogContraction() {
+			feats = append(feats, fmt.Sprintf("the smaller last batch of a pass (%d of %d records) contracts by c′ = %.6g > c, used at every step", g.PartialBatch(), g.batch(), g.Contraction()))
+		}
 	}
 	src := "FMTT18 Thm 23"
 	if !plain {
@@ -263,12 +353,35 @@ func (g SGD) Assumptions() []string {
 	out := []string{
 		"replace-one neighbours: the datasets differ in the record at the given position",
 		"only the final iterate is released; intermediate iterates stay secret",
-		fmt.Sprintf("records processed in a fixed order; each step adds N(0, σ²I) noise (σ = %v) to the average gradient of its batch", g.Sigma),
+		"records processed in a fixed order; " + g.noiseAssumption(),
 	}
 	if g.Public > 0 {
 		out = append(out, fmt.Sprintf("the %d public records follow the private ones in every pass and need no protection", g.Public))
 	}
-	return append(out, g.Loss.assumptions()...)
+	out = append(out, g.Loss.assumptions()...)
+	if r := g.PartialBatch(); r > 0 && g.Loss.LogContraction() < 0 {
+		cp := g.partialLoss(r).Contraction()
+		use := "c′ ≤ c: every step is c-Lipschitz"
+		if g.LogContraction() != g.Loss.LogContraction() {
+			use = fmt.Sprintf("c′ > c, so the bound uses c_eff = c′ = %.10g at every step", cp)
+		}
+		out = append(out, fmt.Sprintf("the last step of each pass has b′ = %d < b = %d records and divides by b: a gradient step of size ηb′/b, c′-Lipschitz with c′ = max(|1 − ηm·b′/b|, |1 − ηβ·b′/b|) = %.10g; %s (docs/amplification.md §A smaller last batch)", r, g.batch(), cp, use))
+	}
+	return out
+}
+
+// noiseAssumption describes the noisy step the analysis accounts: the noise
+// is added to the batch's gradient sum divided by the nominal b, the last,
+// smaller batch of a pass included.
+func (g SGD) noiseAssumption() string {
+	if g.batch() == 1 {
+		return fmt.Sprintf("each step adds N(0, σ²I) noise (σ = %v) to the gradient of its one record: w ← Π_K(w − η(∇f(w, x) + Z))", g.Sigma)
+	}
+	s := fmt.Sprintf("each step adds N(0, σ²I) noise (σ = %v) to the sum of its batch's gradients divided by the nominal batch size b = %d: w ← Π_K(w − η((1/b)Σ_{i∈batch} ∇f(w, x_i) + Z))", g.Sigma, g.batch())
+	if r := g.PartialBatch(); r > 0 {
+		s += fmt.Sprintf("; the last batch of a pass has %d records and its sum is divided by b = %d as well, not by %d", r, g.batch(), r)
+	}
+	return s
 }
 
 // CompositionLogRho returns ln of the zCDP of index t when every iterate is

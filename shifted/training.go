@@ -262,7 +262,7 @@ func (r Training) domainApplies() (bool, string) {
 		return false, "the bounded-domain bound is derived for a fixed order; a secret shuffle keeps its own bound"
 	case !(r.Loss.Eta > 0):
 		return false, "the bounded-domain bound needs the step size η (eta): the diameter's ratio to a step's sensitivity is Rb/(ηL)"
-	case math.IsInf(r.Loss.LogContraction(), -1):
+	case math.IsInf(r.sgd().LogContraction(), -1):
 		return false, "with contraction c = 0 every step forgets the past; the bounded domain cannot help"
 	}
 	return true, ""

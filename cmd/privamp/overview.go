@@ -9,7 +9,7 @@ import (
 
 // The main job: "privamp" with no arguments runs compare on the MNIST-sized
 // DP-SGD run of the TF-Privacy tutorial (dpsgdDefaults) as noisy SGD on the
-// average gradient, σ = 1.1/256 with L = 1, every step (the last, smaller
+// batch's gradient sum, σ = 1.1/256 with L = 1, every step (the last, smaller
 // batch of a pass included) divided by the nominal batch of 256 as DP-SGD does.
 func init() {
 	defaultRun = func(a *app, root *cobra.Command) error {

@@ -136,7 +136,7 @@ func pnsgdReport(an shifted.Analysis) *report {
 	r := &report{
 		Title: fmt.Sprintf("Per-person privacy by amplification by iteration: %s, n = %s", an.Name, quantity.Int(float64(an.N))),
 		Rows: []row{{"n (private records)", quantity.Int(float64(an.N)), "", "input"},
-			{"σ (gradient noise)", quantity.Noise(an.Sigma), "std of N(0, σ²I) on the average gradient", "input"},
+			{"σ (gradient noise)", quantity.Noise(an.Sigma), "std of N(0,σ²I) on batch sum / nominal b", "input"},
 			{"L (Lipschitz)", quantity.Num(an.Loss.Lipschitz), "declared", "input"}},
 		Result: pnsgdResult{"pnsgd", an}, Assumptions: an.Assumptions, Notes: an.Notes,
 	}

@@ -33,7 +33,7 @@ func newRunCmd(a *app) *cobra.Command {
 		Long: `Runs projected noisy SGD (FMTT18: Alg. 1 PNSGD, Skip-PNSGD, Stop-PNSGD, fixed-order multi-epoch Alg. 2,
 minibatches, public records at the end (Cor 31), k tasks (Thm 32)) on a CSV file or seeded synthetic data
 (optimizer.Train), and prints the declared bounds, the constants derived from them, the parameters, the
-per-person privacy certified by package shifted, what was measured, and checks (PASS, FAIL, VACUOUS, N/A).
+per-person privacy certified by package shifted, what was measured, and checks (PASS, FAIL, VACUOUS, WORSE, N/A).
 
 The constants L, β, m come only from declared bounds: --normalize (‖x‖ ≤ 1) or --feature-bound X, the
 label bound (1 for classification, --label-bound for regression) and --radius. Records are clipped to the

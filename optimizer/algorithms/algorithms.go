@@ -89,6 +89,12 @@ type Report struct {
 	Figure *Figure
 }
 
+// AddVerdict appends the verdict line of the report's checks
+// (optimizer.Verdict: a FAIL, a WORSE output); source says what they check.
+func (r *Report) AddVerdict(source string) {
+	r.Add("verdict", optimizer.Verdict(r.Checks), "", source)
+}
+
 // Add appends a line.
 func (r *Report) Add(quantity string, value any, kind, source string) {
 	r.Lines = append(r.Lines, Line{quantity, value, kind, source})

@@ -58,6 +58,7 @@ func runBST14SGD(in Input, params any) (*Report, error) {
 	pv, pp, b := res.Privacy, res.Paper, res.Bounds
 	r := &Report{Title: fmt.Sprintf("privamp run: bst14-sgd on %s, %s loss", res.Description, res.Declared.Loss),
 		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
+	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
 	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), "", res.Description)
 	r.Add("domain radius R (‖C‖₂ = 2R)", quantity.Num(res.Declared.Radius), Declared, "declared")
 	r.Add("Lipschitz constant L", quantity.Num(res.Lipschitz), Derived, "sup ‖∇ℓ‖ on C from the declared bounds")
@@ -91,6 +92,7 @@ func runBST14Output(in Input, params any) (*Report, error) {
 	pv, sv := res.Privacy, res.Solver
 	r := &Report{Title: fmt.Sprintf("privamp run: output-perturbation (%s) on %s, %s loss", pv.Noise, res.Description, res.Declared.Loss),
 		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
+	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
 	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), "", res.Description)
 	r.Add("strong convexity Δ", quantity.Num(res.StrongConvexity), Declared, "l2")
 	r.Add("Lipschitz L, smoothness β", fmt.Sprintf("%.6g, %.6g", res.Lipschitz, res.Smoothness), Derived, "from the declared bounds")
@@ -124,6 +126,7 @@ func runBST14ExpMech(in Input, params any) (*Report, error) {
 	pv := res.Privacy
 	r := &Report{Title: fmt.Sprintf("privamp run: bst14-expmech on %s, %s loss", res.Description, res.Declared.Loss),
 		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
+	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
 	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), "", res.Description)
 	r.Add("Lipschitz constant L", quantity.Num(res.Lipschitz), Derived, "from the declared bounds")
 	r.Add("diameter ‖C‖₂", quantity.Num(pv.Diameter), Declared, "2R")
@@ -146,6 +149,7 @@ func runBST14Localize(in Input, params any) (*Report, error) {
 	s1 := res.Stage1
 	r := &Report{Title: fmt.Sprintf("privamp run: bst14-localize on %s, %s loss", res.Description, res.Declared.Loss),
 		Checks: append(append([]optimizer.TrainCheck(nil), s1.Checks[:1]...), res.Checks...), OK: res.OK && s1.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
+	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
 	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), "", res.Description)
 	r.Add("stage 1: output perturbation at ε/2", fmt.Sprintf("Gamma scale %.6g, sensitivity %.6g", float64(s1.Privacy.Scale), s1.Privacy.Sensitivity), Derived, bst14.OutputSource)
 	r.Add("ζ = 3 ln n, C₀ radius ρ = ζ·p·scale", fmt.Sprintf("%.6g, %.6g", res.Zeta, res.Rho), Derived, "Lemma 4.2: θ* ∈ C₀ w.p. ≥ 1 − n⁻³")

@@ -44,11 +44,7 @@ func saddleReport(res *saddle.Result) *Report {
 	g, pv := res.Game, res.Privacy
 	r := &Report{Title: fmt.Sprintf("privamp run: %s on %s", res.Algorithm, g.Description), Checks: res.Checks, OK: res.OK, Result: res,
 		Assumptions: res.Assumptions}
-	verdict := "PASS: every check holds"
-	if !res.OK {
-		verdict = "FAIL: a check failed (see the checks)"
-	}
-	r.Add("verdict", verdict, "", "checks of the run against the certificate and the theorem's bound")
+	r.AddVerdict("checks of the run against the certificate, the theorem's bound and the uniform pair")
 	r.Add("records n, strategies dx × dy", fmt.Sprintf("%d, %d × %d", g.N, g.DX, g.DY), "", "")
 	r.Add("payoff bound a (= L0 = L1; L2 = 0)", quantity.Num(g.PayoffBound), Declared, "every entry of every possible record, by construction")
 	r.Add("ℓ = ln dx + ln dy", g.Ell, Derived, "")

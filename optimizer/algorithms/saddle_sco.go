@@ -29,11 +29,7 @@ func init() {
 func scoReport(res *saddle.SCOResult) *Report {
 	pv, c := res.Privacy, res.Constants
 	r := &Report{Title: fmt.Sprintf("privamp run: smd-sco on %s", res.Problem), Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions}
-	verdict := "PASS: every check holds"
-	if !res.OK {
-		verdict = "FAIL: a check failed (see the checks)"
-	}
-	r.Add("verdict", verdict, "", "checks of the run against the certificate and the explicit bound")
+	r.AddVerdict("checks of the run against the certificate, the explicit bound and the uniform point")
 	r.Add("records n, dimension d", fmt.Sprintf("%d, %d", res.N, res.D), "", "")
 	r.Add("L0, L1, L2 (ℓ1 geometry)", fmt.Sprintf("%s, %s, %s", quantity.Num(c.L0), quantity.Num(c.L1), quantity.Num(c.L2)), Declared, "from the declared bounds, never from the data")
 	r.Add("steps T, samples K, round length q, batch B", fmt.Sprintf("%d, %d, %d, %d", res.Steps, res.Samples, res.RoundLength, res.Batch), Given, "0 → Thm 4.2's second-order setting")

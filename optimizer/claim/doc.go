@@ -37,7 +37,9 @@
 //	"batch", "epochs"   examples per step, fixed-order passes                   default 1, 1
 //	"order"             "fixed", or "shuffled" (one pass after a secret shuffle) default "fixed"
 //	"eta", "sigma"      step size η and gradient noise σ: w ← Π_K(w − η(g + Z)),  required
-//	                    Z ~ N(0, σ²I), g the batch's average gradient
+//	                    Z ~ N(0, σ²I), g the sum of the batch's gradients
+//	                    divided by the nominal batch b (the last, smaller
+//	                    batch of a pass too)
 //	"lipschitz"         L with every per-example gradient norm ≤ L             required
 //	"smoothness"        β; η ≤ 2/β is checked (omitted: amplification unmet)
 //	"strong_convexity"  m ≥ 0                                                    default 0

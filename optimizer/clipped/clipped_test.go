@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/tables"
 	"github.com/privamp/privamp/zcdp"
 )
@@ -265,6 +266,33 @@ func TestRunChecks(t *testing.T) {
 		}
 		if !res.OK || float64(res.Privacy.Epsilon) > 1 || res.Measured.NoiseDraws != res.Plan.Steps {
 			t.Errorf("%s: ok %v, ε %v, draws %d", a, res.OK, res.Privacy.Epsilon, res.Measured.NoiseDraws)
+		}
+	}
+}
+
+// The plan's arithmetic that run no longer prints as checks (they could
+// not fail) holds by construction, on 60 seeded random plans: certified
+// ρ ≤ the budget, σ at least Prop. 23's √2·τ/(s·√ρ_step), one noise draw
+// per step, and T·s ≤ n for the one-pass methods. The run states them as
+// assumptions.
+func TestPlanArithmeticByConstruction(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 5))
+	for i := range 60 {
+		a := []string{ACSA, SGD, ERM}[i%3]
+		p := ERMParams{Params: DefaultParams()}
+		p.TargetEpsilon = math.Exp(math.Log(0.05) + rng.Float64()*math.Log(400))
+		n := 2 + rng.IntN(1500)
+		d := optimizer.DataSpec{Synthetic: HeavyTailedKind, N: n, Dimension: 1 + rng.IntN(8), Seed: uint64(i)}
+		res, err := Run(Spec{Algorithm: a, Radius: 1 + 2*rng.Float64(), Data: d, Params: p})
+		if err != nil {
+			t.Fatalf("%s n = %d ε = %g: %v", a, n, p.TargetEpsilon, err)
+		}
+		budget, _, _ := Budget(0, p.TargetEpsilon, p.Delta)
+		pl := res.Plan
+		want := math.Sqrt(2) * pl.Tau / (float64(pl.Batch) * math.Sqrt(pl.StepRho))
+		if float64(res.Privacy.Rho) > budget || pl.Sigma < want*(1-1e-12) || res.Measured.NoiseDraws != pl.Steps || pl.OnePass && pl.Steps*pl.Batch > pl.N {
+			t.Errorf("%s n = %d ε = %g: ρ %v budget %v, σ %v want ≥ %v, draws %d steps %d, T·s %d n %d", a, n, p.TargetEpsilon,
+				res.Privacy.Rho, budget, pl.Sigma, want, res.Measured.NoiseDraws, pl.Steps, pl.Steps*pl.Batch, pl.N)
 		}
 	}
 }

@@ -291,24 +291,18 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 		share := float64(inG) / float64(counted)
 		ms.RashomonShare = &share
 	}
-	res.check(pr, cp)
+	res.check(cp)
 	return res, nil
 }
 
 // check records the checks and the verdict.
-func (res *Result) check(pr *optimizer.Problem, cp *coupler) {
-	c := pr.Constants
-	add := func(name string, ok bool, value, bound float64, detail string) {
-		res.Checks = append(res.Checks, optimizer.NewCheck(name, ok, value, bound, detail))
-	}
-	add("max gradient norm ≤ L", res.Measured.MaxGradNorm <= c.L*(1+1e-9), res.Measured.MaxGradNorm, c.L,
-		"largest ‖∇L(θ_k;D)‖ over every step against L derived from the declared bounds")
+func (res *Result) check(cp *coupler) {
+	res.Assumptions = append(res.Assumptions, optimizer.GradientByConstruction)
+	res.Checks = append(res.Checks, optimizer.BaselineCheck("final risk ≤ risk at θ₀ = 0", res.Measured.FinalRisk, res.Measured.StartRisk,
+		"empirical risk L(θ_T) of the output against the data-free start θ₀ = 0's"))
 	if cp != nil {
 		res.Coupling = cp.result()
 		res.Checks = append(res.Checks, res.Coupling.Check)
 	}
-	res.OK, res.Verdict = optimizer.AllPass(res.Checks), "every check passes"
-	if !res.OK {
-		res.Verdict = "a check FAILED (see the checks)"
-	}
+	res.OK, res.Verdict = optimizer.AllPass(res.Checks), optimizer.Verdict(res.Checks)
 }
