@@ -5,6 +5,7 @@ import (
 
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
@@ -43,14 +44,14 @@ type DPSGDAccounting struct {
 	// PLDNote says why the PLD is absent (q = 1, a grid over the memory
 	// cap, no finite PLD bound at this δ) or what it bounds.
 	PLDNote string `json:"pld_note,omitempty"`
-	// RDPNote says why the RDP bound is absent (fixed-size batches).
+	// RDPNote says what the RDP bound is where that needs saying.
 	RDPNote string `json:"rdp_note,omitempty"`
 }
 
 // Notes on the replace-one PLD.
 const (
 	noteReplaceOnePLD = "replace-one PLD: the symmetrized pair ((1−γ)N(0,z²)+γN(2,z²), N(0,z²)), which is proved to dominate (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022); it is looser than dp_accounting's antipodal replace-one pair, which has no proof we can check"
-	noteFixedSizeRDP  = "no RDP bound for batches drawn without replacement here: the PLD accountant alone gives ε"
+	noteFixedSizeRDP  = "RDP for batches drawn without replacement: the Rényi divergence of the same dominating pair, at most the Poisson pair's moment at noise z/2 plus ln 2/(α−1) (rdp.SampledGaussianFixedSize; docs/accounting.md)"
 )
 
 // DPSGDWith accounts the DP-SGD run d with the given accountant. The PLD
@@ -62,13 +63,12 @@ const (
 //   - replace-one, Poisson or fixed-size (d.FixedSize, γ = b/n), with the
 //     provable pair of pld.SubsampledGaussianReplaceOne. Under Poisson
 //     sampling best is the smaller of it and the RDP remove-then-add bound;
-//     for fixed-size batches RDP has no bound here, so the PLD is the answer
-//     (RDPNote says so).
+//     for fixed-size batches the smaller of it and the Rényi divergence of
+//     the same pair (rdp.SampledGaussianFixedSize; RDPNote says so).
 //
 // At q = 1 the exact Gaussian of DPSGD is already tight. Best falls back to
-// RDP, with the reason in PLDNote, wherever the PLD does not apply (except
-// for fixed-size batches, which only the PLD covers: an error then);
-// AccountPLD refuses instead. A calibration (d.Calibrate) finds the
+// RDP, with the reason in PLDNote, wherever the PLD does not apply or has
+// no finite bound at δ; AccountPLD refuses instead. A calibration (d.Calibrate) finds the
 // smallest noise multiplier whose headline ε meets the target.
 func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 	if _, err := ParseAccountant(string(a)); err != nil {
@@ -86,49 +86,32 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 		note = "at q = 1 the exact Gaussian profile is tight; no PLD needed"
 	case steps > math.MaxInt32:
 		note = "more steps than the PLD accountant composes"
-		if fixed {
-			return DPSGDAccounting{}, field.New("steps", steps, "are more than the PLD accountant composes, and fixed-size batches have no RDP bound here")
-		}
 	}
 	if note != "" && a == AccountPLD {
 		return DPSGDAccounting{}, field.New("accountant", string(a), "does not apply: %s", note)
 	}
 	if note != "" || a == AccountRDP {
-		r, err := DPSGD(d) // fixed-size below q = 1: rdp refuses, naming fixed_size
-		return DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDNote: note}, err
+		r, err := DPSGD(d)
+		res := DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDNote: note}
+		if fixed {
+			res.RDPNote = noteFixedSizeRDP
+		}
+		return res, err
 	}
 	rel := pld.AddRemove
 	if d.ReplaceOne {
 		rel = pld.ReplaceOne
 	}
 	if d.Calibrate {
-		if err := field.First(field.Positive("target_epsilon", d.TargetEpsilon), field.OpenUnit("delta", d.Delta)); err != nil {
-			return DPSGDAccounting{}, err
-		}
-		z, err := pld.CalibrateDPSGDFor(rel, q, int(steps), d.Delta, d.TargetEpsilon, pld.Options{})
-		if err != nil {
-			return DPSGDAccounting{}, err
-		}
-		if a == AccountBest && !fixed { // the RDP calibration may need less noise where the PLD's error bounds bite
-			if r, err := DPSGD(d); err == nil && float64(r.NoiseMultiplier) < z {
-				z = float64(r.NoiseMultiplier)
-			}
-		}
-		at := d
-		at.Calibrate, at.Noise = false, z
-		res, err := DPSGDWith(at, a)
-		res.Calibrated, res.TargetEpsilon = true, quantity.Num(d.TargetEpsilon)
-		return res, err
+		return calibrateDPSGD(d, a, rel, q, int(steps), fixed)
 	}
-	var r DPSGDResult
-	if fixed {
-		if err := field.First(field.OpenUnit("delta", d.Delta), field.Positive("noise", d.Noise)); err != nil {
-			return DPSGDAccounting{}, err
-		}
-		r.DPSGDResult = rdp.DPSGDResult{N: quantity.Num(d.N), Batch: quantity.Num(d.Batch), SamplingRate: quantity.Num(q), Steps: quantity.Num(steps),
-			NoiseMultiplier: quantity.Noise(d.Noise), Delta: quantity.Loss(d.Delta), Order: quantity.Num(math.NaN()), Neighbours: "replace-one"}
-	} else if r, err = DPSGD(d); err != nil {
+	r, err := DPSGD(d)
+	if err != nil {
 		return DPSGDAccounting{}, err
+	}
+	rdpNote := ""
+	if fixed {
+		rdpNote = noteFixedSizeRDP
 	}
 	var p pld.Result
 	if d.ReplaceOne {
@@ -137,26 +120,25 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 		p, err = pld.DPSGD(q, d.Noise, int(steps), d.Delta, pld.Options{})
 	}
 	if err != nil {
-		if a == AccountPLD || fixed {
+		if a == AccountPLD {
 			return DPSGDAccounting{}, err
 		}
-		return DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDNote: "PLD not computed: " + err.Error()}, nil
+		return DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDNote: "PLD not computed: " + err.Error() + "; ε is RDP's bound", RDPNote: rdpNote}, nil
 	}
 	res := DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDEpsilon: p.Epsilon,
 		EpsilonOptimistic: p.EpsilonOptimistic, PLDSource: p.Source}
 	if d.ReplaceOne {
 		res.PLDNote = noteReplaceOnePLD
 	}
-	if fixed {
-		res.RDPNote = noteFixedSizeRDP
-		res.Conversion = ""
-	} else {
-		res.RDPEpsilon = r.Epsilon
-	}
+	res.RDPEpsilon, res.RDPNote = r.Epsilon, rdpNote
 	if math.IsInf(float64(p.Epsilon), 1) {
 		res.PLDNote = "the PLD's bounds on its own rounding exceed δ: no finite PLD bound at this δ"
+		if a == AccountPLD { // asked for alone, it has no answer: refuse rather than print none
+			return DPSGDAccounting{}, field.New("accountant", string(a), "has no finite bound here: %s; best or rdp answer", res.PLDNote)
+		}
+		res.PLDNote += "; ε is RDP's bound"
 	}
-	if a == AccountPLD || fixed || p.Epsilon < r.Epsilon {
+	if a == AccountPLD || p.Epsilon < r.Epsilon {
 		res.Epsilon, res.Accountant, res.Method, res.Source = p.Epsilon, string(AccountPLD), "pld-"+p.Method, p.Source
 		if d.ReplaceOne {
 			res.Method += "-replace-one"
@@ -166,4 +148,45 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 		}
 	}
 	return res, nil
+}
+
+// calibrateDPSGD finds the smallest noise multiplier whose headline ε
+// under a (PLD, or best: the smaller of the PLD and RDP bounds, RDP alone
+// where the PLD cannot answer at a z) meets d.TargetEpsilon, by
+// pld.CalibrateDPSGDWith from RDP's calibrated z, and accounts the run
+// there. Where δ alone makes ε = 0 for every noise multiplier (δ at least
+// the chance 1 − (1−q)^T that the changed example is ever used) there is
+// nothing to calibrate: a field error on delta says so.
+func calibrateDPSGD(d rdp.DPSGD, a Accountant, rel pld.Relation, q float64, steps int, fixed bool) (DPSGDAccounting, error) {
+	if err := field.First(field.Positive("target_epsilon", d.TargetEpsilon), field.OpenUnit("delta", d.Delta)); err != nil {
+		return DPSGDAccounting{}, err
+	}
+	if used := -math.Expm1(float64(steps) * math.Log1p(-q)); d.Delta >= used {
+		return DPSGDAccounting{}, field.New("delta", d.Delta, "is at least 1 − (1−q)^T = %.6g, the chance that the changed example is used at all: ε = 0 for every noise multiplier, even none, so there is no noise to calibrate", used)
+	}
+	guess := 1.0
+	var other func(z float64) float64
+	if r, err := DPSGD(d); err == nil { // RDP's calibration: a close guess, and a bound of its own
+		guess = float64(r.NoiseMultiplier)
+	}
+	if a == AccountBest {
+		other = func(z float64) float64 {
+			at := d
+			at.Calibrate, at.Noise = false, z
+			r, err := DPSGD(at)
+			if err != nil {
+				return math.Inf(1)
+			}
+			return float64(r.Epsilon)
+		}
+	}
+	z, _, err := pld.CalibrateDPSGDWith(rel, q, steps, d.Delta, d.TargetEpsilon, pld.Options{}, guess, other)
+	if err != nil && err != numeric.ErrBelowMin {
+		return DPSGDAccounting{}, err
+	}
+	at := d
+	at.Calibrate, at.Noise = false, z
+	res, err := DPSGDWith(at, a)
+	res.Calibrated, res.TargetEpsilon = true, quantity.Num(d.TargetEpsilon)
+	return res, err
 }

@@ -1,9 +1,11 @@
 package composition
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/privamp/privamp/composition/pld"
+	"github.com/privamp/privamp/internal/field"
 )
 
 // MethodPLD names the privacy-loss-distribution composition of
@@ -69,5 +71,20 @@ func pldGroups(groups []group, targetDelta float64) Method {
 	if e := float64(res.Epsilon); e < 1e300 {
 		return Method{Name: MethodPLD, Source: SourcePLD, Epsilon: e, Delta: targetDelta, Valid: true}
 	}
-	return invalid(MethodPLD, SourcePLD, "the guarantees' total δ exceeds the target")
+	return invalid(MethodPLD, SourcePLD, pldNoEpsilon(groups, targetDelta))
+}
+
+// pldNoEpsilon says why the composed PLD has no finite ε at targetDelta:
+// the guarantees' own δ's add up to at least the target, or (when they do
+// not, e.g. all are 0) the bounds on the grid's truncated mass and FFT
+// error, which the PLD adds to δ, do.
+func pldNoEpsilon(groups []group, targetDelta float64) string {
+	var sum float64
+	for _, g := range groups {
+		sum += float64(g.k) * g.g.Delta
+	}
+	if sum >= targetDelta {
+		return fmt.Sprintf("the guarantees' total δ %s is not below the target %s", field.FormatValue(sum), field.FormatValue(targetDelta))
+	}
+	return fmt.Sprintf("the guarantees' total δ (%s) is below the target %s, but the bounds on the PLD grid's truncated mass and FFT error, which count toward δ, are not: no finite ε at this δ by PLD", field.FormatValue(sum), field.FormatValue(targetDelta))
 }

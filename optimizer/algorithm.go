@@ -182,6 +182,7 @@ func (r *Runner) Run(seed uint64) Result {
 	eta, sigma, m, R := cfg.Loss.Eta, cfg.Sigma, r.obj.L2, cfg.R
 	loss := r.obj.Loss
 	var maxG2, winG2 float64
+	var noise2 float64 // Σ‖Z_s‖² since the last traced point
 	if r.trace != nil {
 		r.trace.begin(r, seed, start, end)
 	}
@@ -197,7 +198,9 @@ func (r *Runner) Run(seed uint64) Result {
 			winG2 = math.Max(winG2, g2)
 			w = w[:len(x)]
 			for j, xj := range x {
-				v := w[j] - eta*(a*xj+m*w[j]+sigma*rng.NormFloat64())
+				z := sigma * rng.NormFloat64()
+				noise2 += z * z
+				v := w[j] - eta*(a*xj+m*w[j]+z)
 				w[j] = v
 				ss += v * v
 			}
@@ -217,7 +220,9 @@ func (r *Runner) Run(seed uint64) Result {
 			}
 			w = w[:len(g)]
 			for j, gj := range g {
-				v := w[j] - eta*(gj*invB+m*w[j]+sigma*rng.NormFloat64())
+				z := sigma * rng.NormFloat64()
+				noise2 += z * z
+				v := w[j] - eta*(gj*invB+m*w[j]+z)
 				w[j] = v
 				ss += v * v
 			}
@@ -225,8 +230,8 @@ func (r *Runner) Run(seed uint64) Result {
 		ww = projectBall(w, ss, R)
 		if r.trace != nil && r.trace.due(s+1, end) {
 			maxG2 = math.Max(maxG2, winG2)
-			r.trace.observe(s+1, w, math.Sqrt(math.Max(winG2, 0)), lo, hi)
-			winG2 = 0
+			r.trace.observe(s+1, w, math.Sqrt(math.Max(winG2, 0)), noise2, lo, hi)
+			winG2, noise2 = 0, 0
 		}
 	}
 	maxG2 = math.Max(maxG2, winG2)

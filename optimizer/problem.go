@@ -31,6 +31,10 @@ type DataSpec struct {
 	// Standardize centres and scales each column with the data's own mean
 	// and spread: the certificate then covers the transformed records only.
 	Standardize bool `json:"standardize"`
+	// Scaling names a file of declared per-feature centres and scales
+	// (dataset.ScalingFormat): public values applied to every record alike,
+	// so the certificate covers the raw records. Exclusive with Standardize.
+	Scaling string `json:"scaling,omitempty"`
 	// Normalize declares ‖x‖ ≤ 1 (FeatureBound 1) and clips rows to it.
 	Normalize bool `json:"normalize"`
 	// FeatureBound X declares ‖x‖ ≤ X; longer rows are scaled down to X.
@@ -210,14 +214,49 @@ func (p *Problem) setLoss(ls LossSpec) error {
 	return nil
 }
 
+// ScalingDoc describes the scaling input (a flag's help).
+const ScalingDoc = "declared centre and scale of each feature (public values, never computed from the data, so the certificate covers the raw records): " + dataset.ScalingFormat
+
+// StandardizeCaveat is what a report says when the records were
+// standardized with the data's own statistics.
+const StandardizeCaveat = "standardize centres and scales each column with the data's own mean and spread, which are not privatised: the certificate covers the standardized records only, not the raw records (declare the centres and scales with scaling instead)"
+
+// Preprocess centres and scales the records of a data file as ds asks
+// (Standardize: the data's own statistics; Scaling: declared values from a
+// file) and returns the assumption a report prints about it.
+func (ds DataSpec) Preprocess(data *dataset.Dataset) (string, error) {
+	switch {
+	case ds.Standardize && ds.Scaling != "":
+		return "", field.New("scaling", ds.Scaling, "and standardize cannot be combined: give declared centres and scales or the data's own, not both")
+	case ds.Scaling != "" && ds.Path == "":
+		return "", field.New("scaling", ds.Scaling, "applies to a data file (synthetic data are generated with ‖x‖ ≤ 1)")
+	case ds.Standardize:
+		data.Standardize()
+		return StandardizeCaveat, nil
+	case ds.Scaling != "":
+		sc, err := dataset.ReadScalingFile(ds.Scaling)
+		if err != nil {
+			return "", err
+		}
+		if err := data.ApplyScaling(sc); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("each feature is centred and scaled by the declared values of %s, (x − center)/scale, the same map for every record (never computed from the data): the certificate covers the raw records", filepath.Base(ds.Scaling)), nil
+	}
+	return "", nil
+}
+
 // declare fixes the bounds, clips the records to them (a per-record map)
 // and derives the constants from the bounds.
 func (p *Problem) declare(ds DataSpec, radius float64) error {
 	d := &p.Declared
 	d.Radius, d.RadiusValue, d.Dimension, d.Loss, d.L2 = radius, quantity.Num(radius), p.Data.D, p.Objective.Name(), p.Objective.L2
-	if ds.Standardize {
-		p.Data.Standardize()
-		p.Assumptions = append(p.Assumptions, "standardize centres and scales each column with the data's own mean and spread, which are not privatised: the certificate covers the standardized records only, not the raw records")
+	if ds.Standardize || ds.Scaling != "" {
+		a, err := ds.Preprocess(p.Data)
+		if err != nil {
+			return err
+		}
+		p.Assumptions = append(p.Assumptions, a)
 	}
 	switch {
 	case ds.FeatureBound != 0 && (!(ds.FeatureBound > 0) || math.IsInf(ds.FeatureBound, 0)):
@@ -262,7 +301,7 @@ func (p *Problem) declare(ds DataSpec, radius float64) error {
 		return field.New("loss", p.Objective.Name(), "is not smooth on this domain (β = ∞)")
 	}
 	if p.ClippedRows > 0 || p.ClippedLabels > 0 {
-		p.Notes = append(p.Notes, fmt.Sprintf("%s scaled to the feature bound %g and %s clipped to ±%g (each record on its own)", quantity.Count(p.ClippedRows, "row", "rows"), d.FeatureBound, quantity.Count(p.ClippedLabels, "label", "labels"), d.LabelBound))
+		p.Notes = append(p.Notes, fmt.Sprintf("measured on the private records (not covered by the certificate): %s scaled to the feature bound %g and %s clipped to ±%g (each record on its own)", quantity.Count(p.ClippedRows, "row", "rows"), d.FeatureBound, quantity.Count(p.ClippedLabels, "label", "labels"), d.LabelBound))
 	}
 	return nil
 }

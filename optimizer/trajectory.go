@@ -28,6 +28,15 @@ type Point struct {
 	Contraction float64
 	// Dist is ‖w_t − w*‖ to the non-private optimum (NaN when unknown).
 	Dist float64
+	// NoiseSq is Σ‖Z_s‖² over the steps since the previous point: the
+	// squared norms of the Gaussian noise Z_s ~ N(0, σ²I_d) added to the
+	// gradient at each of those steps (w ← Π_K(w − η(g + Z))). Under the
+	// run's σ, NoiseSq/σ² is χ² with NoiseDOF degrees of freedom, so a
+	// verifier can test a claimed σ against it (package optimizer/claim).
+	NoiseSq float64
+	// NoiseDOF is the number of Gaussian coordinates those steps drew:
+	// (steps since the previous point) × d.
+	NoiseDOF int
 }
 
 // Tracer records a decimated trajectory of a run: at most MaxPoints points
@@ -50,6 +59,7 @@ type Tracer struct {
 
 	r          *Runner
 	every, end int
+	prev       int // the step of the previous point (the run's start before the first)
 	rng        *rand.Rand
 	eval       *dataset.Dataset
 	u, v, pu   []float64
@@ -59,6 +69,7 @@ type Tracer struct {
 func (t *Tracer) begin(r *Runner, seed uint64, start, end int) {
 	t.r = r
 	t.end = end
+	t.prev = start
 	t.Points = t.Points[:0]
 	mp := t.MaxPoints
 	if mp <= 0 {
@@ -85,8 +96,12 @@ func (t *Tracer) begin(r *Runner, seed uint64, start, end int) {
 
 func (t *Tracer) due(step, end int) bool { return step%t.every == 0 || step == end }
 
-func (t *Tracer) observe(step int, w []float64, gradNorm float64, lo, hi int) {
-	p := Point{Step: step, GradNorm: gradNorm, StepSize: t.r.cfg.Loss.Eta, Dist: math.NaN()}
+// observe records the point after step; noiseSq is Σ‖Z_s‖² of the steps
+// since the previous point.
+func (t *Tracer) observe(step int, w []float64, gradNorm, noiseSq float64, lo, hi int) {
+	p := Point{Step: step, GradNorm: gradNorm, StepSize: t.r.cfg.Loss.Eta, Dist: math.NaN(),
+		NoiseSq: noiseSq, NoiseDOF: (step - t.prev) * t.r.data.D}
+	t.prev = step
 	p.Loss = EmpiricalRisk(t.r.obj, t.eval, w)
 	if t.Opt != nil {
 		var s float64
@@ -214,7 +229,7 @@ func EmpiricalRisk(obj Objective, data *dataset.Dataset, w []float64) float64 {
 // dist_to_opt (‖w_t − w*‖, w* the non-private minimiser over K). Only step,
 // grad_norm and step_size are required when reading; Verify cross-checks
 // every column it is given against the claim's constants.
-var TraceHeader = []string{"step", "loss", "grad_norm", "step_size", "contraction", "dist_to_opt"}
+var TraceHeader = []string{"step", "loss", "grad_norm", "step_size", "contraction", "dist_to_opt", "noise_sq", "noise_dof"}
 
 // WriteTrace writes points as CSV with TraceHeader. NaN values are written as
 // empty fields.
@@ -230,7 +245,7 @@ func WriteTrace(w io.Writer, pts []Point) error {
 		return strconv.FormatFloat(x, 'g', 10, 64)
 	}
 	for _, p := range pts {
-		if err := cw.Write([]string{strconv.Itoa(p.Step), f(p.Loss), f(p.GradNorm), f(p.StepSize), f(p.Contraction), f(p.Dist)}); err != nil {
+		if err := cw.Write([]string{strconv.Itoa(p.Step), f(p.Loss), f(p.GradNorm), f(p.StepSize), f(p.Contraction), f(p.Dist), f(p.NoiseSq), strconv.Itoa(p.NoiseDOF)}); err != nil {
 			return err
 		}
 	}

@@ -26,9 +26,10 @@ type DPSGD struct {
 	// FixedSize: batches of exactly Batch examples drawn without
 	// replacement (else Poisson sampling); the changed example is in a
 	// batch with probability γ = Batch/N (or SamplingRate, read as b/n).
-	// Valid only with ReplaceOne. RDP has no bound for it here (Account
-	// refuses it below γ = 1); composition.DPSGDWith accounts it with the
-	// PLD (pld.SubsampledGaussianReplaceOne).
+	// Valid only with ReplaceOne. RDP bounds it by SampledGaussianFixedSize
+	// (the Rényi divergence of the dominating pair of
+	// pld.SubsampledGaussianReplaceOne); composition.DPSGDWith also
+	// accounts it with that pair's PLD.
 	FixedSize bool
 	Calibrate bool // find the smallest z for TargetEpsilon instead of taking Noise
 	// TargetEpsilon is the ε > 0 to calibrate z for.
@@ -125,6 +126,9 @@ func givenCheck(v float64, err error) error {
 }
 
 func (d DPSGD) curve(q, z, steps float64) Curve {
+	if d.FixedSize && d.ReplaceOne {
+		return Repeat(SampledGaussianFixedSize{Gamma: q, Z: z}, steps)
+	}
 	if d.ReplaceOne {
 		return Repeat(SampledGaussianReplaceOne{Q: q, Z: z}, steps)
 	}
@@ -146,9 +150,6 @@ func (d DPSGD) Account() (DPSGDResult, error) {
 	} else if err == nil {
 		err = field.Positive("noise", d.Noise)
 	}
-	if err == nil && d.FixedSize && q < 1 {
-		err = field.New("fixed_size", true, "has no RDP bound here (batches drawn without replacement); the PLD accountant covers it")
-	}
 	if err != nil {
 		return DPSGDResult{}, err
 	}
@@ -166,16 +167,30 @@ func (d DPSGD) Account() (DPSGDResult, error) {
 	r := DPSGDResult{N: quantity.Num(d.N), Batch: quantity.Num(d.Batch), SamplingRate: quantity.Num(q), Steps: quantity.Num(steps),
 		NoiseMultiplier: quantity.Noise(z), Calibrated: d.Calibrate, Epsilon: quantity.Loss(dp.Epsilon), Delta: quantity.Loss(d.Delta),
 		Order: quantity.Num(dp.Order), Neighbours: "add-remove", Method: "rdp-poisson-subsampled-gaussian",
-		Source: "Mironov–Talwar–Zhang 2019, §3 + " + d.Conversion.Source(), Conversion: d.Conversion.String()}
+		Source: d.Source(), Conversion: d.Conversion.String()}
 	if d.Calibrate {
 		r.TargetEpsilon = quantity.Num(d.TargetEpsilon)
 	}
-	if d.ReplaceOne {
+	switch {
+	case d.FixedSize && d.ReplaceOne:
+		r.Neighbours, r.Method = "replace-one", "rdp-fixed-size-replace-one"
+	case d.ReplaceOne:
 		r.Neighbours, r.Method = "replace-one", r.Method+"-replace-one"
-		r.Source = "Mironov–Talwar–Zhang 2019 + Mironov 2017, Prop. 11 (replace = remove then add) + " + d.Conversion.Source()
 	}
 	if dp.TotalVariation {
 		r.Source += "; ε = 0 by total variation ≤ √(1 − e^{−KL}) (Bretagnolle–Huber)"
 	}
 	return r, nil
+}
+
+// Source names the papers behind Account's ε for d's sampling and
+// neighbouring relation, with the conversion's.
+func (d DPSGD) Source() string {
+	switch {
+	case d.FixedSize && d.ReplaceOne:
+		return SourceFixedSize + " + " + d.Conversion.Source()
+	case d.ReplaceOne:
+		return "Mironov–Talwar–Zhang 2019 + Mironov 2017, Prop. 11 (replace = remove then add) + " + d.Conversion.Source()
+	}
+	return "Mironov–Talwar–Zhang 2019, §3 + " + d.Conversion.Source()
 }

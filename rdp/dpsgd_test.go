@@ -49,7 +49,6 @@ func TestDPSGD(t *testing.T) {
 		{DPSGD{N: 10, Batch: 1, Steps: 1, Noise: 1, Delta: 1}, "delta"},
 		// fixed-size batches: add/remove has no pair; RDP has no bound
 		{DPSGD{N: 10, Batch: 1, Steps: 1, Noise: 1, Delta: 1e-5, FixedSize: true}, "fixed_size"},
-		{DPSGD{N: 10, Batch: 1, Steps: 1, Noise: 1, Delta: 1e-5, FixedSize: true, ReplaceOne: true}, "fixed_size"},
 	} {
 		_, err := b.d.Account()
 		if fe, ok := field.As(err); !ok || fe.Field != b.field {

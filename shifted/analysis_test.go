@@ -219,7 +219,7 @@ func TestSolutionReport(t *testing.T) {
 // here directly from both packages; it is never below the add/remove ε.
 // With one record a step (q = 1e-5, 1e5 steps, z = 4) the PLD wins
 // (0.0162 against RDP's 0.0292); with MNIST's q = 256/60000, z = 1.1 and
-// 14063 steps RDP does (5.78 against 18.50).
+// 14063 steps RDP does (5.78 against 18.45).
 func TestSamplingReplaceOneIsTheSmallerBound(t *testing.T) {
 	for _, c := range []struct {
 		run   SGD

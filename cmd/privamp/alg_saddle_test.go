@@ -29,7 +29,7 @@ func TestAlgSaddle(t *testing.T) {
 		args []string
 		flag string
 	}{
-		{[]string{"--algorithm", "smd-vertex", "--data", bc, "--label", "malignant"}, "--standardize"},
+		{[]string{"--algorithm", "smd-vertex", "--data", bc, "--label", "malignant"}, "--scaling"},
 		{append(syn, "--algorithm", "smd-vertex", "--target-epsilon", "100"), "--target-epsilon"},
 		{append(syn, "--algorithm", "smd-vertex", "--samples", "0"), "--samples"},
 		{append(syn, "--algorithm", "smd-vertex", "--steps", "601"), "--steps"},
@@ -61,8 +61,8 @@ func TestAlgSaddleSCO(t *testing.T) {
 	if !ok || obj["algorithm"] != "smd-sco" {
 		t.Fatalf("no typed result in %v", obj)
 	}
-	if obj["ok"] != true || pr["epsilon"].(float64) > 1 || obj["max_support"].(float64) > obj["samples"].(float64) {
-		t.Errorf("ok %v, ε %v, support %v, K %v", obj["ok"], pr["epsilon"], obj["max_support"], obj["samples"])
+	if obj["ok"] != true || pr["epsilon"].(float64) > 1 || obj["measured_max_support"].(float64) > obj["samples"].(float64) {
+		t.Errorf("ok %v, ε %v, support %v, K %v", obj["ok"], pr["epsilon"], obj["measured_max_support"], obj["samples"])
 	}
 	obj = jsonOf(t, "run", "--algorithm", "smd-sco", "--data", bc, "--label", "malignant", "--standardize", "--repeats", "3")
 	if obj["d"].(float64) != 62 || obj["n"].(float64) != 569 || obj["ok"] != true {
@@ -73,7 +73,7 @@ func TestAlgSaddleSCO(t *testing.T) {
 		flag string
 	}{
 		{[]string{"run", "--algorithm", "smd-sco", "--data", bc, "--label", "malignant", "--standardize", "--l1-radius", "0"}, "--l1-radius"},
-		{[]string{"run", "--algorithm", "smd-sco", "--data", bc, "--label", "malignant"}, "--standardize"},
+		{[]string{"run", "--algorithm", "smd-sco", "--data", bc, "--label", "malignant"}, "--scaling"},
 		{append(syn, "--round-length", "-1"), "--round-length"},
 		{append(syn, "--samples", "-1"), "--samples"},
 		{append(syn, "--steps", "3001"), "--steps"},

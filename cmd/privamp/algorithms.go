@@ -14,7 +14,7 @@ import (
 )
 
 // dataFlags are the problem flags every catalogued algorithm takes.
-var dataFlags = []string{"algorithm", "config", "plot", "data", "label", "normalize", "feature-bound", "label-bound", "standardize", "synthetic",
+var dataFlags = []string{"algorithm", "config", "plot", "data", "label", "normalize", "feature-bound", "label-bound", "standardize", "scaling", "synthetic",
 	"n", "dimension", "data-seed", "loss", "huber-delta", "smoothing", "l2", "radius", "no-projection"}
 
 func kebab(s string) string { return strings.ReplaceAll(s, "_", "-") }
@@ -111,7 +111,7 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 func fromReport(rep *algorithms.Report) *report {
 	r := &report{Title: rep.Title, CSVAll: true, Result: rep.Result, Command: "run", Assumptions: rep.Assumptions, Notes: rep.Notes}
 	for _, l := range rep.Lines {
-		r.Rows = append(r.Rows, row{l.Quantity, l.Value, l.Kind, l.Source})
+		r.Rows = append(r.Rows, row{l.Quantity, l.Value, l.Column(), l.Source})
 	}
 	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"}}
 	for _, ch := range rep.Checks {

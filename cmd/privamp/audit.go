@@ -43,16 +43,16 @@ other), the Gaussian-DP estimate μ (Nasr et al. 2023; an ε only if the run is 
 the one-run bound; with --epsilon (at --delta) or --claim, the upper bound beside them and the verdict
 VIOLATED (the lower bound exceeds it: the claim is false, exit 1) or CONSISTENT. docs/audit.md.` + checkExitStatuses,
 		Args: cobra.NoArgs,
-		Example: `  privamp audit --data testdata/breast_cancer.csv --label malignant --standardize --normalize \
+		Example: `  privamp audit --data testdata/breast_cancer.csv --label malignant --scaling testdata/breast_cancer.scale.csv --normalize \
       --variant pnsgd --sigma 1 --trials 5000 --delta 1e-3
   privamp audit --synthetic quadratic --loss linear --no-projection --variant pnsgd --eta 0.1 --sigma 0.3 --index 1
   privamp audit --scores examples/canary-scores.csv --epsilon 0.5 --plot tradeoff.png`,
 	}
 	f := cmd.Flags()
 	af.register(f)
-	f.IntVar(&af.as.Trials, "trials", 2000, "runs on each of the two neighbouring data sets")
+	f.IntVar(&af.as.Trials, "trials", 2000, "runs on each of the two neighbouring data sets (20 to 1e7)")
 	f.Int64Var(&af.as.Index, "index", 0, "index (1-based) of the canary (default: the worst-case index)")
-	f.IntVar(&af.as.Workers, "workers", 0, "parallel workers (default: all cores)")
+	f.IntVar(&af.as.Workers, "workers", 0, "parallel workers (0 to 1024); 0: all cores")
 	f.Float64Var(&af.as.Confidence, "confidence", 0.95, "confidence of the lower bound")
 	af.sf.register(f)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -93,20 +93,20 @@ func runAudit(a *app, cmd *cobra.Command, af *auditFlags) error {
 		CSVAll: true, Result: auditResult{"audit", rep}, Notes: res.Notes}
 	add := func(q string, v any, u, s string) { r.Rows = append(r.Rows, row{q, v, u, s}) }
 	dl := fmt.Sprintf("δ = %g", res.Privacy.Delta)
-	add("verdict", map[bool]string{true: "lower bound ≤ proven bound", false: "lower bound ABOVE the proven bound"}[rep.Check.Status == optimizer.Pass], "", rep.Check.Detail)
-	add("runs", fmt.Sprintf("%d + %d", rep.Trials, rep.Trials), "", fmt.Sprintf("S and S' (index %d replaced), %d workers, seed %d", rep.Index, rep.Workers, res.Seed))
-	add("η, σ", fmt.Sprintf("%s, %s", res.Derived.Eta, res.Derived.Sigma), "", joinNonEmpty("; ", res.Derived.EtaSource, res.Derived.SigmaSource))
+	add("verdict", map[bool]string{true: "lower bound ≤ proven bound", false: "lower bound ABOVE the proven bound"}[rep.Check.Status == optimizer.Pass], "measured", rep.Check.Detail)
+	add("runs", fmt.Sprintf("%d + %d", rep.Trials, rep.Trials), "given", fmt.Sprintf("S and S' (index %d replaced), %d workers, seed %d", rep.Index, rep.Workers, res.Seed))
+	add("η, σ", fmt.Sprintf("%s, %s", res.Derived.Eta, res.Derived.Sigma), "derived", joinNonEmpty("; ", res.Derived.EtaSource, res.Derived.SigmaSource))
 	add("ε lower bound (audit)", rep.Lower, dl, fmt.Sprintf("Clopper–Pearson, %g%% confidence", 100*rep.Confidence))
 	add("ε upper bound (proven)", rep.Upper, dl, rep.UpperSource)
 	if !math.IsNaN(float64(rep.Exact)) {
 		add("ε exact", rep.Exact, dl, "final iterate Gaussian: exact privacy profile")
 	}
 	add("ε by plain composition", res.Privacy.Composition, dl, "every iterate released")
-	add("statistic means S / S'", fmt.Sprintf("%s / %s (sd %s)", quantity.Nearest(rep.MeanIn), quantity.Nearest(rep.MeanOut), quantity.Nearest(rep.SD)), "", "⟨w, e⟩, e the canary's direction")
+	add("statistic means S / S'", fmt.Sprintf("%s / %s (sd %s)", quantity.Nearest(rep.MeanIn), quantity.Nearest(rep.MeanOut), quantity.Nearest(rep.SD)), "measured", "⟨w, e⟩, e the canary's direction")
 	op := map[bool]string{true: "≥", false: "≤"}[rep.Greater]
-	add("test", fmt.Sprintf("say S when ⟨w, e⟩ %s %s", op, quantity.Nearest(rep.Threshold)), "", "threshold chosen on the first half of the runs")
-	add("true / false positives", fmt.Sprintf("%d / %d of %d", rep.TP, rep.FP, rep.EvalTrials), "", "second half")
-	add("TPR lower, FPR upper", fmt.Sprintf("%s, %s", quantity.Nearest(rep.TPRLow), quantity.Nearest(rep.FPRHigh)), "", "one-sided Clopper–Pearson bounds")
+	add("test", fmt.Sprintf("say S when ⟨w, e⟩ %s %s", op, quantity.Nearest(rep.Threshold)), "measured", "threshold chosen on the first half of the runs")
+	add("true / false positives", fmt.Sprintf("%d / %d of %d", rep.TP, rep.FP, rep.EvalTrials), "measured", "second half")
+	add("TPR lower, FPR upper", fmt.Sprintf("%s, %s", quantity.Nearest(rep.TPRLow), quantity.Nearest(rep.FPRHigh)), "measured", "one-sided Clopper–Pearson bounds")
 	add("μ (Gaussian DP), ε if μ-GDP", fmt.Sprintf("[%s, %s], ε ≥ %s", rep.GDP.MuLower, rep.GDP.MuUpper, rep.GDP.EpsilonLower), dl, rep.GDP.Source)
 	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"},
 		Rows: [][]string{{rep.Check.Name, rep.Check.Status, rep.Lower.String(), rep.Upper.String(), rep.Check.Detail}}}

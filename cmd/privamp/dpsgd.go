@@ -128,7 +128,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		}
 		addPLD(r, 4, res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
 		if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
-			r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), "Mironov–Talwar–Zhang 2019 + " + d.Conversion.Source()})
+			r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), d.Source()})
 		}
 		addPLD(r, 0, 0, 0, "", joinNonEmpty("; ", res.PLDNote, res.RDPNote))
 		if res.N > 0 {

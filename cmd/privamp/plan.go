@@ -84,7 +84,7 @@ Exit status: 0 a plan meets every budget, 1 infeasible under the cap (or a failu
 	fs.Float64Var(&f.opt.Training.Delta, "delta", 1e-5, "δ in (0, 1) for people without their own")
 	fs.Float64Var(&f.opt.MaxSigma, "max-sigma", 0, "cap on the noise σ (> 0; 0: none)")
 	fs.Float64Var(&f.opt.TargetExcessRisk, "target-excess-risk", 0, "cap on the utility bound E[F(W)] − F* (> 0; 0: none)")
-	fs.StringVar(&f.out, "out", "", "write the plan as JSON to this file (atomically)")
+	fs.StringVar(&f.out, "out", "", "write the plan as JSON to this file (atomically; '-' for standard output)")
 	fs.StringVar(&f.plotPath, "plot", "", "draw target and achieved ε per position to this .png or .svg file")
 	conv := conversionFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -199,7 +199,7 @@ func runPlan(a *app, cmd *cobra.Command, f *planFlags) error {
 	}
 	if f.out != "" {
 		if err := streamFileAtomic(f.out, res.Plan.WriteTo); err != nil {
-			return err
+			return flagged("out", err)
 		}
 		out.PlanFile = f.out
 	}
@@ -233,12 +233,12 @@ func planReport(f *planFlags, what string, out *planResult) *report {
 		{"order", order, "", opt},
 		{"noise σ", res.Sigma, "", res.SigmaSource + "; per-person curves: " + res.Source},
 		{"step size η", res.Eta, "", res.EtaSource},
-		{"utility bound E[F(W)] − F*", planBound(u.Bound), "", u.Source},
+		{"utility bound E[F(W)] − F*", u.Bound.OrNone(), "", u.Source},
 		{"every target met", "yes: largest achieved/target = " + strconv.FormatFloat(res.MaxAchievedRatio, 'f', 10, 64), "", "every person's ε recomputed with package shifted at σ, η and their δ; " + f.opt.Conversion.Source()},
 		{"worst person (sets σ)", fmt.Sprintf("position %d (%sε = %s, δ = %s)", res.WorstIndex, planWhoAt(p, res.WorstIndex), quantity.Nearest(e), quantity.Nearest(d)), "", "the position with the largest achieved/target"},
 		{fmt.Sprintf("uniform plan σ (everyone ε = %s, δ = %s)", quantity.Nearest(res.Uniform.Epsilon), quantity.Nearest(res.Uniform.Delta)), res.Uniform.Sigma, "", "the same computation with every budget set to the strictest"},
 		{"noise versus uniform", planRatio(res.NoiseRatio, "less noise"), "", fmt.Sprintf("σ/σ_uniform = %s", res.NoiseRatio)},
-		{"utility bound, uniform plan", planBound(uu.Bound), "", uu.Source},
+		{"utility bound, uniform plan", uu.Bound.OrNone(), "", uu.Source},
 		{"utility bound versus uniform", planRatio(res.UtilityRatio, "better"), "", "ratio of the two bounds above"},
 	}
 	for _, w := range []row{{"plan written to", f.out, "", fmt.Sprintf("JSON, format %q version %d", plan.Format, plan.Version)}, {"plot written to", f.plotPath, "", "ε per position"}} {
@@ -258,14 +258,6 @@ func planReport(f *planFlags, what string, out *planResult) *report {
 	r.Table = tb
 	r.Notes = append(r.Notes, "many budget groups: the table shows log-spaced positions; --csv prints every person")
 	return r
-}
-
-// planBound prints a utility bound ("none" when the variant has none).
-func planBound(b quantity.Loss) string {
-	if math.IsNaN(float64(b)) {
-		return "none"
-	}
-	return b.String()
 }
 
 // planRatio formats 1/r: how many times the uniform plan's value exceeds this plan's.
@@ -358,7 +350,7 @@ func planRemedy(rm plan.Remedy) string {
 	if !rm.Found {
 		return "none (see the notes)"
 	}
-	s := fmt.Sprintf("%d (then σ = %s, utility bound %s)", rm.Count, rm.Sigma, planBound(rm.Utility.Bound))
+	s := fmt.Sprintf("%d (then σ = %s, utility bound %s)", rm.Count, rm.Sigma, rm.Utility.Bound.OrNone())
 	if rm.Verified {
 		return s + "; recomputed: every target met"
 	}

@@ -27,12 +27,9 @@ type verifyResult struct {
 
 // planVerifyResult is verify's --json object for a plan.
 type planVerifyResult struct {
-	Command      string             `json:"command"`
-	File         string             `json:"file"`
-	Verdict      string             `json:"verdict"`
-	SigmaNeeded  *quantity.Noise    `json:"sigma_needed,omitempty"`
-	Verification *plan.Verification `json:"verification"`
-	Notes        []string           `json:"notes"`
+	Command string `json:"command"`
+	File    string `json:"file"`
+	*claim.PlanVerification
 }
 
 func newVerifyCmd(a *app) *cobra.Command {
@@ -96,13 +93,13 @@ func verifyReport(res verifyResult) *report {
 	add(v.ClaimedEpsilon != nil, "claimed ε (worst case)", v.ClaimedEpsilon, delta, "claim")
 	add(v.Via == claim.ViaAmplification && v.WorstIndex > 0, fmt.Sprintf("certified ε (worst case, index %d)", v.WorstIndex), v.WorstEpsilon, delta, v.Source)
 	// a contradicted claim gets no argument, composition included
-	add(v.Via != claim.ViaNone, "plain composition ε", v.CompositionEpsilon, delta, "every iterate released; needs only ‖∇f‖ ≤ L")
+	add(v.Via != claim.ViaNone && v.Via != claim.ViaDelta, "plain composition ε", v.CompositionEpsilon, delta, "every iterate released; needs only ‖∇f‖ ≤ L")
 	add(v.Verdict == claim.Invalid, "σ that makes the claim true", v.SigmaNeeded, "", "shifted.Training.CalibrateSigma (bisection over the sound bound)")
 	for _, iv := range v.PerIndex {
 		add(true, fmt.Sprintf("index %d: claimed / certified ε", iv.Index), fmt.Sprintf("%s / %s", iv.Claimed, iv.Certified), delta, map[bool]string{true: "ok", false: "below the bound"}[iv.OK])
 	}
 	add(true, "cross-checked", strings.Join(v.CrossChecked, "; "), "", "against the trajectory or the other constants")
-	add(true, "taken on trust", strings.Join(v.Trusted, "; "), "", "nothing the claim brings can contradict them")
+	add(true, "taken on trust", nonEmpty(strings.Join(v.Trusted, "; "), "nothing"), "", "nothing the claim brings can contradict them")
 	r.Table = &table{Header: []string{"check", "status", "basis", "value", "bound", "detail"}}
 	for _, ch := range v.Checks {
 		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, ch.Status, ch.Basis, checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
@@ -110,7 +107,8 @@ func verifyReport(res verifyResult) *report {
 	return r
 }
 
-// verifyPlan recomputes every person's ε of a plan (plan.Verify).
+// verifyPlan recomputes every person's ε of a plan and checks it as a
+// claim is checked (claim.VerifyPlan).
 func verifyPlan(a *app, path string) error {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -123,37 +121,41 @@ func verifyPlan(a *app, path string) error {
 		return badInput("%s: %v", path, err)
 	}
 	vb := newBar(a)
-	v, err := p.VerifyProgress(func(done, n int64) { vb.set("recomputing every position's ε", done, n) })
+	pv, err := claim.VerifyPlan(p, func(done, n int64) { vb.set("recomputing every position's ε", done, n) })
 	vb.finish()
 	if err != nil {
 		return badInput("%s: %v", path, err)
 	}
-	res := &planVerifyResult{Command: "verify", File: path, Verdict: map[bool]string{true: "VALID", false: "INVALID"}[v.OK], Verification: v,
-		Notes: []string{"VALID means every recomputed ε ≤ its target; plans written by privamp plan keep a relative margin of 5e-10 below each target"}}
+	v := pv.Verification
+	res := &planVerifyResult{"verify", path, pv}
 	s, _ := p.Options()
-	r := &report{Title: fmt.Sprintf("privamp verify %s: %s (a per-person privacy plan)", path, res.Verdict), Result: res, CSVAll: true, Assumptions: v.Assumptions, Notes: res.Notes}
+	r := &report{Title: fmt.Sprintf("privamp verify %s: %s (a per-person privacy plan)", path, pv.Verdict), Result: res, CSVAll: true, Assumptions: v.Assumptions, Notes: pv.Notes}
 	add := func(q string, val any, src string) { r.Rows = append(r.Rows, row{q, val, "", src}) }
-	add("verdict", res.Verdict, "every position's ε recomputed with package shifted and compared with its target")
+	add("verdict", pv.Verdict.String(), "via "+pv.Via+"; every position's ε recomputed with package shifted and compared with its target")
 	add("plan", fmt.Sprintf("%s, %s, order %s; σ, η, L, β, m = %g, %g, %g, %g, %g", quantity.Count(p.N, "person", "people"), s.Name(), p.Order, p.Sigma, p.Eta, p.Lipschitz, p.Smoothness, p.StrongConvexity), "plan file")
 	if e, d, err := p.Target(v.WorstPosition); err == nil {
 		add("largest achieved/target", quantity.Loss(v.WorstRatio), fmt.Sprintf("index %d (%sε = %s, δ = %s)", v.WorstPosition, planWhoAt(p, v.WorstPosition), quantity.Nearest(e), quantity.Nearest(d)))
 	}
 	add("people above their target", fmt.Sprintf("%s of %s", quantity.Int(float64(v.ViolationCount)), quantity.Int(float64(v.Checked))), "recomputed ε > target ε; "+v.Source)
-	if len(v.Groups) > 0 && len(v.Groups) <= planMaxTable && v.OK {
+	for _, ch := range pv.Checks {
+		add("check: "+ch.Name, ch.Status, ch.Detail)
+	}
+	if pv.Via == claim.ViaComposition {
+		add("plain composition ε", pv.CompositionEpsilon, fmt.Sprintf("δ = %g; every iterate released; needs only ‖∇f‖ ≤ L; above the target of %s", p.Delta, quantity.Count(pv.CompositionShort, "person", "people")))
+	}
+	if len(v.Groups) > 0 && len(v.Groups) <= planMaxTable && v.ViolationCount == 0 {
 		r.Table = planGroupTable(p, v.Groups)
-	} else if !v.OK {
+	} else if v.ViolationCount > 0 {
 		r.Table = &table{Header: []string{"index", "who", "target ε", "δ", "achieved ε"}}
 		for _, vi := range v.Violations[:min(len(v.Violations), planMaxTable)] {
 			r.Table.Rows = append(r.Table.Rows, []string{quantity.Int(float64(vi.Position)), nonEmpty(vi.ID, vi.Tier), quantity.Nearest(vi.Epsilon), quantity.Nearest(vi.Delta), quantity.Loss(vi.Achieved).String()})
 		}
-		if mk, err := plan.Make(s, plan.Budgets{People: p.People, Tiers: p.Tiers}); err == nil && mk.Plan != nil {
-			need := quantity.Noise(mk.Plan.Sigma)
-			res.SigmaNeeded = &need
-			add("σ that meets every target", need, fmt.Sprintf("privamp plan on the same budgets and setting (η = %s fixed)", quantity.Nearest(p.Eta)))
-		}
+	}
+	if pv.SigmaNeeded != nil {
+		add("σ that meets every target", *pv.SigmaNeeded, fmt.Sprintf("privamp plan on the same budgets and setting (η = %s fixed)", quantity.Nearest(p.Eta)))
 	}
 	if err := render(a.out, a.mode, r); err != nil {
 		return err
 	}
-	return map[bool]error{false: &exitError{code: exitInvalid}}[v.OK]
+	return map[claim.Verdict]error{claim.Invalid: &exitError{code: exitInvalid}, claim.Unsupported: &exitError{code: exitUnsupported}}[pv.Verdict]
 }

@@ -21,12 +21,12 @@ func TestVerifyDPSGDExample(t *testing.T) {
 // needed, a shuffle 3, conflicting keys 2 naming both.
 func TestVerifyDPSGDExitStatuses(t *testing.T) {
 	dir := t.TempDir()
-	const run = `{"algorithm": "dpsgd", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1, "delta": 1e-5, `
+	const run = `{"algorithm": "dpsgd", "sampling": "poisson", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1, "delta": 1e-5, `
 	p := writeClaim(t, dir, run+`"epochs": 60, "epsilon": 2.3}`)
 	if out, stderr, code := runCLI("verify", p); code != 1 || !strings.Contains(out, "noise multiplier that makes the claim true") {
 		t.Errorf("INVALID: exit %d\n%s%s", code, out, stderr)
 	}
-	p = writeClaim(t, dir, run+`"epochs": 60, "epsilon": 2.6, "sampling": "shuffle"}`)
+	p = writeClaim(t, dir, strings.Replace(run, `"poisson"`, `"shuffle"`, 1)+`"epochs": 60, "epsilon": 2.6}`)
 	if out, stderr, code := runCLI("verify", p); code != 3 || !strings.Contains(out, "not a proof") {
 		t.Errorf("shuffle: exit %d\n%s%s", code, out, stderr)
 	}

@@ -29,7 +29,7 @@ func TestVerifyExample(t *testing.T) {
 		t.Fatal("VALID with a claim below the bound")
 	}
 	tr := m["training"].(map[string]any)
-	if tr["variant"] != "pnsgd" || tr["n"].(float64) != 569 || len(m["cross_checked"].([]any)) == 0 || len(m["trusted"].([]any)) == 0 {
+	if tr["variant"] != "pnsgd" || tr["n"].(float64) != 569 || len(m["cross_checked"].([]any)) == 0 || m["trusted"] == nil {
 		t.Errorf("training %v, cross_checked %v, trusted %v", tr, m["cross_checked"], m["trusted"])
 	}
 	for _, c := range m["checks"].([]any) {
@@ -108,13 +108,20 @@ func TestVerifyBadClaims(t *testing.T) {
 }
 
 // TestVerifyPlan: a plan file is recognised by its format and verified
-// person by person: VALID (exit 0) for the shipped plans, INVALID (exit 1)
-// with every violation for a plan whose targets were lowered by hand.
+// person by person: VALID (exit 0) for the shipped plan with a smoothness
+// β; UNSUPPORTED (exit 3) via composition for the shipped plans without one
+// (issue 22 hole 8a: amplification's contraction is not established, as
+// for a claim without β); INVALID (exit 1) with every violation for a plan
+// whose targets were lowered by hand.
 func TestVerifyPlan(t *testing.T) {
 	for _, f := range []string{"../../examples/plan/plan.json", "../../examples/plan/tiers-plan.json", "../../examples/plan/breast-cancer-plan.json"} {
 		m, code, stderr := runJSON(t, "verify", f)
 		pv := m["verification"].(map[string]any)
-		if code != 0 || m["verdict"] != "VALID" || m["command"] != "verify" || pv["violation_count"].(float64) != 0 || pv["worst_ratio"].(float64) > 1 || pv["worst_index"].(float64) < 1 {
+		want, wantCode, via := "VALID", 0, "amplification by iteration"
+		if !strings.Contains(f, "breast-cancer") {
+			want, wantCode, via = "UNSUPPORTED", 3, "composition"
+		}
+		if code != wantCode || m["verdict"] != want || m["via"] != via || m["command"] != "verify" || pv["violation_count"].(float64) != 0 || pv["worst_ratio"].(float64) > 1 || pv["worst_index"].(float64) < 1 {
 			t.Errorf("%s: exit %d %v %s", f, code, m, stderr)
 		}
 		for _, g := range pv["groups"].([]any) {
@@ -127,6 +134,7 @@ func TestVerifyPlan(t *testing.T) {
 	dir := t.TempDir()
 	p := loadPlanFile(t, "../../examples/plan/plan.json")
 	p.People.Epsilon[4], p.People.Epsilon[23] = 0.05, 0.3
+	p.Smoothness = 1 // amplification decides (η·β ≤ 2; c = 1 as with no β)
 	var buf bytes.Buffer
 	if _, err := p.WriteTo(&buf); err != nil {
 		t.Fatal(err)

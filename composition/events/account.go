@@ -9,6 +9,7 @@ import (
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/rdp"
 )
 
 // Query is what Account is asked.
@@ -71,6 +72,8 @@ type DeltaAt struct {
 const (
 	pldSource = "PLD accountant (composition/pld): connect-the-dots discretization (Doroshenko et al. 2022), FFT composition (Koskela et al. 2020), every truncated mass and FFT error added to δ"
 	rdpSource = "RDP: Mironov 2017 (Gaussian, Laplace, composition; replace-one as remove then add, Prop. 11), Mironov–Talwar–Zhang 2019 (subsampled Gaussian), Canonne–Kamath–Steinke 2020, Prop. 12 (conversion)"
+	// rdpSourceFixed is added where a phase samples without replacement.
+	rdpSourceFixed = "; sampling without replacement: " + rdp.SourceFixedSize
 )
 
 // Account accounts the run ev describes at q.Delta. Both accountants run
@@ -111,10 +114,12 @@ func Account(ev Events, q Query) (Result, error) {
 		opt.Interval = pld.DefaultInterval
 	}
 	res := Result{Delta: quantity.Loss(q.Delta), Neighbours: ev.relation().String(), Steps: quantity.Num(steps), Phases: phases}
+	withoutReplacement := false
 	for _, ph := range phases {
+		withoutReplacement = withoutReplacement || ph.Sampling == SamplingWithoutReplacement
 		switch {
 		case !ph.RDP && res.RDPNote == "":
-			res.RDPNote = fmt.Sprintf("RDP does not apply: %s samples without replacement, for which privamp has no RDP curve", ph.Path)
+			res.RDPNote = fmt.Sprintf("RDP does not apply to %s", ph.Path)
 		case !ph.PLD && res.PLDNote == "":
 			res.PLDNote = fmt.Sprintf("PLD does not apply: %s runs %s times, more than the PLD accountant composes (%d)", ph.Path, ph.Count, maxPLDCount)
 		}
@@ -149,6 +154,9 @@ func Account(ev Events, q Query) (Result, error) {
 		res.PLDEpsilon, res.EpsilonOptimistic = &pe, &po
 		if math.IsInf(e, 1) {
 			res.PLDNote = "the PLD's bounds on its own rounding exceed δ: no finite PLD bound at this δ"
+			if a == composition.AccountPLD { // asked for alone, it has no answer: refuse rather than print none
+				return Result{}, field.New("accountant", string(a), "has no finite bound here: %s; best or rdp answer", res.PLDNote)
+			}
 		}
 	}
 
@@ -161,6 +169,9 @@ func Account(ev Events, q Query) (Result, error) {
 		}
 		re := quantity.Loss(dp.Epsilon)
 		res.RDPEpsilon, res.RDPOrder, res.RDPSource, curve = &re, quantity.Num(dp.Order), rdpSource, c
+		if withoutReplacement {
+			res.RDPSource += rdpSourceFixed
+		}
 		if dp.TotalVariation {
 			res.RDPSource += "; ε = 0 by total variation ≤ √(1 − e^{−KL}) (Bretagnolle–Huber)"
 		}
@@ -172,6 +183,9 @@ func Account(ev Events, q Query) (Result, error) {
 		res.Epsilon, res.Accountant = *res.PLDEpsilon, string(composition.AccountPLD)
 	case res.RDPEpsilon != nil:
 		res.Epsilon, res.Accountant = *res.RDPEpsilon, string(composition.AccountRDP)
+		if a == composition.AccountBest && res.PLDNote != "" { // the fallback, named
+			res.PLDNote += "; ε is RDP's bound"
+		}
 	default:
 		return Result{}, field.New("accountant", string(a), "does not apply: neither accountant covers this file (%s; %s)",
 			strings.TrimPrefix(res.PLDNote, "PLD "), strings.TrimPrefix(res.RDPNote, "RDP "))

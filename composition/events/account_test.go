@@ -239,34 +239,34 @@ func wantField(t *testing.T, err error, name, reason string) {
 }
 
 func TestAccountantChoice(t *testing.T) {
-	// Sampling without replacement: no RDP curve.
+	// Sampling without replacement: the RDP of the dominating pair
+	// (rdp.SampledGaussianFixedSize) beside the PLD; best is the PLD here.
 	wor := mustRead(t, `{"neighbouring": "replace_one", "event": {"type": "SelfComposed", "count": 100, "event": {"type": "SampledWithoutReplacement", "source_dataset_size": 1000, "sample_size": 10, "event": {"type": "Gaussian", "noise_multiplier": 1}}}}`)
-	_, err := Account(wor, Query{Delta: 1e-5, Accountant: composition.AccountRDP})
-	wantField(t, err, "accountant", "event.event samples without replacement")
-	switch r, err := Account(wor, Query{Delta: 1e-5}); {
-	case err == nil:
-		if r.Accountant != "pld" || r.RDPEpsilon != nil || r.RDPNote == "" || r.PLDEpsilon == nil {
-			t.Errorf("without replacement, best: %+v", r)
-		}
-	case !strings.Contains(err.Error(), "not yet implemented"): // until pld.SubsampledGaussianReplaceOne exists
-		t.Errorf("without replacement, best: %v", err)
+	if r, err := Account(wor, Query{Delta: 1e-5, Accountant: composition.AccountRDP}); err != nil || r.Accountant != "rdp" ||
+		!strings.Contains(r.RDPSource, "sampling without replacement") {
+		t.Errorf("without replacement, rdp: %+v %v", r, err)
 	}
-	// The fixed-batch example (replace_one): RDP refuses naming the event
-	// sampled without replacement; best is the PLD once
-	// pld.SubsampledGaussianReplaceOne exists.
+	if r, err := Account(wor, Query{Delta: 1e-5}); err != nil || r.Accountant != "pld" || r.RDPEpsilon == nil || r.PLDEpsilon == nil ||
+		!(*r.PLDEpsilon < *r.RDPEpsilon) {
+		t.Errorf("without replacement, best: %+v %v", r, err)
+	}
+	// The fixed-batch example (replace_one) at δ = 1e-5 and 1e-9: the PLD
+	// (at 1e-9 it was ε = null with exit 0 before issue 23); with more runs
+	// than the PLD composes best falls back to RDP, saying so.
 	fixed, err := Load("../../examples/events-fixed-batches.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Account(fixed, Query{Delta: 1e-5, Accountant: composition.AccountRDP})
-	wantField(t, err, "accountant", "event.events[0].event samples without replacement")
-	switch r, err := Account(fixed, Query{Delta: 1e-5}); {
-	case err == nil:
-		if r.Accountant != "pld" || r.RDPEpsilon != nil || float64(*r.EpsilonOptimistic) > float64(r.Epsilon) || r.Epsilon <= 0 {
-			t.Errorf("fixed batches, best: %+v", r)
-		}
-	case !strings.Contains(err.Error(), "not yet implemented"):
-		t.Errorf("fixed batches, best: %v", err)
+	if r, err := Account(fixed, Query{Delta: 1e-5}); err != nil || r.Accountant != "pld" || r.RDPEpsilon == nil ||
+		float64(*r.EpsilonOptimistic) > float64(r.Epsilon) || r.Epsilon <= 0 {
+		t.Errorf("fixed batches, best: %+v %v", r, err)
+	}
+	if r, err := Account(fixed, Query{Delta: 1e-9}); err != nil || math.IsInf(float64(r.Epsilon), 1) || r.Accountant != "pld" || !(r.Epsilon < *r.RDPEpsilon) {
+		t.Errorf("fixed batches at δ = 1e-9, best: %+v %v", r, err)
+	}
+	worLong := mustRead(t, `{"neighbouring": "replace_one", "event": {"type": "SelfComposed", "count": 3000000000, "event": {"type": "SampledWithoutReplacement", "source_dataset_size": 1000000, "sample_size": 10, "event": {"type": "Gaussian", "noise_multiplier": 20}}}}`)
+	if r, err := Account(worLong, Query{Delta: 1e-9}); err != nil || r.Accountant != "rdp" || !strings.Contains(r.PLDNote, "ε is RDP's bound") {
+		t.Errorf("without replacement, 3e9 runs, best: %+v %v", r, err)
 	}
 	// More runs than the PLD composes: best is RDP, pld refuses.
 	long := mustRead(t, dpsgdDoc(AddOrRemoveOne, 1e-7, 5, 3_000_000_000))

@@ -75,14 +75,16 @@
 //	Gaussian, Laplace, NoOp                PLD, RDP            PLD, RDP
 //	RandomizedResponse (2 buckets)         refused             PLD, RDP
 //	PoissonSampled(Gaussian)               PLD, RDP            PLD, RDP
-//	SampledWithoutReplacement(Gaussian)    refused             PLD
+//	SampledWithoutReplacement(Gaussian)    refused             PLD, RDP
 //	PoissonSampled(Laplace), other nesting refused             refused
 //
 // The PLD of a Poisson-sampled Gaussian under replace_one, and of a
 // Gaussian sampled without replacement (fraction m/n), is
 // pld.SubsampledGaussianReplaceOne; under replace_one the RDP of a
 // Poisson-sampled Gaussian is bounded by a removal then an addition
-// (rdp.SampledGaussianReplaceOne, Mironov 2017, Prop. 11). The PLD
+// (rdp.SampledGaussianReplaceOne, Mironov 2017, Prop. 11), and of a
+// Gaussian sampled without replacement by the Rényi divergence of the PLD's
+// dominating pair (rdp.SampledGaussianFixedSize). The PLD
 // accountant composes at most 2³¹−1 runs of one mechanism. Where one
 // accountant does not cover a file, best uses the other and the result
 // says why (PLDNote, RDPNote); the accountant asked for by name refuses.

@@ -56,7 +56,6 @@ func phaseOf(e *Event, path string, count float64, rel pld.Relation) Phase {
 		ph.Sampling = SamplingWithoutReplacement
 		ph.SourceDatasetSize, ph.SampleSize = *e.SourceDatasetSize, *e.SampleSize
 		ph.SamplingProbability = quantity.Num(float64(*e.SampleSize) / float64(*e.SourceDatasetSize))
-		ph.RDP = false // no RDP curve of sampling without replacement here
 		m = e.Event
 	}
 	ph.Mechanism = m.Type

@@ -7,8 +7,7 @@ import (
 	"github.com/privamp/privamp/rdp"
 )
 
-// rdpCurve returns the RDP curve of a validated event tree that has no
-// sampling without replacement.
+// rdpCurve returns the RDP curve of a validated event tree.
 func rdpCurve(e *Event, rel pld.Relation, sens float64) rdp.Curve {
 	switch e.Type {
 	case TypeNoOp:
@@ -27,6 +26,10 @@ func rdpCurve(e *Event, rel pld.Relation, sens float64) rdp.Curve {
 			return rdp.SampledGaussianReplaceOne{Q: q, Z: z}
 		}
 		return rdp.SampledGaussian{Q: q, Z: z} // Mironov–Talwar–Zhang 2019
+	case TypeSampledWithoutReplacement: // replace_one only (validated)
+		n, m, z := *e.SourceDatasetSize, *e.SampleSize, *e.Event.NoiseMultiplier
+		// The dominating pair's Rényi divergence (exact Gaussian at m = n).
+		return rdp.SampledGaussianFixedSize{Gamma: float64(m) / float64(n), Z: z}
 	case TypeSelfComposed:
 		return rdp.Repeat(rdpCurve(e.Event, rel, sens), float64(*e.Count))
 	case TypeComposed:

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/internal/quantity"
 )
 
@@ -171,128 +172,117 @@ func CalibrateDPSGD(q float64, steps int, delta, target float64, opt Options) (f
 // CalibrateDPSGDFor returns the smallest noise multiplier z (to a relative
 // tolerance of 10⁻³, rounded up) for which the sound PLD gives ε ≤ target
 // for steps of DP-SGD with sampling rate q (under ReplaceOne: γ, which is
-// b/n for fixed-size batches) at δ under the relation rel. The answer meets
-// the target under the sound PLD at the requested interval: it is checked
-// there, not extrapolated.
-//
-// The search runs first on a grid ten times coarser (cheap, and its ε
-// differs from the fine one by little, connect-the-dots being second
-// order), then brackets that root at the requested grid with two
-// evaluations, widening (and bisecting) only if they miss.
+// b/n for fixed-size batches) at δ under the relation rel. It is
+// CalibrateDPSGDWith with no other bound.
 func CalibrateDPSGDFor(rel Relation, q float64, steps int, delta, target float64, opt Options) (float64, error) {
+	z, _, err := CalibrateDPSGDWith(rel, q, steps, delta, target, opt, 1, nil)
+	return z, err
+}
+
+// Noise multipliers a calibration searches.
+const (
+	MinCalibratedNoise = 1e-3
+	MaxCalibratedNoise = 1e6
+)
+
+// CalibrateDPSGDWith returns the smallest noise multiplier z in
+// [MinCalibratedNoise, MaxCalibratedNoise] (to a relative tolerance of
+// 10⁻³, on the safe side) whose certified ε is at most target, and that ε.
+// The certified ε at z is the sound PLD's ε (as DPSGD or DPSGDReplaceOne
+// give it; +Inf where the PLD cannot answer, e.g. a grid over the cap) or
+// other(z) where other is not nil and gives less (a second sound bound,
+// such as RDP, that then answers where the PLD cannot). Every candidate is
+// checked at the requested interval, not extrapolated: the answer meets the
+// target. guess (> 0; 1 if unknown) is where the search starts.
+//
+// The certified ε falls as z grows (more noise, less privacy loss), so the
+// search brackets the root geometrically from the guess (numeric.SolveUp)
+// and bisects. It runs first on a grid ten times coarser (cheap: its ε is
+// at least the fine one's, connect-the-dots on a refined grid being
+// dominated, and differs from it by little) and then brackets again from
+// that root at the requested grid by steps of 0.2% (widened as needed), so
+// the fine PLD is evaluated about three times. If the target is met at MinCalibratedNoise
+// it returns numeric.ErrBelowMin with that z; if not even at
+// MaxCalibratedNoise, a field error on target_epsilon.
+func CalibrateDPSGDWith(rel Relation, q float64, steps int, delta, target float64, opt Options, guess float64, other func(z float64) float64) (float64, float64, error) {
 	if err := field.Positive("target_epsilon", target); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if opt.Discretization == Optimistic {
-		return 0, field.New("discretization_method", opt.Discretization.String(), "must be sound for a calibration")
+		return 0, 0, field.New("discretization_method", opt.Discretization.String(), "must be sound for a calibration")
 	}
 	if steps < 1 {
-		return 0, field.New("steps", steps, "must be a whole number ≥ 1")
+		return 0, 0, field.New("steps", steps, "must be a whole number ≥ 1")
 	}
 	if err := field.OpenUnit("delta", delta); err != nil {
-		return 0, err
+		return 0, 0, err
+	}
+	if !(q > 0 && q <= 1) {
+		return 0, 0, field.New("sampling_rate", q, "must be in (0, 1]")
 	}
 	if rel != AddRemove && rel != ReplaceOne {
-		return 0, field.New("relation", int(rel), "must be add-remove or replace-one")
+		return 0, 0, field.New("relation", int(rel), "must be add-remove or replace-one")
 	}
 	o, err := opt.tailFor(steps, delta).withDefaults()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	epsAt := func(o Options) func(z float64) (float64, error) {
-		return func(z float64) (float64, error) {
-			p, err := rel.build(q, z, o)
+	if !(guess > 0) || math.IsInf(guess, 0) {
+		guess = 1
+	}
+	// certified returns ε at z on the grid of o: the sound PLD's, or
+	// other's where smaller (or where the PLD cannot answer).
+	certified := func(o Options) func(z float64) float64 {
+		memo := map[float64]float64{}
+		return func(z float64) (e float64) {
+			if e, ok := memo[z]; ok {
+				return e
+			}
+			defer func() { memo[z] = e }()
+			e, err := epsilonDPSGD(rel, q, z, steps, delta, o)
 			if err != nil {
-				return 0, err
+				e = math.Inf(1)
 			}
-			if p, err = p.selfComposeAt(steps, delta); err != nil {
-				return 0, err
+			if other != nil {
+				e = math.Min(e, other(z))
 			}
-			defer p.release()
-			return p.Epsilon(delta)
+			return e
 		}
+	}
+	solve := func(eps func(float64) float64, x0, f, tol float64) (float64, error) {
+		return numeric.SolveUp(func(z float64) bool { return eps(z) <= target }, x0, f, MinCalibratedNoise, MaxCalibratedNoise, tol)
 	}
 	coarse := o
 	coarse.Interval = 10 * o.Interval
-	ec := epsAt(coarse)
-	zc, err := bisectNoise(ec, target, 0, 0, 1e-4)
-	if err != nil {
-		return 0, err
+	f := 1.002
+	zc, err := solve(certified(coarse), guess, 1.5, 1e-3)
+	if err != nil { // the coarse grid did not answer: search the fine one from the guess
+		zc, f = guess, 1.5
 	}
-	// The fine grid's ε is at most the coarse one's (connect-the-dots on a
-	// refined grid is dominated), so its root is at or below zc: step down
-	// by the coarse slope from ε_fine(zc).
-	ef := epsAt(o)
-	e1, err := ef(zc)
-	if err != nil {
-		return 0, err
+	fine := certified(o)
+	z, err := solve(fine, zc, f, 1e-3)
+	switch {
+	case err == numeric.ErrBelowMin:
+		return z, fine(z), err
+	case err != nil:
+		return 0, 0, field.New("target_epsilon", target, "is not met with a noise multiplier up to %g", float64(MaxCalibratedNoise))
 	}
-	guess := zc
-	if e1 <= target {
-		e2, err := ec(zc * 1.01)
-		if err != nil {
-			return 0, err
-		}
-		if ecz, err := ec(zc); err == nil && ecz > e2 {
-			slope := (ecz - e2) / (0.01 * zc) // −dε/dz > 0
-			guess = zc - (target-e1)/slope
-		}
-	}
-	return bisectNoise(ef, target, guess*(1-5e-4), guess*(1+5e-4), 1e-3)
+	return z, fine(z), nil
 }
 
-// bisectNoise returns hi with eps(hi) ≤ target and hi − lo ≤ tol·hi where
-// eps(lo) > target (lo = 0 stands for no noise), starting from a guessed
-// bracket [lo, hi] (0, 0: none) that it widens geometrically as needed.
-func bisectNoise(eps func(float64) (float64, error), target, lo, hi, tol float64) (float64, error) {
-	w := 1.0
-	if hi == 0 {
-		hi = 1
-	} else {
-		w = 2 * (hi - lo) / hi
+// epsilonDPSGD is the sound ε at delta of steps of DP-SGD under rel, the
+// Epsilon of DPSGD (add/remove) or DPSGDReplaceOne without the optimistic
+// estimate.
+func epsilonDPSGD(rel Relation, q, z float64, steps int, delta float64, o Options) (float64, error) {
+	p, err := rel.build(q, z, o)
+	if err != nil {
+		return 0, err
 	}
-	for {
-		e, err := eps(hi)
-		if err != nil {
-			return 0, err
-		}
-		if e <= target {
-			break
-		}
-		lo, hi = hi, hi*(1+w)
-		w *= 2
-		if hi > 1e6 {
-			return 0, field.New("target_epsilon", target, "is not reached with a noise multiplier up to 1e6")
-		}
+	if p, err = p.selfComposeAt(steps, delta); err != nil {
+		return 0, err
 	}
-	w = math.Min(w, 0.5)
-	for lo > 0 {
-		e, err := eps(lo)
-		if err != nil {
-			return 0, err
-		}
-		if e > target {
-			break
-		}
-		hi, lo = lo, lo*(1-w)
-		w = math.Min(2*w, 0.5)
-		if lo < 1e-6 {
-			lo = 0
-		}
-	}
-	for hi-lo > tol*hi {
-		mid := (lo + hi) / 2
-		e, err := eps(mid)
-		if err != nil {
-			return 0, err
-		}
-		if e <= target {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi, nil
+	defer p.release()
+	return p.Epsilon(delta)
 }
 
 // tailFor returns opt tuned for k compositions queried at delta. The

@@ -324,6 +324,9 @@ const (
 // previous centre if none was found), and if it still weighs, once
 // untilted, and then once with the body/tail split of splitCompose (a
 // heavy upper tail: the FFT's error then carries the tail's small mass).
+// An answer at or under the window's bottom (tiny ε, where the tilted
+// window starts above it and the bound on the mass below the window
+// weighs) is recentred the same way.
 // Each pass is a valid bound; the one with the smallest ε at δ is kept.
 func (f *pmf) selfComposeAt(k, maxPoints int, delta float64) (*pmf, error) {
 	if k == 1 || delta <= 0 || f.errL2 != 0 || f.errL2u != 0 || f.tiltT != 0 {
@@ -341,6 +344,12 @@ func (f *pmf) selfComposeAt(k, maxPoints int, delta float64) (*pmf, error) {
 		if !math.IsInf(e, 1) {
 			j := int(math.Floor(e/f.h)) - out.lo
 			weighs = j >= 0 && j < len(out.p) && pr.fftTerm(j) > 1e-3*delta
+			// An answer under the window's bottom carries the bound on
+			// the mass below it (tiny ε: the tilted window starts above
+			// the answer): recentre, or compose untilted.
+			if e > 0 && e < pr.loss(0)+f.h && out.below > 1e-3*delta {
+				weighs = true
+			}
 		}
 		if best == nil || e < bestE {
 			if best != nil {

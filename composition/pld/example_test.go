@@ -51,5 +51,5 @@ func ExampleDPSGDReplaceOne() {
 		panic(err)
 	}
 	fmt.Printf("ε ≤ %v\n", r.Epsilon)
-	// Output: ε ≤ 18.499
+	// Output: ε ≤ 18.4545
 }

@@ -100,12 +100,16 @@ func (o Options) withDefaults() (Options, error) {
 // tilted self-composition (see selfComposeAt); ě is the untilted part of a
 // split composition (splitCompose).
 type pmf struct {
-	h     float64
-	lo    int
-	p     []float64
-	inf   float64 // mass at +∞
-	tail  float64 // truncated mass (sound PLDs: added to δ)
-	below float64 // mass below the grid not kept on it (added to δ(ε) for ε < l_0)
+	h    float64
+	lo   int
+	p    []float64
+	inf  float64 // mass at +∞
+	tail float64 // truncated mass (sound PLDs: added to δ)
+	// below bounds the mass at losses below the grid (below l_0) that is
+	// not kept on it. Such mass at a loss l < l_0 adds p(1 − e^{ε−l})_+ ≤
+	// p(1 − e^{ε−l_0})_+ to δ(ε), so δ(ε) gains below·(1 − e^{ε−l_0}) for
+	// ε < l_0 and nothing above: continuous in ε, and exact to solve.
+	below float64
 	err1  float64 // ℓ1 bound on the masses' absolute rounding error E (added to δ)
 	lnR   float64 // relative rounding error of the masses: factor e^{lnR} ≥ 1
 	errL2 float64 // ℓ2 bound on the FFTs' rounding error ê (added to δ via Cauchy–Schwarz)
@@ -215,18 +219,23 @@ func (pr profile) scale() float64 { return pr.r }
 // error through Cauchy–Schwarz (weights in [0, 1], n−j of them, times
 // W_s ≤ W_j: Σ_{s≥j} W_s² ≤ W_j² min(n−j, 1/(1 − e^{−2th}))), scaled by
 // e^{lnR}, and the rounding of the sums. Below the grid (j = 0) the mass
-// not kept there is added.
+// not kept there adds belowTerm, which depends on ε.
 func (pr profile) c(j int, a float64) float64 {
 	f := pr.f
 	if !pr.sound {
 		return f.inf
 	}
 	m := float64(len(f.p) - j)
-	c := f.inf + f.tail + f.err1 + pr.scale()*pr.fftTerm(j) + 4*unit*(m+2)*a
-	if j == 0 {
-		c += f.below
+	return f.inf + f.tail + f.err1 + pr.scale()*pr.fftTerm(j) + 4*unit*(m+2)*a
+}
+
+// belowTerm is what the mass under the grid adds to δ(ε) for ε < l_0:
+// below·(1 − e^{ε−l_0}), rounded up (see pmf.below).
+func (pr profile) belowTerm(eps float64) float64 {
+	if !pr.sound || pr.f.below == 0 {
+		return 0
 	}
-	return c
+	return pr.f.below * math.Max(0, -math.Expm1(eps-pr.loss(0))) * (1 + 4*unit)
 }
 
 // fftTerm bounds Σ_{s≥j} |e_s| with the FFT error e (see c).
@@ -254,7 +263,11 @@ func (pr profile) delta(eps float64) float64 {
 	if j == n {
 		return math.Min(1, pr.c(n, 0))
 	}
-	return math.Min(1, pr.scale()*math.Max(0, a-math.Exp(eps-pr.loss(j))*b)+pr.c(j, a))
+	d := pr.scale()*math.Max(0, a-math.Exp(eps-pr.loss(j))*b) + pr.c(j, a)
+	if j == 0 {
+		d += pr.belowTerm(eps)
+	}
+	return math.Min(1, d)
 }
 
 // epsilon returns the smallest ε ≥ 0 with δ(ε) ≤ delta, rounded up.
@@ -324,6 +337,33 @@ func (pr profile) epsilon(delta float64) float64 {
 		a += f.p[j]
 		b = f.p[j] + eh*b
 	}
-	// δ(l_0) ≤ delta and below l_0 only the constant terms and mass 1.
-	return math.Max(pr.loss(0), 0)
+	// δ(l_0) ≤ delta. Below l_0 (every grid loss above ε)
+	// δ(ε) = R(A_0 − xB_0) + c_0 + below·(1 − x), x = e^{ε−l_0}, falls
+	// continuously in x: 0 if δ(0) meets delta, else the x solving it.
+	top := pr.loss(0)
+	if top <= 0 {
+		return 0
+	}
+	c0 := pr.c(0, a)
+	at := func(e float64) bool {
+		return R*math.Max(0, a-math.Exp(e-top)*b)+c0+pr.belowTerm(e) <= delta
+	}
+	if at(0) {
+		return 0
+	}
+	below := 0.0
+	if pr.sound {
+		below = f.below * (1 + 4*unit)
+	}
+	if den := R*b + below; den > 0 {
+		if x := (R*a + c0 + below - delta) / den; x > 0 && x < 1 {
+			e := top + math.Log(x)
+			for _, up := range []float64{4 * unit, 1e-12, 1e-9} {
+				if t := e + up*(math.Abs(e)+1); t > 0 && t < top && at(t) {
+					return t
+				}
+			}
+		}
+	}
+	return top
 }

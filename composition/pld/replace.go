@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/numeric"
 )
 
 // SubsampledGaussianReplaceOne returns a PLD that dominates one step of
@@ -110,23 +111,34 @@ func (f *pmf) symmetrize(sound bool) (*pmf, error) {
 		// No positive loss: ω_S is all at 0 (and +∞).
 		return &pmf{h: f.h, lo: 0, p: []float64{math.Max(0, 1-f.inf-f.tail)}, inf: f.inf, tail: f.tail, err1: f.err1}, nil
 	}
-	s := &pmf{h: f.h, lo: -top, p: make([]float64, 2*top+1), inf: f.inf, tail: f.tail}
-	sum := 0.0 // Σ_{l>0} ω(l)(1 + e^{−l})
+	// The masses keep f's relative error factor e^{lnR} (positive masses as
+	// they are, mirrors scaled by e^{−l} ≤ 1).
+	s := &pmf{h: f.h, lo: -top, p: make([]float64, 2*top+1), inf: f.inf, tail: f.tail, lnR: f.lnR}
+	var sum numeric.Kahan // Σ_{l>0} ω(l)(1 + e^{−l}), compensated
 	for i := max(1, f.lo); i <= top; i++ {
 		w := math.Exp(-float64(i) * f.h) // relative error ≤ 2u (the product and exp)
 		v := f.p[i-f.lo]
 		m := v * w * (1 - 4*unit) // rounded down: the rest goes to 0
 		s.p[i+top] = v
 		s.p[-i+top] = m
-		sum += v + m
+		sum.Add(v)
+		sum.Add(m)
 	}
 	n := float64(len(s.p))
-	sumErr := 2 * unit * (n + 2) * (sum + f.inf + f.tail)
-	zero := 1 - (sum + f.inf + f.tail)
-	// ℓ1: f's error moves the positive masses and their mirrors (2·err1)
-	// and the mass at 0 (2·err1 more); the sum's rounding moves the mass
-	// at 0.
-	if zero-sumErr-2*f.err1 < 0 {
+	sm := sum.Sum()
+	// Neumaier's compensated sum of non-negative terms is within
+	// 2u·Σ + O(n u²)·Σ of the exact sum (Higham 2002, §4.3); the three
+	// operations below add at most u each (values ≤ 1).
+	sumErr := 4*unit*(sm+f.inf+f.tail+1) + 8*(n+2)*unit*unit*sm
+	// The mass at 0. Where f's masses t are within a factor 1 ± ρ of the
+	// computed ones (ρ = e^{lnR} − 1; f.err1 elsewhere), the exact pair's
+	// mass at 0 after mirror mass moved up to it is at most
+	// 1 − inf − (1 − ρ)·sum, plus 2·err1 (in s.err1) and the sum's rounding.
+	// It must also be ≥ 0 for the construction to be a PLD: the exact mass
+	// at 0 is at least 1 − inf − tail − (1 + ρ)·sum − 2·err1 − sumErr.
+	rho := math.Expm1(f.lnR) * (1 + 4*unit)
+	if 1-f.inf-f.tail-(1+rho)*sm-sumErr-2*f.err1 < 0 {
+		zero := 1 - (sm + f.inf + f.tail)
 		if sound {
 			return nil, field.New("sampling_rate", nil,
 				"gives a symmetrized replace-one PLD with negative mass at loss 0 (%.3g, grid P(L>0) + Q(L>0) above 1); use a finer interval", zero)
@@ -142,10 +154,18 @@ func (f *pmf) symmetrize(sound bool) (*pmf, error) {
 				s.p[i] *= c
 			}
 		}
-		zero = 0
+		s.p[top] = 0
+		s.lnR, s.err1 = 0, 4*f.err1+2*sumErr
+		s.errL2 = f.errL2 * 2
+		return s, nil
 	}
-	s.p[top] = zero + sumErr // up: extra mass at 0 only raises δ
-	s.err1 = 4*f.err1 + 2*sumErr
+	s.p[top] = 1 - f.inf - (1-rho)*sm + sumErr // up: extra mass at 0 only raises δ
+	if !sound {
+		s.p[top], s.lnR = math.Max(0, 1-(sm+f.inf+f.tail)), 0 // an estimate: no error terms
+	}
+	// ℓ1: f's absolute error moves the positive masses and their mirrors
+	// (2·err1) and the mass at 0 (2·err1 more).
+	s.err1 = 4 * f.err1
 	s.errL2 = f.errL2 * 2
 	return s, nil
 }

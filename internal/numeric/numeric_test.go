@@ -118,3 +118,32 @@ func TestKahan(t *testing.T) {
 		t.Errorf("Inf + 1 = %v", got)
 	}
 }
+
+// SolveUp finds x* from guesses decades off on either side, on the safe
+// side, calls ok once per point, and reports the two ends of the range.
+func TestSolveUp(t *testing.T) {
+	for _, want := range []float64{1e-3, 0.37, 1, 12.5, 4e4} {
+		for _, x0 := range []float64{1e-4, 0.5, 1, 3, 1e5} {
+			calls := map[float64]int{}
+			ok := func(x float64) bool { calls[x]++; return x >= want }
+			x, err := SolveUp(ok, x0, 1.01, 1e-6, 1e6, 1e-6)
+			if err != nil || x < want || x > want*(1+2e-6) {
+				t.Errorf("x* %v from %v: %v %v", want, x0, x, err)
+			}
+			for p, n := range calls {
+				if n > 1 {
+					t.Errorf("x* %v from %v: ok(%v) called %d times", want, x0, p, n)
+				}
+			}
+			if len(calls) > 80 {
+				t.Errorf("x* %v from %v: %d calls", want, x0, len(calls))
+			}
+		}
+	}
+	if x, err := SolveUp(func(float64) bool { return true }, 1, 2, 1e-3, 10, 1e-3); x != 1e-3 || err != ErrBelowMin {
+		t.Errorf("always true: %v %v", x, err)
+	}
+	if _, err := SolveUp(func(float64) bool { return false }, 1, 2, 1e-3, 10, 1e-3); err != ErrNoBracket {
+		t.Errorf("never true: %v", err)
+	}
+}

@@ -84,3 +84,57 @@ func MinimizeUnimodal(f func(float64) float64, lo, hi float64, iters int) (xBest
 	}
 	return xBest, fBest
 }
+
+// SolveUp returns the smallest x in [min, max] at which the predicate ok
+// holds, for an ok that is false below some x* and true above it, to within
+// relTol and on the safe side (ok holds at the answer, as in Bisect). The
+// search starts from a guess x0 > 0 and brackets x* geometrically: by a
+// factor f > 1, squared at every further step (capped at 16), so a guess
+// that is off by decades costs a few steps and a close one (f near 1) a
+// narrow bracket; then it bisects with Bisect. ok is called at most once
+// per x. If ok(min) holds, min is returned with ErrBelowMin; if ok(max)
+// fails, ErrNoBracket.
+func SolveUp(ok func(x float64) bool, x0, f, min, max, relTol float64) (float64, error) {
+	if !(0 < min && min < max && f > 1) || math.IsNaN(x0) {
+		return math.NaN(), errors.New("solve: need 0 < min < max and f > 1")
+	}
+	memo := map[float64]bool{}
+	okm := func(x float64) bool {
+		v, seen := memo[x]
+		if !seen {
+			v = ok(x)
+			memo[x] = v
+		}
+		return v
+	}
+	x0 = math.Min(math.Max(x0, min), max)
+	var lo, hi float64
+	if okm(x0) {
+		hi = x0
+		for g := f; ; g = math.Min(g*g, 16) {
+			if hi <= min {
+				return min, ErrBelowMin
+			}
+			if lo = math.Max(hi/g, min); !okm(lo) {
+				break
+			}
+			hi = lo
+		}
+	} else {
+		lo = x0
+		for g := f; ; g = math.Min(g*g, 16) {
+			if lo >= max {
+				return math.NaN(), ErrNoBracket
+			}
+			if hi = math.Min(lo*g, max); okm(hi) {
+				break
+			}
+			lo = hi
+		}
+	}
+	return Bisect(okm, lo, hi, relTol, true)
+}
+
+// ErrBelowMin is returned by SolveUp when the predicate already holds at
+// the bottom of the search range.
+var ErrBelowMin = errors.New("the condition holds at the bottom of the search range")

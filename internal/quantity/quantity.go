@@ -44,6 +44,15 @@ func (x Loss) String() string {
 	return Up(float64(x))
 }
 
+// OrNone prints x, or "none" where x is NaN (a bound that does not exist,
+// such as a variant's missing utility bound).
+func (x Loss) OrNone() string {
+	if math.IsNaN(float64(x)) {
+		return "none"
+	}
+	return x.String()
+}
+
 func (x Max) String() string   { return Down(float64(x)) }
 func (x Noise) String() string { return Up(float64(x)) }
 func (x Num) String() string   { return Nearest(float64(x)) }

@@ -62,13 +62,26 @@ const (
 )
 
 // Line is one quantity of a Report: its value (a string or an
-// internal/quantity kind, which decides its rounding), its kind and where it
-// comes from (a theorem, a formula, a flag).
+// internal/quantity kind, which decides its rounding), its kind (one of
+// Kinds; CompareNeighbours holds the covered kinds fixed across neighbours),
+// an optional unit a table shows instead of the kind (such as "δ = 1e-05"
+// for a certified ε), and where it comes from (a theorem, a formula, a flag).
 type Line struct {
 	Quantity string `json:"quantity"`
 	Value    any    `json:"value"`
 	Kind     string `json:"kind"`
+	Unit     string `json:"unit,omitempty"`
 	Source   string `json:"source"`
+}
+
+// Column is what a table shows beside the value: the unit if the line has
+// one, else its kind. Measured lines never carry a unit, so a table always
+// labels them measured.
+func (l Line) Column() string {
+	if l.Unit != "" && l.Kind != Measured {
+		return l.Unit
+	}
+	return l.Kind
 }
 
 // Report is what Run returns.
@@ -92,12 +105,17 @@ type Report struct {
 // AddVerdict appends the verdict line of the report's checks
 // (optimizer.Verdict: a FAIL, a WORSE output); source says what they check.
 func (r *Report) AddVerdict(source string) {
-	r.Add("verdict", optimizer.Verdict(r.Checks), "", source)
+	r.Add("verdict", optimizer.Verdict(r.Checks), Measured, source)
 }
 
 // Add appends a line.
 func (r *Report) Add(quantity string, value any, kind, source string) {
-	r.Lines = append(r.Lines, Line{quantity, value, kind, source})
+	r.Lines = append(r.Lines, Line{Quantity: quantity, Value: value, Kind: kind, Source: source})
+}
+
+// AddUnit appends a line that a table shows with a unit instead of its kind.
+func (r *Report) AddUnit(quantity string, value any, kind, unit, source string) {
+	r.Lines = append(r.Lines, Line{Quantity: quantity, Value: value, Kind: kind, Unit: unit, Source: source})
 }
 
 var (

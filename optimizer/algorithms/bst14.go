@@ -59,7 +59,7 @@ func runBST14SGD(in Input, params any) (*Report, error) {
 	r := &Report{Title: fmt.Sprintf("privamp run: bst14-sgd on %s, %s loss", res.Description, res.Declared.Loss),
 		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
 	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
-	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), "", res.Description)
+	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), Given, res.Description)
 	r.Add("domain radius R (‖C‖₂ = 2R)", quantity.Num(res.Declared.Radius), Declared, "declared")
 	r.Add("Lipschitz constant L", quantity.Num(res.Lipschitz), Derived, "sup ‖∇ℓ‖ on C from the declared bounds")
 	r.Add("record sensitivity Sens", quantity.Num(res.RecordSensitivity), Derived, "X·sup|φ'| ≤ L (the ℓ2 term cancels between neighbours)")
@@ -93,7 +93,7 @@ func runBST14Output(in Input, params any) (*Report, error) {
 	r := &Report{Title: fmt.Sprintf("privamp run: output-perturbation (%s) on %s, %s loss", pv.Noise, res.Description, res.Declared.Loss),
 		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
 	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
-	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), "", res.Description)
+	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), Given, res.Description)
 	r.Add("strong convexity Δ", quantity.Num(res.StrongConvexity), Declared, "l2")
 	r.Add("Lipschitz L, smoothness β", fmt.Sprintf("%.6g, %.6g", res.Lipschitz, res.Smoothness), Derived, "from the declared bounds")
 	r.Add("solver", fmt.Sprintf("%d projected-gradient steps, contraction %.6g", sv.Iterations, sv.Contraction), Derived, sv.Source)
@@ -127,12 +127,12 @@ func runBST14ExpMech(in Input, params any) (*Report, error) {
 	r := &Report{Title: fmt.Sprintf("privamp run: bst14-expmech on %s, %s loss", res.Description, res.Declared.Loss),
 		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
 	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
-	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), "", res.Description)
+	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), Given, res.Description)
 	r.Add("Lipschitz constant L", quantity.Num(res.Lipschitz), Derived, "from the declared bounds")
 	r.Add("diameter ‖C‖₂", quantity.Num(pv.Diameter), Declared, "2R")
 	r.Add("temperature ε/(2L‖C‖₂)", quantity.Num(pv.Temperature), Derived, "Algorithm 2 (on the sum loss)")
 	r.Add("ε (pure)", pv.Epsilon, Certified, pv.Source)
-	r.Add("sampler", fmt.Sprintf("%d cells, %d proposals", res.Cells, res.Proposals), Measured, pv.Sampler)
+	r.Add("sampler", fmt.Sprintf("%d cells", res.Cells), Derived, pv.Sampler+"; the grid from n, L, R and ε only")
 	r.Add("excess empirical risk (sum Σℓ)", quantity.Num(res.Measured.Sum), Measured, "")
 	r.Add("excess empirical risk (average)", quantity.Num(res.Measured.Average), Measured, "")
 	r.Add("Thm 3.2 mean bound (sum)", quantity.Num(res.Bound.MeanBST), Derived, "(8L‖C‖₂/ε)((p+1) ln 3 + 1)")
@@ -150,7 +150,7 @@ func runBST14Localize(in Input, params any) (*Report, error) {
 	r := &Report{Title: fmt.Sprintf("privamp run: bst14-localize on %s, %s loss", res.Description, res.Declared.Loss),
 		Checks: append(append([]optimizer.TrainCheck(nil), s1.Checks[:1]...), res.Checks...), OK: res.OK && s1.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
 	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
-	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), "", res.Description)
+	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), Given, res.Description)
 	r.Add("stage 1: output perturbation at ε/2", fmt.Sprintf("Gamma scale %.6g, sensitivity %.6g", float64(s1.Privacy.Scale), s1.Privacy.Sensitivity), Derived, bst14.OutputSource)
 	r.Add("ζ = 3 ln n, C₀ radius ρ = ζ·p·scale", fmt.Sprintf("%.6g, %.6g", res.Zeta, res.Rho), Derived, "Lemma 4.2: θ* ∈ C₀ w.p. ≥ 1 − n⁻³")
 	r.Add("stage 2: exponential mechanism at ε/2 on C₀ ∩ C", fmt.Sprintf("diameter %.6g, temperature %.6g", res.Stage2.Diameter, res.Stage2.Temperature), Derived, res.Stage2.Source)

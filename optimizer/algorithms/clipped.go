@@ -53,7 +53,7 @@ func runClipped(name string, in Input, params any) (*Report, error) {
 	r := &Report{Title: fmt.Sprintf("privamp run: %s on %s", name, res.Description), Checks: res.Checks, OK: res.OK,
 		Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
 	r.AddVerdict("checks of the run against the data-free output w0 = 0")
-	r.Add("records n, dimension d", fmt.Sprintf("%d, %d", pl.N, pl.Dim), "", res.Description)
+	r.Add("records n, dimension d", fmt.Sprintf("%d, %d", pl.N, pl.Dim), Given, res.Description)
 	r.Add(fmt.Sprintf("moment bound r_k (k = %g)", pl.Moments.K), quantity.Num(pl.Moments.RK), Declared, pl.Moments.Source)
 	r.Add("second moment r_2", quantity.Num(pl.Moments.R2), Declared, pl.Moments.Source)
 	r.Add("smoothness β, strong convexity μ", fmt.Sprintf("%g, %g", pl.Beta, pl.Mu), Derived, "of F, from the declared bounds / the generator")

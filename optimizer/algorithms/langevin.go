@@ -47,8 +47,8 @@ func langevinReport(res *langevin.Result) *Report {
 	rates := langevin.PaperRates(float64(dv.Lipschitz), diam, dv.Dimension, dv.N, float64(pv.Epsilon), pv.Delta, dv.StrongConvexity)
 	r := &Report{Title: fmt.Sprintf("privamp run: langevin on %s, %s loss", res.Description, d.Loss),
 		Checks: res.Checks, OK: res.OK, Result: LangevinResult{res, rates}, Assumptions: res.Assumptions, Notes: res.Notes}
-	r.Add("verdict", res.Verdict, "", "checks of the run against the derived constants")
-	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", dv.N, dv.Dimension), "", res.Description)
+	r.Add("verdict", res.Verdict, Measured, "checks of the run against the derived constants")
+	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", dv.N, dv.Dimension), Given, res.Description)
 	r.Add("feature bound X", quantity.Num(d.FeatureBound), Declared, d.FeatureBoundSource)
 	r.Add("domain radius R", quantity.Num(d.Radius), Declared, "declared (∞: no projection)")
 	r.Add("Lipschitz constant L", dv.Lipschitz, Derived, "sup ‖∇ℓ‖ on C from X, Y, R")

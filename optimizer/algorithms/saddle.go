@@ -45,10 +45,10 @@ func saddleReport(res *saddle.Result) *Report {
 	r := &Report{Title: fmt.Sprintf("privamp run: %s on %s", res.Algorithm, g.Description), Checks: res.Checks, OK: res.OK, Result: res,
 		Assumptions: res.Assumptions}
 	r.AddVerdict("checks of the run against the certificate, the theorem's bound and the uniform pair")
-	r.Add("records n, strategies dx × dy", fmt.Sprintf("%d, %d × %d", g.N, g.DX, g.DY), "", "")
+	r.Add("records n, strategies dx × dy", fmt.Sprintf("%d, %d × %d", g.N, g.DX, g.DY), Given, "")
 	r.Add("payoff bound a (= L0 = L1; L2 = 0)", quantity.Num(g.PayoffBound), Declared, "every entry of every possible record, by construction")
 	r.Add("ℓ = ln dx + ln dy", g.Ell, Derived, "")
-	r.Add("game value (LP)", g.Value, Derived, fmt.Sprintf("min_x max_y xᵀĀy by the simplex method; LP strategies' gap %s", g.LPGap))
+	r.Add("game value (LP)", g.Value, Measured, fmt.Sprintf("min_x max_y xᵀĀy of the private game by the simplex method; LP strategies' gap %s", g.LPGap))
 	if res.Algorithm == "smd-vertex" {
 		r.Add("steps T, samples K, batch B", fmt.Sprintf("%s, %d, %d", res.Steps, res.Samples, res.Batch), Given, "T = 0 → Thm 3.1 (7)'s setting")
 	} else {
@@ -69,7 +69,7 @@ func saddleReport(res *saddle.Result) *Report {
 	r.Add("E Gap(x̃, ỹ) (released)", fmt.Sprintf("%s ± %s [%s, %s]", res.Gap.Mean, quantity.Num(float64(res.Gap.Upper)-float64(res.Gap.Mean)), res.Gap.Lower, res.Gap.Upper),
 		Measured, fmt.Sprintf("mean over %d runs, %g%% Student-t interval; exact gap max_j(Āᵀx̃)_j − min_i(Āỹ)_i", res.Gap.Repeats, 100*res.Gap.Confidence))
 	r.Add("E Gap(x̄, ȳ) (iterates, not released)", res.IterateGap.Mean, Measured, "")
-	r.Add("Gap of the uniform pair (no data)", res.UniformGap, Derived, "the data-independent baseline x_1, y_1: the run helps only below it")
+	r.Add("Gap of the uniform pair (no data)", res.UniformGap, Measured, "the data-independent baseline x_1, y_1, its gap on the private game: the run helps only below it")
 	if float64(res.Gap.Upper) >= float64(res.UniformGap) {
 		r.Notes = append(r.Notes, "the released point's gap is not significantly below the uniform pair's (its upper confidence limit is above it): at these n, ε the private run does not beat data-independent play (the bound and the theorem's rate are far above both)")
 	}

@@ -30,7 +30,7 @@ func scoReport(res *saddle.SCOResult) *Report {
 	pv, c := res.Privacy, res.Constants
 	r := &Report{Title: fmt.Sprintf("privamp run: smd-sco on %s", res.Problem), Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions}
 	r.AddVerdict("checks of the run against the certificate, the explicit bound and the uniform point")
-	r.Add("records n, dimension d", fmt.Sprintf("%d, %d", res.N, res.D), "", "")
+	r.Add("records n, dimension d", fmt.Sprintf("%d, %d", res.N, res.D), Given, "")
 	r.Add("L0, L1, L2 (ℓ1 geometry)", fmt.Sprintf("%s, %s, %s", quantity.Num(c.L0), quantity.Num(c.L1), quantity.Num(c.L2)), Declared, "from the declared bounds, never from the data")
 	r.Add("steps T, samples K, round length q, batch B", fmt.Sprintf("%d, %d, %d, %d", res.Steps, res.Samples, res.RoundLength, res.Batch), Given, "0 → Thm 4.2's second-order setting")
 	r.Add("step size τ", quantity.Num(res.Eta), Derived, res.EtaSource)
@@ -42,9 +42,9 @@ func scoReport(res *saddle.SCOResult) *Report {
 	r.Add("E excess risk of ŵ_T (released)", fmt.Sprintf("%s ± %s [%s, %s]", res.Excess.Mean, quantity.Num(float64(res.Excess.Upper)-float64(res.Excess.Mean)), res.Excess.Lower, res.Excess.Upper),
 		Measured, fmt.Sprintf("mean over %d runs, %g%% Student-t interval; population F(ŵ_T) − min F", res.Excess.Repeats, 100*res.Excess.Confidence))
 	r.Add("E excess risk of w^T (not released)", res.AverageExcess.Mean, Measured, "")
-	r.Add("excess risk of the uniform point (no data)", res.UniformExcess, Derived, "the data-independent baseline x_1")
+	r.Add("excess risk of the uniform point (no data)", res.UniformExcess, Measured, "the data-independent baseline x_1, its risk on the private records")
 	if res.ReferenceGap > 0 {
-		r.Add("reference minimiser's Frank–Wolfe gap", res.ReferenceGap, Derived, "min F taken as F(x̄) − gap: the excess shown is never below the true one")
+		r.Add("reference minimiser's Frank–Wolfe gap", res.ReferenceGap, Measured, "min F taken as F(x̄) − gap: the excess shown is never below the true one")
 	}
 	if float64(res.Excess.Upper) >= float64(res.UniformExcess) {
 		r.Notes = append(r.Notes, "the released point's excess risk is not significantly below the uniform point's: at these n, ε the private run does not beat the data-independent start")

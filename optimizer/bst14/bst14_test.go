@@ -402,7 +402,7 @@ func TestLocalizeRunsAndRefuses(t *testing.T) {
 	if res.Rho != rho || res.Zeta != z || float64(res.Stage1.Privacy.Scale) != sc || float64(res.Stage1.Privacy.Epsilon) != 0.5 {
 		t.Errorf("ρ %v (want %v), ζ %v, stage-1 scale %v (want %v), ε₁ %v", res.Rho, rho, res.Zeta, res.Stage1.Privacy.Scale, sc, res.Stage1.Privacy.Epsilon)
 	}
-	if !res.OK || dist(res.W, res.Stage1.unprojected) > res.Rho || numeric.Norm(res.W) > 1 {
+	if !res.OK || dist(res.W, res.Stage1.W) > res.Rho || numeric.Norm(res.W) > 1 {
 		t.Errorf("sample outside C₀ ∩ C or a failed check: %+v", res.Checks)
 	}
 	_, err = RunLocalize(synth(50, 1, 0), LocalizeParams{TargetEpsilon: 1})

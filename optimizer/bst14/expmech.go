@@ -63,12 +63,19 @@ func (g region) Diameter() float64 {
 //
 //	−temp·Σℓ(θ) ≤ M = −temp·Σℓ(z) + temp·nL·(h√p/2 + ‖x − z‖).
 //
-// A cube is proposed with probability ∝ e^M hᵖ, a point uniformly in it,
-// accepted when it lies in the region and U < exp(−temp·Σℓ(θ) − M): the
-// accepted point has exactly the target law (rejection sampling), so
-// Lemma 6.6 applies with Dist∞ = 0 and the sampler is as private as the
-// exact exponential mechanism (Thm 3.1). h is chosen so that temp·nL·h√p/2 ≤
-// 1, so interior cubes accept with probability ≥ e^{−2}.
+// A cube k is proposed with probability ∝ max(e^{M_k − top}, e^{−floorLog})
+// (top the largest M), kept with probability e^{M_k − top}/that weight, a
+// point drawn uniformly in it and accepted when it lies in the region and
+// with probability exp(−temp·Σℓ(θ) − M_k): the accepted point has exactly
+// the target law (rejection sampling), so Lemma 6.6 applies with Dist∞ = 0
+// and the sampler is as private as the exact exponential mechanism
+// (Thm 3.1). The acceptance probabilities e^{−a} are drawn as ⌊a⌋ coins of
+// probability e^{−1} and one of e^{−(a − ⌊a⌋)} (bernoulliExp), so no weight
+// underflows, at any span of the loss over the region: the sampler never
+// refuses for the data (issue 22, hole 3: a refusal read from the span of
+// the private loss is a release decision that is not DP). h is chosen from
+// declared values only (temp·nL·h√p/2 ≤ 1 with the region's declared
+// diameter), so interior cubes accept with probability ≥ e^{−2}.
 type sampler struct {
 	pr    *optimizer.Problem
 	reg   region
@@ -78,9 +85,15 @@ type sampler struct {
 	cells [][]float64
 	logM  []float64
 	cum   []float64
-	// Proposals counts the proposals of the last draw.
-	Proposals int
+	top   float64
 }
+
+// floorLog is the proposal floor: a cube whose envelope is below
+// e^{−floorLog} of the largest is proposed at that weight and kept with the
+// remaining factor. With at most maxCells cubes the floor adds at most
+// maxCells·e^{−18} ≈ 0.06 to a total weight ≥ 1, and each floor weight stays
+// above the float64 resolution of the cumulative sums.
+const floorLog = 18
 
 func newSampler(pr *optimizer.Problem, reg region, temp float64) (*sampler, error) {
 	d := pr.Data.D
@@ -91,18 +104,17 @@ func newSampler(pr *optimizer.Problem, reg region, temp float64) (*sampler, erro
 	Lg := temp * float64(n) * pr.Constants.L
 	s := &sampler{pr: pr, reg: reg, temp: temp}
 	// the grid covers the bounding box of the region
-	lo, hi := make([]float64, d), make([]float64, d)
+	lo := make([]float64, d)
 	for j := range d {
-		lo[j], hi[j] = -reg.R, reg.R
+		lo[j] = -reg.R
 		if reg.Centre != nil {
 			lo[j] = math.Max(lo[j], reg.Centre[j]-reg.Rho)
-			hi[j] = math.Min(hi[j], reg.Centre[j]+reg.Rho)
 		}
 	}
-	width := 0.0
-	for j := range d {
-		width = math.Max(width, hi[j]-lo[j])
-	}
+	// The grid's size comes from declared values only (the region's
+	// declared diameter bounds its bounding box's widest side), so the
+	// refusal below is the same for every data set of size n.
+	width := reg.Diameter()
 	if !(width > 0) {
 		return nil, field.New("radius", reg.R, "leaves an empty region to sample")
 	}
@@ -110,9 +122,8 @@ func newSampler(pr *optimizer.Problem, reg region, temp float64) (*sampler, erro
 	if Lg > 0 {
 		K = int(math.Ceil(width * Lg * math.Sqrt(float64(d)) / 2))
 	}
-	cells := math.Pow(float64(K), float64(d))
-	if cells > maxCells || cells*float64(n)*float64(d) > maxCellWork {
-		return nil, field.New("target_epsilon", temp, "needs %.3g envelope cells (about εn√p/2 per axis) for n = %d: too much work", cells, n)
+	if err := samplerWork(K, n, d, temp); err != nil {
+		return nil, err
 	}
 	s.h, s.lo = width/float64(K), lo
 	half := s.h * math.Sqrt(float64(d)) / 2
@@ -150,24 +161,44 @@ func newSampler(pr *optimizer.Problem, reg region, temp float64) (*sampler, erro
 	if len(s.cells) == 0 {
 		return nil, field.New("radius", reg.R, "leaves no cell to sample")
 	}
-	top, bottom := math.Inf(-1), math.Inf(1)
+	s.top = math.Inf(-1)
 	for _, m := range s.logM {
-		top, bottom = math.Max(top, m), math.Min(bottom, m)
-	}
-	// Every cell must keep a positive weight, or the sampler would never
-	// propose it and the output density could be 0 where the neighbour's
-	// is not (no longer pure ε-DP). exp(−700) is far above the smallest
-	// normal float64, so no weight underflows.
-	if top-bottom > 700 {
-		return nil, field.New("target_epsilon", temp, "makes the density span e^%.0f over C (about εn/2): the exact sampler keeps every cell only up to e^700", top-bottom)
+		s.top = math.Max(s.top, m)
 	}
 	s.cum = make([]float64, len(s.logM))
 	acc := 0.0
 	for i, m := range s.logM {
-		acc += math.Exp(m - top)
+		acc += math.Exp(math.Max(m-s.top, -floorLog))
 		s.cum[i] = acc
 	}
 	return s, nil
+}
+
+// samplerWork refuses a grid of K^d cubes that is too much work, from
+// declared values only (K, n, d and the temperature).
+func samplerWork(K, n, d int, temp float64) error {
+	cells := math.Pow(float64(K), float64(d))
+	if cells > maxCells || cells*float64(n)*float64(d) > maxCellWork {
+		return field.New("target_epsilon", temp, "needs %.3g envelope cells (about εn√p/2 per axis) for n = %d: too much work", cells, n)
+	}
+	return nil
+}
+
+// bernoulliExp returns true with probability e^{−a} (a ≥ 0), in real
+// arithmetic exactly, for any a: ⌊a⌋ independent coins of probability e^{−1}
+// and one of probability e^{−(a − ⌊a⌋)} must all come up (expected at most
+// 1/(1 − e^{−1}) ≈ 1.6 uniforms, whatever a is), so no probability below
+// the float64 range is rounded to 0.
+func bernoulliExp(rng *rand.Rand, a float64) bool {
+	if !(a > 0) {
+		return true
+	}
+	for ; a >= 1; a-- {
+		if rng.Float64() >= 1/math.E {
+			return false
+		}
+	}
+	return rng.Float64() < math.Exp(-a)
 }
 
 func dist(a, b []float64) float64 {
@@ -183,11 +214,14 @@ func (s *sampler) draw(rng *rand.Rand) []float64 {
 	d := len(s.lo)
 	th := make([]float64, d)
 	total := s.cum[len(s.cum)-1]
-	for s.Proposals = 1; ; s.Proposals++ {
+	for {
 		u := rng.Float64() * total
 		k := sort.SearchFloat64s(s.cum, u)
 		if k >= len(s.cum) {
 			k = len(s.cum) - 1
+		}
+		if !bernoulliExp(rng, s.top-floorLog-s.logM[k]) { // the cube's share below the floor
+			continue
 		}
 		for j := range d {
 			th[j] = s.cells[k][j] + (rng.Float64()-0.5)*s.h
@@ -195,7 +229,7 @@ func (s *sampler) draw(rng *rand.Rand) []float64 {
 		if !s.reg.contains(th) {
 			continue
 		}
-		if math.Log(rng.Float64()) < -s.temp*sumRisk(s.pr, th)-s.logM[k] {
+		if bernoulliExp(rng, s.temp*sumRisk(s.pr, th)+s.logM[k]) {
 			return th
 		}
 	}
@@ -233,7 +267,6 @@ type ExpMechResult struct {
 	PaperRate float64       `json:"paper_rate"` // pL‖C‖₂/ε, Table 1 with constant 1
 	Trivial   float64       `json:"trivial"`
 	Cells     int           `json:"cells"`
-	Proposals int           `json:"proposals"`
 	Outcome
 }
 
@@ -288,11 +321,10 @@ func runExpMechProblem(pr *optimizer.Problem, p ExpMechParams) (*ExpMechResult, 
 		Outcome: newOutcome(p.Seed, pr,
 			"neighbours replace one record; ℓ(·; d) − ℓ(·; d′) is 2L-Lipschitz on C, so its range is ≤ 2L‖C‖₂ and the density ratio is ≤ e^ε (Thm 3.1)",
 			"ℓ convex (Thm 3.2's utility only; privacy needs only the Lipschitz bound)",
-			samplerDoc+"; every cell's envelope is within e^700 of the largest (larger spans are refused), so every cell can be proposed",
+			samplerDoc+"; the grid and the refusal for work come from declared values only (n, L, R, ε), and acceptance probabilities are drawn as products of e^−1 coins, so no cell's share underflows and no span of the private loss is refused",
 		)}
 	rng := dataset.NewRand(p.Seed)
 	w := smp.draw(rng)
-	res.Proposals = smp.Proposals
 	res.W = w
 	opt := optimizer.Minimize(pr.Objective, pr.Data, R)
 	res.Measured = measure(pr, w, opt)

@@ -81,10 +81,12 @@ func RunLocalize(s Spec, p LocalizeParams) (*LocalizeResult, error) {
 			"stage 1 (output perturbation, Gamma-norm noise) is ε/2-DP; stage 2 (the exact exponential sampler on C₀ ∩ C, a set chosen from stage 1's output) is ε/2-DP for every C₀; adaptive basic composition gives ε",
 		)}
 	_, _, res.Rho = localizeRadius(n, d, st1.Privacy.Sensitivity, eps)
-	// C₀ is centred at θ₀ = θ̂ + b before projection (Alg. 4 projects; the
-	// un-projected centre keeps Lemma 4.2's tail ‖θ₀ − θ*‖ ≤ ‖b‖ + distance
-	// exact, and C₀ ∩ C is what is sampled either way).
-	centre := st1.unprojected
+	// C₀ is centred at θ₀ = Π_C(θ̂ + b), as Algorithm 3 (step 3) writes it:
+	// θ* ∈ C, so ‖θ₀ − θ*‖ ≤ ‖θ̂ + b − θ*‖ and Lemma 4.2's tail holds as
+	// before, and θ₀ ∈ C₀ ∩ C, so the region stage 2 samples is never empty
+	// (an unprojected centre could leave it empty and refuse on stage 1's
+	// draw, a refusal that differs between neighbours for the same seed).
+	centre := st1.W
 	reg := region{R: R, Centre: centre, Rho: res.Rho}
 	diam := reg.Diameter()
 	temp := (eps / 2) / (2 * c.L * diam)

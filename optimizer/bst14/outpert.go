@@ -94,8 +94,6 @@ type OutputResult struct {
 	LipschitzBound float64 `json:"lipschitz_bound"`
 	Trivial        float64 `json:"trivial"`
 	Outcome
-	// unprojected is θ̂ + b before Π_C (localization's centre).
-	unprojected []float64
 }
 
 // OutputSource cites output perturbation.
@@ -269,7 +267,6 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 	for j := range out {
 		out[j] = w[j] + b[j]
 	}
-	res.unprojected = append([]float64(nil), out...)
 	projectBall(out, R)
 	res.W = out
 	opt := optimizer.Minimize(pr.Objective, pr.Data, R)

@@ -114,7 +114,7 @@ type SGDResult struct {
 	Privacy           SGDPrivacy `json:"privacy"`
 	Paper             SGDPaper   `json:"paper"`
 	Bounds            SGDBounds  `json:"bounds"`
-	MaxGradNorm       float64    `json:"max_grad_norm"`
+	MaxGradNorm       float64    `json:"measured_max_grad_norm"`
 	Outcome
 }
 

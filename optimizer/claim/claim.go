@@ -125,12 +125,12 @@ func (c *Claim) validate() error {
 	switch {
 	case c.N < 1 || c.N > 1_000_000_000_000:
 		return bad("n", c.N, "must be an integer in [1, 10^12], got %d", c.N)
-	case c.Batch < 1 || c.Batch > c.N:
-		return bad("batch", c.Batch, "must be an integer in [1, n = %d], got %d", c.N, c.Batch)
+	case c.Public < 0 || c.Public > 1_000_000_000_000:
+		return bad("public", c.Public, "must be an integer in [0, 10^12] (public records after the n private ones), got %d", c.Public)
+	case c.Batch < 1 || c.Batch > c.N+c.Public:
+		return bad("batch", c.Batch, "must be an integer in [1, n + public = %d], got %d", c.N+c.Public, c.Batch)
 	case c.Epochs < 1 || c.Epochs > 1_000_000:
 		return bad("epochs", c.Epochs, "must be an integer in [1, 10^6], got %d", c.Epochs)
-	case c.Public < 0 || c.Public >= c.N:
-		return bad("public", c.Public, "must be an integer in [0, n−1 = %d], got %d", c.N-1, c.Public)
 	case c.Tasks < 1 || c.Tasks > 1_000_000:
 		return bad("tasks", c.Tasks, "must be an integer in [1, 10^6], got %d", c.Tasks)
 	}
@@ -159,10 +159,11 @@ func (c *Claim) validate() error {
 	for i, p := range c.PerIndex {
 		f := fmt.Sprintf("per_index[%d]", i)
 		if p.Index < 1 || p.Index > c.N {
-			return bad(f+".index", p.Index, "must be in [1, n = %d], got %d", c.N, p.Index)
-		}
-		if p.Index > c.N-c.Public {
-			return bad(f+".index", p.Index, "index %d is one of the %d public examples, which have no privacy claim", p.Index, c.Public)
+			why := ""
+			if p.Index > c.N && p.Index <= c.N+c.Public {
+				why = fmt.Sprintf(" (index %d is one of the %d public examples, which have no privacy claim)", p.Index, c.Public)
+			}
+			return bad(f+".index", p.Index, "must be in [1, n = %d], the private examples, got %d%s", c.N, p.Index, why)
 		}
 		if seen[p.Index] {
 			return bad(f+".index", p.Index, "index %d appears twice", p.Index)
@@ -188,10 +189,10 @@ func (c *Claim) radius() float64 {
 }
 
 // Training is the run the claim describes, as privamp's one description of
-// a training run: the claim's n counts private and public examples, the
-// Training's N the private ones.
+// a training run: n private examples, then public ones (as in
+// shifted.Training, plan files and privamp pnsgd --n --public).
 func (c *Claim) Training() shifted.Training {
-	return shifted.Training{Variant: c.Variant, N: int64(c.N - c.Public), Public: int64(c.Public),
+	return shifted.Training{Variant: c.Variant, N: int64(c.N), Public: int64(c.Public),
 		Batch: int64(c.Batch), Epochs: int64(c.Epochs), Tasks: int64(c.Tasks), Order: shifted.Order(c.Order),
 		Sigma: c.Sigma, Delta: c.Delta, Radius: c.radius(),
 		Loss: shifted.Loss{Lipschitz: c.Lipschitz, Smoothness: c.Smoothness, StrongConvexity: c.StrongConvexity, Eta: c.Eta}}

@@ -33,8 +33,9 @@
 // "per_index[2].epsilon"), the line, the value and the reason. The keys:
 //
 //	"algorithm"         "pnsgd" (Alg. 1; Alg. 2 with epochs > 1), "skip" or "stop"   required
-//	"n"                 number of examples, private and public                  required
-//	"batch", "epochs"   examples per step, fixed-order passes                   default 1, 1
+//	"n"                 number of private examples (positions 1..n)             required
+//	"batch", "epochs"   examples per step, fixed-order passes: the run has      default 1, 1
+//	                    epochs·⌈(n + public)/batch⌉ steps
 //	"order"             "fixed", or "shuffled" (one pass after a secret shuffle) default "fixed"
 //	"eta", "sigma"      step size η and gradient noise σ: w ← Π_K(w − η(g + Z)),  required
 //	                    Z ~ N(0, σ²I), g the sum of the batch's gradients
@@ -47,16 +48,18 @@
 //	                    the bounded-domain bound (privacy that stops growing
 //	                    with passes; docs/amplification.md); checked against
 //	                    L, m and the dist_to_opt and loss columns
-//	"public"            the last examples are public (Cor 31)                   default 0
+//	"public"            public examples after the n private ones in every        default 0
+//	                    pass (Cor 31): a pass has n + public examples
 //	"tasks"             k Stop-PNSGD tasks on the same data (Thm 32)            default 1
 //	"delta"             δ ∈ (0, 1)                                               required
 //	"epsilon"           claimed worst-case ε over the private indices
 //	"per_index"         [{"index": t, "epsilon": e}, …] claimed ε of index t
 //	                    (at least one of "epsilon" and "per_index"; ≤ 100000)
 //	"trajectory"        CSV with columns step, grad_norm, step_size and
-//	                    optionally loss, contraction, dist_to_opt (as
-//	                    optimizer.WriteTrace and privamp run --trace write
-//	                    them; ReadTrace; a path relative to the claim file)
+//	                    optionally loss, contraction, dist_to_opt, noise_sq
+//	                    and noise_dof (as optimizer.WriteTrace and privamp
+//	                    run --trace write them; ReadTrace; a path relative
+//	                    to the claim file)
 //	"description"       free text
 //
 // # DP-SGD claims
@@ -69,7 +72,7 @@
 // unique keys; whole numbers as 1e12). The keys:
 //
 //	"algorithm"         "dpsgd"                                                 required
-//	"sampling"          "poisson", "fixed-size" or "shuffle"                     default "poisson"
+//	"sampling"          "poisson", "fixed-size" or "shuffle"                     required
 //	"sample_rate"       q ∈ (0, 1] (Opacus)                                     } one of the two
 //	"n", "batch_size"   q = batch_size/n (TF-Privacy)                           }
 //	"noise_multiplier"  z = σ/C > 0 (noise σ on the sum of gradients clipped to C) required
@@ -85,12 +88,12 @@
 // "sample_rate" and "batch_size" or "n") is refused naming both keys. For
 // example, TF-Privacy's MNIST tutorial (examples/dpsgd-claim.json):
 //
-//	{"algorithm": "dpsgd", "n": 60000, "batch_size": 256,
+//	{"algorithm": "dpsgd", "sampling": "poisson", "n": 60000, "batch_size": 256,
 //	 "noise_multiplier": 1.1, "epochs": 60, "delta": 1e-5, "epsilon": 2.6}
 //
 // and the same run as Opacus writes it:
 //
-//	{"algorithm": "dpsgd", "sample_rate": 0.004266666666666667,
+//	{"algorithm": "dpsgd", "sampling": "poisson", "sample_rate": 0.004266666666666667,
 //	 "noise_multiplier": 1.1, "steps": 14063, "delta": 1e-5, "epsilon": 2.6}
 //
 // VerifyDPSGD decides it with an Accountant (Options; BestAccountant, the
@@ -115,7 +118,7 @@
 //	 "batch_size": 256, "noise_multiplier": 1.1, "epochs": 60,
 //	 "neighbours": "replace-one", "delta": 1e-5, "epsilon": 18.6}
 //
-// is VALID (certified 18.50: a fixed-size batch under replace-one is a far
+// is VALID (certified 18.45: a fixed-size batch under replace-one is a far
 // stronger adversary than Poisson sampling under add/remove).
 //
 // # Seed 001 noisy SGD claims
@@ -138,7 +141,10 @@
 // trajectory column (gradient norms against L, step sizes against η, the
 // number of steps against n, batch and epochs, the measured contraction
 // against the c that β and m imply, loss changes against L, distances to the
-// optimum against R). Each Check says how its value was established (Basis:
+// optimum against R, and σ against the noise the run drew: under the
+// declared σ, Σ‖Z_t‖²/σ² over the noise_sq column is χ² with Σ noise_dof
+// degrees of freedom, refuted outside a two-sided level of false-alarm
+// probability NoiseFalseAlarm = 1e-6). Each Check says how its value was established (Basis:
 // checked against the trajectory, checked by arithmetic, or taken on trust),
 // and Verification.CrossChecked and Trusted list the declared values of each
 // kind. A check's status is one of:
@@ -152,6 +158,9 @@
 //     by iteration is not met (no β, η > 2/β, a reshuffle). Plain
 //     composition, which needs only ‖∇f‖ ≤ L, then decides: Valid via
 //     ViaComposition if it supports the claim, else Unsupported;
+//   - Assumed: a declared value nothing the claim brings can check (σ with
+//     a trajectory written without the noise columns, the sampling of a
+//     DP-SGD claim): taken as declared, listed in Trusted, never PASS;
 //   - NA: the check does not apply.
 //
 // With no failed or unmet check the verdict is Valid when every claimed ε is

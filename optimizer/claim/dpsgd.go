@@ -35,7 +35,7 @@ const (
 // package documentation for the format.
 type DPSGDClaim struct {
 	Algorithm       string   `json:"algorithm" jsonin:"required"` // "dpsgd"
-	Sampling        string   `json:"sampling"`                    // SamplingPoisson (default), SamplingFixedSize, SamplingShuffle
+	Sampling        string   `json:"sampling"`                    // SamplingPoisson, SamplingFixedSize or SamplingShuffle: required (Run refuses a claim without it)
 	SampleRate      *float64 `json:"sample_rate"`
 	N               *int64   `json:"n"`
 	BatchSize       *int64   `json:"batch_size"`
@@ -120,9 +120,7 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 		return r, bad("algorithm", d.Algorithm, "must be %q for a DP-SGD claim, got %q", AlgorithmDPSGD, d.Algorithm)
 	}
 	switch d.Sampling {
-	case "":
-		r.Sampling = SamplingPoisson
-	case SamplingPoisson, SamplingFixedSize, SamplingShuffle:
+	case "", SamplingPoisson, SamplingFixedSize, SamplingShuffle: // "": refused below, after the other fields
 	default:
 		return r, bad("sampling", d.Sampling, "must be %q, %q or %q, got %q", SamplingPoisson, SamplingFixedSize, SamplingShuffle, d.Sampling)
 	}
@@ -193,6 +191,9 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 	if e := *d.Epsilon; !(e >= 0) || math.IsInf(e, 0) {
 		return r, bad("epsilon", e, "must be a finite number ≥ 0, got %v", e)
 	}
+	if d.Sampling == "" {
+		return r, bad("sampling", nil, "is required: how the batches were drawn decides which accountant applies; give %q (each example joins each batch independently with probability q), %q (batches of exactly batch_size without replacement) or %q (consecutive batches of a shuffle)", SamplingPoisson, SamplingFixedSize, SamplingShuffle)
+	}
 	return r, nil
 }
 
@@ -212,8 +213,10 @@ const ViaNoAccountant = "none: no accountant covers this sampling"
 //     accountant certifies smaller.
 //   - Fixed-size batches (sampling without replacement) under replace-one:
 //     decided the same way by the PLD's replace-one pair with γ = b/n
-//     (Zhu–Dong–Wang 2022; Balle–Barthe–Gaboardi 2018, Thm 2), if the
-//     accountant covers them (the RDP accountant does not: Unsupported).
+//     (Zhu–Dong–Wang 2022; Balle–Barthe–Gaboardi 2018, Thm 2) or the RDP
+//     of that pair (rdp.SampledGaussianFixedSize), whichever the
+//     accountant certifies smaller; Unsupported if the accountant has no
+//     bound for them.
 //   - Fixed-size batches under add/remove: Unsupported; no dominating pair
 //     for them is implemented here.
 //   - Shuffled batches: Unsupported. Accounting them as Poisson, as Opacus
@@ -242,7 +245,8 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	}
 	v.Checks = append(v.Checks,
 		check("sampling rate", Pass, float64(r.SamplingRate), nan, BasisArithmetic, rate),
-		check("number of steps", Pass, float64(r.Steps), nan, BasisArithmetic, steps))
+		check("number of steps", Pass, float64(r.Steps), nan, BasisArithmetic, steps),
+		DeltaCheck(d.Delta, r.N))
 	v.Trusted = []string{
 		fmt.Sprintf("noise multiplier z = %g: Gaussian noise of standard deviation z·C added to the sum of clipped gradients", d.NoiseMultiplier),
 		"every per-example gradient is clipped to norm ≤ C before summing",
@@ -273,15 +277,19 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 			"sampling without replacement (fixed-size batches) is certified under replace-one neighbours only (the PLD's replace-one pair); under add/remove no dominating pair is implemented in privamp, and accounting it as Poisson is an approximation, not a proof")
 	case fixed && refErr != nil:
 		return unsupported(fmt.Sprintf("batches of exactly batch_size drawn without replacement: the %s has no bound for them (%v)", a.Name, refErr),
-			"fixed-size batches under replace-one are certified by the PLD accountant (the default, tightest accountant), not by RDP alone")
+			"fixed-size batches under replace-one are certified by the PLD of their dominating pair or by that pair's RDP; this accountant gave neither")
 	case fixed:
-		v.Checks = append(v.Checks, check("sampling without replacement, replace-one", Pass, float64(r.SamplingRate), nan, BasisTrust,
+		v.Checks = append(v.Checks, check("sampling without replacement, replace-one", Assumed, float64(r.SamplingRate), nan, BasisTrust,
 			"batches of exactly batch_size drawn without replacement: the replaced example is in a batch with probability γ = batch_size/n"))
 	default:
-		v.Checks = append(v.Checks, check("Poisson sampling", Pass, nan, nan, BasisTrust, "each example joins each batch independently with probability q"))
+		v.Checks = append(v.Checks, check("Poisson sampling", Assumed, nan, nan, BasisTrust, "each example joins each batch independently with probability q: declared, nothing in the claim can check it"))
 	}
 	if refErr != nil {
 		return v, refErr
+	}
+	if refuseDelta(&v) {
+		v.Verdict, v.Via = Unsupported, ViaDelta
+		return v, nil
 	}
 	v.Source, v.WorstEpsilon, v.CompositionEpsilon = ref.Source, quantity.Loss(ref.Epsilon), quantity.Loss(ref.Epsilon)
 	switch {

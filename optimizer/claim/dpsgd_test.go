@@ -13,7 +13,7 @@ import (
 )
 
 // mnist is TF-Privacy's MNIST tutorial as compute_dp_sgd_privacy names it.
-const mnist = `{"algorithm": "dpsgd", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1,
+const mnist = `{"algorithm": "dpsgd", "sampling": "poisson", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1,
   "epochs": 60, "delta": 1e-5, "epsilon": EPS}`
 
 func verifyDPSGDString(t *testing.T, doc string, o Options) Verification {
@@ -96,8 +96,8 @@ func TestDPSGDMNIST(t *testing.T) {
 func TestDPSGDOpacusEqualsTFPrivacy(t *testing.T) {
 	tf := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.6", 1), rdpOnly)
 	for _, doc := range []string{
-		`{"algorithm": "dpsgd", "sample_rate": 0.004266666666666667, "noise_multiplier": 1.1, "steps": 14063, "delta": 1e-5, "epsilon": 2.6}`,
-		`{"algorithm": "dpsgd", "sample_rate": 0.004266666666666667, "noise_multiplier": 1.1, "epochs": 60, "delta": 1e-5, "epsilon": 2.6}`,
+		`{"algorithm": "dpsgd", "sampling": "poisson", "sample_rate": 0.004266666666666667, "noise_multiplier": 1.1, "steps": 14063, "delta": 1e-5, "epsilon": 2.6}`,
+		`{"algorithm": "dpsgd", "sampling": "poisson", "sample_rate": 0.004266666666666667, "noise_multiplier": 1.1, "epochs": 60, "delta": 1e-5, "epsilon": 2.6}`,
 		`{"algorithm": "dpsgd", "n": 6e4, "batch_size": 256, "noise_multiplier": 1.1, "steps": 14063.0, "delta": 1e-5, "epsilon": 2.6, "sampling": "poisson", "neighbours": "add-remove"}`,
 	} {
 		v := verifyDPSGDString(t, doc, rdpOnly)
@@ -132,6 +132,7 @@ func TestDPSGDClaimErrors(t *testing.T) {
 		{`"sample_rate": 0.01, "steps": 0}`, "steps", nil},
 		{`"sample_rate": 0.01, "epochs": -1}`, "epochs", nil},
 		{`"sample_rate": 0.01, "steps": 10, "sampling": "Poisson"}`, "sampling", nil},
+		{`"sample_rate": 0.01, "steps": 10}`, "sampling", []string{"required", `"poisson"`, `"fixed-size"`, `"shuffle"`}}, // issue 22 hole 8b: was read as Poisson
 		{`"sample_rate": 0.01, "steps": 10, "neighbours": "replace"}`, "neighbours", nil},
 		{`"sample_rate": 0.01, "steps": 10, "sigma": 1}`, "sigma", nil},
 	} {
@@ -168,7 +169,7 @@ func TestDPSGDUnsupportedSampling(t *testing.T) {
 		"fixed-size": {"no dominating pair", "not a proof"},
 	} {
 		doc := strings.Replace(mnist, "EPS", "100", 1)
-		doc = strings.Replace(doc, `"algorithm": "dpsgd",`, `"algorithm": "dpsgd", "sampling": "`+sampling+`",`, 1)
+		doc = strings.Replace(doc, `"sampling": "poisson"`, `"sampling": "`+sampling+`"`, 1)
 		v := verifyDPSGDString(t, doc, rdpOnly)
 		notes := strings.Join(v.Notes, " ")
 		if v.Verdict != Unsupported || v.Via != ViaNoAccountant || !math.IsNaN(float64(v.WorstEpsilon)) {
@@ -255,7 +256,8 @@ func TestDPSGDJSONAndTrajectory(t *testing.T) {
 // TestDPSGDFixedSizeReplaceOne: fixed-size batches under replace-one are
 // decided by the PLD's replace-one pair (γ = batch_size/n): VALID just above
 // the certified ε, INVALID just below with a noise multiplier that the
-// accountant certifies; the RDP accountant alone leaves them Unsupported.
+// accountant certifies; the RDP accountant alone certifies them with the
+// Rényi divergence of the same pair (a larger ε).
 func TestDPSGDFixedSizeReplaceOne(t *testing.T) {
 	doc := `{"algorithm": "dpsgd", "sampling": "fixed-size", "n": 10000, "batch_size": 100, "noise_multiplier": 1.5,
   "steps": 300, "delta": 1e-5, "neighbours": "replace-one", "epsilon": EPS}`
@@ -284,8 +286,8 @@ func TestDPSGDFixedSizeReplaceOne(t *testing.T) {
 		t.Errorf("Poisson %v above fixed-size %v", poisson.WorstEpsilon, above.WorstEpsilon)
 	}
 	rdpOnlyV := verifyDPSGDString(t, strings.Replace(doc, "EPS", "100", 1), rdpOnly)
-	if rdpOnlyV.Verdict != Unsupported || !strings.Contains(strings.Join(rdpOnlyV.Notes, " "), "PLD") {
-		t.Errorf("RDP accountant: %v %v", rdpOnlyV.Verdict, rdpOnlyV.Notes)
+	if rdpOnlyV.Verdict != Valid || !(rdpOnlyV.WorstEpsilon > above.WorstEpsilon) || float64(rdpOnlyV.WorstEpsilon) != float64(want.RDPEpsilon) {
+		t.Errorf("RDP accountant: %v certified %v (PLD %v, RDP %v) %v", rdpOnlyV.Verdict, rdpOnlyV.WorstEpsilon, above.WorstEpsilon, want.RDPEpsilon, rdpOnlyV.Notes)
 	}
 	addRemove := verifyDPSGDString(t, strings.Replace(strings.Replace(doc, "EPS", "100", 1), `"replace-one"`, `"add-remove"`, 1), Options{})
 	if addRemove.Verdict != Unsupported || !strings.Contains(strings.Join(addRemove.Notes, " "), "no dominating pair") {

@@ -36,7 +36,7 @@ func ExampleVerify() {
 // parameters (the MNIST tutorial), first with the RDP accountant; a claim
 // below its bound comes with the noise multiplier that would make it true.
 func ExampleVerifyDPSGD() {
-	const doc = `{"algorithm": "dpsgd", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1,
+	const doc = `{"algorithm": "dpsgd", "sampling": "poisson", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1,
 	  "epochs": 60, "delta": 1e-5, "epsilon": 2.5}`
 	c, err := claim.ParseClaim(strings.NewReader(doc))
 	if err != nil {
@@ -70,6 +70,6 @@ func ExampleVerifyDPSGD_fixedSize() {
 	v, _ = claim.VerifyDPSGD(c.DPSGD, claim.Options{})
 	fmt.Println(v.Verdict)
 	// Output:
-	// VALID: certified ε = 18.499
+	// VALID: certified ε = 18.4545
 	// UNSUPPORTED
 }

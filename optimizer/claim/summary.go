@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/privamp/privamp/internal/numeric"
 )
 
 // Trajectory is a trajectory as Verify reads it: Rows (every row in
@@ -31,7 +33,8 @@ func (rs Rows) summary(c *Claim) (*TraceSummary, error) {
 // on every row or on none, the largest gradient norm, measured contraction
 // and distance to the optimum (with their lines), the first row whose step
 // size is not the claim's η, and the rows with the extreme loss (alone and
-// shifted by ±L·dist_to_opt, for the claim's L). Its memory does not grow
+// shifted by ±L·dist_to_opt, for the claim's L), and the running sums of
+// the noise columns (Σ noise_sq, Σ noise_dof). Its memory does not grow
 // with the trajectory. It is made for one claim (ScanTrace): Verify refuses
 // it for a claim with another L or η.
 type TraceSummary struct {
@@ -42,7 +45,7 @@ type TraceSummary struct {
 	prev    int         // the previous row's step
 	bad     string      // why the trajectory cannot be evidence (the first row at fault)
 	nonZero bool        // some grad_norm ≠ 0
-	cols    [3]colCount // loss, contraction, dist_to_opt
+	cols    [5]colCount // loss, contraction, dist_to_opt, noise_sq, noise_dof
 
 	last      int // the last row's step
 	maxG      float64
@@ -57,6 +60,10 @@ type TraceSummary struct {
 	distLo    TracePoint // argmin of loss + L·dist
 	lossHi    TracePoint // argmax of loss
 	lossLo    TracePoint // argmin of loss
+
+	noiseSq  numeric.Kahan // Σ noise_sq
+	noiseDOF float64       // Σ noise_dof (whole numbers: exact below 2⁵³)
+	dim      float64       // noise_dof/(steps of the row) on the rows after the first (0: none yet)
 }
 
 // colCount counts the rows that record an optional column and those that
@@ -102,12 +109,37 @@ func (s *TraceSummary) add(p TracePoint) {
 		s.gLine, s.cLine, s.dLine = p.Line, p.Line, p.Line
 		s.distHi, s.distLo, s.lossHi, s.lossLo = p, p, p, p
 	}
+	// A row records the noise when noise_dof is a number other than 0 (a
+	// TracePoint's zero value, in Rows built in code, records none).
+	if p.NoiseDOF == 0 {
+		p.NoiseDOF = math.NaN()
+		if p.NoiseSq == 0 {
+			p.NoiseSq = math.NaN()
+		}
+	}
 	if s.bad == "" {
 		s.bad = rowFault(p, i, s.prev)
 	}
+	if !math.IsNaN(p.NoiseDOF) {
+		s.noiseDOF += p.NoiseDOF
+		if k := p.Step - s.prev; i > 0 && k > 0 && s.bad == "" {
+			d := p.NoiseDOF / float64(k)
+			switch {
+			case d != math.Trunc(d):
+				s.bad = fmt.Sprintf("line %d: noise_dof %v is not a whole multiple of the %d steps since the previous row (it counts steps × d)", p.Line, p.NoiseDOF, k)
+			case s.dim == 0:
+				s.dim = d
+			case d != s.dim:
+				s.bad = fmt.Sprintf("line %d: noise_dof %v over %d steps gives dimension %v, but earlier rows give %v", p.Line, p.NoiseDOF, k, d, s.dim)
+			}
+		}
+	}
+	if !math.IsNaN(p.NoiseSq) {
+		s.noiseSq.Add(p.NoiseSq)
+	}
 	s.prev = p.Step
 	s.nonZero = s.nonZero || p.GradNorm != 0
-	for k, x := range [3]float64{p.Loss, p.Contraction, p.Dist} {
+	for k, x := range [5]float64{p.Loss, p.Contraction, p.Dist, p.NoiseSq, p.NoiseDOF} {
 		cc := &s.cols[k]
 		if math.IsNaN(x) {
 			cc.miss++
@@ -164,6 +196,10 @@ func rowFault(p TracePoint, i, prev int) string {
 		return fmt.Sprintf("line %d: contraction %v is not a finite number ≥ 0", p.Line, p.Contraction)
 	case p.Dist < 0 || math.IsInf(p.Dist, 0):
 		return fmt.Sprintf("line %d: dist_to_opt %v is not a finite number ≥ 0", p.Line, p.Dist)
+	case p.NoiseSq < 0 || math.IsInf(p.NoiseSq, 0):
+		return fmt.Sprintf("line %d: noise_sq %v is not a finite number ≥ 0", p.Line, p.NoiseSq)
+	case !math.IsNaN(p.NoiseDOF) && (p.NoiseDOF < 1 || p.NoiseDOF != math.Trunc(p.NoiseDOF) || p.NoiseDOF > 1<<50):
+		return fmt.Sprintf("line %d: noise_dof %v is not a whole number ≥ 1", p.Line, p.NoiseDOF)
 	}
 	return ""
 }
@@ -178,10 +214,20 @@ func (s *TraceSummary) degenerate() string {
 	case !s.nonZero:
 		return "every grad_norm is exactly 0 (no gradient was ever recorded)"
 	}
-	for k, name := range [3]string{"loss", "contraction", "dist_to_opt"} {
+	for k, name := range [5]string{"loss", "contraction", "dist_to_opt", "noise_sq", "noise_dof"} {
 		if cc := s.cols[k]; cc.have > 0 && cc.miss > 0 {
 			return fmt.Sprintf("line %d: column %q is empty on %d of %d rows (a column is recorded on every row or on none)", cc.missLine, name, cc.miss, s.rows)
 		}
 	}
+	if (s.cols[3].have > 0) != (s.cols[4].have > 0) {
+		return "the columns noise_sq and noise_dof go together (Σ‖Z‖² and the coordinates it sums): one is recorded without the other"
+	}
+	if f := s.first; s.dim > 0 && !math.IsNaN(f.NoiseDOF) && (math.Mod(f.NoiseDOF, s.dim) != 0 || f.NoiseDOF > float64(f.Step)*s.dim) {
+		return fmt.Sprintf("line %d: noise_dof %v is not a whole number of steps (at most %d) of dimension %v", f.Line, f.NoiseDOF, f.Step, s.dim)
+	}
 	return ""
 }
+
+// hasNoise reports whether the trajectory records the noise drawn
+// (noise_sq and noise_dof on every row).
+func (s *TraceSummary) hasNoise() bool { return s.cols[3].have > 0 && s.cols[4].have > 0 }

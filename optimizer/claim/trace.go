@@ -15,8 +15,9 @@ import (
 	"github.com/privamp/privamp/optimizer/dataset"
 )
 
-// TracePoint is one row of a user-supplied trajectory. Loss, Contraction
-// and Dist are NaN when not recorded (column absent or field empty);
+// TracePoint is one row of a user-supplied trajectory. Loss, Contraction,
+// Dist, NoiseSq and NoiseDOF are NaN when not recorded (column absent or
+// field empty; a NoiseDOF of 0 also records no noise);
 // GradNorm and StepSize are NaN when the field is empty. ReadTrace keeps
 // every value as written, impossible ones included (negative, infinite,
 // steps that do not increase): judging them is Verify's job, which fails a
@@ -28,6 +29,8 @@ type TracePoint struct {
 	StepSize    float64 // largest step size since the previous row
 	Contraction float64 // largest measured ‖ψ(u) − ψ(v)‖/‖u − v‖ of the step map
 	Dist        float64 // ‖w_t − w*‖
+	NoiseSq     float64 // Σ‖Z_s‖² of the Gaussian noise drawn since the previous row
+	NoiseDOF    float64 // the number of Gaussian coordinates drawn since the previous row
 	Line        int     // line in the file
 }
 
@@ -57,7 +60,7 @@ func ReadTrace(r io.Reader) (Rows, error) {
 type traceReader struct {
 	col    map[string]int
 	header bool
-	idx    [6]int // column of each name of optimizer.TraceHeader, −1 if absent
+	idx    [8]int // column of each name of optimizer.TraceHeader, −1 if absent
 	rows   int
 	each   func(TracePoint)
 }
@@ -178,8 +181,8 @@ func (tr *traceReader) record(line int, rec []string) error {
 		return &dataset.LineError{Line: line, Msg: fmt.Sprintf("more than %d rows", MaxTraceRows)}
 	}
 	// The columns of TraceHeader: step, loss, grad_norm, step_size,
-	// contraction, dist_to_opt (−1: absent).
-	var v [6]float64
+	// contraction, dist_to_opt, noise_sq, noise_dof (−1: absent).
+	var v [8]float64
 	for k, i := range tr.idx {
 		name := optimizer.TraceHeader[k]
 		switch {
@@ -202,7 +205,7 @@ func (tr *traceReader) record(line int, rec []string) error {
 			return &dataset.LineError{Line: line, Msg: fmt.Sprintf("column \"step\": %v is not a whole number of steps", x)}
 		}
 	}
-	p := TracePoint{Step: int(v[0]), Loss: v[1], GradNorm: v[2], StepSize: v[3], Contraction: v[4], Dist: v[5], Line: line}
+	p := TracePoint{Step: int(v[0]), Loss: v[1], GradNorm: v[2], StepSize: v[3], Contraction: v[4], Dist: v[5], NoiseSq: v[6], NoiseDOF: v[7], Line: line}
 	tr.rows++
 	tr.each(p)
 	return nil

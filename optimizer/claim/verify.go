@@ -58,6 +58,11 @@ const (
 	Unmet = "UNMET"
 	// NA: the check does not apply.
 	NA = optimizer.NA
+	// Assumed: a declared value nothing the claim brings can check (the
+	// sampling of a DP-SGD claim, σ without the trajectory's noise columns,
+	// a data-independent shuffle): taken as declared, never PASS. It does
+	// not change the verdict; the value is also listed in Trusted.
+	Assumed = optimizer.Assumed
 )
 
 // Basis of a Check: how its value was established.
@@ -129,8 +134,9 @@ type Verification struct {
 	Checks                []Check        `json:"checks"`
 	// CrossChecked lists the declared values that were compared with the
 	// trajectory or with each other and not contradicted; Trusted those
-	// nothing in the claim could cross-check (σ always: a trajectory does
-	// not record the noise; L, β, m and η when there is no trajectory).
+	// nothing in the claim could cross-check (σ when the trajectory has no
+	// noise columns; L, β, m, η and σ when there is no trajectory). Both
+	// are lists, empty rather than null.
 	CrossChecked []string       `json:"cross_checked"`
 	Trusted      []string       `json:"trusted"`
 	PerIndex     []IndexVerdict `json:"per_index"`
@@ -161,6 +167,9 @@ const (
 	// ViaNone: a check failed; no argument is applied to a claim whose own
 	// inputs contradict it.
 	ViaNone = "none: the claim's own inputs contradict it"
+	// ViaDelta: the claim's δ is ≥ 1/n (DeltaCheck failed): no argument is
+	// applied to a guarantee that protects nobody.
+	ViaDelta = "none: δ ≥ 1/n protects nobody"
 )
 
 // Verify recomputes the guarantee of a claim, cross-checks every constant
@@ -215,7 +224,8 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	}
 	tr := c.Training()
 	nan := math.NaN()
-	v := Verification{Training: tr, WorstEpsilon: quantity.Loss(nan), SigmaNeeded: quantity.Noise(nan), Via: ViaAmplification}
+	v := Verification{Training: tr, WorstEpsilon: quantity.Loss(nan), SigmaNeeded: quantity.Noise(nan), Via: ViaAmplification,
+		CrossChecked: []string{}, Trusted: []string{}}
 	if c.Epsilon != nil {
 		e := quantity.Num(*c.Epsilon)
 		v.ClaimedEpsilon = &e
@@ -225,8 +235,10 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	trusted := func(what string) { v.Trusted = append(v.Trusted, what) }
 	lipschitzOK := true
 
-	// 1. The declared constants: in range, and consistent with each other.
+	// 1. The declared constants: in range, and consistent with each other;
+	// δ below 1/n.
 	consistencyChecks(c, add)
+	add(DeltaCheck(c.Delta, int64(c.N)))
 
 	// 2. The step contracts: η ≤ 2/β (Prop. 18), or c ≤ 1 when strongly convex.
 	cc := optimizer.Constants{Beta: c.Smoothness, M: c.StrongConvexity}.Contraction(c.Eta)
@@ -254,29 +266,42 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 			add(check("fixed data order", Unmet, nan, nan, BasisTrust,
 				"per-index claims need a fixed order: after a shuffle a person's position is random"))
 		default:
-			add(check("fixed data order", Pass, nan, nan, BasisTrust,
+			add(check("fixed data order", Assumed, nan, nan, BasisTrust,
 				"one pass after a data-independent shuffle: the worst case over positions still bounds every person (the guarantee holds conditionally on the permutation)"))
 		}
 	}
 
 	// 4. The trajectory, column by column.
+	var sum *TraceSummary
 	if trace != nil {
-		sum, err := trace.summary(c)
-		if err != nil {
+		var err error
+		if sum, err = trace.summary(c); err != nil {
 			return Verification{}, err
 		}
 		lipschitzOK = trajectoryChecks(c, sum, cc, add, checked, trusted)
+		if sum.degenerate() != "" {
+			sum = nil // not evidence, for σ either
+		}
 	} else {
 		add(check("trajectory", NA, nan, nan, BasisTrust,
-			"no trajectory given: L, β, m, η and the number of steps are taken as declared (give \"trajectory\" to check them against the run)"))
+			"no trajectory given: L, β, m, η, σ and the number of steps are taken as declared (give \"trajectory\" to check them against the run)"))
 		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g, %s (no trajectory)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta, quantity.Count(tr.Steps(), "step", "steps")))
 	}
-	trusted(fmt.Sprintf("σ = %g (a trajectory does not record the noise)", c.Sigma))
+	// 5. σ against the noise the trajectory records (χ² test).
+	if ch, ok := noiseCheck(c, sum); ok {
+		checked(fmt.Sprintf("σ = %g (noise_sq column, χ² test at false-alarm probability %g)", c.Sigma, NoiseFalseAlarm))
+		add(ch)
+	} else {
+		if ch.Status == Assumed {
+			trusted(fmt.Sprintf("σ = %g (no noise columns in the trajectory)", c.Sigma))
+		}
+		add(ch)
+	}
 	if c.Order == string(shifted.Shuffled) {
 		trusted("the shuffle is data-independent and secret")
 	}
 	if c.Public > 0 {
-		trusted(fmt.Sprintf("the last %d examples are public", c.Public))
+		trusted(fmt.Sprintf("the %d examples after the n = %d private ones are public", c.Public, c.N))
 	}
 	if c.Tasks > 1 {
 		trusted(fmt.Sprintf("%d tasks on the same data", c.Tasks))
@@ -299,17 +324,23 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	// A contradicted value: no argument applies to the claim as declared.
 	var contradicted []string
 	for _, ch := range v.Checks {
-		if ch.Status == Fail {
+		if ch.Status == Fail && ch.Name != DeltaCheckName {
 			contradicted = append(contradicted, ch.Name)
 		}
 	}
+	if refuseDelta(&v) {
+		v.Verdict, v.Via = Unsupported, ViaDelta
+	}
 	if len(contradicted) > 0 {
-		v.Verdict = Unsupported
-		v.Via = ViaNone
+		v.Verdict, v.Via = Unsupported, ViaNone
+	}
+	if len(contradicted) > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("the claim's own inputs contradict it (%s): neither amplification by iteration nor composition is applied to constants that do not hold; correct the claim (or the trajectory) and verify again", strings.Join(contradicted, "; ")))
 		if !math.IsInf(float64(v.CompositionEpsilon), 1) {
 			v.Notes = append(v.Notes, "the plain composition ε is for reference only: it assumes the declared L, and it did not decide")
 		}
+	}
+	if v.Verdict == Unsupported {
 		return v, nil
 	}
 
@@ -515,14 +546,14 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 	S := int(c.Training().Steps())
 	last := trace.last
 	ch = Check{Name: "trajectory: number of steps", Value: quantity.Num(float64(last)), Bound: quantity.Num(float64(S)), Status: Pass, Basis: BasisTrajectory,
-		Detail: fmt.Sprintf("epochs·⌈n/batch⌉ = %s", quantity.Count(S, "step", "steps"))}
+		Detail: fmt.Sprintf("epochs·⌈(n + public)/batch⌉ = %s", quantity.Count(S, "step", "steps"))}
 	switch {
 	case last > S:
 		ch.Status = Fail
-		ch.Detail = fmt.Sprintf("the trajectory has %d steps, more than the %d that n, batch and epochs give", last, S)
+		ch.Detail = fmt.Sprintf("the trajectory has %d steps, more than the %d that n, public, batch and epochs give (epochs·⌈(n + public)/batch⌉)", last, S)
 	case c.Variant != shifted.VariantStop && last != S:
 		ch.Status = Fail
-		ch.Detail = fmt.Sprintf("the trajectory ends at step %d, but %s runs all %d steps that n, batch and epochs give", last, c.Variant, S)
+		ch.Detail = fmt.Sprintf("the trajectory ends at step %d, but %s runs all %d steps that n, public, batch and epochs give (epochs·⌈(n + public)/batch⌉)", last, c.Variant, S)
 	}
 	if ch.Status == Pass {
 		checked(fmt.Sprintf("%s (step column)", quantity.Count(S, "step", "steps")))

@@ -54,26 +54,30 @@ func DefaultCommon() Common {
 		Seed: 1, Repeats: 20, Confidence: 0.95}
 }
 
-// loadStandardized reads the CSV file of ds with its ±1 labels,
-// standardized: both instances declare their coordinate bound on that
-// scale, so standardize is required.
-func loadStandardized(ds optimizer.DataSpec) (*dataset.Dataset, error) {
+// loadStandardized reads the CSV file of ds with its ±1 labels, centred
+// and scaled (declared scaling, or standardize with the data's own
+// statistics): both instances declare their coordinate bound on that scale,
+// so one of the two is required. It returns the assumption to print.
+func loadStandardized(ds optimizer.DataSpec) (*dataset.Dataset, string, error) {
 	if ds.Label == "" {
-		return nil, field.New("label", "", "is required with a data file (the name of its label column)")
+		return nil, "", field.New("label", "", "is required with a data file (the name of its label column)")
 	}
-	if !ds.Standardize {
-		return nil, field.New("standardize", false, "is required (the coordinate bound is declared on the standardized scale)")
+	if !ds.Standardize && ds.Scaling == "" {
+		return nil, "", field.New("scaling", "", "is required, or standardize (the coordinate bound is declared on the centred and scaled records)")
 	}
 	data, err := dataset.ReadCSVFile(ds.Path, dataset.CSVOptions{Label: ds.Label})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	data.Source = filepath.Base(ds.Path)
-	data.Standardize()
-	if err := data.MapBinaryLabels(); err != nil {
-		return nil, field.New("label", ds.Label, "%v", err)
+	a, err := ds.Preprocess(data)
+	if err != nil {
+		return nil, "", err
 	}
-	return data, nil
+	if err := data.MapBinaryLabels(); err != nil {
+		return nil, "", field.New("label", ds.Label, "%v", err)
+	}
+	return data, a, nil
 }
 
 // LoadGame builds the game a data specification asks for: the group game
@@ -84,7 +88,7 @@ func LoadGame(ds optimizer.DataSpec, gp GameParams) (*Game, error) {
 	case ds.Path != "" && ds.Synthetic != "":
 		return nil, field.New("synthetic", ds.Synthetic, "cannot be combined with a data file")
 	case ds.Path != "":
-		data, err := loadStandardized(ds)
+		data, a, err := loadStandardized(ds)
 		if err != nil {
 			return nil, err
 		}
@@ -92,7 +96,7 @@ func LoadGame(ds optimizer.DataSpec, gp GameParams) (*Game, error) {
 		if err != nil {
 			return nil, err
 		}
-		g.Assumptions = append(g.Assumptions, "standardize centres and scales each column with the file's own mean and spread, not privatised: the certificate covers the standardized records (and the groups' cut points are on that scale)")
+		g.Assumptions = append(g.Assumptions, a+" (the groups' cut points are on that scale)")
 		return g, nil
 	case ds.Synthetic == "bilinear":
 		dy := gp.DY
@@ -150,8 +154,8 @@ type GameInfo struct {
 	DY          int          `json:"dy"`
 	PayoffBound float64      `json:"payoff_bound"`
 	Ell         quantity.Num `json:"ell"`
-	Value       quantity.Num `json:"value"`
-	LPGap       quantity.Num `json:"lp_gap"`
+	Value       quantity.Num `json:"measured_value"`
+	LPGap       quantity.Num `json:"measured_lp_gap"`
 }
 
 // Result is the typed result of a run of Algorithm 1 or 3.
@@ -173,11 +177,11 @@ type Result struct {
 	BatchParameter float64 `json:"batch_parameter,omitempty"`
 	// Gap is the measured Gap(x̃, ỹ) of the released points over the
 	// repeats; IterateGap that of the (unreleased) iterate averages.
-	Gap        Stats `json:"gap"`
-	IterateGap Stats `json:"iterate_gap"`
+	Gap        Stats `json:"measured_gap"`
+	IterateGap Stats `json:"measured_iterate_gap"`
 	// UniformGap is the gap of the uniform pair, the data-independent
 	// baseline (x_1, y_1): a private output is useful only below it.
-	UniformGap quantity.Num `json:"uniform_gap"`
+	UniformGap quantity.Num `json:"measured_uniform_gap"`
 	// Bound is the theorem's explicit bound on E Gap (Algorithm 3: the
 	// mean of the per-run conditional bounds), DerivedBound the tighter
 	// bilinear bound of docs/saddle.md, Excess the gap minus the per-run
@@ -185,12 +189,12 @@ type Result struct {
 	Bound        quantity.Num `json:"bound"`
 	BoundSource  string       `json:"bound_source"`
 	DerivedBound quantity.Num `json:"derived_bound"`
-	Excess       *Stats       `json:"excess,omitempty"`
+	Excess       *Stats       `json:"measured_excess,omitempty"`
 	Rate         quantity.Num `json:"rate"`
 	RateSource   string       `json:"rate_source"`
 	// MaxSupport is the largest support of x̃ or ỹ over the repeats; it is
 	// at most the number of steps (T-sparsity).
-	MaxSupport  int                    `json:"max_support"`
+	MaxSupport  int                    `json:"measured_max_support"`
 	Checks      []optimizer.TrainCheck `json:"checks"`
 	OK          bool                   `json:"ok"`
 	Assumptions []string               `json:"assumptions"`

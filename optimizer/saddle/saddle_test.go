@@ -396,7 +396,7 @@ func TestFieldErrors(t *testing.T) {
 		{"synthetic", "synthetic", run1(RunSMDSpec(optimizer.DataSpec{Synthetic: "logistic", N: 10, Dimension: 2}, smd(func(*SMDParams) {}), nil))},
 		{"dimension", "dimension", run1(RunSMDSpec(optimizer.DataSpec{Synthetic: "bilinear", N: 10, Dimension: 1}, smd(func(*SMDParams) {}), nil))},
 		{"payoff bound", "payoff_bound", run1(RunSMDSpec(syn, smd(func(p *SMDParams) { p.PayoffBound = 0 }), nil))},
-		{"standardize", "standardize", run1(RunSMDSpec(optimizer.DataSpec{Path: data.Path, Label: "malignant"}, smd(func(*SMDParams) {}), nil))},
+		{"scaling", "scaling", run1(RunSMDSpec(optimizer.DataSpec{Path: data.Path, Label: "malignant"}, smd(func(*SMDParams) {}), nil))},
 		{"coordinate bound", "coordinate_bound", run1(RunSMDSpec(data, smd(func(p *SMDParams) { p.CoordinateBound = -1 }), nil))},
 		{"group feature", "group_feature", run1(RunSMDSpec(data, smd(func(p *SMDParams) { p.GroupFeature = 30 }), nil))},
 		{"stop budget", "stop_budget", run1(RunBRSpec(syn, br(func(p *BRParams) { p.StopBudget = 2 }), nil))},

@@ -46,7 +46,7 @@ func LoadSCO(ds optimizer.DataSpec, p SCOParams) (*SCOProblem, error) {
 	case ds.Path != "" && ds.Synthetic != "":
 		return nil, field.New("synthetic", ds.Synthetic, "cannot be combined with a data file")
 	case ds.Path != "":
-		data, err := loadStandardized(ds)
+		data, a, err := loadStandardized(ds)
 		if err != nil {
 			return nil, err
 		}
@@ -54,7 +54,7 @@ func LoadSCO(ds optimizer.DataSpec, p SCOParams) (*SCOProblem, error) {
 		if err != nil {
 			return nil, err
 		}
-		pr.Assumptions = append(pr.Assumptions, "standardize centres and scales each column with the file's own mean and spread, not privatised: the certificate covers the standardized records")
+		pr.Assumptions = append(pr.Assumptions, a)
 		return pr, nil
 	case ds.Synthetic == "simplex-lsq":
 		return SyntheticSCO(ds.N, ds.Dimension, p.LabelNoise, ds.Seed)
@@ -83,18 +83,18 @@ type SCOResult struct {
 	// released point over the repeats, AverageExcess that of the
 	// unreleased w^T; UniformExcess that of the uniform point x_1 (the
 	// data-independent baseline).
-	Excess        Stats        `json:"excess"`
-	AverageExcess Stats        `json:"average_excess"`
-	UniformExcess quantity.Num `json:"uniform_excess"`
+	Excess        Stats        `json:"measured_excess"`
+	AverageExcess Stats        `json:"measured_average_excess"`
+	UniformExcess quantity.Num `json:"measured_uniform_excess"`
 	// ReferenceGap is the Frank–Wolfe gap of the reference minimiser (data
 	// only): min F is taken as F(x̄) − gap, so the excess is an upper value.
-	ReferenceGap quantity.Num `json:"reference_gap,omitempty"`
+	ReferenceGap quantity.Num `json:"measured_reference_gap,omitempty"`
 	Bound        quantity.Num `json:"bound"`
 	BoundSource  string       `json:"bound_source"`
 	Rate         quantity.Num `json:"rate"`
 	RateSource   string       `json:"rate_source"`
 	// MaxSupport is the largest support of ŵ_T over the repeats (≤ K).
-	MaxSupport  int                    `json:"max_support"`
+	MaxSupport  int                    `json:"measured_max_support"`
 	Checks      []optimizer.TrainCheck `json:"checks"`
 	OK          bool                   `json:"ok"`
 	Assumptions []string               `json:"assumptions"`

@@ -281,7 +281,7 @@ func TestSCOFieldErrors(t *testing.T) {
 		{"l1_radius", data, func(p *SCOParams) { p.L1Radius = 0 }},
 		{"coordinate_bound", data, func(p *SCOParams) { p.CoordinateBound = -3 }},
 		{"synthetic", optimizer.DataSpec{Synthetic: "bilinear", N: 500, Dimension: 5}, func(*SCOParams) {}},
-		{"standardize", optimizer.DataSpec{Path: data.Path, Label: "malignant"}, func(*SCOParams) {}},
+		{"scaling", optimizer.DataSpec{Path: data.Path, Label: "malignant"}, func(*SCOParams) {}},
 	} {
 		p := DefaultSCOParams()
 		c.mod(&p)

@@ -306,10 +306,18 @@ type Verification struct {
 	Groups      []GroupResult
 	Source      string
 	Assumptions []string
+	// Summary lists the fields of the file's summary that the
+	// recomputation contradicts beyond rounding (an edited or stale
+	// summary); empty when it agrees. The summary is what people read, so
+	// a plan whose summary is false is not OK.
+	Summary []Mismatch
 }
 
 // Verify recomputes, with package shifted, the ε of every position at the
-// plan's σ and η and each person's δ, and checks it against the target.
+// plan's σ and η and each person's δ, and checks it against the target; it
+// recomputes the file's summary too (Verification.Summary lists the fields
+// it contradicts). OK means no position above its target and a true
+// summary.
 func (p *Plan) Verify() (*Verification, error) { return p.VerifyProgress(nil) }
 
 // VerifyProgress is Verify that reports, if progress is not nil, how many
@@ -373,7 +381,10 @@ func (p *Plan) VerifyProgress(progress func(done, n int64)) (*Verification, erro
 			}
 		}
 	}
-	v.OK = v.ViolationCount == 0
+	if v.Summary, err = p.summaryNumbers(q, eps, v); err != nil {
+		return nil, err
+	}
+	v.OK = v.ViolationCount == 0 && len(v.Summary) == 0
 	return v, nil
 }
 

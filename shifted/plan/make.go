@@ -161,6 +161,9 @@ func Make(o Options, b Budgets) (*Result, error) {
 	if t.Delta*float64(p.n) >= 1 {
 		res.Notes = append(res.Notes, fmt.Sprintf("δ = %g is at least 1/n = %g: a mechanism that publishes one random person's record outright is (0, %g)-DP; choose δ ≪ 1/n", t.Delta, 1/float64(p.n), t.Delta))
 	}
+	if t.Loss.Smoothness == 0 {
+		res.Notes = append(res.Notes, "no smoothness β given: the plan assumes η ≤ 2/β (the step contracts, Prop. 18), which nothing establishes; privamp verify therefore decides it by plain composition (every iterate released), as a claim without β, and that may not meet every target: give β to have amplification by iteration verified")
+	}
 	sigma, how, err := p.minSigma()
 	if err != nil {
 		return nil, err

@@ -10,7 +10,8 @@ import (
 // privamp uses for these concepts everywhere: "ok", "checked",
 // "worst_ratio", "worst_index" (WorstPosition), "violation_count",
 // "violations" (each "index", "id" or "tier", the target "epsilon" and
-// "delta", and "achieved_epsilon"), "groups", "source" and "assumptions".
+// "delta", and "achieved_epsilon"), "groups", "source", "assumptions" and "summary_mismatches" (each
+// "field", "stored", "recomputed").
 // Non-finite numbers encode as null.
 func (v Verification) MarshalJSON() ([]byte, error) {
 	type violation struct {
@@ -35,5 +36,6 @@ func (v Verification) MarshalJSON() ([]byte, error) {
 		Groups         []GroupResult `json:"groups,omitempty"`
 		Source         string        `json:"source"`
 		Assumptions    []string      `json:"assumptions"`
-	}{v.OK, v.Checked, quantity.Loss(v.WorstRatio), v.WorstPosition, v.ViolationCount, vs, v.Groups, v.Source, v.Assumptions})
+		Summary        []Mismatch    `json:"summary_mismatches"`
+	}{v.OK, v.Checked, quantity.Loss(v.WorstRatio), v.WorstPosition, v.ViolationCount, vs, v.Groups, v.Source, v.Assumptions, v.Summary})
 }
