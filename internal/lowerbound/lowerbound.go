@@ -70,6 +70,10 @@ func Audit(trials int, sample Sample, o audit.Options) (*audit.Evaluation, []flo
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	// Every row is its own run with its own seed (the seed is its id), so
+	// rows that score alike (a discrete statistic, a refusal) are distinct
+	// canaries, not one canary written twice.
+	c.IDs = true
 	ev, err := audit.Evaluate(c, o)
 	if err != nil {
 		return nil, nil, nil, err

@@ -35,13 +35,13 @@ type mcCase struct {
 	short   bool // part of the -short suite
 	// run, if not nil, replaces the catalogue's Run (projected noisy SGD,
 	// which the catalogue runs through optimizer.Train); cert, if not nil,
-	// reads the certificate of the changed record instead of certified.
-	run  func(path string, params map[string]string, seed uint64) (*Report, error)
+	// reads the certificate of the changed record instead of mcCertified.
+	run func(path string, params map[string]string, seed uint64) (*Report, error)
 	// refusals, if set, makes a run's error an output (scored mcRefused,
 	// beyond every θ in C) instead of a test failure: a refusal drawn at
 	// random is part of what the algorithm releases.
 	refusals bool
-	cert func(t testing.TB, r *Report) (eps, delta float64)
+	cert     func(t testing.TB, r *Report) (eps, delta float64)
 }
 
 // mcRun runs the case's algorithm once on the CSV at path with params and
@@ -69,9 +69,9 @@ func mcRun(t testing.TB, c mcCase, path string, params map[string]string, seed u
 	return a.Run(in, p)
 }
 
-// certified reads the report's certified ε and its δ: the line "ε at δ = …"
+// mcCertified reads the report's certified ε and its δ: the line "ε at δ = …"
 // or "ε (pure)" (δ = 0) of kind Certified.
-func certified(t testing.TB, r *Report) (eps, delta float64) {
+func mcCertified(t testing.TB, r *Report) (eps, delta float64) {
 	for _, l := range r.Lines {
 		if l.Kind != Certified {
 			continue
@@ -97,9 +97,9 @@ func certified(t testing.TB, r *Report) (eps, delta float64) {
 	return
 }
 
-// released is the statistic: the first coordinate of the released θ (the
+// mcReleased is the statistic: the first coordinate of the released θ (the
 // result's "w").
-func released(r *Report) (float64, error) {
+func mcReleased(r *Report) (float64, error) {
 	b, err := json.Marshal(r.Result)
 	if err != nil {
 		return 0, err
@@ -132,7 +132,7 @@ func mcAudit(t testing.TB, c mcCase, pathD, pathDp string, params map[string]str
 		if err != nil {
 			return 0, err
 		}
-		return released(r)
+		return mcReleased(r)
 	}
 	defer func() {
 		if k := refused.Load(); k > 0 {
@@ -147,7 +147,7 @@ func mcAudit(t testing.TB, c mcCase, pathD, pathDp string, params map[string]str
 	return ev
 }
 
-func writeCSV(t testing.TB, dir, name, text string) string {
+func mcWriteCSV(t testing.TB, dir, name, text string) string {
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
@@ -175,9 +175,9 @@ const (
 	mcLogisticDp = "x1,x2,y\n0.5,0.5,1\n-0.5,0.5,0\n0.3,-0.6,1\n1,0,0\n"
 )
 
-// trainRun runs projected noisy SGD as privamp run does (optimizer.Train,
+// mcTrainRun runs projected noisy SGD as privamp run does (optimizer.Train,
 // TrainReport) with params variant, sigma, eta, delta, loss, radius.
-func trainRun(path string, params map[string]string, seed uint64) (*Report, error) {
+func mcTrainRun(path string, params map[string]string, seed uint64) (*Report, error) {
 	num := func(k string) float64 { v, _ := strconv.ParseFloat(params[k], 64); return v }
 	spec := optimizer.Spec{Data: optimizer.DataSpec{Path: path, Label: "y", FeatureBound: 1}, Loss: optimizer.LossSpec{Name: params["loss"]},
 		Radius: num("radius"), Seed: seed, Indices: []int64{4},
@@ -190,8 +190,8 @@ func trainRun(path string, params map[string]string, seed uint64) (*Report, erro
 	return TrainReport(res), nil
 }
 
-// trainCert is the certified ε of the changed record (index 4).
-func trainCert(t testing.TB, r *Report) (eps, delta float64) {
+// mcTrainCert is the certified ε of the changed record (index 4).
+func mcTrainCert(t testing.TB, r *Report) (eps, delta float64) {
 	p := r.Result.(*optimizer.TrainResult).Privacy
 	for _, ie := range p.PerIndex {
 		if ie.Index == 4 {
@@ -203,10 +203,10 @@ func trainCert(t testing.TB, r *Report) (eps, delta float64) {
 }
 
 var mcCases = []mcCase{
-	{name: "pnsgd", run: trainRun, cert: trainCert, d: mcLinearD, dp: mcLinearDp,
+	{name: "pnsgd", run: mcTrainRun, cert: mcTrainCert, d: mcLinearD, dp: mcLinearDp,
 		params:  map[string]string{"variant": "pnsgd", "loss": "linear", "radius": "+Inf", "sigma": "4", "eta": "0.5", "delta": "1e-3"},
 		control: map[string]string{"sigma": "0.25"}, short: true},
-	{name: "skip", run: trainRun, cert: trainCert, d: mcLogisticD, dp: mcLogisticDp,
+	{name: "skip", run: mcTrainRun, cert: mcTrainCert, d: mcLogisticD, dp: mcLogisticDp,
 		params:  map[string]string{"variant": "skip", "loss": "logistic", "radius": "2", "sigma": "4", "eta": "1", "delta": "1e-3"},
 		control: map[string]string{"sigma": "0.25"}},
 	{name: "langevin", alg: "langevin", loss: optimizer.LossSpec{Name: "linear"}, radius: 100, d: mcLinearD, dp: mcLinearDp,
@@ -235,7 +235,7 @@ var mcCases = []mcCase{
 		control: map[string]string{"rho": "128"}},
 }
 
-func TestMonteCarloLowerBounds(t *testing.T) {
+func TestMonteCarloOracle(t *testing.T) {
 	trials := 4000
 	if testing.Short() {
 		trials = 1000
@@ -247,12 +247,12 @@ func TestMonteCarloLowerBounds(t *testing.T) {
 		}
 		t.Run(c.name, func(t *testing.T) {
 			start := time.Now()
-			pd, pdp := writeCSV(t, dir, c.name+"-D.csv", c.d), writeCSV(t, dir, c.name+"-Dp.csv", c.dp)
+			pd, pdp := mcWriteCSV(t, dir, c.name+"-D.csv", c.d), mcWriteCSV(t, dir, c.name+"-Dp.csv", c.dp)
 			r, err := mcRun(t, c, pd, c.params, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cert := certified
+			cert := mcCertified
 			if c.cert != nil {
 				cert = c.cert
 			}
