@@ -44,26 +44,31 @@ type mcCase struct {
 	cert     func(t testing.TB, r *Report) (eps, delta float64)
 }
 
+// mcSetupError is a case's own mistake (an unknown algorithm or
+// parameter): a test failure, never an output of the algorithm.
+type mcSetupError struct{ error }
+
 // mcRun runs the case's algorithm once on the CSV at path with params and
-// the seed.
-func mcRun(t testing.TB, c mcCase, path string, params map[string]string, seed uint64) (*Report, error) {
+// the seed. It is called from the audit's goroutines, so it returns its
+// errors (an mcSetupError for the case's own) rather than failing t.
+func mcRun(c mcCase, path string, params map[string]string, seed uint64) (*Report, error) {
 	if c.run != nil {
 		return c.run(path, params, seed)
 	}
 	a, err := Lookup(c.alg)
 	if err != nil {
-		t.Fatal(err)
+		return nil, mcSetupError{err}
 	}
 	p := a.Params()
 	set := map[string]bool{}
 	for k, v := range params {
 		if err := Set(p, k, v); err != nil {
-			t.Fatalf("%s: %v", c.name, err)
+			return nil, mcSetupError{err}
 		}
 		set[k] = true
 	}
 	if err := Set(p, "seed", strconv.FormatUint(seed, 10)); err != nil {
-		t.Fatal(err)
+		return nil, mcSetupError{err}
 	}
 	in := Input{Data: optimizer.DataSpec{Path: path, Label: "y", FeatureBound: 1, LabelBound: 1}, Loss: c.loss, Radius: c.radius, Set: set}
 	return a.Run(in, p)
@@ -124,8 +129,8 @@ func mcAudit(t testing.TB, c mcCase, pathD, pathDp string, params map[string]str
 		if onD {
 			path = pathD
 		}
-		r, err := mcRun(t, c, path, params, seed)
-		if err != nil && c.refusals {
+		r, err := mcRun(c, path, params, seed)
+		if _, setup := err.(mcSetupError); err != nil && !setup && c.refusals {
 			refused.Add(1)
 			return mcRefused, nil
 		}
@@ -235,6 +240,18 @@ var mcCases = []mcCase{
 		control: map[string]string{"rho": "128"}},
 }
 
+// TestMonteCarloOracle is the Monte Carlo oracle of issue 22 over the
+// catalogue: for each case, 4000 runs on each neighbour (-short: 1000, three
+// cases), each with its own seed, the released θ's first coordinate audited
+// by audit.Evaluate's threshold attack (95%, selection and evaluation
+// halves, internal/lowerbound) at the certificate's δ; the lower bound must
+// not exceed the certified ε. Each case's positive control runs the same
+// mechanism with less noise (σ/4 to σ/16, or the ε parameter ×4 to ×8)
+// against the original certificate and must be caught (VIOLATED), so the
+// oracle is shown to fail on an understated certificate. bst14-sgd and
+// smd-vertex have their own oracles in their packages (their catalogue
+// runs are too slow, or do not release the output). It extends
+// TestMonteCarloLowerBounds (four algorithms, no control) to ten cases.
 func TestMonteCarloOracle(t *testing.T) {
 	trials := 4000
 	if testing.Short() {
@@ -248,7 +265,7 @@ func TestMonteCarloOracle(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			start := time.Now()
 			pd, pdp := mcWriteCSV(t, dir, c.name+"-D.csv", c.d), mcWriteCSV(t, dir, c.name+"-Dp.csv", c.dp)
-			r, err := mcRun(t, c, pd, c.params, 1)
+			r, err := mcRun(c, pd, c.params, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -257,7 +274,7 @@ func TestMonteCarloOracle(t *testing.T) {
 				cert = c.cert
 			}
 			eps, delta := cert(t, r)
-			rp, err := mcRun(t, c, pdp, c.params, 1)
+			rp, err := mcRun(c, pdp, c.params, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
