@@ -253,8 +253,8 @@ var mcCases = []mcCase{
 // against the original certificate and must be caught (VIOLATED), so the
 // oracle is shown to fail on an understated certificate. bst14-sgd and
 // smd-vertex have their own oracles in their packages (their catalogue
-// runs are too slow, or do not release the output). It extends
-// TestMonteCarloLowerBounds (four algorithms, no control) to ten cases.
+// runs are too slow, or do not release the output). It is the one Monte
+// Carlo oracle of the catalogue (it replaced a four-case first version).
 func TestMonteCarloOracle(t *testing.T) {
 	trials := 3000
 	if testing.Short() {
