@@ -86,8 +86,14 @@ func TestDPAccountingGrid(t *testing.T) {
 			}
 		}()
 	}
+	// Under -short every ninth row (24 of 213, the whole range of q, z, T
+	// and δ in the grid's order); the full grid in make test.
+	stride := 1
+	if testing.Short() {
+		stride = 9
+	}
 	for i, g := range rows {
-		if g.status == "ok" {
+		if g.status == "ok" && i%stride == 0 {
 			next <- i
 		}
 	}
@@ -98,6 +104,9 @@ func TestDPAccountingGrid(t *testing.T) {
 	for i, g := range rows {
 		if g.status != "ok" {
 			skipped++
+			continue
+		}
+		if i%stride != 0 {
 			continue
 		}
 		r, err := res[i], errs[i]

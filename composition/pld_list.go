@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/privamp/privamp/composition/pld"
+	"github.com/privamp/privamp/internal/field"
 )
 
 // MethodPLD names the privacy-loss-distribution composition of
@@ -74,5 +75,20 @@ func pldGroups(groups []group, targetDelta float64) Method {
 		}
 		return Method{Name: MethodPLD, Source: src, Epsilon: e, Delta: targetDelta, Valid: true}
 	}
-	return invalid(MethodPLD, SourcePLD, "the guarantees' total δ exceeds the target")
+	return invalid(MethodPLD, SourcePLD, pldNoEpsilon(groups, targetDelta))
+}
+
+// pldNoEpsilon says why the composed PLD has no finite ε at targetDelta:
+// the guarantees' own δ's add up to at least the target, or (when they do
+// not, e.g. all are 0) the bounds on the grid's truncated mass and FFT
+// error, which the PLD adds to δ, do.
+func pldNoEpsilon(groups []group, targetDelta float64) string {
+	var sum float64
+	for _, g := range groups {
+		sum += float64(g.k) * g.g.Delta
+	}
+	if sum >= targetDelta {
+		return fmt.Sprintf("the guarantees' total δ %s is not below the target %s", field.FormatValue(sum), field.FormatValue(targetDelta))
+	}
+	return fmt.Sprintf("the guarantees' total δ (%s) is below the target %s, but the bounds on the PLD grid's truncated mass and FFT error, which count toward δ, are not: no finite ε at this δ by PLD", field.FormatValue(sum), field.FormatValue(targetDelta))
 }

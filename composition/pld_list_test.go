@@ -3,6 +3,7 @@ package composition
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -95,5 +96,18 @@ func TestPLDListDeltaTooLarge(t *testing.T) {
 	m := PLDList([]Guarantee{{1, 1e-3}, {1, 1e-3}}, 1e-4)
 	if m.Valid {
 		t.Fatalf("want invalid, got ε = %v", m.Epsilon)
+	}
+}
+
+// Issue 23 item 8: with every δ 0 the reason was "the guarantees' total δ
+// exceeds the target"; it is the PLD's own error bounds that do.
+func TestPLDListReasonAtZeroDelta(t *testing.T) {
+	m := PLDList([]Guarantee{{0.1, 0}, {0.1, 0}}, 1e-300)
+	if m.Valid || strings.Contains(m.Reason, "exceeds") || !strings.Contains(m.Reason, "total δ (0) is below the target") {
+		t.Errorf("δ = 0: valid %v, reason %q", m.Valid, m.Reason)
+	}
+	m = PLDList([]Guarantee{{1, 1e-3}, {1, 1e-3}}, 1e-4)
+	if !strings.Contains(m.Reason, "total δ 0.002 is not below the target 0.0001") {
+		t.Errorf("δ too large: %q", m.Reason)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/internal/quantity"
 )
 
@@ -46,6 +47,11 @@ func PointToDelta(order, rdpEps, eps float64) (PointConversion, error) {
 		return PointConversion{}, err
 	}
 	return PointConversion{Order: quantity.Num(order), RDPEpsilon: quantity.Loss(rdpEps), Epsilon: quantity.Loss(eps),
-		Delta:        quantity.Loss(math.Exp(PointLogDelta(order, rdpEps, eps, Improved))),
-		ClassicDelta: quantity.Loss(math.Exp(PointLogDelta(order, rdpEps, eps, Classic))), Method: "improved", Source: Improved.Source()}, nil
+		Delta:        quantity.Loss(deltaUp(PointLogDelta(order, rdpEps, eps, Improved))),
+		ClassicDelta: quantity.Loss(deltaUp(PointLogDelta(order, rdpEps, eps, Classic))), Method: "improved", Source: Improved.Source()}, nil
 }
+
+// deltaUp is δ ≥ e^ld, capped at 1: a positive δ that underflows a float64
+// is the smallest positive float64 (2^−1074), never 0, which would claim
+// pure DP (order 1000, ε(α) = 0.01 gives δ ≈ 10^−43438 at ε = 2).
+func deltaUp(ld float64) float64 { return math.Min(numeric.ExpUp(ld), 1) }

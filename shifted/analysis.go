@@ -2,9 +2,9 @@ package shifted
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
@@ -157,7 +157,7 @@ func (m Model) At(t int64, conv rdp.Conversion) (IndexEpsilon, error) {
 	}
 	p := IndexEpsilon{Index: t, Epsilon: quantity.Loss(dp.Epsilon), Order: quantity.Num(dp.Order)}
 	if z, ok := m.Guarantee.(ZCDP); ok {
-		rho := quantity.Loss(math.Exp(z.LogRho(t)))
+		rho := quantity.Loss(numeric.ExpUp(z.LogRho(t)))
 		p.Rho = &rho
 	}
 	if d, ok := m.Guarantee.(Domain); ok {

@@ -3,6 +3,7 @@ package shifted
 import (
 	"errors"
 	"math"
+	"slices"
 
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/rdp"
@@ -53,7 +54,8 @@ func (s Solution) Epsilon(delta float64, conv rdp.Conversion) (eps, order float6
 // runs with its summed rescaled variance and sensitivity (natural logs).
 type block struct {
 	logV, logS  float64
-	first, last int64 // steps, 1-based
+	first, last int64   // steps, 1-based
+	runs        float64 // runs pooled into the block (for its error bound)
 }
 
 func (b block) slope() float64 {
@@ -78,6 +80,15 @@ func lnGeom(m float64, l float64) float64 {
 // ErrNoSchedule is returned by Solve for an empty schedule.
 var ErrNoSchedule = errors.New("empty schedule")
 
+// K and LogK are rounded up. The logs are computed in float64 through at
+// most one pooling (numeric.LogAdd, 1-Lipschitz in its arguments) per run,
+// each adding a few units of roundoff of the largest |log| involved (mag);
+// a block pooled from r runs is within (32 + 8r)·u·(1 + mag) of its exact
+// log, and each segment's ln K share is raised by three such bounds, the
+// sum by LogSumExp's, before e^x is taken upward (numeric.ExpUp). Without
+// it K = 0.1 printed as 0.09999999999999998 (variance 0.5, sensitivity 1,
+// 10 steps), below the exact value.
+//
 // Solve returns the optimal Theorem 22 bound for the schedule (docs/amplification.md#optimal-shift-allocation):
 // the minimum of Σ a_t²/(2v_t) over shifts a_t ≥ 0 with
 // z_t = c_t z_{t−1} + s_t − a_t ≥ 0 and z_T = 0. It rescales every step by the
@@ -101,6 +112,7 @@ func Solve(s Schedule) (Solution, error) {
 	lastStep := total
 	prevV, prevC, prevS := math.NaN(), math.NaN(), math.NaN()
 	var lv, lc, ls float64
+	mag := 0.0 // the largest |log| the blocks' logs were computed from
 	for r := len(s) - 1; r >= 0; r-- {
 		run := s[r]
 		m := run.Count
@@ -117,11 +129,15 @@ func Solve(s Schedule) (Solution, error) {
 			prevS, ls = run.Sensitivity, math.Log(run.Sensitivity)
 		}
 		d := logD.Sum()
-		b := block{first: lastStep - m + 1, last: lastStep, logS: math.Inf(-1)}
+		b := block{first: lastStep - m + 1, last: lastStep, logS: math.Inf(-1), runs: 1}
 		mf := float64(m)
-		b.logV = lv + 2*d + lnGeom(mf, 2*lc)
+		gv := lnGeom(mf, 2*lc)
+		b.logV = lv + 2*d + gv
+		mag = max(mag, math.Abs(lv), math.Abs(d), math.Abs(gv), math.Abs(b.logV))
 		if run.Sensitivity > 0 {
-			b.logS = ls + d + lnGeom(mf, lc)
+			gs := lnGeom(mf, lc)
+			b.logS = ls + d + gs
+			mag = max(mag, math.Abs(ls), math.Abs(gs), math.Abs(b.logS))
 		}
 		stack = append(stack, b)
 		// Time runs backwards here, so the slopes on the stack must not
@@ -136,6 +152,10 @@ func Solve(s Schedule) (Solution, error) {
 				logS:  numeric.LogAdd(early.logS, late.logS),
 				first: early.first,
 				last:  late.last,
+				runs:  early.runs + late.runs,
+			}
+			if p := stack[n-2]; !math.IsInf(p.logS, -1) {
+				mag = max(mag, math.Abs(p.logS))
 			}
 			stack = stack[:n-1]
 		}
@@ -155,19 +175,21 @@ func Solve(s Schedule) (Solution, error) {
 		seg := Segment{First: b.first, Last: b.last, LogSlope: b.slope()}
 		if !math.IsInf(b.logS, -1) {
 			lk := 2*b.logS - b.logV - math.Ln2
-			seg.K = math.Exp(lk)
+			lk += 3*(32+8*b.runs)*numeric.U*(1+mag) + 4*numeric.U*(1+math.Abs(lk)+2*mag)
+			seg.K = numeric.ExpUp(lk)
 			terms = append(terms, lk)
 		}
 		if n := len(sol.Segments); n > 0 && sol.Segments[n-1].LogSlope == seg.LogSlope {
 			sol.Segments[n-1].Last = seg.Last
-			sol.Segments[n-1].K += seg.K
+			sol.Segments[n-1].K = math.Nextafter(sol.Segments[n-1].K+seg.K, math.Inf(1))
 			continue
 		}
 		sol.Segments = append(sol.Segments, seg)
 	}
 	if len(terms) > 0 {
-		sol.LogK = numeric.LogSumExp(terms)
-		sol.K = math.Exp(sol.LogK)
+		lk := numeric.LogSumExp(terms)
+		sol.LogK = lk + float64(8+len(terms))*numeric.U*(2+math.Abs(slices.Max(terms))+3*math.Abs(lk))
+		sol.K = numeric.ExpUp(sol.LogK)
 	}
 	return sol, nil
 }

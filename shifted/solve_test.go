@@ -157,7 +157,7 @@ func TestSolveTheorem23(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := s * s / (2 * v * float64(T-pos+1))
-		if !relClose(sol.K, want, 1e-13) {
+		if !relClose(sol.K, want, 1e-11) || sol.K < want {
 			t.Errorf("t = %d: K = %.16g, want %.16g", pos, sol.K, want)
 		}
 		if sol.Steps != T {
@@ -191,7 +191,9 @@ func TestSolveExpandedMatchesRuns(t *testing.T) {
 		split = append(split, Run{Step: st, Count: 1})
 	}
 	b, _ := Solve(split)
-	if !relClose(a.K, b.K, 1e-10) {
+	// Both are rounded up by their a-priori error bounds, which grow with
+	// the runs pooled (2·10⁵ here).
+	if !relClose(a.K, b.K, 1e-8) {
 		t.Fatalf("run-wise K = %.16g, step-wise %.16g", a.K, b.K)
 	}
 }
@@ -238,7 +240,7 @@ func TestSolveReset(t *testing.T) {
 	}
 	sch[1].Sensitivity = 1 // the reset run's last step carries sensitivity
 	sol, _ = Solve(sch)
-	if want := 1.0 / (2 * 5); !relClose(sol.K, want, 1e-14) {
+	if want := 1.0 / (2 * 5); !relClose(sol.K, want, 1e-13) || sol.K < want {
 		t.Fatalf("K = %g, want %g", sol.K, want)
 	}
 }

@@ -50,9 +50,9 @@ VIOLATED (the lower bound exceeds it: the claim is false, exit 1) or CONSISTENT.
 	}
 	f := cmd.Flags()
 	af.register(f)
-	f.IntVar(&af.as.Trials, "trials", 2000, "runs on each of the two neighbouring data sets")
+	f.IntVar(&af.as.Trials, "trials", 2000, "runs on each of the two neighbouring data sets (20 to 1e7)")
 	f.Int64Var(&af.as.Index, "index", 0, "index (1-based) of the canary (default: the worst-case index)")
-	f.IntVar(&af.as.Workers, "workers", 0, "parallel workers (default: all cores)")
+	f.IntVar(&af.as.Workers, "workers", 0, "parallel workers (0 to 1024); 0: all cores")
 	f.Float64Var(&af.as.Confidence, "confidence", 0.95, "confidence of the lower bound")
 	af.sf.register(f)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {

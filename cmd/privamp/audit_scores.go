@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -16,14 +15,14 @@ import (
 
 // scoreFlags are audit's flags for a run privamp did not execute.
 type scoreFlags struct {
-	scores, claim, plot string
-	epsilon             float64
-	gdp                 bool
-	grid                []float64
+	scores, claim, plot, claimTrajectory string
+	epsilon                              float64
+	gdp                                  bool
+	grid                                 []float64
 }
 
 func (s *scoreFlags) register(f *pflag.FlagSet) {
-	f.StringVar(&s.scores, "scores", "", "audit any pipeline from its canary scores: a CSV with header member,score (or member,guess for one-run auditing); docs/audit.md")
+	f.StringVar(&s.scores, "scores", "", "audit any pipeline from its canary scores: a CSV with header member,score (or member,guess for one-run auditing; '-' for standard input); docs/audit.md")
 	f.StringVar(&s.claim, "claim", "", "with --scores: the claim (privamp's claim JSON) whose ε at its δ is set beside the lower bound")
 	f.Float64Var(&s.epsilon, "epsilon", 0, "with --scores: a claimed or proven ε (at --delta) to set beside the lower bound")
 	f.StringVar(&s.plot, "plot", "", "with --scores: write the empirical trade-off curve and the claimed ε's curve (.png or .svg)")
@@ -50,21 +49,21 @@ func auditScores(a *app, cmd *cobra.Command, af *auditFlags) error {
 	case s.plot != "" && ext != ".png" && ext != ".svg":
 		return badInput("--plot must name a .png or .svg file, got %q", s.plot)
 	}
-	if err := checkOutputs([][2]string{{"plot", s.plot}}, [][2]string{{"scores", s.scores}, {"claim", s.claim}}); err != nil {
-		return err
-	}
 	o := audit.Options{Confidence: af.as.Confidence, Delta: af.spec.Training.Delta, GDPInMax: s.gdp, Grid: s.grid}
 	if changed(cmd, "epsilon") {
 		o.Upper = &audit.Upper{Epsilon: s.epsilon, Delta: o.Delta, Source: "given (--epsilon)"}
 	} else if s.claim != "" {
-		c, _, _, err := claim.Load(s.claim, "")
+		c, _, tpath, err := claim.Load(s.claim, "")
 		if err != nil {
 			return badInput("--claim %v", err)
 		}
 		e, d := c.Claimed()
-		o.Delta, o.Upper = d, &audit.Upper{Epsilon: e, Delta: d, Source: "claimed in " + s.claim}
+		o.Delta, o.Upper, s.claimTrajectory = d, &audit.Upper{Epsilon: e, Delta: d, Source: "claimed in " + s.claim}, tpath
 	}
-	fh, err := os.Open(s.scores)
+	if err := checkOutputs([][2]string{{"plot", s.plot}}, [][2]string{{"scores", s.scores}, {"claim", s.claim}, {"claim trajectory", s.claimTrajectory}}); err != nil {
+		return err
+	}
+	fh, err := openInput(s.scores, cmd.InOrStdin())
 	if err != nil {
 		return badInput("--scores: %v", err)
 	}
@@ -88,7 +87,7 @@ func auditScores(a *app, cmd *cobra.Command, af *auditFlags) error {
 func scoresReport(path string, ev *audit.Evaluation) *report {
 	at := fmt.Sprintf("at δ = %g, %s%% confidence", ev.Delta, quantity.Nearest(100*ev.Confidence))
 	r := &report{Title: fmt.Sprintf("privamp audit --scores %s: %s (%d members, %d non-members)", path, quantity.Count(ev.Canaries, "canary", "canaries"), ev.Members, ev.NonMembers),
-		Result: withCommand{"audit", ev}, CSVAll: true, Table: &table{Header: []string{"estimator", "epsilon_lower", "detail", "reason"}}}
+		Result: withCommand{"audit", ev}, CSVAll: true, Notes: ev.Notes, Table: &table{Header: []string{"estimator", "epsilon_lower", "detail", "reason"}}}
 	add := func(q string, v any, u, s string) { r.Rows = append(r.Rows, row{q, v, u, s}) }
 	if c := ev.Comparison; c != nil {
 		r.Title += ": " + c.Verdict.String()

@@ -62,6 +62,8 @@ func TestAuditScoresBadInput(t *testing.T) {
 	}{
 		{[]string{"--scores", write("nan.csv", "member,score\n1,0.5\n0,NaN\n")}, "line 3"},
 		{[]string{"--scores", write("two.csv", "member,score\n2,0.5\n0,1\n")}, "line 2"},
+		{[]string{"--scores", write("rep.csv", "id,member,score\nc1,1,0.5\nc2,0,1\nc1,1,0.5\n")}, "line 4: id repeats line 2"},
+		{[]string{"--scores", write("repg.csv", "id,member,guess\nc1,1,1\nc2,0,1\nc2,0,1\n")}, "line 4: id repeats line 3"},
 		{[]string{"--scores", write("nomem.csv", "member,score\n0,0.5\n0,1\n")}, "member"},
 		{[]string{"--scores", canaryFile, "--trials", "10"}, "--trials"},
 		{[]string{"--scores", canaryFile, "--epsilon", "1", "--claim", "x.json"}, "--claim"},

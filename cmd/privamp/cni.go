@@ -40,8 +40,8 @@ refused. --json prints K under the key "rho".
 PNSGD (step η, noise σ, L-Lipschitz loss): v_t = η²σ², c_t = 1 (max(|1 − ηm|, |1 − ηβ|) if m-strongly
 convex and β-smooth), s_t = 2ηL/b at the person's steps.
 
-Exit status: 0 success, 1 failure (e.g. --allocation cannot be written), 2 bad input (a flag out of
-range, or a schedule that is unreadable or invalid, named by its line or key).` + "\n\n" + shifted.ScheduleLimits(),
+Exit status: 0 success, 1 failure (e.g. --allocation fails while written), 2 bad input (a flag out of
+range, a schedule that is unreadable or invalid, named by its line or key, or an output that cannot be created).` + "\n\n" + shifted.ScheduleLimits(),
 		Args: cobra.NoArgs,
 		Example: `  privamp cni --schedule person.json --delta 1e-6
   privamp cni --schedule person.json --alpha 2,8,32 --allocation shifts.csv --json`,
@@ -50,7 +50,7 @@ range, or a schedule that is unreadable or invalid, named by its line or key).` 
 	fl.StringVar(&path, "schedule", "", "schedule file in the JSON format above ('-' for standard input; required)")
 	fl.Float64Var(&delta, "delta", 1e-5, "δ in (0, 1)")
 	fl.Float64SliceVar(&alphas, "alpha", nil, "also print the RDP ε(α) = αK at these orders (> 1; repeatable or comma list)")
-	fl.StringVar(&allocPath, "allocation", "", "write the optimal shifts a_t as CSV (step,shift) to this file (schedules up to 1e7 steps)")
+	fl.StringVar(&allocPath, "allocation", "", "write the optimal shifts a_t as CSV (step,shift) to this file ('-': standard output; schedules up to 1e7 steps)")
 	fl.IntVar(&show, "segments", 20, "how many segments of the convex minorant to list (0 to 10000)")
 	conv := conversionFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -91,7 +91,7 @@ range, or a schedule that is unreadable or invalid, named by its line or key).` 
 		}
 		if allocPath != "" {
 			if err := streamFileAtomic(allocPath, sol.WriteShiftsCSV); err != nil {
-				return err
+				return flagged("allocation", err)
 			}
 			res.Notes = append(res.Notes, "optimal shifts a_t written to "+allocPath)
 		}

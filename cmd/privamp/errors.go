@@ -9,6 +9,7 @@ import (
 	"github.com/privamp/privamp/internal/atomicfile"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/spf13/cobra"
 )
 
 // Exit statuses. verify adds its own (0 valid, 1 invalid, 3 unsupported).
@@ -20,7 +21,7 @@ const (
 
 // inputError is bad input: a flag, argument or file line outside its allowed
 // range. It exits with status 2 and a one-line message.
-type inputError struct{ msg string }
+type inputError struct{ msg, flag, value, reason string } // flag, value, reason: from flagError
 
 func (e *inputError) Error() string { return e.msg }
 
@@ -57,8 +58,9 @@ func exitCode(err error) int {
 // flagError turns a library *field.Error into bad input that names the flag
 // which set the field: the flag is rename[field] if given, else the field's
 // name with "_" and "." read as "-" ("strong_convexity" → --strong-convexity).
+// A field that cannot be a flag ("line 3: score") is named without "--".
 // Other errors are returned unchanged. A library error that reaches run()
-// unmapped is reported the same way with the default names.
+// unmapped is reported the same way with the default names (then unflag).
 func flagError(err error, rename map[string]string) error {
 	fe, ok := field.As(err)
 	if !ok {
@@ -68,10 +70,22 @@ func flagError(err error, rename map[string]string) error {
 	if !ok {
 		name = strings.NewReplacer("_", "-", ".", "-").Replace(fe.Field)
 	}
-	if fe.Value == nil {
-		return badInput("--%s %s", name, fe.Reason)
+	got := ""
+	if fe.Value != nil {
+		got = ", got " + field.FormatValue(fe.Value)
 	}
-	return badInput("--%s %s, got %s", name, fe.Reason, field.FormatValue(fe.Value))
+	if strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" { // "line 3: score" names no flag
+		return badInput("%s %s%s", map[bool]string{true: name, false: fe.Field}[ok], fe.Reason, got)
+	}
+	return &inputError{"--" + name + " " + fe.Reason + got, name, strings.Replace(got, ", got", " =", 1), fe.Reason}
+}
+
+// unflag rewords a flagError naming a flag c lacks (dpsgd's PLD discretization).
+func unflag(c *cobra.Command, err error) error {
+	if ie := (*inputError)(nil); errors.As(err, &ie) && ie.flag != "" && c.Flag(ie.flag) == nil {
+		return badInput("%s%s (a setting of the computation, not a flag of privamp %s) %s", ie.flag, ie.value, c.Name(), ie.reason)
+	}
+	return err
 }
 
 // finite reports a non-finite flag value as bad input.

@@ -84,7 +84,7 @@ Exit status: 0 a plan meets every budget, 1 infeasible under the cap (or a failu
 	fs.Float64Var(&f.opt.Training.Delta, "delta", 1e-5, "δ in (0, 1) for people without their own")
 	fs.Float64Var(&f.opt.MaxSigma, "max-sigma", 0, "cap on the noise σ (> 0; 0: none)")
 	fs.Float64Var(&f.opt.TargetExcessRisk, "target-excess-risk", 0, "cap on the utility bound E[F(W)] − F* (> 0; 0: none)")
-	fs.StringVar(&f.out, "out", "", "write the plan as JSON to this file (atomically)")
+	fs.StringVar(&f.out, "out", "", "write the plan as JSON to this file (atomically; '-' for standard output)")
 	fs.StringVar(&f.plotPath, "plot", "", "draw target and achieved ε per position to this .png or .svg file")
 	conv := conversionFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -199,7 +199,7 @@ func runPlan(a *app, cmd *cobra.Command, f *planFlags) error {
 	}
 	if f.out != "" {
 		if err := streamFileAtomic(f.out, res.Plan.WriteTo); err != nil {
-			return err
+			return flagged("out", err)
 		}
 		out.PlanFile = f.out
 	}

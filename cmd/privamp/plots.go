@@ -20,7 +20,7 @@ func plotTo(path string) func(*plot.Plot, error) error {
 		} else if err != nil {
 			return err
 		}
-		return savePlots(path, 4.5*vg.Inch, p)
+		return flagged("plot", savePlots(path, 4.5*vg.Inch, p))
 	}
 }
 

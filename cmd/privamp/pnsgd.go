@@ -12,7 +12,7 @@ import (
 func init() { register(newPNSGDCmd) }
 
 // ampExit is the exit-status line of pnsgd, curve and compare.
-const ampExit = "\n\nExit status: 0 success, 1 failure (e.g. a file cannot be written), 2 bad input (a flag out of range, or\na step that does not contract without --composition-fallback)."
+const ampExit = "\n\nExit status: 0 success, 1 failure (e.g. a file fails while written), 2 bad input (a flag out of range, an\noutput that cannot be created, or a step that does not contract without --composition-fallback)."
 
 // ampFlags are the flags that describe one shifted.Training (pnsgd, curve, compare).
 type ampFlags struct {

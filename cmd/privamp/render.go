@@ -94,38 +94,20 @@ func render(w io.Writer, m outputMode, r *report) error {
 // merged is a result made of several typed parts whose keys are merged.
 type merged = output.Merged
 
-// writeFileAtomic and streamFileAtomic never leave half a file (package
-// internal/atomicfile); samePath tells whether two paths name one file.
+// Files, by package internal/atomicfile: outputs never half-written, "-" and
+// special files written directly, inputs never overwritten, "-" as stdin.
 var (
 	writeFileAtomic  = atomicfile.Write
 	streamFileAtomic = atomicfile.Stream
 	samePath         = atomicfile.Same
+	checkOutputs     = atomicfile.Check
+	flagged          = atomicfile.Flag
+	openInput        = atomicfile.Open
 )
 
 // joinNonEmpty joins the non-empty strings with sep.
 func joinNonEmpty(sep string, ss ...string) string {
 	return strings.Join(slices.DeleteFunc(slices.Clone(ss), func(s string) bool { return s == "" }), sep)
-}
-
-// checkOutputs refuses output files that would overwrite an input or each
-// other, and outputs that are directories (issue 9, holes 6 and 11): bad
-// input naming the flags. outs and ins are {flag, path} pairs; empty paths
-// and "-" (standard input or output) are skipped.
-func checkOutputs(outs, ins [][2]string) error {
-	for i, o := range outs {
-		if o[1] == "" || o[1] == "-" {
-			continue
-		}
-		if fi, err := os.Stat(o[1]); err == nil && fi.IsDir() {
-			return badInput("--%s %s is a directory; give a file name", o[0], o[1])
-		}
-		for _, in := range append(ins[:len(ins):len(ins)], outs[:i]...) {
-			if samePath(o[1], in[1]) {
-				return badInput("--%s %s is the --%s file: refusing to overwrite it", o[0], o[1], in[0])
-			}
-		}
-	}
-	return nil
 }
 
 // addPLD inserts the PLD accountant's sound ε and optimistic estimate (nil:

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/internal/atomicfile"
+	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/spf13/cobra"
@@ -113,9 +115,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	a := &app{out: stdout, errw: stderr}
+	atomicfile.Stdout = stdout // "-" and /dev/stdout outputs join the command's output
 	root := newRoot(a)
 	root.SetArgs(args)
-	err := root.Execute()
+	c, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
 	}
@@ -127,6 +130,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if !errors.As(err, &ie) {
 		err = flagError(err, nil) // a library field error nobody mapped
 	}
+	err = unflag(c, err)
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintf(stderr, "privamp: %s\n", msg)
 	code = exitCode(err)
@@ -148,8 +152,10 @@ func isUsageError(msg string) bool {
 }
 
 // completeEnums gives every enum flag of every command its values for shell
-// completion (privamp completion bash|zsh|fish).
+// completion (privamp completion bash|zsh|fish), and lets every integer flag
+// read whole numbers written 1e3 (flagconfig.WholeNumbers).
 func completeEnums(c *cobra.Command) {
+	flagconfig.WholeNumbers(c.Flags())
 	variants := []string{"pnsgd", "skip", "stop"}
 	enums := map[string][]string{"variant": variants, "variants": variants, "method": composition.Methods, "conversion": {"improved", "classic"},
 		"neighbours": {"add-remove", "replace-one"}, "accountant": {"best", "rdp", "pld"}, "sampling": {"poisson", "fixed-size"},

@@ -51,7 +51,7 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 		return nil, &coarserGrid{Points: n, H: c}
 	}
 	if n := iHi - iLo + 1; !(n <= float64(o.MaxPoints)) {
-		return nil, field.New("discretization", h, "needs %.3g grid points for losses in [%.4g, %.4g], more than the cap of %d; use a coarser interval", n, lo, hi, o.MaxPoints)
+		return nil, gridError(h, n, lo, hi, o)
 	}
 	f := &pmf{h: h, lo: int(iLo)}
 	n := int(iHi-iLo) + 1
@@ -159,4 +159,15 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 	f.err1 = e1 + 4*unit*float64(n)*math.SmallestNonzeroFloat64
 	f.lnR = math.Log1p(rho) * (1 + 4*unit)
 	return f, nil
+}
+
+// gridError says why a mechanism does not fit the grid. A loss range
+// without finite ends (a mechanism whose loss is infinite with probability
+// above the tail mass, e.g. almost no noise) is said as such, never as
+// "NaN grid points for losses in [+Inf, +Inf]".
+func gridError(h, n, lo, hi float64, o Options) error {
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(n) {
+		return field.New("discretization", h, "cannot hold this mechanism: its privacy loss has no finite bound outside a tail of mass %g (the mechanism is too close to non-private for a PLD grid)", o.TailMass)
+	}
+	return field.New("discretization", h, "needs %.3g grid points for losses in [%.4g, %.4g], more than the cap of %d; use a coarser interval", n, lo, hi, o.MaxPoints)
 }

@@ -9,7 +9,10 @@ package flagconfig
 import (
 	"fmt"
 	"io"
+	"math"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/privamp/privamp/internal/jsonin"
@@ -63,4 +66,47 @@ func Apply(fs *pflag.FlagSet, r io.Reader, skip ...string) error {
 		}
 	}
 	return nil
+}
+
+// WholeNumbers lets every int and int64 flag of fs take a whole number
+// written as a float64 literal ("1e3", "2.5e4", "500.0"), as float flags
+// take "1e12", and refuses any other number naming the flag's range where
+// its usage writes one "(lo to hi)" (pflag's error names the flag). Values
+// that parse as integers are set exactly as before.
+func WholeNumbers(fs *pflag.FlagSet) {
+	fs.VisitAll(func(f *pflag.Flag) {
+		switch f.Value.Type() {
+		case "int", "int64":
+			if _, done := f.Value.(wholeNumber); !done {
+				f.Value = wholeNumber{f.Value, f.Usage}
+			}
+		}
+	})
+}
+
+// wholeNumber is an integer flag value that also reads exact integers in
+// float notation.
+type wholeNumber struct {
+	pflag.Value
+	usage string
+}
+
+var usageRange = regexp.MustCompile(`\((-?[0-9][0-9.e+]*) to (-?[0-9][0-9.e+]*)\)`)
+
+func (w wholeNumber) Set(s string) error {
+	if w.Value.Set(s) == nil {
+		return nil
+	}
+	lo, hi, rng := -0x1p63, 0x1p63, "" // int64, and int on 64-bit platforms
+	if math.MaxInt == math.MaxInt32 && w.Value.Type() == "int" {
+		lo, hi = math.MinInt32, math.MaxInt32+1
+	}
+	if m := usageRange.FindStringSubmatch(w.usage); m != nil {
+		rng = " in [" + m[1] + ", " + m[2] + "]"
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || f != math.Trunc(f) || !(f >= lo && f < hi) {
+		return fmt.Errorf("must be a whole number%s (written 1000 or 1e3)", rng)
+	}
+	return w.Value.Set(strconv.FormatInt(int64(f), 10))
 }

@@ -6,14 +6,18 @@
 // # Canary scores of any training run
 //
 // ReadCanaries reads a CSV file of canaries, streaming (up to MaxRows =
-// 10⁷ rows, 8 bytes of memory a row, plus slice growth). The header names the columns, in any
+// 10⁷ rows, 8 bytes of memory a row, about 40 more with ids, plus slice
+// growth). The header names the columns, in any
 // order, exactly (case-sensitive):
 //
 //	member,score   1 if the canary was in the training set, 0 if not; a finite
 //	               score, higher meaning "more likely a member"
 //	member,guess   for one-run auditing: guess is 1, 0 or abstain
 //
-// with an optional id column (ignored). Bad input is a *field.Error naming
+// with an optional id column (an id on two lines is refused: a canary is
+// one independent trial once; without ids, Evaluate reports rows equal to
+// an earlier row and keeps, for each estimator, the smaller bound of the
+// rows as given and each distinct row once). Bad input is a *field.Error naming
 // the line and column ("line 17: score must be a finite number"); a file
 // with no members or no non-members is refused.
 //

@@ -101,6 +101,9 @@ type Evaluation struct {
 	GDP          *GDPBound       `json:"gdp,omitempty"`
 	OneRun       *OneRunBound    `json:"one_run,omitempty"`
 	Comparison   *Comparison     `json:"comparison,omitempty"`
+	// Repeats: rows of a score file without ids that equal an earlier row.
+	Repeats *Repeats `json:"repeated_rows,omitempty"`
+	Notes   []string `json:"notes,omitempty"`
 	// Curve is the empirical trade-off curve of the threshold test's side
 	// on the evaluation canaries; ClaimedCurve the (ε, δ)-DP curve of
 	// Upper (FPR from 1/(2·non-members) to 1).
@@ -140,11 +143,6 @@ func Evaluate(c *Canaries, o Options) (*Evaluation, error) {
 	}
 	ev := &Evaluation{Kind: c.Kind, Canaries: c.Rows, Members: c.NumMembers(), NonMembers: c.NumNonMembers(),
 		Confidence: o.Confidence, Delta: o.Delta}
-	type cand struct {
-		name string
-		eps  quantity.Max
-	}
-	var cands []cand
 	switch c.Kind {
 	case KindGuess:
 		g := c.Guesses
@@ -153,41 +151,20 @@ func Evaluate(c *Canaries, o Options) (*Evaluation, error) {
 			return nil, err
 		}
 		ev.OneRun = &b
-		cands = append(cands, cand{EstimatorOneRun, b.EpsilonLower})
+		if !c.IDs {
+			ev.Notes = append(ev.Notes, "the file has no id column, so a canary written on two lines cannot be detected: one-run auditing counts every line as an independent canary (give each canary an id to have repeats refused)")
+		}
 	case KindScore:
-		conf := o.Confidence
-		if o.GDPInMax {
-			conf = 1 - (1-o.Confidence)/2
-		}
-		var tb ThresholdBound
-		var gb GDPBound
-		var evIn, evOut []float64
-		if len(o.Grid) > 0 {
-			evIn = slices.Concat(c.Members[0], c.Members[1])
-			evOut = slices.Concat(c.NonMembers[0], c.NonMembers[1])
-			tb, gb = thresholdGrid(evIn, evOut, o.Grid, o.Delta, conf)
-		} else {
-			tb, gb = thresholdSplit(c.Members[0], c.NonMembers[0], c.Members[1], c.NonMembers[1], o.Delta, conf)
-			evIn, evOut = c.Members[1], c.NonMembers[1]
-		}
-		ev.Threshold, ev.GDP = &tb, &gb
-		cands = append(cands, cand{EstimatorThreshold, tb.EpsilonLower})
-		if o.GDPInMax {
-			cands = append(cands, cand{EstimatorGDP, gb.EpsilonLower})
-		}
-		ev.Curve = EmpiricalCurve(evIn, evOut, tb.Greater)
-		if o.Upper != nil && len(evOut) > 0 {
-			ev.ClaimedCurve = ClaimedCurve(o.Upper.Epsilon, o.Delta, 0.5/float64(len(evOut)), 200)
+		scoreBounds(ev, c, o)
+		if !c.IDs {
+			if once, rep := c.countedOnce(); rep > 0 {
+				repeatedRows(ev, once, rep, o)
+			}
 		}
 	default:
 		return nil, field.New("kind", c.Kind, "must be %q or %q", KindScore, KindGuess)
 	}
-	ev.Estimator = cands[0].name
-	for _, k := range cands {
-		if k.eps > ev.EpsilonLower {
-			ev.EpsilonLower, ev.Estimator = k.eps, k.name
-		}
-	}
+	ev.EpsilonLower, ev.Estimator = best(ev, o.GDPInMax)
 	if ev.EpsilonLower <= 0 {
 		ev.EpsilonLower = 0
 		switch {
@@ -218,4 +195,91 @@ func Compare(lower float64, u Upper, conf float64) *Comparison {
 	cmp.Statement = fmt.Sprintf("the lower bound ε ≥ %s does not exceed the upper bound ε = %s at δ = %g: the gap is %s (if the upper bound is right, the true ε lies between them, the lower end holding with %g%% confidence)",
 		quantity.Max(lower), quantity.Loss(u.Epsilon), u.Delta, quantity.Num(u.Epsilon-lower), 100*conf)
 	return cmp
+}
+
+// best is the largest lower bound of the estimators that bound ε, and its
+// estimator's name (the first applicable one when none is positive).
+func best(ev *Evaluation, gdp bool) (quantity.Max, string) {
+	var eps quantity.Max
+	name := ""
+	try := func(n string, e quantity.Max) {
+		if name == "" || e > eps {
+			eps, name = e, n
+		}
+	}
+	if ev.OneRun != nil {
+		try(EstimatorOneRun, ev.OneRun.EpsilonLower)
+	}
+	if ev.Threshold != nil {
+		try(EstimatorThreshold, ev.Threshold.EpsilonLower)
+	}
+	if ev.GDP != nil && gdp {
+		try(EstimatorGDP, ev.GDP.EpsilonLower)
+	}
+	return eps, name
+}
+
+// scoreBounds sets the threshold attack, the GDP estimate and the
+// empirical curves of a score file.
+func scoreBounds(ev *Evaluation, c *Canaries, o Options) {
+	conf := o.Confidence
+	if o.GDPInMax {
+		conf = 1 - (1-o.Confidence)/2
+	}
+	var tb ThresholdBound
+	var gb GDPBound
+	var evIn, evOut []float64
+	if len(o.Grid) > 0 {
+		evIn = slices.Concat(c.Members[0], c.Members[1])
+		evOut = slices.Concat(c.NonMembers[0], c.NonMembers[1])
+		tb, gb = thresholdGrid(evIn, evOut, o.Grid, o.Delta, conf)
+	} else {
+		tb, gb = thresholdSplit(c.Members[0], c.NonMembers[0], c.Members[1], c.NonMembers[1], o.Delta, conf)
+		evIn, evOut = c.Members[1], c.NonMembers[1]
+	}
+	ev.Threshold, ev.GDP = &tb, &gb
+	ev.Curve = EmpiricalCurve(evIn, evOut, tb.Greater)
+	ev.ClaimedCurve = nil
+	if o.Upper != nil && len(evOut) > 0 {
+		ev.ClaimedCurve = ClaimedCurve(o.Upper.Epsilon, o.Delta, 0.5/float64(len(evOut)), 200)
+	}
+}
+
+// Repeats are the rows of a score file without ids that equal an earlier
+// row (member and score). Each such row is either a canary written twice
+// (then counting it twice overstates the confidence) or a distinct canary
+// that scored alike (then dropping it biases the sample); the file cannot
+// say which, so every bound is the smaller of the two: the rows as given,
+// and each distinct row once.
+type Repeats struct {
+	Rows           int          `json:"rows"`
+	Distinct       int          `json:"distinct"`
+	EpsilonAsGiven quantity.Max `json:"epsilon_lower_as_given"`
+	EpsilonOnce    quantity.Max `json:"epsilon_lower_once"`
+	Statement      string       `json:"statement"`
+}
+
+// repeatedRows bounds ε again on once (each distinct row once) and keeps,
+// for each estimator, the smaller bound (the GDP interval: the union), so
+// that no bound counts a canary twice (max(min(a, a′), min(b, b′)) ≤
+// min(max(a, b), max(a′, b′)): the largest of the kept bounds is at most
+// either reading's).
+func repeatedRows(ev *Evaluation, once *Canaries, rep int, o Options) {
+	alt := &Evaluation{}
+	scoreBounds(alt, once, o)
+	asGiven, _ := best(ev, o.GDPInMax)
+	onceEps, _ := best(alt, o.GDPInMax)
+	if alt.Threshold.EpsilonLower < ev.Threshold.EpsilonLower {
+		ev.Threshold, ev.Curve, ev.ClaimedCurve = alt.Threshold, alt.Curve, alt.ClaimedCurve
+	}
+	g, a := ev.GDP, alt.GDP
+	if a.EpsilonLower < g.EpsilonLower {
+		a.MuUpper, a.EpsilonUpper = max(a.MuUpper, g.MuUpper), max(a.EpsilonUpper, g.EpsilonUpper)
+		ev.GDP = a
+	} else {
+		g.MuUpper, g.EpsilonUpper = max(a.MuUpper, g.MuUpper), max(a.EpsilonUpper, g.EpsilonUpper)
+	}
+	ev.Repeats = &Repeats{Rows: rep, Distinct: once.Rows, EpsilonAsGiven: asGiven, EpsilonOnce: onceEps,
+		Statement: fmt.Sprintf("%d of %d rows repeat an earlier row exactly (member and score) and the file has no id column: a canary written twice cannot be told from two that scored alike, so each bound is the smaller of the rows as given (ε ≥ %s) and each distinct row once (ε ≥ %s); give each canary an id to count every row", rep, ev.Canaries, asGiven, onceEps)}
+	ev.Notes = append(ev.Notes, ev.Repeats.Statement)
 }

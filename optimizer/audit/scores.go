@@ -6,8 +6,10 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -36,8 +38,13 @@ const (
 //
 // For a guess file, Guesses holds the counts one-run auditing needs.
 type Canaries struct {
-	Kind       string       `json:"kind"`
-	Rows       int          `json:"rows"`
+	Kind string `json:"kind"`
+	Rows int    `json:"rows"`
+	// IDs: the file has an id column, and ReadCanaries refused any id
+	// given twice, so every row is a distinct canary. Without ids a canary
+	// written twice cannot be told from two canaries that scored alike:
+	// Evaluate then reports identical rows and bounds ε both ways.
+	IDs        bool         `json:"ids"`
 	Members    [2][]float64 `json:"-"`
 	NonMembers [2][]float64 `json:"-"`
 	Guesses    *GuessCounts `json:"guesses,omitempty"`
@@ -88,7 +95,8 @@ func Half(row int) int {
 
 // NewScoreCanaries builds Canaries from scores in row order (members[i] is
 // row i's score when member[i]), split into halves by Half as ReadCanaries
-// does. It is for callers holding scores in memory.
+// does. It is for callers holding scores in memory; it has no ids, so
+// Evaluate treats rows equal to an earlier row as ReadCanaries' id-less files.
 func NewScoreCanaries(member []bool, score []float64) (*Canaries, error) {
 	if len(member) != len(score) {
 		return nil, field.New("score", len(score), "must have one value per member flag (%d)", len(member))
@@ -130,10 +138,18 @@ func (c *Canaries) check() error {
 //
 // The first line is a header of exact, case-sensitive column names in any
 // order: member and score (a score file) or member and guess (a guess
-// file), and optionally id (ignored). Each further line is one canary:
+// file), and optionally id. Each further line is one canary:
 //   - member: 1 if the canary was in the training set, 0 if not;
 //   - score: a finite number, higher meaning "more likely a member";
-//   - guess: 1, 0 or abstain, the auditor's guess of member.
+//   - guess: 1, 0 or abstain, the auditor's guess of member;
+//   - id: a non-empty name of the canary, each on one line only.
+//
+// A canary is one independent trial only once: an id on two lines is
+// refused ("line 9: id c1 repeats line 4"), since counting a canary twice
+// makes every estimator's confidence claim more than the data show. Ids are
+// compared by a 64-bit hash (about 40 bytes a row more; two different ids collide
+// with probability below 10⁻⁵ at MaxRows, which refuses the file, never
+// inflates a bound).
 //
 // Fields may be double-quoted (RFC 4180, within one line); blank lines are
 // skipped; a final line without a newline, CRLF line ends and spaces around
@@ -204,7 +220,7 @@ func ReadCanaries(r io.Reader) (*Canaries, error) {
 	if err != nil {
 		return nil, err
 	}
-	iMember, iValue, kind := -1, -1, ""
+	iMember, iValue, iID, kind := -1, -1, -1, ""
 	seen := map[string]bool{}
 	for i, h := range head {
 		name := string(h)
@@ -221,6 +237,7 @@ func ReadCanaries(r io.Reader) (*Canaries, error) {
 			}
 			iValue, kind = i, name
 		case "id":
+			iID = i
 		default:
 			hint := ""
 			if l := strings.ToLower(name); l == "member" || l == "score" || l == "guess" || l == "id" {
@@ -233,7 +250,12 @@ func ReadCanaries(r io.Reader) (*Canaries, error) {
 		return nil, field.New(fmt.Sprintf("line %d", lineNo), string(b), "is not a header with the columns member and score (or member and guess)")
 	}
 	ncol := len(head)
-	c := &Canaries{Kind: kind}
+	c := &Canaries{Kind: kind, IDs: iID >= 0}
+	var ids map[uint64]int32
+	var seed maphash.Seed
+	if c.IDs {
+		ids, seed = map[uint64]int32{}, maphash.MakeSeed()
+	}
 	if kind == KindGuess {
 		c.Guesses = &GuessCounts{}
 	}
@@ -254,6 +276,17 @@ func ReadCanaries(r io.Reader) (*Canaries, error) {
 		}
 		if len(rec) != ncol {
 			return nil, field.New(fmt.Sprintf("line %d", lineNo), len(rec), "must have %d fields like the header", ncol)
+		}
+		if c.IDs {
+			id := rec[iID]
+			if len(id) == 0 {
+				return nil, field.New(fmt.Sprintf("line %d: id", lineNo), "", "must name the canary (the header has an id column)")
+			}
+			h := maphash.Bytes(seed, id)
+			if first, ok := ids[h]; ok {
+				return nil, field.New(fmt.Sprintf("line %d: id", lineNo), string(id), "repeats line %d: a canary is one independent trial and may appear once (a canary counted twice inflates every bound's confidence)", first)
+			}
+			ids[h] = int32(lineNo)
 		}
 		var member bool
 		switch m := rec[iMember]; {
@@ -293,4 +326,29 @@ func ReadCanaries(r io.Reader) (*Canaries, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// countedOnce returns the canaries with each distinct (member, score) row
+// once, and how many rows repeat an earlier one (0: once is nil). The
+// distinct rows are added members first, each in increasing score, and
+// split into halves by Half of their new row number, a split independent
+// of the scores as for any file.
+func (c *Canaries) countedOnce() (*Canaries, int) {
+	in := slices.Concat(c.Members[0], c.Members[1])
+	out := slices.Concat(c.NonMembers[0], c.NonMembers[1])
+	slices.Sort(in)
+	slices.Sort(out)
+	in, out = slices.Compact(in), slices.Compact(out)
+	rep := c.Rows - len(in) - len(out)
+	if rep == 0 {
+		return nil, 0
+	}
+	once := &Canaries{Kind: KindScore}
+	for _, s := range in {
+		once.add(true, s)
+	}
+	for _, s := range out {
+		once.add(false, s)
+	}
+	return once, rep
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -191,4 +192,91 @@ func FuzzReadCanaries(f *testing.F) {
 			}
 		}
 	})
+}
+
+// repeated writes the example file with every row k times, with or without
+// its id column.
+func repeated(t *testing.T, k int, ids bool) []byte {
+	t.Helper()
+	src, err := os.ReadFile("../../examples/canary-scores.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(src)), "\n")
+	var b bytes.Buffer
+	b.WriteString(map[bool]string{true: "id,member,score\n", false: "member,score\n"}[ids])
+	for _, r := range rows[1:] {
+		if !ids {
+			r = r[strings.IndexByte(r, ',')+1:]
+		}
+		for range k {
+			b.WriteString(r)
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+// Issue 22 hole 6: the example file (4,000 canaries of a 1-GDP mechanism,
+// exact ε(10⁻⁵) = 4.377) with every row repeated 100 or 1000 times gave
+// ε ≥ 6.180 and 8.535 and a μ interval from 1.86 and 2.41: a true claim of
+// 4.4 was VIOLATED. With ids the repeat is refused at its line; without,
+// no bound counts a row twice, and the bounds stay below the truth.
+func TestRepeatedCanaries(t *testing.T) {
+	for _, k := range []int{100, 1000} {
+		if testing.Short() && k == 1000 {
+			continue
+		}
+		_, err := ReadCanaries(bytes.NewReader(repeated(t, k, true)))
+		if err == nil || !strings.Contains(err.Error(), "line 3: id") || !strings.Contains(err.Error(), "repeats line 2") {
+			t.Errorf("×%d with ids: %v", k, err)
+		}
+		c, err := ReadCanaries(bytes.NewReader(repeated(t, k, false)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := DefaultOptions()
+		o.Upper = &Upper{Epsilon: 4.4, Delta: o.Delta, Source: "true claim"}
+		for _, gdp := range []bool{false, true} {
+			o.GDPInMax = gdp
+			ev, err := Evaluate(c, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := ev.Repeats
+			if r == nil || r.Rows != 4000*k-3999 || r.Distinct != 3999 || r.EpsilonAsGiven < 6 || len(ev.Notes) != 1 {
+				t.Fatalf("×%d: repeats %+v, notes %q", k, r, ev.Notes)
+			}
+			if ev.EpsilonLower > 4.377 || ev.Threshold.EpsilonLower > 4.377 || ev.GDP.EpsilonLower > 4.377 || ev.GDP.MuLower > 1 || ev.Comparison.Verdict != Consistent {
+				t.Errorf("×%d gdp=%v: ε ≥ %v (threshold %v, GDP %v, μ ≥ %v), %v", k, gdp, ev.EpsilonLower, ev.Threshold.EpsilonLower, ev.GDP.EpsilonLower, ev.GDP.MuLower, ev.Comparison.Verdict)
+			}
+			if ev.EpsilonLower > r.EpsilonAsGiven || ev.EpsilonLower > r.EpsilonOnce {
+				t.Errorf("×%d: kept %v above a reading (%v, %v)", k, ev.EpsilonLower, r.EpsilonAsGiven, r.EpsilonOnce)
+			}
+		}
+	}
+	// Guess files: a repeated id is refused; without ids, a note says
+	// repeats cannot be detected.
+	_, err := ReadCanaries(strings.NewReader("id,member,guess\na,1,1\nb,0,0\n\na,1,1\n"))
+	if err == nil || !strings.Contains(err.Error(), "line 5: id") || !strings.Contains(err.Error(), "repeats line 2") {
+		t.Errorf("guess ids: %v", err)
+	}
+	if _, err := ReadCanaries(strings.NewReader("id,member,score\n,1,1\n")); err == nil || !strings.Contains(err.Error(), "line 2: id") {
+		t.Errorf("empty id: %v", err)
+	}
+	g, err := ReadCanaries(strings.NewReader("member,guess\n1,1\n1,1\n0,0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev, err := Evaluate(g, DefaultOptions()); err != nil || len(ev.Notes) != 1 || !strings.Contains(ev.Notes[0], "id") {
+		t.Errorf("guess notes: %v %v", ev, err)
+	}
+	// Distinct ids with identical scores are distinct canaries: counted.
+	c, err := ReadCanaries(strings.NewReader("id,member,score\na,1,1\nb,1,1\nc,0,0\nd,0,0\n"))
+	if err != nil || !c.IDs || c.Rows != 4 {
+		t.Fatalf("ids: %v %v", c, err)
+	}
+	if ev, err := Evaluate(c, DefaultOptions()); err != nil || ev.Repeats != nil || ev.Notes != nil {
+		t.Errorf("distinct ids: %+v %v", ev, err)
+	}
 }
