@@ -126,7 +126,13 @@ func TestDPAccountingGrid(t *testing.T) {
 		if !(e <= g.rdpEps*(1+1e-9)) {
 			t.Errorf("row %d: ε %.6g > dp_accounting RDP %.6g", g.row, e, g.rdpEps)
 		}
-		if o := float64(r.EpsilonOptimistic); !(o <= e) {
+		// Issue 23: every row has its optimistic estimate (0 included) or
+		// the reason why not.
+		if r.EpsilonOptimistic == nil {
+			if r.PLDNote == "" {
+				t.Errorf("row %d: no optimistic estimate and no pld_note", g.row)
+			}
+		} else if o := float64(*r.EpsilonOptimistic); !(o <= e) {
 			t.Errorf("row %d: ε %.6g below privamp's optimistic %.6g", g.row, e, o)
 		}
 		if !math.IsNaN(g.optEps) && !(e >= g.optEps*(1-1e-9)) {

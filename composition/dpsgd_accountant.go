@@ -2,6 +2,7 @@ package composition
 
 import (
 	"math"
+	"strings"
 
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
@@ -19,6 +20,9 @@ const (
 	AccountRDP  Accountant = "rdp"
 	AccountPLD  Accountant = "pld"
 	AccountBest Accountant = "best"
+	// AccountAnalyticGaussian names the exact Gaussian profile that gives
+	// the headline at q = 1 (DPSGD); it is reported, not chosen.
+	AccountAnalyticGaussian Accountant = "analytic-gaussian"
 )
 
 // ParseAccountant accepts rdp, pld and best.
@@ -34,12 +38,16 @@ func ParseAccountant(s string) (Accountant, error) {
 // RDP one: Epsilon is the headline (the accountant named in Accountant),
 // RDPEpsilon and PLDEpsilon the two sound values, EpsilonOptimistic the
 // PLD's optimistic (rounded-down) estimate, which is a lower estimate and
-// never a guarantee.
+// never a guarantee. EpsilonOptimistic is present (0 included) only where
+// the PLD's pair is the mechanism's own (add/remove, Poisson sampling), so
+// that [EpsilonOptimistic, Epsilon] brackets the mechanism's ε; under
+// replace-one the pair is a dominating one, its optimistic value is about
+// the pair, not the mechanism, and it is absent (PLDNote says so).
 type DPSGDAccounting struct {
 	DPSGDResult
 	Accountant        string        `json:"accountant"`
 	PLDEpsilon        quantity.Loss `json:"pld_epsilon,omitempty"`
-	EpsilonOptimistic quantity.Max  `json:"epsilon_optimistic,omitempty"`
+	EpsilonOptimistic *quantity.Max `json:"epsilon_optimistic,omitempty"`
 	PLDSource         string        `json:"pld_source,omitempty"`
 	// PLDNote says why the PLD is absent (q = 1, a grid over the memory
 	// cap, no finite PLD bound at this δ) or what it bounds.
@@ -51,6 +59,7 @@ type DPSGDAccounting struct {
 // Notes on the replace-one PLD.
 const (
 	noteReplaceOnePLD = "replace-one PLD: the symmetrized pair ((1−γ)N(0,z²)+γN(2,z²), N(0,z²)), which is proved to dominate (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022); it is looser than dp_accounting's antipodal replace-one pair, which has no proof we can check"
+	noteNoOptimistic  = "; no optimistic estimate is shown: rounded down, this dominating pair gives a lower estimate of its own ε, not of the mechanism's, which may lie below it"
 	noteFixedSizeRDP  = "RDP for batches drawn without replacement: the Rényi divergence of the same dominating pair, at most the Poisson pair's moment at noise z/2 plus ln 2/(α−1) (rdp.SampledGaussianFixedSize; docs/accounting.md)"
 )
 
@@ -92,7 +101,7 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 	}
 	if note != "" || a == AccountRDP {
 		r, err := DPSGD(d)
-		res := DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDNote: note}
+		res := DPSGDAccounting{DPSGDResult: r, Accountant: headlineOf(r), PLDNote: note}
 		if fixed {
 			res.RDPNote = noteFixedSizeRDP
 		}
@@ -123,12 +132,14 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 		if a == AccountPLD {
 			return DPSGDAccounting{}, err
 		}
-		return DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDNote: "PLD not computed: " + err.Error() + "; ε is RDP's bound", RDPNote: rdpNote}, nil
+		return DPSGDAccounting{DPSGDResult: r, Accountant: headlineOf(r), PLDNote: "PLD not computed: " + err.Error() + "; ε is RDP's bound", RDPNote: rdpNote}, nil
 	}
-	res := DPSGDAccounting{DPSGDResult: r, Accountant: string(AccountRDP), PLDEpsilon: p.Epsilon,
-		EpsilonOptimistic: p.EpsilonOptimistic, PLDSource: p.Source}
+	res := DPSGDAccounting{DPSGDResult: r, Accountant: headlineOf(r), PLDEpsilon: p.Epsilon, PLDSource: p.Source}
 	if d.ReplaceOne {
-		res.PLDNote = noteReplaceOnePLD
+		res.PLDNote = noteReplaceOnePLD + noteNoOptimistic
+	} else {
+		o := p.EpsilonOptimistic
+		res.EpsilonOptimistic = &o
 	}
 	res.RDPEpsilon, res.RDPNote = r.Epsilon, rdpNote
 	if math.IsInf(float64(p.Epsilon), 1) {
@@ -189,4 +200,13 @@ func calibrateDPSGD(d rdp.DPSGD, a Accountant, rel pld.Relation, q float64, step
 	res, err := DPSGDWith(at, a)
 	res.Calibrated, res.TargetEpsilon = true, quantity.Num(d.TargetEpsilon)
 	return res, err
+}
+
+// headlineOf names the accountant of DPSGD's headline: the exact Gaussian
+// at q = 1 (where it is below RDP), RDP otherwise.
+func headlineOf(r DPSGDResult) string {
+	if strings.HasPrefix(r.Method, "analytic-gaussian") {
+		return string(AccountAnalyticGaussian)
+	}
+	return string(AccountRDP)
 }

@@ -19,7 +19,7 @@ func TestDPSGDBestIsPLD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, rdpE, opt := float64(r.Epsilon), float64(r.RDPEpsilon), float64(r.EpsilonOptimistic)
+	e, rdpE, opt := float64(r.Epsilon), float64(r.RDPEpsilon), float64(*r.EpsilonOptimistic)
 	if r.Accountant != "pld" || !(opt <= e && e < rdpE) {
 		t.Fatalf("best: accountant %s, optimistic %v ≤ ε %v < RDP %v?", r.Accountant, opt, e, rdpE)
 	}
@@ -45,6 +45,11 @@ func TestDPSGDReplaceOne(t *testing.T) {
 	r, err := DPSGDWith(d, AccountBest)
 	if err != nil || r.Accountant != "rdp" || !(r.PLDEpsilon > r.Epsilon) || r.Epsilon != r.RDPEpsilon || !strings.Contains(r.PLDNote, "replace-one PLD") {
 		t.Errorf("replace-one: %+v %v", r, err)
+	}
+	// Issue 23: the optimistic value of the dominating pair (18.4464) is not
+	// shown beside the mechanism's ε (5.77959): it is not a lower estimate of it.
+	if r.EpsilonOptimistic != nil || !strings.Contains(r.PLDNote, "no optimistic estimate") {
+		t.Errorf("replace-one optimistic %v, note %q", r.EpsilonOptimistic, r.PLDNote)
 	}
 	p, err := DPSGDWith(d, AccountPLD)
 	if err != nil || p.Accountant != "pld" || p.Epsilon != r.PLDEpsilon || math.Abs(float64(p.Epsilon)-18.4544) > 1e-3 {
@@ -114,8 +119,13 @@ func TestDPSGDFixedSize(t *testing.T) {
 func TestDPSGDBestFallsBack(t *testing.T) {
 	d := rdp.DPSGD{SamplingRate: 1, Steps: 3, Noise: 2, Delta: 1e-5}
 	r, err := DPSGDWith(d, AccountBest)
-	if err != nil || r.Accountant != "rdp" || !strings.Contains(r.PLDNote, "q = 1") {
+	// Issue 23: the headline is the exact Gaussian's, and the accountant
+	// is named so; --accountant rdp names it too (DPSGD keeps the exact value).
+	if err != nil || r.Accountant != "analytic-gaussian" || r.Method != "analytic-gaussian" || !strings.Contains(r.PLDNote, "q = 1") || r.EpsilonOptimistic != nil {
 		t.Errorf("q = 1: %+v %v", r, err)
+	}
+	if r, err := DPSGDWith(d, AccountRDP); err != nil || r.Accountant != string(AccountAnalyticGaussian) {
+		t.Errorf("q = 1, rdp: %+v %v", r, err)
 	}
 	if _, err := DPSGDWith(d, AccountPLD); err == nil {
 		t.Error("pld accepted q = 1")

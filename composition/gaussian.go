@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/numeric"
+	"github.com/privamp/privamp/internal/quantity"
 )
 
 // GaussianDelta returns the exact privacy profile of the Gaussian mechanism
@@ -187,6 +188,23 @@ func CalibrateGaussian(eps, delta float64) (float64, error) {
 	// log-scale midpoint √(a·b) would overflow for μ above 1e154.
 	t, err := numeric.Bisect(func(t float64) bool { return ok(lo + t) }, 0, hi-lo, 1e-12, false)
 	return lo + t, err
+}
+
+// ZCDPNoiseNote says which question the noise multiplier z = 1/√(2ρ*) of
+// zcdp.ToRho answers beside the exact one: z is the σ/Δ whose zCDP guarantee
+// implies (ε, δ) through the conversion (Canonne–Kamath–Steinke 2020,
+// Prop. 12), for any ρ*-zCDP mechanism or composition; one Gaussian release
+// meets (ε, δ) exactly with the smaller σ/Δ = 1/μ of CalibrateGaussian
+// (Balle–Wang 2018, Thm 8; the gaussian command's calibration), because
+// the conversion from zCDP is not tight for a single Gaussian.
+func ZCDPNoiseNote(eps, delta, z float64) string {
+	const what = "the noise multiplier for ρ* is the σ/Δ whose zCDP guarantee implies (ε, δ) through the conversion (any ρ*-zCDP mechanism or composition)"
+	mu, err := CalibrateGaussian(eps, delta)
+	if err != nil || !(mu > 0) || math.IsInf(mu, 1) {
+		return what
+	}
+	return fmt.Sprintf("%s; one Gaussian release meets (ε, δ) = (%s, %s) exactly with the smaller σ/Δ = %s (the analytic Gaussian, Balle–Wang 2018, Thm 8, as the gaussian command calibrates it for a target ε), %s%% less noise: the conversion from zCDP is not tight for one Gaussian",
+		what, quantity.Num(eps), quantity.Num(delta), quantity.Noise(1/mu), quantity.Num(100*(1-1/mu/z)))
 }
 
 // GaussianMu returns μ = Δ/σ for ℓ2-sensitivity Δ ≥ 0 and noise σ > 0.

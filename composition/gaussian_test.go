@@ -3,6 +3,7 @@ package composition
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/privamp/privamp/rdp"
@@ -245,4 +246,17 @@ func ExampleCalibrateGaussian() {
 	mu, _ := CalibrateGaussian(1, 1e-5)
 	fmt.Printf("σ = %.4f; for 100 releases σ = %.3f\n", 1/mu, math.Sqrt(100)/mu)
 	// Output: σ = 3.7306; for 100 releases σ = 37.306
+}
+
+// The zCDP-implied noise multiplier (convert) is labelled beside the exact
+// Gaussian one (gaussian --target-epsilon): 4.53088 against 4.22468 at
+// (1, 1e-6), and the note names the smaller exact value.
+func TestZCDPNoiseNote(t *testing.T) {
+	n := ZCDPNoiseNote(1, 1e-6, 4.530877117)
+	if !strings.Contains(n, "σ/Δ = 4.22468") || !strings.Contains(n, "not tight") {
+		t.Errorf("note %q", n)
+	}
+	if n := ZCDPNoiseNote(1, 2, 1); strings.Contains(n, "analytic") {
+		t.Errorf("δ = 2: %q", n)
+	}
 }

@@ -69,7 +69,11 @@ func pldGroups(groups []group, targetDelta float64) Method {
 		return invalid(MethodPLD, SourcePLD, err.Error())
 	}
 	if e := float64(res.Epsilon); e < 1e300 {
-		return Method{Name: MethodPLD, Source: SourcePLD, Epsilon: e, Delta: targetDelta, Valid: true}
+		src := SourcePLD
+		if float64(res.Discretization) != pld.DefaultInterval { // coarsened to bound the grid (see res.Source)
+			src += fmt.Sprintf("; grid interval %.4g (coarsened from %g to keep the grid small; sound)", float64(res.Discretization), pld.DefaultInterval)
+		}
+		return Method{Name: MethodPLD, Source: src, Epsilon: e, Delta: targetDelta, Valid: true}
 	}
 	return invalid(MethodPLD, SourcePLD, pldNoEpsilon(groups, targetDelta))
 }

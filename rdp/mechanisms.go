@@ -11,7 +11,13 @@ import (
 // with ρ = Δ²/(2σ²) rounded up. It is exact: D_α(N(0, σ²I) ‖ N(Δu, σ²I))
 // equals it for a unit vector u.
 func Gaussian(sensitivity, sigma float64) Linear {
-	return Linear(numeric.DivUp(numeric.MulUp(sensitivity, sensitivity), 2*mulDown(sigma, sigma)))
+	s2 := mulDown(sigma, sigma)
+	if !(s2 > 0) && sensitivity != 0 {
+		// σ² underflows (σ below 1.5e-154): its lower bound is 0 or even
+		// negative, and ρ = Δ²/(2σ²) is +∞ (issue 23: the zCDP row printed −∞).
+		return Linear(math.Inf(1))
+	}
+	return Linear(numeric.DivUp(numeric.MulUp(sensitivity, sensitivity), 2*s2))
 }
 
 // Laplace is the RDP curve of the Laplace mechanism with scale b and

@@ -173,6 +173,12 @@ func TestCompareTrainingNominalBatch(t *testing.T) {
 	if float64(c.SamplingLooseness) != ro/ar || !(ro > ar) || !strings.Contains(strings.Join(c.Notes, " "), "loose") {
 		t.Fatalf("looseness %v, ε %v / %v", c.SamplingLooseness, ro, ar)
 	}
+	// Issue 23: the sampling rows' 14100 steps (60 × 235) against dpsgd
+	// --epochs 60's ⌈60·60000/256⌉ = 14063 and its ε 2.38178 are named.
+	if notes := strings.Join(c.Notes, " "); c.Steps != 14100 || !strings.Contains(notes, "14100 steps") ||
+		!strings.Contains(notes, "= 14063 steps") || !strings.Contains(notes, "2.38178") {
+		t.Errorf("steps %d, notes %q", c.Steps, notes)
+	}
 	r.Public = 3
 	if _, err := CompareTraining(r, Options{}); fieldOf(t, err) != "public" {
 		t.Fatal("public records accepted")

@@ -137,9 +137,7 @@ func SamplingOf(run SGD, delta float64, conv rdp.Conversion) (Sampling, error) {
 // samplingOf is SamplingOf; without replaceOne it leaves the replace-one
 // fields zero (their PLD is the costly part).
 func samplingOf(run SGD, delta float64, conv rdp.Conversion, replaceOne bool) (Sampling, error) {
-	run.Public = 0
-	b := run.batch()
-	s := Sampling{Q: float64(b) / float64(run.N), Z: float64(b) * run.Sigma / run.Loss.Lipschitz, Steps: run.epochs() * run.StepsPerEpoch()}
+	s := samplingRun(run)
 	var err error
 	if s.AddRemove, err = rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussian{Q: s.Q, Z: s.Z}, float64(s.Steps)), delta, conv); err != nil {
 		return Sampling{}, err
@@ -167,6 +165,15 @@ func samplingOf(run SGD, delta float64, conv rdp.Conversion, replaceOne bool) (S
 		}
 	}
 	return s, nil
+}
+
+// samplingRun is the DP-SGD run that run is compared with, not yet
+// accounted: Poisson sampling at q = b/n, noise multiplier z = bσ/L on the
+// summed batch gradient, the same E·⌈n/b⌉ steps.
+func samplingRun(run SGD) Sampling {
+	run.Public = 0
+	b := run.batch()
+	return Sampling{Q: float64(b) / float64(run.N), Z: float64(b) * run.Sigma / run.Loss.Lipschitz, Steps: run.epochs() * run.StepsPerEpoch()}
 }
 
 // Looseness returns ReplaceOne.Epsilon / AddRemove.Epsilon: the scale by
@@ -202,6 +209,41 @@ func (s Sampling) ReplaceOneSource(conv rdp.Conversion) string {
 func (s Sampling) LoosenessNote() string {
 	return fmt.Sprintf("the replace-one sampling baseline is loose: it is the smaller of RDP's removal then addition (Mironov 2017 Prop. 11) and the PLD's provable symmetrized pair, and dp_accounting's replace-one PLD (a tighter pair that privamp cannot prove dominates) is 1.2–5.8× below it on the configurations measured; here it is %s× the add/remove ε. That ratio is the scale of the possible looseness (a replace-one ε, typically no smaller than the add/remove one, may be below the row by up to this factor), not a measured gap; comparisons with iteration against this row may favour iteration by that much",
 		quantity.Num(s.Looseness()))
+}
+
+// stepsNote says which run the sampling rows account when `dpsgd --epochs`
+// counts the same epochs differently: the comparison's sampling rows take
+// the fixed-order run's E·⌈n/b⌉ steps (like for like), dpsgd takes
+// ⌈E·n/b⌉, the expected number of Poisson batches in E epochs (TF-Privacy's
+// rule, rdp.DPSGD). Where the two differ the note gives dpsgd's step count
+// and its add/remove ε (the PLD, as the add/remove row when it applies), so
+// the two numbers are not read as one run counted twice; "" where they agree.
+func stepsNote(c Comparison, delta float64) string {
+	n, b, e := c.Run.N, c.Run.Batch, c.Run.epochs()
+	steps := int64(math.Ceil(float64(e) * float64(n) / float64(b)))
+	if steps == c.Steps() {
+		return ""
+	}
+	note := fmt.Sprintf("the sampling rows account %d steps (%d passes × ⌈%d/%d⌉ batches, as the fixed-order run they are compared with); DP-SGD accounting by epochs (the dpsgd command, n = %d, batch %d, %d epochs) counts ⌈E·n/b⌉ = %d steps (the expected number of Poisson batches in %d epochs, TF-Privacy's rule)",
+		c.Steps(), e, n, b, n, b, e, steps, e)
+	q, z := float64(b)/float64(n), float64(b)*c.Run.Sigma/c.Run.Loss.Lipschitz
+	if q < 1 && steps <= math.MaxInt32 {
+		if p, err := pld.DPSGD(q, z, int(steps), delta, pld.Options{}); err == nil && float64(p.Epsilon) < c.SamplingAddRemove.Epsilon {
+			note += fmt.Sprintf(" and gives the add/remove ε %s for them", p.Epsilon)
+		}
+	}
+	return note + ": the same training described two ways, not two accountings of one run"
+}
+
+// nonEmpty returns the non-empty strings of ss.
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // ComparisonReport is the comparison of one Training (Compare), ready to
@@ -271,10 +313,10 @@ func CompareTraining(r Training, o Options) (ComparisonReport, error) {
 		SamplingAddRemoveSource:  smp.AddRemoveSource(conv),
 		SamplingReplaceOneSource: smp.ReplaceOneSource(conv),
 		CompositionSource:        Local{SGD: run}.Source() + "; " + conv.Source(),
-		Assumptions:              append(run.Assumptions(), "sampling: Poisson sampling at rate q = b/n, the summed batch gradient (clipped to norm L) gets N(0, (bσ)²I) noise: noise multiplier z = bσ/L; the same number of steps"),
-		Notes: append(m.Notes, c.Verdict(), smp.LoosenessNote(),
+		Assumptions:              append(run.Assumptions(), "sampling: Poisson sampling at rate q = b/n, the summed batch gradient (clipped to norm L) gets N(0, (bσ)²I) noise: noise multiplier z = bσ/L; the same number of steps, E·⌈n/b⌉ (each fixed-order pass is ⌈n/b⌉ batches, the last one partial)"),
+		Notes: append(append(m.Notes, c.Verdict(), smp.LoosenessNote()), append(nonEmpty(stepsNote(c, r.Delta)),
 			"the neighbour relations differ: amplification by iteration is proved for replace-one neighbours; DP-SGD's sampling analysis for add/remove-one. The replace-one sampling row is the like-for-like comparison; the two relations' ε are not interchangeable",
-			"sampling needs secret Poisson sampling (every record joins each batch independently) but covers every released iterate; iteration needs a fixed order, a contractive step (η ≤ 2/β) and hidden intermediate iterates, and protects early records most"),
+			"sampling needs secret Poisson sampling (every record joins each batch independently) but covers every released iterate; iteration needs a fixed order, a contractive step (η ≤ 2/β) and hidden intermediate iterates, and protects early records most")...),
 	}
 	out.Iteration.Target = 0
 	for _, t := range o.Indices {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/zcdp"
 	"github.com/spf13/cobra"
@@ -83,10 +84,9 @@ func newConvertCmd(a *app) *cobra.Command {
 				return err
 			}
 			r = &report{Title: "(ε, δ) → ρ*: the largest ρ whose zCDP guarantee implies (ε, δ)", Result: res, Rows: []row{
-				{"ρ*", res.Rho, "", "inverse of the improved conversion, maximised over α (" + rdp.Improved.Source() + ")"},
-				{"ρ* (Bun–Steinke)", res.BunSteinkeRho, "(√(ln(1/δ)+ε) − √ln(1/δ))²", "inverse of " + zcdp.BunSteinke.Source()},
-				{"noise multiplier for ρ*", res.NoiseMultiplier, "σ/Δ of one Gaussian release", "ρ = Δ²/(2σ²)"},
-			}, Notes: []string{"any mechanism that is ρ-zCDP with ρ ≤ ρ* is (ε, δ)-DP"}}
+				{"ρ*", res.Rho, "", "inverse of the improved conversion, maximised over α (" + rdp.Improved.Source() + ")"}, {"ρ* (Bun–Steinke)", res.BunSteinkeRho, "(√(ln(1/δ)+ε) − √ln(1/δ))²", "inverse of " + zcdp.BunSteinke.Source()},
+				{"noise multiplier for ρ* (zCDP-implied)", res.NoiseMultiplier, "σ/Δ via zCDP; not the exact Gaussian σ (see the notes)", "ρ = Δ²/(2σ²)"},
+			}, Notes: []string{"any mechanism that is ρ-zCDP with ρ ≤ ρ* is (ε, δ)-DP", composition.ZCDPNoiseNote(eps, delta, float64(res.NoiseMultiplier))}}
 		default:
 			return badInput("give --rho with --delta or --epsilon; --epsilon with --delta; or --order and --rdp-epsilon with --delta or --epsilon (see 'privamp convert --help')")
 		}

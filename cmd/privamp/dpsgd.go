@@ -130,7 +130,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
 			r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), d.Source()})
 		}
-		addPLD(r, 0, 0, 0, "", joinNonEmpty("; ", res.PLDNote, res.RDPNote))
+		addPLD(r, 0, 0, nil, "", joinNonEmpty("; ", res.PLDNote, res.RDPNote))
 		if res.N > 0 {
 			r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
 		}

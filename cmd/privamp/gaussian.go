@@ -85,7 +85,7 @@ With --target-epsilon, prints the smallest σ that meets (ε, δ) exactly, and t
 			},
 			Notes: []string{"the exact ε is the smallest ε for which the mechanism is (ε, δ)-DP; the RDP and zCDP values are sound but looser"},
 		}
-		addPLD(r, 5, res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
+		addPLD(r, 5, res.PLDEpsilon, &res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
 		if res.RDPSigma > 0 {
 			r.Rows = append(r.Rows, row{"σ needed by RDP", res.RDPSigma, "for the same target", "RDP accounting, " + m.Conversion.Source()})
 		}

@@ -60,7 +60,7 @@ sound ε is chosen and named. With --target-epsilon: the smallest scale b for th
 			},
 			Assumptions: []string{"ℓ1-sensitivity of each query ≤ Δ; fresh independent Laplace(b) noise per coordinate and release; compositions may be adaptive"},
 		}
-		addPLD(r, 3, res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
+		addPLD(r, 3, res.PLDEpsilon, &res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
 		return render(a.out, a.mode, withResult("laplace", res, r))
 	}
 	return cmd

@@ -107,20 +107,16 @@ var (
 
 // joinNonEmpty joins the non-empty strings with sep.
 func joinNonEmpty(sep string, ss ...string) string {
-	var out []string
-	for _, s := range ss {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return strings.Join(out, sep)
+	return strings.Join(slices.DeleteFunc(slices.Clone(ss), func(s string) bool { return s == "" }), sep)
 }
 
-// addPLD inserts the PLD accountant's sound ε and optimistic estimate as row
-// at, or notes why there is none.
-func addPLD(r *report, at int, eps quantity.Loss, opt quantity.Max, src, note string) {
-	if eps > 0 {
-		r.Rows = slices.Insert(r.Rows, at, row{"ε by PLD / optimistic estimate", fmt.Sprintf("%s / %s", eps, opt), "the truth lies above the estimate", src})
+// addPLD inserts the PLD accountant's sound ε and optimistic estimate (nil:
+// none about the mechanism) as row at, or notes why there is none.
+func addPLD(r *report, at int, eps quantity.Loss, opt *quantity.Max, src, note string) {
+	if eps > 0 && opt != nil {
+		r.Rows = slices.Insert(r.Rows, at, row{"ε by PLD / optimistic estimate", fmt.Sprintf("%s / %s", eps, *opt), "the truth lies above the estimate", src})
+	} else if eps > 0 { // the optimistic value of a dominating pair is not about the mechanism
+		r.Rows = slices.Insert(r.Rows, at, row{"ε by PLD", eps, "no optimistic estimate (see the notes)", src})
 	}
 	if note != "" {
 		r.Notes = append(r.Notes, note)

@@ -131,7 +131,7 @@ func verifyPlan(a *app, path string) error {
 	s, _ := p.Options()
 	r := &report{Title: fmt.Sprintf("privamp verify %s: %s (a per-person privacy plan)", path, pv.Verdict), Result: res, CSVAll: true, Assumptions: v.Assumptions, Notes: pv.Notes}
 	add := func(q string, val any, src string) { r.Rows = append(r.Rows, row{q, val, "", src}) }
-	add("verdict", pv.Verdict.String(), "via "+pv.Via+"; every position's ε recomputed with package shifted and compared with its target")
+	add("verdict", pv.Verdict.String(), "via "+pv.Via+"; every position's ε checked with package shifted (recomputed, or for a huge tier plan bounded by monotonicity: see the count's source) and compared with its target")
 	add("plan", fmt.Sprintf("%s, %s, order %s; σ, η, L, β, m = %g, %g, %g, %g, %g", quantity.Count(p.N, "person", "people"), s.Name(), p.Order, p.Sigma, p.Eta, p.Lipschitz, p.Smoothness, p.StrongConvexity), "plan file")
 	if e, d, err := p.Target(v.WorstPosition); err == nil {
 		add("largest achieved/target", quantity.Loss(v.WorstRatio), fmt.Sprintf("index %d (%sε = %s, δ = %s)", v.WorstPosition, planWhoAt(p, v.WorstPosition), quantity.Nearest(e), quantity.Nearest(d)))

@@ -29,7 +29,9 @@ type Query struct {
 // smaller of the two sound bounds); PLDEpsilon and RDPEpsilon are the two
 // sound values when computed (absent with the reason in PLDNote or
 // RDPNote), EpsilonOptimistic the PLD's optimistic estimate, a lower
-// estimate that is never a guarantee.
+// estimate of the mechanism's ε that is never a guarantee (absent, with
+// the reason in PLDNote, where a replace-one phase is subsampled: the PLD's
+// pair then only dominates the mechanism).
 type Result struct {
 	Epsilon           quantity.Loss  `json:"epsilon"`
 	Delta             quantity.Loss  `json:"delta"`
@@ -68,6 +70,10 @@ type DeltaAt struct {
 	DeltaOptimistic *quantity.Max  `json:"delta_optimistic,omitempty"`
 	RDPDelta        *quantity.Loss `json:"rdp_delta,omitempty"`
 }
+
+// noteDominated says why a replace-one file with subsampling has no
+// optimistic estimate.
+const noteDominated = "replace-one PLD of a subsampled phase: a dominating pair (pld.SubsampledGaussianReplaceOne), not the mechanism's own; no optimistic estimate is shown, since rounded down it estimates the pair's ε, not the mechanism's, which may lie below it"
 
 const (
 	pldSource = "PLD accountant (composition/pld): connect-the-dots discretization (Doroshenko et al. 2022), FFT composition (Koskela et al. 2020), every truncated mass and FFT error added to δ"
@@ -113,6 +119,9 @@ func Account(ev Events, q Query) (Result, error) {
 	} else {
 		opt.Interval = pld.DefaultInterval
 	}
+	if steps >= 1 && steps <= math.MaxInt32 {
+		opt = opt.For(int(steps), q.Delta)
+	}
 	res := Result{Delta: quantity.Loss(q.Delta), Neighbours: ev.relation().String(), Steps: quantity.Num(steps), Phases: phases}
 	withoutReplacement := false
 	for _, ph := range phases {
@@ -131,10 +140,17 @@ func Account(ev Events, q Query) (Result, error) {
 		return Result{}, field.New("accountant", string(a), "does not apply: %s", res.RDPNote)
 	}
 
+	// Under replace-one a subsampled phase has a dominating pair, not its
+	// own (pld.SubsampledGaussianReplaceOne): the optimistic estimate is
+	// then about that pair and is not reported.
+	dominated := false
+	for _, ph := range phases {
+		dominated = dominated || res.Neighbours == pld.ReplaceOne.String() && ph.Sampling != SamplingNone && ph.SamplingProbability < 1
+	}
 	var sound, optim *pld.PLD
 	if a != composition.AccountRDP && res.PLDNote == "" {
 		var points int
-		sound, optim, points, err = buildPLD(ev, opt, q.Delta)
+		sound, optim, points, err = buildPLD(ev, phases, opt, q.Delta)
 		switch {
 		case err == nil:
 			res.Discretization, res.Points, res.PLDSource = quantity.Num(opt.Interval), points, pldSource
@@ -151,7 +167,12 @@ func Account(ev Events, q Query) (Result, error) {
 			eo, _ = optim.Epsilon(q.Delta)
 		}
 		pe, po := quantity.Loss(e), quantity.Max(math.Min(eo, e))
-		res.PLDEpsilon, res.EpsilonOptimistic = &pe, &po
+		res.PLDEpsilon = &pe
+		if dominated {
+			res.PLDNote = noteDominated
+		} else {
+			res.EpsilonOptimistic = &po
+		}
 		if math.IsInf(e, 1) {
 			res.PLDNote = "the PLD's bounds on its own rounding exceed δ: no finite PLD bound at this δ"
 			if a == composition.AccountPLD { // asked for alone, it has no answer: refuse rather than print none
@@ -199,7 +220,10 @@ func Account(ev Events, q Query) (Result, error) {
 				ds, do = sound.Delta(eps), optim.Delta(eps)
 			}
 			pd, od := quantity.Loss(ds), quantity.Max(math.Min(do, ds))
-			d.PLDDelta, d.DeltaOptimistic, d.Delta = &pd, &od, pd
+			d.PLDDelta, d.Delta = &pd, pd
+			if !dominated {
+				d.DeltaOptimistic = &od
+			}
 		}
 		if curve != nil && a != composition.AccountPLD {
 			dp, err := rdpDelta(curve, eps)
@@ -224,8 +248,13 @@ func isField(err error, name string) bool {
 }
 
 // buildPLD builds the sound (connect-the-dots) and the optimistic PLD of ev
-// in parallel; both are nil for a file that reveals nothing.
-func buildPLD(ev Events, opt pld.Options, delta float64) (sound, optim *pld.PLD, points int, err error) {
+// in parallel; both are nil for a file that reveals nothing. A file of one
+// phase is built as its tree says; a file of several is flattened into its
+// mechanisms and their counts (the PLD of a composition is the convolution
+// of its mechanisms' PLDs in any order) and composed by pld.ComposeFor,
+// tuned for delta as a single phase is (the sound PLD; the optimistic one
+// has no rounding bounds to tune).
+func buildPLD(ev Events, phases []Phase, opt pld.Options, delta float64) (sound, optim *pld.PLD, points int, err error) {
 	bs := &pldBuilder{rel: ev.relation(), sens: ev.sensitivity(), opt: opt}
 	if ev.Event.Type == TypeSelfComposed && delta < 1e-9 {
 		// A file that is one mechanism run k times is self-composed with
@@ -237,13 +266,19 @@ func buildPLD(ev Events, opt pld.Options, delta float64) (sound, optim *pld.PLD,
 	}
 	bo := *bs
 	bo.opt.Discretization = pld.Optimistic
+	build := func(b *pldBuilder, d float64) (*pld.PLD, error) {
+		if len(phases) < 2 {
+			return b.build(&ev.Event)
+		}
+		return b.composeAll(&ev.Event, d)
+	}
 	var errOpt error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		optim, errOpt = bo.build(&ev.Event)
+		optim, errOpt = build(&bo, 0)
 	}()
-	sound, err = bs.build(&ev.Event)
+	sound, err = build(bs, delta)
 	<-done
 	if err == nil {
 		err = errOpt

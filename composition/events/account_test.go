@@ -53,9 +53,9 @@ func TestMNISTRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(float64(*r.PLDEpsilon/d.PLDEpsilon)-1) > 2e-5 || math.Abs(float64(*r.EpsilonOptimistic/d.EpsilonOptimistic)-1) > 2e-5 || *r.RDPEpsilon != d.RDPEpsilon {
+	if math.Abs(float64(*r.PLDEpsilon/d.PLDEpsilon)-1) > 2e-5 || math.Abs(float64(*r.EpsilonOptimistic / *d.EpsilonOptimistic)-1) > 2e-5 || *r.RDPEpsilon != d.RDPEpsilon {
 		t.Errorf("events: pld %v (optimistic %v), rdp %v; DPSGDWith: pld %v (%v), rdp %v",
-			*r.PLDEpsilon, *r.EpsilonOptimistic, *r.RDPEpsilon, d.PLDEpsilon, d.EpsilonOptimistic, d.RDPEpsilon)
+			*r.PLDEpsilon, *r.EpsilonOptimistic, *r.RDPEpsilon, d.PLDEpsilon, *d.EpsilonOptimistic, d.RDPEpsilon)
 	}
 	if math.Abs(float64(*r.PLDEpsilon)-2.38178) > 2e-5 || math.Abs(float64(*r.RDPEpsilon)-2.59665) > 1e-5 {
 		t.Errorf("MNIST: pld %v rdp %v, want 2.38178 and 2.59665", *r.PLDEpsilon, *r.RDPEpsilon)
@@ -75,6 +75,11 @@ func TestMNISTRoundTrip(t *testing.T) {
 	}
 	if *rr.RDPEpsilon != dr.Epsilon || rr.Epsilon > dr.Epsilon {
 		t.Errorf("replace-one: rdp %v, headline %v; DPSGDWith rdp %v", *rr.RDPEpsilon, rr.Epsilon, dr.Epsilon)
+	}
+	// Issue 23: the replace-one pair only dominates the subsampled
+	// mechanism; no optimistic estimate of it is reported as the mechanism's.
+	if rr.EpsilonOptimistic != nil || !strings.Contains(rr.PLDNote, "no optimistic estimate") {
+		t.Errorf("replace-one: optimistic %v, note %q", rr.EpsilonOptimistic, rr.PLDNote)
 	}
 }
 
@@ -136,10 +141,14 @@ func TestGaussiansAgainstExact(t *testing.T) {
 	}
 }
 
-// dp_accounting's PLDAccountant on the example files (testdata, produced by
+// dp_accounting's PLDAccountant on the example files and on multi-phase
+// files at δ down to 1e-12 (testdata, produced by
 // bench/dp_accounting_events.py): privamp's sound ε within 0.5% and at
-// least its own optimistic estimate; privamp's RDP (continuous orders) not
-// above dp_accounting's RdpAccountant.
+// least its own optimistic estimate (a row marked privamp_below, where
+// dp_accounting is the loose one, says why; there only the upper side and
+// the optimistic estimate are checked); privamp's RDP (continuous orders)
+// not above dp_accounting's RdpAccountant. Under -short only the first four
+// rows (δ ≥ 1e-9) run.
 func TestAgainstDPAccounting(t *testing.T) {
 	data, err := os.ReadFile("testdata/dp_accounting.json")
 	if err != nil {
@@ -151,12 +160,16 @@ func TestAgainstDPAccounting(t *testing.T) {
 			Delta      float64 `json:"delta"`
 			PLDEpsilon float64 `json:"pld_epsilon"`
 			RDPEpsilon float64 `json:"rdp_epsilon"`
+			Below      string  `json:"privamp_below"`
 		} `json:"cases"`
 	}
 	if err := json.Unmarshal(data, &ref); err != nil || len(ref.Cases) == 0 {
 		t.Fatal(err)
 	}
-	for _, c := range ref.Cases {
+	for i, c := range ref.Cases {
+		if testing.Short() && (i >= 4 || c.Delta < 1e-9) {
+			continue
+		}
 		ev, err := Load(filepath.Join("..", "..", c.File))
 		if err != nil {
 			t.Fatal(err)
@@ -166,8 +179,8 @@ func TestAgainstDPAccounting(t *testing.T) {
 			t.Fatal(err)
 		}
 		e, o, re := float64(*r.PLDEpsilon), float64(*r.EpsilonOptimistic), float64(*r.RDPEpsilon)
-		t.Logf("%s: PLD %.6f (dp_accounting %.6f, %+.2e), optimistic %.6f; RDP %.6f (dp_accounting %.6f)", c.File, e, c.PLDEpsilon, e/c.PLDEpsilon-1, o, re, c.RDPEpsilon)
-		if math.Abs(e/c.PLDEpsilon-1) > 0.005 || e < o {
+		t.Logf("%s at δ %g: PLD %.6f (dp_accounting %.6f, %+.2e), optimistic %.6f; RDP %.6f (dp_accounting %.6f)", c.File, c.Delta, e, c.PLDEpsilon, e/c.PLDEpsilon-1, o, re, c.RDPEpsilon)
+		if e > c.PLDEpsilon*1.005 || e < o || c.Below == "" && e < c.PLDEpsilon*0.995 || r.Accountant != "pld" {
 			t.Errorf("%s: PLD %v, optimistic %v, dp_accounting %v", c.File, e, o, c.PLDEpsilon)
 		}
 		if re > c.RDPEpsilon*(1+1e-6) {
@@ -258,7 +271,7 @@ func TestAccountantChoice(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r, err := Account(fixed, Query{Delta: 1e-5}); err != nil || r.Accountant != "pld" || r.RDPEpsilon == nil ||
-		float64(*r.EpsilonOptimistic) > float64(r.Epsilon) || r.Epsilon <= 0 {
+		r.EpsilonOptimistic != nil || !strings.Contains(r.PLDNote, "dominating pair") || r.Epsilon <= 0 {
 		t.Errorf("fixed batches, best: %+v %v", r, err)
 	}
 	if r, err := Account(fixed, Query{Delta: 1e-9}); err != nil || math.IsInf(float64(r.Epsilon), 1) || r.Accountant != "pld" || !(r.Epsilon < *r.RDPEpsilon) {

@@ -109,6 +109,48 @@ func (b *pldBuilder) event(e *Event) (*pld.PLD, error) {
 	panic("events: unvalidated event type " + e.Type)
 }
 
+// composeAll returns the PLD of the validated tree e flattened into its
+// mechanisms, each with the product of the counts around it (a Gaussian run
+// k times is one Gaussian with √k times the sensitivity, as in event), by
+// pld.ComposeFor at delta (0: untuned); nil if nothing is revealed.
+func (b *pldBuilder) composeAll(e *Event, delta float64) (*pld.PLD, error) {
+	var parts []pld.Part
+	var visit func(e *Event, k int64) error
+	visit = func(e *Event, k int64) error {
+		switch e.Type {
+		case TypeSelfComposed:
+			return visit(e.Event, k**e.Count)
+		case TypeComposed:
+			for i := range e.Events {
+				if err := visit(&e.Events[i], k); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if e.Type == TypeGaussian && k > 1 {
+			s := math.Nextafter(b.sens*math.Sqrt(float64(k)), math.Inf(1))
+			p, err := pld.Gaussian(s, *e.NoiseMultiplier, b.opt)
+			if err != nil {
+				return err
+			}
+			parts = append(parts, pld.Part{PLD: p, Count: 1})
+			return nil
+		}
+		p, err := b.event(e)
+		if p != nil {
+			b.seen(p)
+			parts = append(parts, pld.Part{PLD: p, Count: int(k)})
+		}
+		return err
+	}
+	if err := visit(e, 1); err != nil || len(parts) == 0 {
+		return nil, err
+	}
+	p, err := pld.ComposeFor(parts, delta)
+	return b.seen(p), err
+}
+
 // rrEpsilon is the ε₀ of binary randomized response that answers uniformly
 // at random with probability p ∈ (0, 1] (dp_accounting's
 // RandomizedResponseDpEvent with num_buckets 2): it reports the true bit

@@ -418,7 +418,7 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 		hi = lo
 	}
 	if float64(hi)-float64(lo)+1 > float64(maxPoints) {
-		return nil, field.New("discretization", f.h, "needs %d grid points for %d compositions, more than the cap of %d; use a coarser interval", hi-lo+1, k, maxPoints)
+		return nil, &overCap{field.New("discretization", f.h, "needs %d grid points for %d compositions, more than the cap of %d; use a coarser interval", hi-lo+1, k, maxPoints), float64(hi) - float64(lo) + 1, maxPoints}
 	}
 	n, err := fftSize(hi-lo+1, maxPoints)
 	if err != nil {

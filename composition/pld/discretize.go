@@ -41,6 +41,15 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 	if iHi <= iLo {
 		iHi = iLo + 1
 	}
+	if n := iHi - iLo + 1; o.coarsen && n > autoPoints {
+		// The interval that fits, enlarged so that the top loss is a grid
+		// point (an atom there, as ε₀ of an (ε₀, δ₀) pair, stays exact).
+		c := (hi - lo) / (autoPoints - 4)
+		if m := math.Floor(hi / c); m >= 1 {
+			c = hi / m
+		}
+		return nil, &coarserGrid{Points: n, H: c}
+	}
 	if n := iHi - iLo + 1; !(n <= float64(o.MaxPoints)) {
 		return nil, gridError(h, n, lo, hi, o)
 	}

@@ -46,6 +46,10 @@ type Options struct {
 	TailMass float64
 	// MaxPoints caps every grid and FFT length (default 2²⁴).
 	MaxPoints int
+	// coarsen (set by accountBoth when Interval is left to its default)
+	// lets discretize refuse a grid over autoPoints with a *coarserGrid
+	// naming the interval that fits, which accountBoth then uses.
+	coarsen bool
 	// relCap is the largest relative error bound of a grid mass kept as
 	// relative (see discretize); default 1e-10, set from the number of
 	// compositions by tailFor.
@@ -58,6 +62,24 @@ const (
 	DefaultTailMass  = 1e-15
 	DefaultMaxPoints = 1 << 24
 )
+
+// autoPoints is the most grid points of one discretized mechanism when the
+// interval is left to its default (Options.coarsen): about 100 MB of
+// tables, masses and FFT buffers per grid. A mechanism whose losses span
+// more (a Gaussian with μ = 20 at δ = 1e-100 spans ±900; an (ε₀, δ₀)
+// pair with ε₀ = 700 spans ±700) is discretized on the coarser interval
+// that fits: connect-the-dots is sound on any grid, only less tight.
+const autoPoints = 1 << 21
+
+// coarserGrid is discretize's refusal of a default-interval grid over
+// autoPoints; H is the interval that fits.
+type coarserGrid struct {
+	Points, H float64
+}
+
+func (c *coarserGrid) Error() string {
+	return field.New("discretization", c.Points, "grid points at the default interval exceed %d; an interval of %.3g fits", autoPoints, c.H).Error()
+}
 
 func (o Options) withDefaults() (Options, error) {
 	if o.Interval == 0 {

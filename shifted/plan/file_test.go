@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -288,5 +289,53 @@ func TestLoadSizesPeopleFromN(t *testing.T) {
 	}
 	if k := peopleHint(&Plan{N: 7}, -1)("people.id"); k != 0 {
 		t.Errorf("hint %d for an input of unknown size", k)
+	}
+}
+
+// Issue 23, item 6: a tier plan over VerifyAllMax is verified through
+// monotonicity (verifyEnds) in O(log n) evaluations per tier; on plans
+// small enough to recompute in full (the threshold lowered) it gives the
+// full verification's verdict, violation count, first violations, worst
+// ratio and group ranges, for ε_t increasing (PNSGD) and decreasing (Stop),
+// valid plans and plans whose σ was lowered by hand.
+func TestVerifyEndsMatchesFull(t *testing.T) {
+	for _, v := range []Variant{PNSGD, Stop} {
+		res, err := Make(baseSetting(v), Budgets{Tiers: exampleTiers(t, 3000)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, scale := range []float64{1, 0.9, 0.5} {
+			pl := *res.Plan
+			pl.Sigma *= scale
+			full, err := pl.Verify()
+			if err != nil {
+				t.Fatal(err)
+			}
+			verifyAllMax = 10
+			ends, err := pl.Verify()
+			verifyAllMax = VerifyAllMax
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ends.OK != full.OK || ends.ViolationCount != full.ViolationCount || ends.Checked != full.Checked ||
+				math.Abs(ends.WorstRatio/full.WorstRatio-1) > 1e-9 || len(ends.Violations) != len(full.Violations) || len(ends.Groups) != len(full.Groups) ||
+				!strings.Contains(ends.Source, "positions evaluated") {
+				t.Fatalf("%s σ×%v: ends %+v\nfull %+v", v, scale, ends, full)
+			}
+			for i := range full.Violations {
+				e, f := ends.Violations[i], full.Violations[i]
+				if e.Position != f.Position || e.Tier != f.Tier || e.Epsilon != f.Epsilon || math.Abs(e.Achieved/f.Achieved-1) > 1e-9 {
+					t.Errorf("%s σ×%v: violation %d: %+v, full %+v", v, scale, i, ends.Violations[i], full.Violations[i])
+				}
+			}
+			for i, g := range full.Groups {
+				e := ends.Groups[i]
+				// (per-position and all-index evaluation round differently, ~1e-11)
+				if math.Abs(e.AchievedMin/g.AchievedMin-1) > 1e-9 || math.Abs(e.AchievedMax/g.AchievedMax-1) > 1e-9 || e.Tier != g.Tier {
+					t.Errorf("%s σ×%v: group %d: %+v, full %+v", v, scale, i, e, g)
+				}
+			}
+			t.Logf("%s σ×%v: OK %v, %d violations", v, scale, full.OK, full.ViolationCount)
+		}
 	}
 }
