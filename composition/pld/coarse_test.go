@@ -2,6 +2,7 @@ package pld
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -78,6 +79,52 @@ func TestEpsilonOfNaNPmf(t *testing.T) {
 			if d := pr.delta(1); d != 1 {
 				t.Errorf("%d sound %v: δ(1) %v, want 1", i, sound, d)
 			}
+		}
+	}
+}
+
+// oneStepReplaceOneDelta is the exact δ(ε) of one step of the pair R =
+// ((1−γ)N(0,z²)+γN(2,z²), N(0,z²)) of SubsampledGaussianReplaceOne: the
+// loss ln(1−γ+γe^{(2x−2)/z²}) exceeds ε for x > 1 + (z²/2)·ln((e^ε−1+γ)/γ).
+// k steps have δ_k(ε) ≥ δ_1(ε) (marginalizing to one step), so the ε at δ
+// of one step is a lower bound on the composed one.
+func oneStepReplaceOneDelta(gamma, z, eps float64) float64 {
+	x := 1 + z*z/2*math.Log((math.Expm1(eps)+gamma)/gamma)
+	sf := func(m float64) float64 { return 0.5 * math.Erfc((x-m)/(z*math.Sqrt2)) }
+	return (1-gamma)*sf(0) + gamma*sf(2) - math.Exp(eps)*sf(0)
+}
+
+// TestCoarsenedReplaceOne: a default-interval replace-one grid over the
+// cap is coarsened (as add/remove's), says so in its source, and its ε is at
+// least the exact one-step ε and its optimistic estimate.
+func TestCoarsenedReplaceOne(t *testing.T) {
+	cases := []struct {
+		q, z  float64
+		k     int
+		delta float64
+	}{{0.1, 0.3, 30, 1e-30}, {0.1, 0.3, 100, 1e-30}}
+	if testing.Short() {
+		cases = cases[:1]
+	}
+	for _, c := range cases {
+		r, err := DPSGDReplaceOne(c.q, c.z, c.k, c.delta, Options{})
+		if err != nil {
+			t.Fatalf("%+v: %v", c, err)
+		}
+		e := float64(r.Epsilon)
+		// One step's exact ε at δ, by bisection on δ_1(ε) (decreasing).
+		lo, hi := 0.0, e
+		for i := 0; i < 200; i++ {
+			if m := (lo + hi) / 2; oneStepReplaceOneDelta(c.q, c.z, m) > c.delta {
+				lo = m
+			} else {
+				hi = m
+			}
+		}
+		t.Logf("%+v: ε %v (optimistic %v, interval %v), exact one-step ε %v", c, e, r.EpsilonOptimistic, r.Discretization, lo)
+		if !strings.Contains(r.Source, "coarsened") || float64(r.Discretization) <= DefaultInterval ||
+			!(e >= lo) || lo <= 0 || float64(r.EpsilonOptimistic) > e {
+			t.Errorf("%+v: %+v, exact one-step ε %v", c, r, lo)
 		}
 	}
 }
