@@ -464,17 +464,8 @@ func (p *Plan) verifyEnds(q *problem, g shifted.Guarantee) (*Verification, error
 			if ok, err := over(lo); err != nil {
 				return nil, err
 			} else if !ok {
-				for hi-lo > 1 {
-					m := lo + (hi-lo)/2
-					ok, err := over(m)
-					if err != nil {
-						return nil, err
-					}
-					if ok {
-						hi = m
-					} else {
-						lo = m
-					}
+				if _, hi, err = narrow(lo, hi, true, over); err != nil {
+					return nil, err
 				}
 				first = hi
 			}
@@ -483,17 +474,8 @@ func (p *Plan) verifyEnds(q *problem, g shifted.Guarantee) (*Verification, error
 			if ok, err := over(hi); err != nil {
 				return nil, err
 			} else if !ok {
-				for hi-lo > 1 {
-					m := lo + (hi-lo)/2
-					ok, err := over(m)
-					if err != nil {
-						return nil, err
-					}
-					if ok {
-						lo = m
-					} else {
-						hi = m
-					}
+				if lo, _, err = narrow(lo, hi, false, over); err != nil {
+					return nil, err
 				}
 				last = lo
 			}
@@ -705,4 +687,23 @@ func (c *countWriter) flush() error {
 		return c.err
 	}
 	return c.w.Flush()
+}
+
+// narrow bisects [lo, hi] down to adjacent positions across which over
+// changes: over is true at hi and false at lo when overAtHi, the reverse
+// otherwise, and stays so at the returned ends.
+func narrow(lo, hi int64, overAtHi bool, over func(int64) (bool, error)) (int64, int64, error) {
+	for hi-lo > 1 {
+		m := lo + (hi-lo)/2
+		ok, err := over(m)
+		if err != nil {
+			return lo, hi, err
+		}
+		if ok == overAtHi {
+			hi = m
+		} else {
+			lo = m
+		}
+	}
+	return lo, hi, nil
 }
