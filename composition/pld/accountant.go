@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
@@ -176,13 +177,9 @@ func DPSGDReplaceOne(gamma, z float64, steps int, delta float64, opt Options) (R
 	if err := checkGammaNoise(gamma, z); err != nil {
 		return Result{}, err
 	}
-	// Not coarsened (the interval is set, so accountBoth keeps it): on a
-	// coarsened grid at δ = 3.4e-287 this pair gave ε = 0, far below RDP's
-	// 45.6 (issue 23 fuzz; not yet understood), so a grid over the cap is
-	// refused and best falls back to RDP, as before.
-	if opt.Interval == 0 {
-		opt.Interval = DefaultInterval
-	}
+	// A default interval is coarsened as for add/remove (accountBoth). The
+	// ε = 0 that a coarsened grid once gave at δ = 3.4e-287 was logMGF's
+	// underflow at a zero top mass (fixed; TestCoarseReplaceOneTinyDelta).
 	var cache []tl // R's tails, shared by the sound and optimistic grids
 	if o, err := opt.withDefaults(); err == nil && gamma < 1 {
 		o.coarsen = opt.Interval == 0 // as accountBoth: a grid it would coarsen is not filled here
@@ -194,7 +191,7 @@ func DPSGDReplaceOne(gamma, z float64, steps int, delta float64, opt Options) (R
 	r, err := accountBoth(delta, steps, opt.tailFor(steps, delta), func(o Options) (*PLD, error) {
 		return subsampledGaussianReplaceOne(gamma, z, o, &cache)
 	})
-	r.Source = sourceReplaceOne
+	r.Source = sourceReplaceOne + strings.TrimPrefix(r.Source, source) // keeps a coarsening note
 	return r, err
 }
 

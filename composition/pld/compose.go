@@ -35,11 +35,24 @@ func norms(p []float64) (l1, l2 float64) {
 // logMGF returns ln Σ p_j e^{t l_j}, summed relative to the end where
 // the exponent is largest (so nothing overflows), by Horner's rule in four
 // independent chains.
+//
+// Zero end masses are skipped: summed relative to a zero top (or bottom)
+// mass, every term can underflow at a large |t| and the sum be 0, ln 0 =
+// −∞ where the MGF is positive; tiltFor then picked t = 10⁴ with centre
+// −∞, and the composition tilted by it was all NaN, whose ε came out 0
+// (replace-one DP-SGD on a coarse grid at δ = 3.4e-287).
 func (f *pmf) logMGF(t float64) float64 {
-	n := len(f.p)
+	p := f.p
+	lo := f.lo
+	for len(p) > 1 && p[len(p)-1] == 0 {
+		p = p[:len(p)-1]
+	}
+	for len(p) > 1 && p[0] == 0 {
+		p, lo = p[1:], lo+1
+	}
+	n := len(p)
 	r := math.Exp(-math.Abs(t) * f.h)
 	r4 := r * r * r * r
-	p := f.p
 	var s0, s1, s2, s3 float64
 	i := 0
 	if t >= 0 {
@@ -54,7 +67,7 @@ func (f *pmf) logMGF(t float64) float64 {
 		for ; i < n; i++ {
 			sum = sum*r + p[i]
 		}
-		return math.Log(sum) + t*float64(f.lo+n-1)*f.h
+		return math.Log(sum) + t*float64(lo+n-1)*f.h
 	}
 	// S = Σ_j p_j r^j: Horner from j = n−1 down.
 	j := n - 1
@@ -68,7 +81,7 @@ func (f *pmf) logMGF(t float64) float64 {
 	for ; j >= 0; j-- {
 		sum = sum*r + p[j]
 	}
-	return math.Log(sum) + t*float64(f.lo)*f.h
+	return math.Log(sum) + t*float64(lo)*f.h
 }
 
 // chernoff returns the smallest grid index a (in [min, max]) whose k-fold
@@ -433,6 +446,9 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 	theta, under, thmax := 0.0, 0.0, 0.0 // see inErr
 	if t0 > 0 {
 		lm = f.logMGF(t0)
+		if math.IsInf(lm, 0) || math.IsNaN(lm) {
+			return nil, field.New("discretization", f.h, "gives a composition tilted by %g whose log-MGF is %g; refused", t0, lm)
+		}
 	}
 	pos := mod(f.lo, n)
 	for j, v := range f.p {

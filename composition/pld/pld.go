@@ -271,9 +271,33 @@ func (pr profile) fftTerm(j int) float64 {
 	return (f.errL2 + f.errL2u) * math.Sqrt(m)
 }
 
-// delta evaluates the profile at ε.
+// valid reports whether f's masses are finite and ≥ 0 and its error
+// terms are not NaN (+∞ is a valid, vacuous bound). A NaN (e.g. from a
+// composition tilted by a non-finite log-MGF) would otherwise fail every
+// comparison δ(ε) > target and give ε = 0.
+func (f *pmf) valid() bool {
+	for _, v := range []float64{f.inf, f.tail, f.below, f.err1, f.errL2, f.errL2u, f.lnR, f.tiltT, f.tiltS, f.h} {
+		if math.IsNaN(v) {
+			return false
+		}
+	}
+	if math.IsInf(f.tiltS, 0) || math.IsInf(f.tiltT, 0) || math.IsInf(f.lnR, 0) {
+		return false
+	}
+	for _, v := range f.p {
+		if !(v >= 0) || math.IsInf(v, 1) {
+			return false
+		}
+	}
+	return true
+}
+
+// delta evaluates the profile at ε (1 for a pmf that is not valid).
 func (pr profile) delta(eps float64) float64 {
 	f := pr.f
+	if !f.valid() {
+		return 1
+	}
 	n := len(f.p)
 	eh := math.Exp(-f.h)
 	a, b, j := 0.0, 0.0, n
@@ -292,11 +316,13 @@ func (pr profile) delta(eps float64) float64 {
 	return math.Min(1, d)
 }
 
-// epsilon returns the smallest ε ≥ 0 with δ(ε) ≤ delta, rounded up.
+// epsilon returns the smallest ε ≥ 0 with δ(ε) ≤ delta, rounded up; +∞
+// for a pmf that is not a number (see valid): every comparison with NaN
+// fails, so the walk below would pass every test and return 0.
 func (pr profile) epsilon(delta float64) float64 {
 	f := pr.f
 	n := len(f.p)
-	if pr.c(n, 0) > delta {
+	if !f.valid() || pr.c(n, 0) > delta {
 		return math.Inf(1)
 	}
 	eh := math.Exp(-f.h)
