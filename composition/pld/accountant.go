@@ -286,11 +286,12 @@ func CalibrateDPSGDWith(rel Relation, q float64, steps int, delta, target float6
 	}
 	if opt.Interval == 0 {
 		// Every noise level tried builds its own grids: a default grid
-		// is held to autoWindow points (as accountBoth's windows are),
-		// and where the PLD would need more, other (RDP) answers at that
-		// z. This keeps a calibration within the accounting budget
-		// (docs/accounting.md, Time and memory).
-		o.MaxPoints = min(o.MaxPoints, autoWindow)
+		// is held to autoPoints = 2²¹ points (half of accountBoth's windows, as a
+		// calibration tries a dozen or more), and where the PLD would
+		// need more, other (RDP) answers at that z. This keeps a
+		// calibration within the accounting budget (docs/accounting.md,
+		// Time and memory).
+		o.MaxPoints = min(o.MaxPoints, autoPoints)
 	}
 	if !(guess > 0) || math.IsInf(guess, 0) {
 		guess = 1
