@@ -548,35 +548,7 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 		// error of the factor (so an exact ŷ_s maps to at least the exact
 		// y_s), and ŷ_s clamped to [0, mass] and y_s to at most mass
 		// (the exact values lie there).
-		r := math.Exp(-t0 * f.h)
-		var fac, up, thr float64
-		for s := range out.p {
-			if s%256 == 0 {
-				arg := kk*lm - t0*float64(lo+s)*f.h
-				fac = math.Exp(arg)
-				up = 1 + unit*(2*256+4*math.Abs(arg)+4*kk*math.Abs(lm)+8)
-				// fac only falls within the block: below thr, v·fac·up <
-				// 1e-250 (dropped and counted, with no subnormal
-				// arithmetic).
-				thr = 1e-300
-				if g := fac * up; g < 1e50 {
-					thr = 1e-250 / g
-				}
-			}
-			v := math.Min(math.Max(0, y[pos]*inv), mass)
-			if v < thr {
-				out.p[s] = 0
-				if v > 0 {
-					dropped += 1e-250
-				}
-			} else {
-				out.p[s] = flush(math.Min(v*fac*up, massU), &dropped)
-			}
-			fac *= r
-			if pos++; pos == n {
-				pos = 0
-			}
-		}
+		untilt(out.p, y, pos, n, lo, inv, mass, massU, kk*lm, t0, f.h, 4*kk*math.Abs(lm), &dropped)
 		out.tiltT, out.tiltS = t0, kk*lm
 		// Untilted mass above the window: at most the tilted bound times
 		// e^{k lm − t0 l_hi}; below it, for queries under the window.
@@ -646,6 +618,44 @@ func cpow(v complex128, k int) complex128 {
 
 // flush returns 0 for a mass below 1e-250 (and adds it to *dropped, which
 // is counted in δ): subnormal arithmetic is a hundred times slower.
+// untilt writes p[s] = ŷ_s e^{S − t0 l_s} for the window's points lo, lo+1,
+// … read from the cyclic FFT output y from index pos (of n), with inv the
+// inverse FFT's scale: exp at every 256th point, the ratio e^{−t0 h} in
+// between, rounded up by a bound on the factor's relative error (errS
+// bounds the rounding of S, e.g. 4·Σk|ln m|), ŷ_s clamped to [0, mass]
+// and y_s to at most massU. Masses that would fall below 1e-250 are
+// dropped and counted in *dropped (no subnormal arithmetic).
+func untilt(p, y []float64, pos, n, lo int, inv, mass, massU, S, t0, h, errS float64, dropped *float64) {
+	r := math.Exp(-t0 * h)
+	var fac, up, thr float64
+	for s := range p {
+		if s%256 == 0 {
+			arg := S - t0*float64(lo+s)*h
+			fac = math.Exp(arg)
+			up = 1 + unit*(2*256+4*math.Abs(arg)+errS+8)
+			// fac only falls within the block: below thr, v·fac·up <
+			// 1e-250.
+			thr = 1e-300
+			if g := fac * up; g < 1e50 {
+				thr = 1e-250 / g
+			}
+		}
+		v := math.Min(math.Max(0, y[pos]*inv), mass)
+		if v < thr {
+			p[s] = 0
+			if v > 0 {
+				*dropped += 1e-250
+			}
+		} else {
+			p[s] = flush(math.Min(v*fac*up, massU), dropped)
+		}
+		fac *= r
+		if pos++; pos == n {
+			pos = 0
+		}
+	}
+}
+
 func flush(v float64, dropped *float64) float64 {
 	if v < 1e-250 {
 		*dropped += v

@@ -363,33 +363,7 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 	dropped := 0.0
 	mass *= 1 + 1e-12
 	massU *= 1 + 1e-12
-	r := math.Exp(-t0 * h)
-	var fac, up, thr float64
-	pos := mod(lo, n)
-	for j := range out.p {
-		if j%256 == 0 {
-			arg := S - t0*float64(lo+j)*h
-			fac = math.Exp(arg)
-			up = 1 + unit*(2*256+4*math.Abs(arg)+4*sumLM+8)
-			thr = 1e-300
-			if g := fac * up; g < 1e50 {
-				thr = 1e-250 / g
-			}
-		}
-		v := math.Min(math.Max(0, y[pos]*inv), mass)
-		if v < thr {
-			out.p[j] = 0
-			if v > 0 {
-				dropped += 1e-250
-			}
-		} else {
-			out.p[j] = flush(math.Min(v*fac*up, massU), &dropped)
-		}
-		fac *= r
-		if pos++; pos == n {
-			pos = 0
-		}
-	}
+	untilt(out.p, y, mod(lo, n), n, lo, inv, mass, massU, S, t0, h, 4*sumLM, &dropped)
 	out.tiltT, out.tiltS = t0, S
 	upTail = math.Min(1, upTail*math.Exp(S-t0*float64(hi)*h)*(1+1e-9))
 	out.below = s.massBelow(lo)
