@@ -2,12 +2,12 @@ package composition
 
 import (
 	"errors"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 )
 
 // Query is one composition question: k equal (ε, δ)-DP mechanisms
@@ -35,40 +35,40 @@ var Methods = []string{"basic", "advanced", "optimal", "filter", "pld", "best"}
 // MethodResult is one method's answer; Epsilon and Delta are nil when the
 // method does not apply, and Reason says why.
 type MethodResult struct {
-	Method  string         `json:"method"`
-	Epsilon *quantity.Loss `json:"epsilon"`
-	Delta   *quantity.Loss `json:"delta"`
-	Valid   bool           `json:"valid"`
-	Chosen  bool           `json:"chosen"`
-	Source  string         `json:"source"`
-	Reason  string         `json:"reason,omitempty"`
+	Method  string   `json:"method"`
+	Epsilon *dp.Loss `json:"epsilon"`
+	Delta   *dp.Loss `json:"delta"`
+	Valid   bool     `json:"valid"`
+	Chosen  bool     `json:"chosen"`
+	Source  string   `json:"source"`
+	Reason  string   `json:"reason,omitempty"`
 }
 
 // ListedGuarantee is one entry of a heterogeneous list.
 type ListedGuarantee struct {
-	Epsilon quantity.Loss `json:"epsilon"`
-	Delta   quantity.Loss `json:"delta"`
+	Epsilon dp.Loss `json:"epsilon"`
+	Delta   dp.Loss `json:"delta"`
 }
 
 // FilterStep is one mechanism offered to the filter.
 type FilterStep struct {
-	Step        int            `json:"step"`
-	Epsilon     quantity.Loss  `json:"epsilon"`
-	Delta       quantity.Loss  `json:"delta"`
-	Allowed     bool           `json:"allowed"`
-	Halted      bool           `json:"halted_before"`          // refused because an earlier one was
-	FilterBound *quantity.Loss `json:"filter_bound,omitempty"` // after this step, when allowed
-	SumDelta    *quantity.Loss `json:"sum_delta,omitempty"`
+	Step        int      `json:"step"`
+	Epsilon     dp.Loss  `json:"epsilon"`
+	Delta       dp.Loss  `json:"delta"`
+	Allowed     bool     `json:"allowed"`
+	Halted      bool     `json:"halted_before"`          // refused because an earlier one was
+	FilterBound *dp.Loss `json:"filter_bound,omitempty"` // after this step, when allowed
+	SumDelta    *dp.Loss `json:"sum_delta,omitempty"`
 }
 
 // FilterRun is the fully adaptive filter run over a list.
 type FilterRun struct {
-	DeltaDoublePrime quantity.Num  `json:"delta_double_prime"`
-	Allowed          int           `json:"allowed"`
-	Halted           bool          `json:"halted"`
-	FilterBound      quantity.Loss `json:"filter_bound"`
-	SumDelta         quantity.Loss `json:"sum_delta"`
-	Steps            []FilterStep  `json:"filter_steps"`
+	DeltaDoublePrime dp.Num       `json:"delta_double_prime"`
+	Allowed          int          `json:"allowed"`
+	Halted           bool         `json:"halted"`
+	FilterBound      dp.Loss      `json:"filter_bound"`
+	SumDelta         dp.Loss      `json:"sum_delta"`
+	Steps            []FilterStep `json:"filter_steps"`
 }
 
 // Composition is the answer to a Query.
@@ -76,24 +76,24 @@ type Composition struct {
 	RequestedMethod  string            `json:"requested_method"`
 	Method           string            `json:"method"` // the chosen method
 	Source           string            `json:"source"`
-	Epsilon          quantity.Loss     `json:"epsilon"`
-	Delta            quantity.Loss     `json:"delta"`
+	Epsilon          dp.Loss           `json:"epsilon"`
+	Delta            dp.Loss           `json:"delta"`
 	Compositions     int               `json:"compositions"`
-	MechanismEpsilon *quantity.Num     `json:"mechanism_epsilon,omitempty"`
-	MechanismDelta   *quantity.Num     `json:"mechanism_delta,omitempty"`
+	MechanismEpsilon *dp.Num           `json:"mechanism_epsilon,omitempty"`
+	MechanismDelta   *dp.Num           `json:"mechanism_delta,omitempty"`
 	Guarantees       []ListedGuarantee `json:"guarantees,omitempty"`
-	TargetDelta      *quantity.Num     `json:"target_delta,omitempty"`
-	DeltaPrime       *quantity.Num     `json:"delta_prime,omitempty"`
-	TargetEpsilon    *quantity.Num     `json:"target_epsilon,omitempty"`
+	TargetDelta      *dp.Num           `json:"target_delta,omitempty"`
+	DeltaPrime       *dp.Num           `json:"delta_prime,omitempty"`
+	TargetEpsilon    *dp.Num           `json:"target_epsilon,omitempty"`
 	Methods          []MethodResult    `json:"methods,omitempty"`
 	// MaxStepEpsilon is the largest per-step ε0 of k pure steps meeting
 	// TargetEpsilon (exact inverse of FilterEpsilon; docs/accounting.md#fully-adaptive-filter),
 	// at δ' (StepDelta); Cor36StepEpsilon is seed 003, Cor. 3.6's sufficient
 	// ε0, or nil with Cor36Reason outside the corollary's range.
-	MaxStepEpsilon   *quantity.Max `json:"max_step_epsilon,omitempty"`
-	Cor36StepEpsilon *quantity.Max `json:"cor36_step_epsilon,omitempty"`
-	Cor36Reason      string        `json:"cor36_reason,omitempty"`
-	StepDelta        *quantity.Num `json:"step_delta,omitempty"`
+	MaxStepEpsilon   *dp.Max `json:"max_step_epsilon,omitempty"`
+	Cor36StepEpsilon *dp.Max `json:"cor36_step_epsilon,omitempty"`
+	Cor36Reason      string  `json:"cor36_reason,omitempty"`
+	StepDelta        *dp.Num `json:"step_delta,omitempty"`
 	*FilterRun
 	Assumptions []string `json:"assumptions"`
 	Notes       []string `json:"notes,omitempty"`
@@ -120,19 +120,19 @@ func Compose(q Query) (Composition, error) {
 	sumDelta := float64(int(q.Compositions)) * q.Delta
 	if q.List == nil {
 		c.Compositions = int(q.Compositions)
-		c.MechanismEpsilon, c.MechanismDelta = ptr(quantity.Num(q.Epsilon)), ptr(quantity.Num(q.Delta))
+		c.MechanismEpsilon, c.MechanismDelta = ptr(dp.Num(q.Epsilon)), ptr(dp.Num(q.Delta))
 	} else {
 		b, _ := Basic(q.List...)
 		sumDelta, c.Compositions = b.Delta, len(q.List)
 		for _, g := range q.List {
-			c.Guarantees = append(c.Guarantees, ListedGuarantee{quantity.Loss(g.Epsilon), quantity.Loss(g.Delta)})
+			c.Guarantees = append(c.Guarantees, ListedGuarantee{dp.Loss(g.Epsilon), dp.Loss(g.Delta)})
 		}
 	}
 	if q.DeltaPrime != nil {
-		c.DeltaPrime = ptr(quantity.Num(*q.DeltaPrime))
+		c.DeltaPrime = ptr(dp.Num(*q.DeltaPrime))
 	}
 	if q.TargetEpsilon != nil {
-		c.TargetEpsilon = ptr(quantity.Num(*q.TargetEpsilon))
+		c.TargetEpsilon = ptr(dp.Num(*q.TargetEpsilon))
 	}
 	if q.TargetEpsilon != nil && q.List != nil {
 		return c, q.runFilter(&c)
@@ -150,7 +150,7 @@ func Compose(q Query) (Composition, error) {
 		hasBudget = false
 	}
 	if hasBudget {
-		c.TargetDelta = ptr(quantity.Num(target))
+		c.TargetDelta = ptr(dp.Num(target))
 	}
 	var res Result
 	var err error
@@ -271,18 +271,18 @@ func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) 
 	} else if !hasBudget {
 		return Result{}, field.New("delta_prime", nil, "is required by %s composition (or a target delta)", q.Method)
 	}
-	dp := target - sumDelta
+	deltaPrime := target - sumDelta
 	if q.DeltaPrime != nil {
-		dp = *q.DeltaPrime
+		deltaPrime = *q.DeltaPrime
 	}
 	var m Method
 	switch q.Method {
 	case "advanced", "filter":
-		if !(dp > 0) {
+		if !(deltaPrime > 0) {
 			return Result{}, field.New("target_delta", target, "must exceed the mechanisms' total δ %s: %s composition needs δ' = target − Σδ > 0", field.FormatValue(sumDelta), q.Method)
 		}
 		if q.Method == "advanced" {
-			g, err := Advanced(q.Epsilon, q.Delta, k, dp)
+			g, err := Advanced(q.Epsilon, q.Delta, k, deltaPrime)
 			if err != nil {
 				return Result{}, err
 			}
@@ -300,7 +300,7 @@ func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) 
 		if sumDelta == 0 {
 			src = SourceFilterPure
 		}
-		m = Method{Name: MethodFilter, Source: src, Epsilon: filterValue(sq.Sum(), -math.Log(dp)), Delta: dp + sumDelta, Valid: true}
+		m = Method{Name: MethodFilter, Source: src, Epsilon: filterValue(sq.Sum(), -math.Log(deltaPrime)), Delta: deltaPrime + sumDelta, Valid: true}
 	case MethodPLD:
 		if q.List == nil {
 			m = pldGroups([]group{{Guarantee{q.Epsilon, q.Delta}, k}}, target)
@@ -328,7 +328,7 @@ func (c *Composition) fill(res Result, q Query) {
 	for _, m := range res.Methods {
 		mr := MethodResult{Method: m.Name, Valid: m.Valid, Chosen: m.Chosen, Source: m.Source, Reason: m.Reason}
 		if m.Valid {
-			mr.Epsilon, mr.Delta = ptr(quantity.Loss(m.Epsilon)), ptr(quantity.Loss(m.Delta))
+			mr.Epsilon, mr.Delta = ptr(dp.Loss(m.Epsilon)), ptr(dp.Loss(m.Delta))
 		}
 		c.Methods = append(c.Methods, mr)
 		switch {
@@ -341,7 +341,7 @@ func (c *Composition) fill(res Result, q Query) {
 			c.Notes = append(c.Notes, "advanced composition is worse than basic composition here (kε(e^ε − 1) dominates for large ε)")
 		}
 		if m.Chosen {
-			c.Method, c.Source, c.Epsilon, c.Delta = m.Name, m.Source, quantity.Loss(m.Epsilon), quantity.Loss(m.Delta)
+			c.Method, c.Source, c.Epsilon, c.Delta = m.Name, m.Source, dp.Loss(m.Epsilon), dp.Loss(m.Delta)
 		}
 	}
 	if c.Method == MethodFilter && c.Source == SourceFilterPure {
@@ -351,18 +351,18 @@ func (c *Composition) fill(res Result, q Query) {
 
 // maxStep adds, for k equal steps and TargetEpsilon, the largest per-step
 // ε0 (FilterMaxStep) and seed 003, Cor. 3.6's sufficient one (Cor36Step).
-func (q Query) maxStep(c *Composition, dp float64) error {
+func (q Query) maxStep(c *Composition, deltaPrime float64) error {
 	if q.DeltaPrime != nil {
-		dp = *q.DeltaPrime
+		deltaPrime = *q.DeltaPrime
 	}
 	k := int(q.Compositions)
-	e0, err := FilterMaxStep(*q.TargetEpsilon, k, dp)
+	e0, err := FilterMaxStep(*q.TargetEpsilon, k, deltaPrime)
 	if err != nil {
 		return field.New("target_epsilon", *q.TargetEpsilon, "%v", err)
 	}
-	c.MaxStepEpsilon, c.StepDelta = ptr(quantity.Max(e0)), ptr(quantity.Num(dp))
-	if cor, err := Cor36Step(*q.TargetEpsilon, k, dp); err == nil {
-		c.Cor36StepEpsilon = ptr(quantity.Max(cor))
+	c.MaxStepEpsilon, c.StepDelta = ptr(dp.Max(e0)), ptr(dp.Num(deltaPrime))
+	if cor, err := Cor36Step(*q.TargetEpsilon, k, deltaPrime); err == nil {
+		c.Cor36StepEpsilon = ptr(dp.Max(cor))
 	} else {
 		c.Cor36Reason = err.Error()
 	}
@@ -381,24 +381,24 @@ func (q Query) runFilter(c *Composition) error {
 	if err != nil {
 		return field.New("target_delta", *q.TargetDelta, "%v", err)
 	}
-	run := &FilterRun{DeltaDoublePrime: quantity.Num(dpp)}
+	run := &FilterRun{DeltaDoublePrime: dp.Num(dpp)}
 	for i, g := range q.List {
 		was := f.Halted()
 		ok, err := f.Add(g.Epsilon, g.Delta)
 		if err != nil {
 			return field.New("guarantees", nil, "item %d: %v", i+1, err)
 		}
-		st := FilterStep{Step: i + 1, Epsilon: quantity.Loss(g.Epsilon), Delta: quantity.Loss(g.Delta), Allowed: ok, Halted: was}
+		st := FilterStep{Step: i + 1, Epsilon: dp.Loss(g.Epsilon), Delta: dp.Loss(g.Delta), Allowed: ok, Halted: was}
 		if ok {
-			st.FilterBound, st.SumDelta = ptr(quantity.Loss(f.Spent())), ptr(quantity.Loss(f.SumDelta()))
+			st.FilterBound, st.SumDelta = ptr(dp.Loss(f.Spent())), ptr(dp.Loss(f.SumDelta()))
 		}
 		run.Steps = append(run.Steps, st)
 	}
 	tg := f.Target()
-	run.Allowed, run.Halted, run.FilterBound, run.SumDelta = f.Count(), f.Halted(), quantity.Loss(f.Spent()), quantity.Loss(f.SumDelta())
+	run.Allowed, run.Halted, run.FilterBound, run.SumDelta = f.Count(), f.Halted(), dp.Loss(f.Spent()), dp.Loss(f.SumDelta())
 	c.FilterRun, c.Method, c.Source = run, MethodFilter, SourceFilterApprox
-	c.Epsilon, c.Delta = quantity.Loss(tg.Epsilon), quantity.Loss(tg.Delta)
-	c.TargetDelta = ptr(quantity.Num(*q.TargetDelta))
+	c.Epsilon, c.Delta = dp.Loss(tg.Epsilon), dp.Loss(tg.Delta)
+	c.TargetDelta = ptr(dp.Num(*q.TargetDelta))
 	c.Assumptions = []string{
 		"mechanism m is (ε_m, δ_m)-DP conditionally on the earlier outputs; ε_m, δ_m may be chosen adaptively",
 		"the mechanisms run in the order listed and the first refused one stops the run: the ones allowed are (ε, δ' + δ'')-DP together",

@@ -1,9 +1,9 @@
 package composition
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -14,10 +14,10 @@ type DPSGDResult struct {
 	rdp.DPSGDResult
 	// Mu is √T·Δ/z, the μ of the one Gaussian mechanism that T full-batch
 	// steps compose to (q = 1 only; 0 otherwise).
-	Mu quantity.Num `json:"mu,omitempty"`
+	Mu dp.Num `json:"mu,omitempty"`
 	// RDPEpsilon is the RDP accountant's ε beside an exact headline (q = 1
 	// only; then Order is the RDP's optimal order). Never below Epsilon.
-	RDPEpsilon quantity.Loss `json:"rdp_epsilon,omitempty"`
+	RDPEpsilon dp.Loss `json:"rdp_epsilon,omitempty"`
 }
 
 // DPSGD accounts the DP-SGD run d. Below q = 1 it is d.Account (RDP of the
@@ -66,12 +66,12 @@ func DPSGD(d rdp.DPSGD) (DPSGDResult, error) {
 	if err != nil {
 		return DPSGDResult{}, err
 	}
-	res := DPSGDResult{DPSGDResult: r, Mu: quantity.Num(mu), RDPEpsilon: r.Epsilon}
+	res := DPSGDResult{DPSGDResult: r, Mu: dp.Num(mu), RDPEpsilon: r.Epsilon}
 	if d.Calibrate {
-		res.Calibrated, res.TargetEpsilon = true, quantity.Num(d.TargetEpsilon)
+		res.Calibrated, res.TargetEpsilon = true, dp.Num(d.TargetEpsilon)
 	}
 	if exact <= float64(r.Epsilon) { // both are sound: keep the smaller
-		res.Epsilon = quantity.Loss(exact)
+		res.Epsilon = dp.Loss(exact)
 		res.Method = "analytic-gaussian"
 		res.Source = "q = 1: T steps are one Gaussian with μ = √T·Δ/z (Dong–Roth–Su 2019, Cor. 3.3), exact profile (Balle–Wang 2018, Thm 8)"
 		if d.ReplaceOne {

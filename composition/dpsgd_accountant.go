@@ -1,13 +1,13 @@
 package composition
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 	"strings"
 
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -45,10 +45,10 @@ func ParseAccountant(s string) (Accountant, error) {
 // the pair, not the mechanism, and it is absent (PLDNote says so).
 type DPSGDAccounting struct {
 	DPSGDResult
-	Accountant        string        `json:"accountant"`
-	PLDEpsilon        quantity.Loss `json:"pld_epsilon,omitempty"`
-	EpsilonOptimistic *quantity.Max `json:"epsilon_optimistic,omitempty"`
-	PLDSource         string        `json:"pld_source,omitempty"`
+	Accountant        string  `json:"accountant"`
+	PLDEpsilon        dp.Loss `json:"pld_epsilon,omitempty"`
+	EpsilonOptimistic *dp.Max `json:"epsilon_optimistic,omitempty"`
+	PLDSource         string  `json:"pld_source,omitempty"`
 	// PLDNote says why the PLD is absent (q = 1, a grid over the memory
 	// cap, no finite PLD bound at this δ) or what it bounds.
 	PLDNote string `json:"pld_note,omitempty"`
@@ -107,9 +107,9 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 		}
 		return res, err
 	}
-	rel := pld.AddRemove
+	rel := dp.AddRemove
 	if d.ReplaceOne {
-		rel = pld.ReplaceOne
+		rel = dp.ReplaceOne
 	}
 	if d.Calibrate {
 		return calibrateDPSGD(d, a, rel, q, int(steps), fixed)
@@ -168,7 +168,7 @@ func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
 // there. Where δ alone makes ε = 0 for every noise multiplier (δ at least
 // the chance 1 − (1−q)^T that the changed example is ever used) there is
 // nothing to calibrate: a field error on delta says so.
-func calibrateDPSGD(d rdp.DPSGD, a Accountant, rel pld.Relation, q float64, steps int, fixed bool) (DPSGDAccounting, error) {
+func calibrateDPSGD(d rdp.DPSGD, a Accountant, rel dp.Relation, q float64, steps int, fixed bool) (DPSGDAccounting, error) {
 	if err := field.First(field.Positive("target_epsilon", d.TargetEpsilon), field.OpenUnit("delta", d.Delta)); err != nil {
 		return DPSGDAccounting{}, err
 	}
@@ -198,7 +198,7 @@ func calibrateDPSGD(d rdp.DPSGD, a Accountant, rel pld.Relation, q float64, step
 	at := d
 	at.Calibrate, at.Noise = false, z
 	res, err := DPSGDWith(at, a)
-	res.Calibrated, res.TargetEpsilon = true, quantity.Num(d.TargetEpsilon)
+	res.Calibrated, res.TargetEpsilon = true, dp.Num(d.TargetEpsilon)
 	return res, err
 }
 

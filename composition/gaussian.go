@@ -2,10 +2,10 @@ package composition
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 )
 
 // GaussianDelta returns the exact privacy profile of the Gaussian mechanism
@@ -204,7 +204,7 @@ func ZCDPNoiseNote(eps, delta, z float64) string {
 		return what
 	}
 	return fmt.Sprintf("%s; one Gaussian release meets (ε, δ) = (%s, %s) exactly with the smaller σ/Δ = %s (the analytic Gaussian, Balle–Wang 2018, Thm 8, as the gaussian command calibrates it for a target ε), %s%% less noise: the conversion from zCDP is not tight for one Gaussian",
-		what, quantity.Num(eps), quantity.Num(delta), quantity.Noise(1/mu), quantity.Num(100*(1-1/mu/z)))
+		what, dp.Num(eps), dp.Num(delta), dp.Noise(1/mu), dp.Num(100*(1-1/mu/z)))
 }
 
 // GaussianMu returns μ = Δ/σ for ℓ2-sensitivity Δ ≥ 0 and noise σ > 0.

@@ -2,10 +2,10 @@ package composition
 
 import (
 	"github.com/privamp/privamp/composition/pld"
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/zcdp"
 )
@@ -26,33 +26,33 @@ type GaussianMechanism struct {
 // GaussianResult is the exact (ε, δ) of a GaussianMechanism with the RDP and
 // zCDP values beside it (never below it).
 type GaussianResult struct {
-	Sigma         quantity.Noise `json:"sigma"`
-	Calibrated    bool           `json:"calibrated"`
-	TargetEpsilon quantity.Num   `json:"target_epsilon,omitempty"`
-	Sensitivity   quantity.Num   `json:"sensitivity"`
-	Compositions  quantity.Num   `json:"compositions"`
-	Delta         quantity.Loss  `json:"delta"`
-	Mu            quantity.Num   `json:"mu"` // √k·Δ/σ
-	Epsilon       quantity.Loss  `json:"epsilon"`
-	Method        string         `json:"method"`
-	Source        string         `json:"source"`
-	RDPEpsilon    quantity.Loss  `json:"rdp_epsilon"`
-	RDPOrder      quantity.Num   `json:"rdp_order"`
-	Conversion    string         `json:"conversion"`
-	Rho           quantity.Loss  `json:"rho"` // kΔ²/(2σ²)
-	ZCDPEpsilon   quantity.Loss  `json:"zcdp_epsilon"`
+	Sigma         dp.Noise `json:"sigma"`
+	Calibrated    bool     `json:"calibrated"`
+	TargetEpsilon dp.Num   `json:"target_epsilon,omitempty"`
+	Sensitivity   dp.Num   `json:"sensitivity"`
+	Compositions  dp.Num   `json:"compositions"`
+	Delta         dp.Loss  `json:"delta"`
+	Mu            dp.Num   `json:"mu"` // √k·Δ/σ
+	Epsilon       dp.Loss  `json:"epsilon"`
+	Method        string   `json:"method"`
+	Source        string   `json:"source"`
+	RDPEpsilon    dp.Loss  `json:"rdp_epsilon"`
+	RDPOrder      dp.Num   `json:"rdp_order"`
+	Conversion    string   `json:"conversion"`
+	Rho           dp.Loss  `json:"rho"` // kΔ²/(2σ²)
+	ZCDPEpsilon   dp.Loss  `json:"zcdp_epsilon"`
 	// PLDEpsilon and EpsilonOptimistic are the PLD accountant's sound ε and
 	// optimistic estimate of the same mechanism (k releases compose to one
 	// Gaussian with μ, so one grid suffices): a check that agrees with the
 	// exact value to the discretization error. PLDNote says why they are
 	// absent.
-	PLDEpsilon        quantity.Loss `json:"pld_epsilon,omitempty"`
-	EpsilonOptimistic quantity.Max  `json:"epsilon_optimistic,omitempty"`
-	PLDSource         string        `json:"pld_source,omitempty"`
-	PLDNote           string        `json:"pld_note,omitempty"`
+	PLDEpsilon        dp.Loss `json:"pld_epsilon,omitempty"`
+	EpsilonOptimistic dp.Max  `json:"epsilon_optimistic,omitempty"`
+	PLDSource         string  `json:"pld_source,omitempty"`
+	PLDNote           string  `json:"pld_note,omitempty"`
 	// RDPSigma is the σ RDP accounting would need for the same target
 	// (calibration only; 0 when it cannot be met in [1e-3, 1e6]).
-	RDPSigma quantity.Noise `json:"rdp_sigma,omitempty"`
+	RDPSigma dp.Noise `json:"rdp_sigma,omitempty"`
 }
 
 // Account returns the exact ε of m: k Gaussian releases compose to one
@@ -73,7 +73,7 @@ func (m GaussianMechanism) Account() (GaussianResult, error) {
 		return GaussianResult{}, err
 	}
 	k, sens, sigma := m.Compositions, m.Sensitivity, m.Sigma
-	r := GaussianResult{Sensitivity: quantity.Num(sens), Compositions: quantity.Num(k), Delta: quantity.Loss(m.Delta),
+	r := GaussianResult{Sensitivity: dp.Num(sens), Compositions: dp.Num(k), Delta: dp.Loss(m.Delta),
 		Method: "analytic-gaussian", Source: "Balle–Wang 2018, Thm 8", Conversion: m.Conversion.String()}
 	if m.Calibrate {
 		mu, err := CalibrateGaussian(m.TargetEpsilon, m.Delta)
@@ -88,10 +88,10 @@ func (m GaussianMechanism) Account() (GaussianResult, error) {
 			}
 			sigma *= 1 + 1e-12
 		}
-		r.Calibrated, r.TargetEpsilon = true, quantity.Num(m.TargetEpsilon)
+		r.Calibrated, r.TargetEpsilon = true, dp.Num(m.TargetEpsilon)
 		curve := func(s float64) rdp.Curve { return rdp.Linear(k * sens * sens / (2 * s * s)) }
 		if zs, _, err := rdp.Calibrate(curve, m.TargetEpsilon, m.Delta, m.Conversion); err == nil {
-			r.RDPSigma = quantity.Noise(zs)
+			r.RDPSigma = dp.Noise(zs)
 		}
 	}
 	mu := math.Sqrt(k) * sens / sigma
@@ -99,8 +99,8 @@ func (m GaussianMechanism) Account() (GaussianResult, error) {
 	rho := k * zcdp.Gaussian(sens, sigma)
 	rdpEps, order := rdp.LinearEpsilon(rho, m.Delta, m.Conversion)
 	bs, _ := zcdp.Epsilon(rho, m.Delta, zcdp.BunSteinke)
-	r.Sigma, r.Mu, r.Epsilon = quantity.Noise(sigma), quantity.Num(mu), quantity.Loss(exact)
-	r.RDPEpsilon, r.RDPOrder, r.Rho, r.ZCDPEpsilon = quantity.Loss(rdpEps), quantity.Num(order), quantity.Loss(rho), quantity.Loss(bs)
+	r.Sigma, r.Mu, r.Epsilon = dp.Noise(sigma), dp.Num(mu), dp.Loss(exact)
+	r.RDPEpsilon, r.RDPOrder, r.Rho, r.ZCDPEpsilon = dp.Loss(rdpEps), dp.Num(order), dp.Loss(rho), dp.Loss(bs)
 	if p, err := pld.GaussianComposed(mu, 1, 1, m.Delta, pld.Options{}); err != nil {
 		r.PLDNote = "no PLD: " + err.Error()
 	} else {

@@ -1,12 +1,12 @@
 package composition
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -26,27 +26,27 @@ type LaplaceMechanism struct {
 // LaplaceResult is the (ε, δ) of a LaplaceMechanism by every applicable
 // method, and the smallest of them.
 type LaplaceResult struct {
-	Scale          quantity.Noise `json:"scale"`
-	CalibratedBy   string         `json:"calibrated_by,omitempty"` // the method the calibrated scale meets the target by
-	TargetEpsilon  quantity.Num   `json:"target_epsilon,omitempty"`
-	Sensitivity    quantity.Num   `json:"sensitivity"`
-	Compositions   quantity.Num   `json:"compositions"`
-	StepEpsilon    quantity.Loss  `json:"step_epsilon"` // Δ/b
-	Method         string         `json:"method"`       // basic, rdp or optimal: the smallest sound ε
-	Epsilon        quantity.Loss  `json:"epsilon"`
-	Delta          quantity.Loss  `json:"delta"` // δ of the chosen method (0 for basic)
-	BasicEpsilon   quantity.Loss  `json:"basic_epsilon"`
-	RDPEpsilon     quantity.Loss  `json:"rdp_epsilon"`
-	RDPOrder       quantity.Num   `json:"rdp_order"`
-	OptimalEpsilon quantity.Loss  `json:"optimal_epsilon"`
+	Scale          dp.Noise `json:"scale"`
+	CalibratedBy   string   `json:"calibrated_by,omitempty"` // the method the calibrated scale meets the target by
+	TargetEpsilon  dp.Num   `json:"target_epsilon,omitempty"`
+	Sensitivity    dp.Num   `json:"sensitivity"`
+	Compositions   dp.Num   `json:"compositions"`
+	StepEpsilon    dp.Loss  `json:"step_epsilon"` // Δ/b
+	Method         string   `json:"method"`       // basic, rdp or optimal: the smallest sound ε
+	Epsilon        dp.Loss  `json:"epsilon"`
+	Delta          dp.Loss  `json:"delta"` // δ of the chosen method (0 for basic)
+	BasicEpsilon   dp.Loss  `json:"basic_epsilon"`
+	RDPEpsilon     dp.Loss  `json:"rdp_epsilon"`
+	RDPOrder       dp.Num   `json:"rdp_order"`
+	OptimalEpsilon dp.Loss  `json:"optimal_epsilon"`
 	// PLDEpsilon is the PLD accountant's sound ε (connect-the-dots) and
 	// EpsilonOptimistic its optimistic estimate below the exact ε; PLDNote
 	// says why they are absent (a grid over the memory cap).
-	PLDEpsilon        quantity.Loss `json:"pld_epsilon,omitempty"`
-	EpsilonOptimistic quantity.Max  `json:"epsilon_optimistic,omitempty"`
-	PLDSource         string        `json:"pld_source,omitempty"`
-	PLDNote           string        `json:"pld_note,omitempty"`
-	Conversion        string        `json:"conversion"`
+	PLDEpsilon        dp.Loss `json:"pld_epsilon,omitempty"`
+	EpsilonOptimistic dp.Max  `json:"epsilon_optimistic,omitempty"`
+	PLDSource         string  `json:"pld_source,omitempty"`
+	PLDNote           string  `json:"pld_note,omitempty"`
+	Conversion        string  `json:"conversion"`
 }
 
 func (m LaplaceMechanism) validate() error {
@@ -81,35 +81,35 @@ func (m LaplaceMechanism) Account() (LaplaceResult, error) {
 	if err := m.validate(); err != nil {
 		return LaplaceResult{}, err
 	}
-	r := LaplaceResult{Sensitivity: quantity.Num(m.Sensitivity), Compositions: quantity.Num(m.Compositions),
+	r := LaplaceResult{Sensitivity: dp.Num(m.Sensitivity), Compositions: dp.Num(m.Compositions),
 		Conversion: m.Conversion.String()}
 	b := m.Scale
 	if m.Calibrate {
 		b, r.CalibratedBy = m.calibrate()
-		r.TargetEpsilon = quantity.Num(m.TargetEpsilon)
+		r.TargetEpsilon = dp.Num(m.TargetEpsilon)
 	}
 	k := int(m.Compositions)
 	eps0 := m.Sensitivity / b
-	dp, _ := rdp.EpsilonFor(m.curve(b), m.Delta, m.Conversion)
+	pr, _ := rdp.EpsilonFor(m.curve(b), m.Delta, m.Conversion)
 	opt, err := OptimalEpsilon(eps0, 0, k, m.Delta)
 	if err != nil {
 		opt = math.Inf(1)
 	}
-	r.Scale, r.StepEpsilon = quantity.Noise(b), quantity.Loss(eps0)
-	r.BasicEpsilon, r.RDPEpsilon, r.RDPOrder, r.OptimalEpsilon = quantity.Loss(float64(k)*eps0), quantity.Loss(dp.Epsilon), quantity.Num(dp.Order), quantity.Loss(opt)
+	r.Scale, r.StepEpsilon = dp.Noise(b), dp.Loss(eps0)
+	r.BasicEpsilon, r.RDPEpsilon, r.RDPOrder, r.OptimalEpsilon = dp.Loss(float64(k)*eps0), dp.Loss(pr.Epsilon), dp.Num(pr.Order), dp.Loss(opt)
 	r.Epsilon, r.Method = r.BasicEpsilon, "basic"
 	if r.RDPEpsilon < r.Epsilon {
-		r.Epsilon, r.Method, r.Delta = r.RDPEpsilon, "rdp", quantity.Loss(m.Delta)
+		r.Epsilon, r.Method, r.Delta = r.RDPEpsilon, "rdp", dp.Loss(m.Delta)
 	}
 	if r.OptimalEpsilon < r.Epsilon {
-		r.Epsilon, r.Method, r.Delta = r.OptimalEpsilon, "optimal", quantity.Loss(m.Delta)
+		r.Epsilon, r.Method, r.Delta = r.OptimalEpsilon, "optimal", dp.Loss(m.Delta)
 	}
 	if p, err := pld.LaplaceComposed(m.Sensitivity, b, k, m.Delta, pld.Options{}); err != nil {
 		r.PLDNote = "no PLD: " + err.Error()
 	} else {
 		r.PLDEpsilon, r.EpsilonOptimistic, r.PLDSource = p.Epsilon, p.EpsilonOptimistic, p.Source
 		if r.PLDEpsilon < r.Epsilon {
-			r.Epsilon, r.Method, r.Delta = r.PLDEpsilon, "pld", quantity.Loss(m.Delta)
+			r.Epsilon, r.Method, r.Delta = r.PLDEpsilon, "pld", dp.Loss(m.Delta)
 		}
 	}
 	return r, nil

@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/quantity"
@@ -29,7 +30,7 @@ func NewCheck(name string, ok bool, value, bound float64, detail string) TrainCh
 	if !ok {
 		st = Fail
 	}
-	return TrainCheck{name, st, quantity.Num(value), quantity.Num(bound), detail}
+	return TrainCheck{name, st, dp.Num(value), dp.Num(bound), detail}
 }
 
 // AllPass reports whether no check FAILED (N/A, VACUOUS and WORSE do not
@@ -72,7 +73,7 @@ const GradientByConstruction = "‖∇f(w; x)‖ ≤ L for every w in the domain
 // it PASSes when value ≤ bound and FAILs when not.
 func UtilityCheck(name string, value, bound, trivial float64, detail string) TrainCheck {
 	if !(bound < trivial) {
-		return TrainCheck{name, Vacuous, quantity.Num(value), quantity.Num(bound),
+		return TrainCheck{name, Vacuous, dp.Num(value), dp.Num(bound),
 			detail + fmt.Sprintf("; VACUOUS: the bound is not below the trivial bound %.6g (the largest value the measured quantity can take): it says nothing", trivial)}
 	}
 	return NewCheck(name, value <= bound, value, bound, detail)
@@ -84,9 +85,9 @@ func UtilityCheck(name string, value, bound, trivial float64, detail string) Tra
 // fact about utility, not a broken assumption: it does not fail the run).
 func BaselineCheck(name string, value, baseline float64, detail string) TrainCheck {
 	if value <= baseline {
-		return TrainCheck{name, Pass, quantity.Num(value), quantity.Num(baseline), detail}
+		return TrainCheck{name, Pass, dp.Num(value), dp.Num(baseline), detail}
 	}
-	return TrainCheck{name, Worse, quantity.Num(value), quantity.Num(baseline),
+	return TrainCheck{name, Worse, dp.Num(value), dp.Num(baseline),
 		detail + "; WORSE: the output does worse than the data-free output, so it does not help at these parameters (more data, a larger ε or other parameters may)"}
 }
 
@@ -132,13 +133,13 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 	if follow != nil {
 		res.Assumptions = append(res.Assumptions, follow.assumptions...)
 	}
-	nan := quantity.Num(math.NaN())
+	nan := dp.Num(math.NaN())
 	u, bound, trivial := m.Utility, float64(m.UtilityBound), float64(res.Derived.TrivialRisk)
 	switch {
 	case u == nil:
 		res.Checks = append(res.Checks, TrainCheck{"utility", NA, nan, nan, "give repeats (≥ 2) to measure the excess population risk"})
 	case math.IsInf(bound, 1) || math.IsNaN(bound):
-		res.Checks = append(res.Checks, TrainCheck{"utility", NA, quantity.Num(u.Mean), nan,
+		res.Checks = append(res.Checks, TrainCheck{"utility", NA, dp.Num(u.Mean), nan,
 			fmt.Sprintf("mean excess risk %.6g over %s; FMTT18 has no utility theorem for the final iterate", u.Mean, quantity.Count(u.Repeats, "run", "runs"))})
 	default:
 		res.Checks = append(res.Checks, UtilityCheck("mean excess population risk ≤ utility bound", u.Lower, bound, trivial,

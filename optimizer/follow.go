@@ -3,12 +3,12 @@ package optimizer
 import (
 	"errors"
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"os"
 	"strconv"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 	"github.com/privamp/privamp/shifted/plan"
@@ -32,7 +32,7 @@ type PlanSpec struct {
 type PlanResult struct {
 	Path          string             `json:"path"`
 	Match         string             `json:"match"`
-	WorstRatio    quantity.Loss      `json:"worst_ratio"`
+	WorstRatio    dp.Loss            `json:"worst_ratio"`
 	WorstIndex    int64              `json:"worst_index"`
 	Checked       int64              `json:"checked"`
 	Groups        []plan.GroupResult `json:"groups,omitempty"`
@@ -95,7 +95,7 @@ func loadPlan(ps *PlanSpec, spec *Spec) (*planFollow, error) {
 	}
 	if !v.OK {
 		vi := v.Violations[0]
-		return nil, field.New("plan", ps.Path, "breaks %d of its own targets (position %d: ε %s > target %g)", v.ViolationCount, vi.Position, quantity.Loss(vi.Achieved), vi.Epsilon)
+		return nil, field.New("plan", ps.Path, "breaks %d of its own targets (position %d: ε %s > target %g)", v.ViolationCount, vi.Position, dp.Loss(vi.Achieved), vi.Epsilon)
 	}
 	if spec.Radius > p.Radius || math.IsInf(spec.Radius, 0) {
 		if spec.Radius != 1 || math.IsInf(spec.Radius, 0) { // 1: not chosen
@@ -200,7 +200,7 @@ func (pl *planFollow) checkConstants(pr *Problem) error {
 // result describes the followed plan.
 func (pl *planFollow) result() *PlanResult {
 	v := pl.verify
-	r := &PlanResult{Path: pl.path, Match: pl.matchDesc(), WorstRatio: quantity.Loss(v.WorstRatio), WorstIndex: v.WorstPosition,
+	r := &PlanResult{Path: pl.path, Match: pl.matchDesc(), WorstRatio: dp.Loss(v.WorstRatio), WorstIndex: v.WorstPosition,
 		Checked: v.Checked, Groups: v.Groups, PublicData: pl.spec.PublicData}
 	file := pl.plan.Summary.Groups
 	if len(file) > 0 && len(file) == len(v.Groups) {

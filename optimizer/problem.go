@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"path/filepath"
 	"strings"
@@ -78,10 +79,10 @@ type Declared struct {
 	LabelBound         float64 `json:"label_bound"`
 	Radius             float64 `json:"-"` // +Inf: no projection
 	// RadiusValue is Radius for JSON (null: no projection).
-	RadiusValue quantity.Num `json:"radius"`
-	Dimension   int          `json:"dimension"`
-	Loss        string       `json:"loss"`
-	L2          float64      `json:"l2"`
+	RadiusValue dp.Num  `json:"radius"`
+	Dimension   int     `json:"dimension"`
+	Loss        string  `json:"loss"`
+	L2          float64 `json:"l2"`
 }
 
 // limits of what Build accepts (work, not soundness).
@@ -250,7 +251,7 @@ func (ds DataSpec) Preprocess(data *dataset.Dataset) (string, error) {
 // and derives the constants from the bounds.
 func (p *Problem) declare(ds DataSpec, radius float64) error {
 	d := &p.Declared
-	d.Radius, d.RadiusValue, d.Dimension, d.Loss, d.L2 = radius, quantity.Num(radius), p.Data.D, p.Objective.Name(), p.Objective.L2
+	d.Radius, d.RadiusValue, d.Dimension, d.Loss, d.L2 = radius, dp.Num(radius), p.Data.D, p.Objective.Name(), p.Objective.L2
 	if ds.Standardize || ds.Scaling != "" {
 		a, err := ds.Preprocess(p.Data)
 		if err != nil {

@@ -2,11 +2,11 @@ package optimizer
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"sort"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
@@ -42,11 +42,11 @@ type Spec struct {
 
 // TrainCheck is one test of a run against what is proven, with its numbers.
 type TrainCheck struct {
-	Name   string       `json:"name"`
-	Status string       `json:"status"` // Pass, Fail, NA, Vacuous or Worse
-	Value  quantity.Num `json:"value"`
-	Bound  quantity.Num `json:"bound"`
-	Detail string       `json:"detail"`
+	Name   string `json:"name"`
+	Status string `json:"status"` // Pass, Fail, NA, Vacuous or Worse
+	Value  dp.Num `json:"value"`
+	Bound  dp.Num `json:"bound"`
+	Detail string `json:"detail"`
 }
 
 // Vacuous is the status of a bound that is above the trivial one.
@@ -61,21 +61,21 @@ const Worse = "WORSE"
 // Derived are the values computed from the declared bounds and the
 // parameters only (never from the records).
 type Derived struct {
-	Lipschitz       quantity.Num `json:"lipschitz"` // +Inf (null) with an ℓ2 term and no projection
-	Smoothness      float64      `json:"smoothness"`
-	StrongConvexity float64      `json:"strong_convexity"`
+	Lipschitz       dp.Num  `json:"lipschitz"` // +Inf (null) with an ℓ2 term and no projection
+	Smoothness      float64 `json:"smoothness"`
+	StrongConvexity float64 `json:"strong_convexity"`
 	// Sensitivity is half the largest change of one record's gradient
 	// (X·sup|φ'|, ≤ L): the ℓ2 term cancels between neighbours (Thm 22).
-	Sensitivity float64        `json:"sensitivity"`
-	Contraction quantity.Num   `json:"contraction"` // max(|1 − ηm|, |1 − ηβ|), Prop. 18
-	Steps       int64          `json:"steps"`
-	Eta         quantity.Num   `json:"eta"`
-	EtaSource   string         `json:"eta_source"`
-	Sigma       quantity.Noise `json:"sigma"`
-	SigmaSource string         `json:"sigma_source"`
-	Rule        string         `json:"rule,omitempty"`
+	Sensitivity float64  `json:"sensitivity"`
+	Contraction dp.Num   `json:"contraction"` // max(|1 − ηm|, |1 − ηβ|), Prop. 18
+	Steps       int64    `json:"steps"`
+	Eta         dp.Num   `json:"eta"`
+	EtaSource   string   `json:"eta_source"`
+	Sigma       dp.Noise `json:"sigma"`
+	SigmaSource string   `json:"sigma_source"`
+	Rule        string   `json:"rule,omitempty"`
 	// TrivialRisk is the loss range on the domain (Problem.TrivialRisk).
-	TrivialRisk quantity.Num `json:"trivial_risk"`
+	TrivialRisk dp.Num `json:"trivial_risk"`
 }
 
 // Certificate is the per-person privacy package shifted certifies.
@@ -84,34 +84,34 @@ type Certificate struct {
 	Reason        string         `json:"reason,omitempty"`
 	Source        string         `json:"source,omitempty"`
 	WorstIndex    int64          `json:"worst_index,omitempty"`
-	WorstEpsilon  quantity.Loss  `json:"worst_epsilon"`
-	FirstEpsilon  quantity.Loss  `json:"first_epsilon"`
+	WorstEpsilon  dp.Loss        `json:"worst_epsilon"`
+	FirstEpsilon  dp.Loss        `json:"first_epsilon"`
 	MedianIndex   int64          `json:"median_index,omitempty"`
-	MedianEpsilon quantity.Loss  `json:"median_epsilon"`
+	MedianEpsilon dp.Loss        `json:"median_epsilon"`
 	PerIndex      []IndexEpsilon `json:"per_index,omitempty"`
 	// ShareWithinTarget is the share of private people with ε ≤ Target
 	// (when σ was derived for a target).
-	ShareWithinTarget *float64      `json:"share_within_target,omitempty"`
-	Target            float64       `json:"target_epsilon,omitempty"`
-	Composition       quantity.Loss `json:"composition_epsilon"`
-	Delta             float64       `json:"delta"`
-	Exact             []ExactIndex  `json:"exact,omitempty"`
+	ShareWithinTarget *float64     `json:"share_within_target,omitempty"`
+	Target            float64      `json:"target_epsilon,omitempty"`
+	Composition       dp.Loss      `json:"composition_epsilon"`
+	Delta             float64      `json:"delta"`
+	Exact             []ExactIndex `json:"exact,omitempty"`
 }
 
 // IndexEpsilon is one index's ε.
 type IndexEpsilon struct {
-	Index   int64         `json:"index"`
-	Epsilon quantity.Loss `json:"epsilon"`
+	Index   int64   `json:"index"`
+	Epsilon dp.Loss `json:"epsilon"`
 }
 
 // ExactIndex is the exact divergence of a Gaussian final iterate beside the
 // bound at one index.
 type ExactIndex struct {
-	Index        int64         `json:"index"`
-	ExactRho     quantity.Num  `json:"exact_rho"`
-	BoundRho     quantity.Num  `json:"bound_rho"`
-	ExactEpsilon quantity.Loss `json:"exact_epsilon"`
-	BoundEpsilon quantity.Loss `json:"bound_epsilon"`
+	Index        int64   `json:"index"`
+	ExactRho     dp.Num  `json:"exact_rho"`
+	BoundRho     dp.Num  `json:"bound_rho"`
+	ExactEpsilon dp.Loss `json:"exact_epsilon"`
+	BoundEpsilon dp.Loss `json:"bound_epsilon"`
 }
 
 // Measured are values measured on the records and the run: they are used
@@ -132,7 +132,7 @@ type Measured struct {
 	EndStep         int           `json:"end_step"`
 	TaskRisk        *float64      `json:"mean_task_risk,omitempty"`
 	Utility         *UtilityStats `json:"utility,omitempty"`
-	UtilityBound    quantity.Num  `json:"utility_bound"`
+	UtilityBound    dp.Num        `json:"utility_bound"`
 }
 
 // TrainResult is what Train returns: declared, derived and measured values kept
@@ -254,8 +254,8 @@ func (res *TrainResult) parameters(spec Spec, follow *planFollow) error {
 		tr.Radius = r // every step projects onto the ball ‖w‖ ≤ R: the bounded-domain bound applies
 	}
 	d := &res.Derived
-	d.Lipschitz, d.Smoothness, d.StrongConvexity, d.Sensitivity = quantity.Num(c.L), c.Beta, c.M, c.Sens
-	d.TrivialRisk = quantity.Num(pr.TrivialRisk())
+	d.Lipschitz, d.Smoothness, d.StrongConvexity, d.Sensitivity = dp.Num(c.L), c.Beta, c.M, c.Sens
+	d.TrivialRisk = dp.Num(pr.TrivialRisk())
 	if follow != nil {
 		tr.Loss.Eta, tr.Sigma = follow.plan.Eta, follow.plan.Sigma
 		d.EtaSource, d.SigmaSource = "plan "+follow.path, "plan "+follow.path
@@ -395,10 +395,10 @@ func (res *TrainResult) finishParameters() error {
 	}
 	d := &res.Derived
 	d.Steps = tr.Steps()
-	d.Eta, d.Sigma = quantity.Num(tr.Loss.Eta), quantity.Noise(tr.Sigma)
-	d.Contraction = quantity.Num(math.NaN())
+	d.Eta, d.Sigma = dp.Num(tr.Loss.Eta), dp.Noise(tr.Sigma)
+	d.Contraction = dp.Num(math.NaN())
 	if pr.Constants.Beta > 0 {
-		d.Contraction = quantity.Num(pr.Constants.Contraction(tr.Loss.Eta))
+		d.Contraction = dp.Num(pr.Constants.Contraction(tr.Loss.Eta))
 	}
 	return nil
 }
@@ -408,11 +408,11 @@ func (res *TrainResult) certify(spec Spec, follow *planFollow) {
 	tr := res.Problem.Config.Training
 	cert := &res.Privacy
 	cert.Delta = tr.Delta
-	cert.Composition = quantity.Loss(compositionEpsilon(tr, tr.Delta))
+	cert.Composition = dp.Loss(compositionEpsilon(tr, tr.Delta))
 	g, err := tr.Guarantee()
 	if err != nil {
 		cert.Reason = err.Error()
-		cert.WorstEpsilon, cert.FirstEpsilon, cert.MedianEpsilon = quantity.Loss(math.Inf(1)), quantity.Loss(math.Inf(1)), quantity.Loss(math.Inf(1))
+		cert.WorstEpsilon, cert.FirstEpsilon, cert.MedianEpsilon = dp.Loss(math.Inf(1)), dp.Loss(math.Inf(1)), dp.Loss(math.Inf(1))
 		return
 	}
 	cert.Applicable, cert.Source = true, g.Source()
@@ -429,14 +429,14 @@ func (res *TrainResult) certify(spec Spec, follow *planFollow) {
 		return e
 	}
 	cert.WorstIndex = worstIndex(g)
-	cert.WorstEpsilon = quantity.Loss(eps(cert.WorstIndex))
-	cert.FirstEpsilon = quantity.Loss(eps(1))
+	cert.WorstEpsilon = dp.Loss(eps(cert.WorstIndex))
+	cert.FirstEpsilon = dp.Loss(eps(1))
 	cert.MedianIndex = (g.Len() + 1) / 2
-	cert.MedianEpsilon = quantity.Loss(eps(cert.MedianIndex))
+	cert.MedianEpsilon = dp.Loss(eps(cert.MedianIndex))
 	idx := append([]int64(nil), spec.Indices...)
 	sort.Slice(idx, func(i, j int) bool { return idx[i] < idx[j] })
 	for _, t := range idx {
-		cert.PerIndex = append(cert.PerIndex, IndexEpsilon{t, quantity.Loss(eps(t))})
+		cert.PerIndex = append(cert.PerIndex, IndexEpsilon{t, dp.Loss(eps(t))})
 	}
 	if spec.Training.Sigma == 0 && follow == nil {
 		n := g.Len()
@@ -490,9 +490,9 @@ func (res *TrainResult) exact(g shifted.Guarantee) {
 			continue
 		}
 		b, _ := epsilonOf(g, t, cfg.Delta)
-		res.Privacy.Exact = append(res.Privacy.Exact, ExactIndex{Index: t, ExactRho: quantity.Num(rho),
-			BoundRho: quantity.Num(g.Curve(t).Epsilon(2) / 2), ExactEpsilon: quantity.Loss(GaussianShiftEpsilon(math.Sqrt(2*rho), cfg.Delta)),
-			BoundEpsilon: quantity.Loss(b)})
+		res.Privacy.Exact = append(res.Privacy.Exact, ExactIndex{Index: t, ExactRho: dp.Num(rho),
+			BoundRho: dp.Num(g.Curve(t).Epsilon(2) / 2), ExactEpsilon: dp.Loss(GaussianShiftEpsilon(math.Sqrt(2*rho), cfg.Delta)),
+			BoundEpsilon: dp.Loss(b)})
 	}
 }
 
@@ -558,7 +558,7 @@ func (res *TrainResult) train(spec Spec) error {
 		s /= float64(len(ws))
 		m.TaskRisk = &s
 	}
-	m.UtilityBound = quantity.Num(math.NaN())
+	m.UtilityBound = dp.Num(math.NaN())
 	if spec.Repeats >= 2 {
 		var pop Population
 		if pr.Synthetic != nil {
@@ -572,7 +572,7 @@ func (res *TrainResult) train(spec Spec) error {
 			return err
 		}
 		m.Utility = &st
-		m.UtilityBound = quantity.Num(UtilityBound(cfg.Variant, int(cfg.Steps()), cfg.Loss.Eta, cfg.Sigma, pr.Data.D, pr.Constants.L, cfg.R, 0))
+		m.UtilityBound = dp.Num(UtilityBound(cfg.Variant, int(cfg.Steps()), cfg.Loss.Eta, cfg.Sigma, pr.Data.D, pr.Constants.L, cfg.R, 0))
 	}
 	return nil
 }

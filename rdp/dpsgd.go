@@ -1,10 +1,10 @@
 package rdp
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 )
 
 // DPSGD describes a DP-SGD run for accounting: T steps of the
@@ -39,20 +39,20 @@ type DPSGD struct {
 
 // DPSGDResult is the (ε, δ) of a DPSGD run.
 type DPSGDResult struct {
-	N               quantity.Num   `json:"n,omitempty"`
-	Batch           quantity.Num   `json:"batch,omitempty"`
-	SamplingRate    quantity.Num   `json:"sampling_rate"`
-	Steps           quantity.Num   `json:"steps"`
-	NoiseMultiplier quantity.Noise `json:"noise_multiplier"`
-	Calibrated      bool           `json:"calibrated"`
-	TargetEpsilon   quantity.Num   `json:"target_epsilon,omitempty"`
-	Epsilon         quantity.Loss  `json:"epsilon"`
-	Delta           quantity.Loss  `json:"delta"`
-	Order           quantity.Num   `json:"order"` // the optimal real order α
-	Neighbours      string         `json:"neighbours"`
-	Method          string         `json:"method"`
-	Source          string         `json:"source"`
-	Conversion      string         `json:"conversion"`
+	N               dp.Num   `json:"n,omitempty"`
+	Batch           dp.Num   `json:"batch,omitempty"`
+	SamplingRate    dp.Num   `json:"sampling_rate"`
+	Steps           dp.Num   `json:"steps"`
+	NoiseMultiplier dp.Noise `json:"noise_multiplier"`
+	Calibrated      bool     `json:"calibrated"`
+	TargetEpsilon   dp.Num   `json:"target_epsilon,omitempty"`
+	Epsilon         dp.Loss  `json:"epsilon"`
+	Delta           dp.Loss  `json:"delta"`
+	Order           dp.Num   `json:"order"` // the optimal real order α
+	Neighbours      string   `json:"neighbours"`
+	Method          string   `json:"method"`
+	Source          string   `json:"source"`
+	Conversion      string   `json:"conversion"`
 }
 
 // maxSteps is the largest number of steps accepted.
@@ -160,16 +160,16 @@ func (d DPSGD) Account() (DPSGDResult, error) {
 			return DPSGDResult{}, field.New("target_epsilon", d.TargetEpsilon, "cannot be met with a noise multiplier in [1e-3, 1e6]")
 		}
 	}
-	dp, err := EpsilonFor(d.curve(q, z, steps), d.Delta, d.Conversion)
+	pr, err := EpsilonFor(d.curve(q, z, steps), d.Delta, d.Conversion)
 	if err != nil {
 		return DPSGDResult{}, err
 	}
-	r := DPSGDResult{N: quantity.Num(d.N), Batch: quantity.Num(d.Batch), SamplingRate: quantity.Num(q), Steps: quantity.Num(steps),
-		NoiseMultiplier: quantity.Noise(z), Calibrated: d.Calibrate, Epsilon: quantity.Loss(dp.Epsilon), Delta: quantity.Loss(d.Delta),
-		Order: quantity.Num(dp.Order), Neighbours: "add-remove", Method: "rdp-poisson-subsampled-gaussian",
+	r := DPSGDResult{N: dp.Num(d.N), Batch: dp.Num(d.Batch), SamplingRate: dp.Num(q), Steps: dp.Num(steps),
+		NoiseMultiplier: dp.Noise(z), Calibrated: d.Calibrate, Epsilon: dp.Loss(pr.Epsilon), Delta: dp.Loss(d.Delta),
+		Order: dp.Num(pr.Order), Neighbours: "add-remove", Method: "rdp-poisson-subsampled-gaussian",
 		Source: d.Source(), Conversion: d.Conversion.String()}
 	if d.Calibrate {
-		r.TargetEpsilon = quantity.Num(d.TargetEpsilon)
+		r.TargetEpsilon = dp.Num(d.TargetEpsilon)
 	}
 	switch {
 	case d.FixedSize && d.ReplaceOne:
@@ -177,7 +177,7 @@ func (d DPSGD) Account() (DPSGDResult, error) {
 	case d.ReplaceOne:
 		r.Neighbours, r.Method = "replace-one", r.Method+"-replace-one"
 	}
-	if dp.TotalVariation {
+	if pr.TotalVariation {
 		r.Source += "; ε = 0 by total variation ≤ √(1 − e^{−KL}) (Bretagnolle–Huber)"
 	}
 	return r, nil

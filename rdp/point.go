@@ -1,11 +1,11 @@
 package rdp
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 )
 
 // PointConversion is what one RDP point (α, ε(α)) implies: the ε at a δ, or
@@ -13,15 +13,15 @@ import (
 // Prop. 12; with Bretagnolle–Huber for δ) beside the classic one (Mironov
 // 2017, Prop. 3). Other orders of the same mechanism could give less.
 type PointConversion struct {
-	Order      quantity.Num  `json:"order"`
-	RDPEpsilon quantity.Loss `json:"rdp_epsilon"`
-	Epsilon    quantity.Loss `json:"epsilon"`
-	Delta      quantity.Loss `json:"delta"`
+	Order      dp.Num  `json:"order"`
+	RDPEpsilon dp.Loss `json:"rdp_epsilon"`
+	Epsilon    dp.Loss `json:"epsilon"`
+	Delta      dp.Loss `json:"delta"`
 	// Classic is the classic conversion's ε (ToEpsilon) or δ (ToDelta).
-	ClassicEpsilon quantity.Loss `json:"classic_epsilon,omitempty"`
-	ClassicDelta   quantity.Loss `json:"classic_delta,omitempty"`
-	Method         string        `json:"method"`
-	Source         string        `json:"source"`
+	ClassicEpsilon dp.Loss `json:"classic_epsilon,omitempty"`
+	ClassicDelta   dp.Loss `json:"classic_delta,omitempty"`
+	Method         string  `json:"method"`
+	Source         string  `json:"source"`
 }
 
 func checkPoint(order, rdpEps float64) error {
@@ -36,9 +36,9 @@ func PointToEpsilon(order, rdpEps, delta float64) (PointConversion, error) {
 	if err := field.First(checkPoint(order, rdpEps), field.OpenUnit("delta", delta)); err != nil {
 		return PointConversion{}, err
 	}
-	return PointConversion{Order: quantity.Num(order), RDPEpsilon: quantity.Loss(rdpEps), Delta: quantity.Loss(delta),
-		Epsilon:        quantity.Loss(PointEpsilon(order, rdpEps, delta, Improved)),
-		ClassicEpsilon: quantity.Loss(PointEpsilon(order, rdpEps, delta, Classic)), Method: "improved", Source: Improved.Source()}, nil
+	return PointConversion{Order: dp.Num(order), RDPEpsilon: dp.Loss(rdpEps), Delta: dp.Loss(delta),
+		Epsilon:        dp.Loss(PointEpsilon(order, rdpEps, delta, Improved)),
+		ClassicEpsilon: dp.Loss(PointEpsilon(order, rdpEps, delta, Classic)), Method: "improved", Source: Improved.Source()}, nil
 }
 
 // PointToDelta converts (α, ε(α))-RDP to the δ at ε.
@@ -46,9 +46,9 @@ func PointToDelta(order, rdpEps, eps float64) (PointConversion, error) {
 	if err := field.First(checkPoint(order, rdpEps), field.NonNegative("epsilon", eps)); err != nil {
 		return PointConversion{}, err
 	}
-	return PointConversion{Order: quantity.Num(order), RDPEpsilon: quantity.Loss(rdpEps), Epsilon: quantity.Loss(eps),
-		Delta:        quantity.Loss(deltaUp(PointLogDelta(order, rdpEps, eps, Improved))),
-		ClassicDelta: quantity.Loss(deltaUp(PointLogDelta(order, rdpEps, eps, Classic))), Method: "improved", Source: Improved.Source()}, nil
+	return PointConversion{Order: dp.Num(order), RDPEpsilon: dp.Loss(rdpEps), Epsilon: dp.Loss(eps),
+		Delta:        dp.Loss(deltaUp(PointLogDelta(order, rdpEps, eps, Improved))),
+		ClassicDelta: dp.Loss(deltaUp(PointLogDelta(order, rdpEps, eps, Classic))), Method: "improved", Source: Improved.Source()}, nil
 }
 
 // deltaUp is δ ≥ e^ld, capped at 1: a positive δ that underflows a float64

@@ -1,6 +1,7 @@
 package rdp
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 	"math/big"
 	"math/rand"
@@ -8,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/internal/numeric/hp"
-	"github.com/privamp/privamp/internal/quantity"
 )
 
 // bigPointLogDelta is the exact ln δ that (α, ε(α))-RDP implies at ε by
@@ -43,7 +43,7 @@ func bigPointLogDelta(alpha float64, rdp *big.Float, eps float64, conv Conversio
 // string of the loss, parsed back.
 func printed(t *testing.T, x float64) *big.Float {
 	t.Helper()
-	v, err := strconv.ParseFloat(quantity.Loss(x).String(), 64)
+	v, err := strconv.ParseFloat(dp.Loss(x).String(), 64)
 	if err != nil {
 		t.Fatalf("printed %v: %v", x, err)
 	}
@@ -86,7 +86,7 @@ func TestPointConversionsRoundUp(t *testing.T) {
 				underflows++
 			}
 			if c.got <= 0 || bf(c.got).Cmp(want) < 0 || printed(t, c.got).Cmp(want) < 0 {
-				t.Errorf("α=%v ε(α)=%v ε=%v %v: δ = %v (printed %s), exact %.6g", alpha, rdpEps, eps, c.conv, c.got, quantity.Loss(c.got), want)
+				t.Errorf("α=%v ε(α)=%v ε=%v %v: δ = %v (printed %s), exact %.6g", alpha, rdpEps, eps, c.conv, c.got, dp.Loss(c.got), want)
 			}
 		}
 		e, err := PointToEpsilon(alpha, rdpEps, delta)
@@ -99,7 +99,7 @@ func TestPointConversionsRoundUp(t *testing.T) {
 		}{{Improved, float64(e.Epsilon)}, {Classic, float64(e.ClassicEpsilon)}} {
 			want := bigConversion(alpha, bf(rdpEps), delta, c.conv)
 			if !atLeast(c.got, want) || printed(t, c.got).Cmp(want) < 0 {
-				t.Errorf("α=%v ε(α)=%v δ=%v %v: ε = %v (printed %s), exact %.17g", alpha, rdpEps, delta, c.conv, c.got, quantity.Loss(c.got), want)
+				t.Errorf("α=%v ε(α)=%v δ=%v %v: ε = %v (printed %s), exact %.17g", alpha, rdpEps, delta, c.conv, c.got, dp.Loss(c.got), want)
 			}
 		}
 	}

@@ -2,10 +2,10 @@ package shifted
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -69,7 +69,7 @@ func NewModel(r Training, o Options) (Model, error) {
 		m.Smoothing = &sm
 		r.Loss.Smoothness = sm.Smoothness
 		m.Notes = append(m.Notes, fmt.Sprintf("the loss is not smooth: it is replaced by its Gaussian smoothing with λ = ηL/2 = %s (Thm 33), which is %s-smooth so that η ≤ 2/β holds, at an approximation error of at most Lλ√d = %s",
-			quantity.Num(sm.Lambda), quantity.Num(sm.Smoothness), quantity.Noise(sm.Error)))
+			dp.Num(sm.Lambda), dp.Num(sm.Smoothness), dp.Noise(sm.Error)))
 	}
 	if r.Variant != VariantPNSGD && r.EpochCount() > 1 {
 		return m, field.New("epochs", r.Epochs, "must be 1 for the %s variant: %s-PNSGD is analysed for one pass (Thm 24, 26)", r.Variant, r.Variant)
@@ -121,7 +121,7 @@ func (m Model) Source() string {
 
 // paperClaimRho returns the ρ that Thm 26 or 32 claims (not sound), for
 // Stop and Tasks.
-func (m Model) paperClaimRho() *quantity.Loss {
+func (m Model) paperClaimRho() *dp.Loss {
 	var rho float64
 	switch g := m.Guarantee.(type) {
 	case Stop:
@@ -131,17 +131,17 @@ func (m Model) paperClaimRho() *quantity.Loss {
 	default:
 		return nil
 	}
-	q := quantity.Loss(rho)
+	q := dp.Loss(rho)
 	return &q
 }
 
 // IndexEpsilon is the guarantee of one private position.
 type IndexEpsilon struct {
-	Index   int64         `json:"index"`
-	Epsilon quantity.Loss `json:"epsilon"`
-	Order   quantity.Num  `json:"order"`
+	Index   int64   `json:"index"`
+	Epsilon dp.Loss `json:"epsilon"`
+	Order   dp.Num  `json:"order"`
 	// Rho is ρ_t for guarantees that are zCDP (absent for the mixtures).
-	Rho *quantity.Loss `json:"rho,omitempty"`
+	Rho *dp.Loss `json:"rho,omitempty"`
 	// Bound says, for a bounded-domain run (Domain), which bound the index
 	// got: "fmtt18" (the whole run) or "domain" (the window that starts
 	// after step WindowStart); absent otherwise.
@@ -151,13 +151,13 @@ type IndexEpsilon struct {
 
 // At returns the guarantee of index t at the run's δ.
 func (m Model) At(t int64, conv rdp.Conversion) (IndexEpsilon, error) {
-	dp, err := Epsilon(m.Guarantee, t, m.Training.Delta, conv)
+	pr, err := Epsilon(m.Guarantee, t, m.Training.Delta, conv)
 	if err != nil {
 		return IndexEpsilon{}, field.New("index", t, "must be in [1, %d] (the 1-based position of a private record)", m.Guarantee.Len())
 	}
-	p := IndexEpsilon{Index: t, Epsilon: quantity.Loss(dp.Epsilon), Order: quantity.Num(dp.Order)}
+	p := IndexEpsilon{Index: t, Epsilon: dp.Loss(pr.Epsilon), Order: dp.Num(pr.Order)}
 	if z, ok := m.Guarantee.(ZCDP); ok {
-		rho := quantity.Loss(numeric.ExpUp(z.LogRho(t)))
+		rho := dp.Loss(numeric.ExpUp(z.LogRho(t)))
 		p.Rho = &rho
 	}
 	if d, ok := m.Guarantee.(Domain); ok {
@@ -184,14 +184,14 @@ type Analysis struct {
 	Summary *Summary       `json:"summary,omitempty"`
 	// AllIteratesEpsilon is the worst private record's ε when every iterate
 	// is released (Training.Composition), the row every analysis shows.
-	AllIteratesEpsilon quantity.Loss `json:"all_iterates_epsilon"`
-	AllIteratesSource  string        `json:"all_iterates_source"`
+	AllIteratesEpsilon dp.Loss `json:"all_iterates_epsilon"`
+	AllIteratesSource  string  `json:"all_iterates_source"`
 	// PaperClaimRho is the ρ that FMTT18 Thm 26 or 32 claims for Stop or
 	// Tasks. It is NOT sound and is reported for comparison only.
-	PaperClaimRho *quantity.Loss `json:"paper_claim_rho_not_sound,omitempty"`
-	Source        string         `json:"source"`
-	Assumptions   []string       `json:"assumptions"`
-	Notes         []string       `json:"notes"`
+	PaperClaimRho *dp.Loss `json:"paper_claim_rho_not_sound,omitempty"`
+	Source        string   `json:"source"`
+	Assumptions   []string `json:"assumptions"`
+	Notes         []string `json:"notes"`
 }
 
 // Analyze maps the run to its guarantee (NewModel) and evaluates it at
@@ -226,11 +226,11 @@ func Analyze(r Training, o Options) (Analysis, error) {
 		a.Summary = &s
 	}
 	comp := m.Training.Composition()
-	dp, err := Epsilon(comp, comp.Len(), m.Training.Delta, conv)
+	pr, err := Epsilon(comp, comp.Len(), m.Training.Delta, conv)
 	if err != nil {
 		return Analysis{}, err
 	}
-	a.AllIteratesEpsilon, a.AllIteratesSource = quantity.Loss(dp.Epsilon), comp.Source()+"; "+conv.Source()
+	a.AllIteratesEpsilon, a.AllIteratesSource = dp.Loss(pr.Epsilon), comp.Source()+"; "+conv.Source()
 	if !m.Fallback {
 		a.PaperClaimRho = m.paperClaimRho()
 	}

@@ -3,11 +3,11 @@ package shifted
 import (
 	"errors"
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -200,7 +200,7 @@ func (s Sampling) AddRemoveSource(conv rdp.Conversion) string {
 // that it is loose.
 func (s Sampling) ReplaceOneSource(conv rdp.Conversion) string {
 	if s.ReplaceOneByPLD {
-		return fmt.Sprintf("PLD of the symmetrized pair ((1−q)N(0,z²)+qN(2,z²), N(0,z²)) (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022; connect-the-dots, Doroshenko et al. 2022), below RDP's remove then add (%s); loose: a tighter replace-one pair exists without a proof privamp can check", quantity.Loss(s.ReplaceOneRDP))
+		return fmt.Sprintf("PLD of the symmetrized pair ((1−q)N(0,z²)+qN(2,z²), N(0,z²)) (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022; connect-the-dots, Doroshenko et al. 2022), below RDP's remove then add (%s); loose: a tighter replace-one pair exists without a proof privamp can check", dp.Loss(s.ReplaceOneRDP))
 	}
 	return "Mironov–Talwar–Zhang 2019 + Mironov 2017 Prop. 11 (replace = remove then add; below the PLD's provable replace-one pair here; loose: a tighter replace-one pair exists without a proof privamp can check); " + conv.Source()
 }
@@ -208,7 +208,7 @@ func (s Sampling) ReplaceOneSource(conv rdp.Conversion) string {
 // LoosenessNote says plainly how loose the replace-one baseline may be.
 func (s Sampling) LoosenessNote() string {
 	return fmt.Sprintf("the replace-one sampling baseline is loose: it is the smaller of RDP's removal then addition (Mironov 2017 Prop. 11) and the PLD's provable symmetrized pair, and dp_accounting's replace-one PLD (a tighter pair that privamp cannot prove dominates) is 1.2–5.8× below it on the configurations measured; here it is %s× the add/remove ε. That ratio is the scale of the possible looseness (a replace-one ε, typically no smaller than the add/remove one, may be below the row by up to this factor), not a measured gap; comparisons with iteration against this row may favour iteration by that much",
-		quantity.Num(s.Looseness()))
+		dp.Num(s.Looseness()))
 }
 
 // stepsNote says which run the sampling rows account when `dpsgd --epochs`
@@ -266,19 +266,19 @@ type ComparisonReport struct {
 	// the smaller of RDP remove-then-add and the PLD's replace-one pair), the
 	// ratio of the two (the scale of the replace-one row's possible
 	// looseness), and the composition bound of every iterate (worst record).
-	SamplingReplaceOneEpsilon quantity.Loss `json:"sampling_replace_one_epsilon"`
-	SamplingAddRemoveEpsilon  quantity.Loss `json:"sampling_add_remove_epsilon"`
-	SamplingLooseness         quantity.Num  `json:"sampling_replace_one_looseness"`
-	CompositionEpsilon        quantity.Loss `json:"composition_epsilon"`
-	IterationWins             int64         `json:"iteration_wins"`
-	IterationWinsAddRemove    int64         `json:"iteration_wins_add_remove"`
-	Verdict                   string        `json:"verdict"`
-	IterationSource           string        `json:"iteration_source"`
-	SamplingAddRemoveSource   string        `json:"sampling_add_remove_source"`
-	SamplingReplaceOneSource  string        `json:"sampling_replace_one_source"`
-	CompositionSource         string        `json:"composition_source"`
-	Assumptions               []string      `json:"assumptions"`
-	Notes                     []string      `json:"notes"`
+	SamplingReplaceOneEpsilon dp.Loss  `json:"sampling_replace_one_epsilon"`
+	SamplingAddRemoveEpsilon  dp.Loss  `json:"sampling_add_remove_epsilon"`
+	SamplingLooseness         dp.Num   `json:"sampling_replace_one_looseness"`
+	CompositionEpsilon        dp.Loss  `json:"composition_epsilon"`
+	IterationWins             int64    `json:"iteration_wins"`
+	IterationWinsAddRemove    int64    `json:"iteration_wins_add_remove"`
+	Verdict                   string   `json:"verdict"`
+	IterationSource           string   `json:"iteration_source"`
+	SamplingAddRemoveSource   string   `json:"sampling_add_remove_source"`
+	SamplingReplaceOneSource  string   `json:"sampling_replace_one_source"`
+	CompositionSource         string   `json:"composition_source"`
+	Assumptions               []string `json:"assumptions"`
+	Notes                     []string `json:"notes"`
 }
 
 // CompareTraining compares a fixed-order PNSGD run without public records
@@ -306,8 +306,8 @@ func CompareTraining(r Training, o Options) (ComparisonReport, error) {
 	out := ComparisonReport{
 		N: r.N, Batch: r.Batch, Epochs: r.Epochs, Steps: c.Steps(), Sigma: r.Sigma, Lipschitz: r.Loss.Lipschitz, Delta: r.Delta,
 		Conversion: conv.String(), Iteration: c.Iteration, // its count under a target is IterationWins
-		SamplingReplaceOneEpsilon: quantity.Loss(c.SamplingReplaceOne.Epsilon), SamplingAddRemoveEpsilon: quantity.Loss(c.SamplingAddRemove.Epsilon),
-		SamplingLooseness: quantity.Num(smp.Looseness()), CompositionEpsilon: quantity.Loss(c.Composition.Epsilon),
+		SamplingReplaceOneEpsilon: dp.Loss(c.SamplingReplaceOne.Epsilon), SamplingAddRemoveEpsilon: dp.Loss(c.SamplingAddRemove.Epsilon),
+		SamplingLooseness: dp.Num(smp.Looseness()), CompositionEpsilon: dp.Loss(c.Composition.Epsilon),
 		IterationWins: c.IterationWins, IterationWinsAddRemove: c.IterationWinsAddRemove, Verdict: c.Verdict(),
 		IterationSource:          m.Source() + "; " + conv.Source(),
 		SamplingAddRemoveSource:  smp.AddRemoveSource(conv),
@@ -333,7 +333,7 @@ func CompareTraining(r Training, o Options) (ComparisonReport, error) {
 // sampling ε).
 func (c Comparison) Verdict() string {
 	n, k := c.Run.N, c.IterationWins
-	loss := func(x float64) string { return quantity.Loss(x).String() }
+	loss := func(x float64) string { return dp.Loss(x).String() }
 	samp := loss(c.SamplingReplaceOne.Epsilon)
 	switch {
 	case c.SamplingReplaceOne.Epsilon == 0 && c.Iteration.Worst.Epsilon == 0:

@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"io"
 	"math"
 	"strconv"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 )
 
 // CurveColumn is the per-person curve ε_t(δ) of one variant of a run.
@@ -48,26 +48,26 @@ type Curves struct {
 // provable replace-one pair, and loose: see Sampling.LoosenessNote; Order is
 // null when the PLD gave it).
 type SamplingColumn struct {
-	Column     string        `json:"column"`
-	Neighbours string        `json:"neighbours"`
-	Epsilon    quantity.Loss `json:"epsilon"`
-	Order      quantity.Num  `json:"order"`
-	Looseness  quantity.Num  `json:"looseness"`
-	Source     string        `json:"source"`
-	Notes      []string      `json:"notes"`
+	Column     string   `json:"column"`
+	Neighbours string   `json:"neighbours"`
+	Epsilon    dp.Loss  `json:"epsilon"`
+	Order      dp.Num   `json:"order"`
+	Looseness  dp.Num   `json:"looseness"`
+	Source     string   `json:"source"`
+	Notes      []string `json:"notes"`
 }
 
 // MarshalJSON adds the column's ε values (key "epsilon", null for no
 // finite guarantee).
 func (c CurveColumn) MarshalJSON() ([]byte, error) {
 	type plain CurveColumn
-	eps := make([]quantity.Loss, len(c.Epsilon))
+	eps := make([]dp.Loss, len(c.Epsilon))
 	for i, e := range c.Epsilon {
-		eps[i] = quantity.Loss(e)
+		eps[i] = dp.Loss(e)
 	}
 	return json.Marshal(struct {
 		plain
-		Epsilon []quantity.Loss `json:"epsilon"`
+		Epsilon []dp.Loss `json:"epsilon"`
 	}{plain(c), eps})
 }
 
@@ -152,7 +152,7 @@ func PersonCurves(r Training, variants []Variant, o Options, points int, samplin
 			return c, err
 		}
 		c.Sampling = &SamplingColumn{Column: "epsilon_sampling_replace_one", Neighbours: "replace-one",
-			Epsilon: quantity.Loss(s.ReplaceOne.Epsilon), Order: quantity.Num(s.ReplaceOne.Order), Looseness: quantity.Num(s.Looseness()),
+			Epsilon: dp.Loss(s.ReplaceOne.Epsilon), Order: dp.Num(s.ReplaceOne.Order), Looseness: dp.Num(s.Looseness()),
 			Source: fmt.Sprintf("Poisson sampling q = b/n = %v, %d steps, z = bσ/L = %v, replace-one: %s", s.Q, s.Steps, s.Z, s.ReplaceOneSource(o.Conversion)),
 			Notes:  []string{"every iterate may be released; the sampling must stay secret", s.LoosenessNote()}}
 	}

@@ -2,6 +2,7 @@ package shifted
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"sort"
 
@@ -18,17 +19,17 @@ const BurnInTolerance = 0.01
 type EpochPoint struct {
 	Epochs int64 `json:"epochs"`
 	// FMTT18 is today's bound (SGD: Thm 22 over the whole run).
-	FMTT18 quantity.Loss `json:"fmtt18_epsilon"`
+	FMTT18 dp.Loss `json:"fmtt18_epsilon"`
 	// Domain is the bounded-domain bound (Domain); null when it does not
 	// apply (EpochCurve.DomainNote says why). DomainStart is the start of
 	// the window that gives it (0: FMTT18's bound is the smaller).
-	Domain      *quantity.Loss `json:"domain_epsilon"`
-	DomainStart int64          `json:"domain_window_start"`
+	Domain      *dp.Loss `json:"domain_epsilon"`
+	DomainStart int64    `json:"domain_window_start"`
 	// Sampling is DP-SGD's accounting of the same run with Poisson
 	// sampling under replace-one neighbours, the relation of the per-person
 	// curves (the smaller of RDP and the PLD's provable pair); null unless
 	// asked for.
-	Sampling *quantity.Loss `json:"sampling_epsilon"`
+	Sampling *dp.Loss `json:"sampling_epsilon"`
 }
 
 // EpochCurve is ε against the number of passes for one run (the run's
@@ -52,15 +53,15 @@ type EpochCurve struct {
 	BurnIn      int64 `json:"burn_in_epochs"`
 	BurnInExact bool  `json:"burn_in_exact"`
 	// LimitEpsilon is the bounded-domain ε as the passes grow without bound.
-	LimitEpsilon *quantity.Loss `json:"limit_epsilon"`
+	LimitEpsilon *dp.Loss `json:"limit_epsilon"`
 	// BurnInFirst and LimitEpsilonFirst are the same for the first record,
 	// whose FMTT18 ε grows the most in relative terms.
-	BurnInFirst       int64          `json:"burn_in_epochs_first"`
-	LimitEpsilonFirst *quantity.Loss `json:"limit_epsilon_first"`
-	FMTT18Source      string         `json:"fmtt18_source"`
-	DomainSource      string         `json:"domain_source,omitempty"`
-	DomainNote        string         `json:"domain_note,omitempty"`
-	SamplingSource    string         `json:"sampling_source,omitempty"`
+	BurnInFirst       int64    `json:"burn_in_epochs_first"`
+	LimitEpsilonFirst *dp.Loss `json:"limit_epsilon_first"`
+	FMTT18Source      string   `json:"fmtt18_source"`
+	DomainSource      string   `json:"domain_source,omitempty"`
+	DomainNote        string   `json:"domain_note,omitempty"`
+	SamplingSource    string   `json:"sampling_source,omitempty"`
 }
 
 // LogSpacedEpochs returns about points pass counts from 1 to max, increasing,
@@ -116,13 +117,13 @@ func EpsilonByEpochs(r Training, epochs []int64, conv rdp.Conversion, sampling b
 		p := EpochPoint{Epochs: e}
 		lr := g.LogRho(r.N)
 		eps, _ := epsFromLogRho(lr, r.Delta, conv)
-		p.FMTT18 = quantity.Loss(eps)
+		p.FMTT18 = dp.Loss(eps)
 		out.FMTT18Source = g.Source() + "; " + conv.Source()
 		if applies {
 			dg := Domain{SGD: g, Radius: r.Radius}
 			b := dg.Bound(r.N)
 			de, _ := epsFromLogRho(b.LogRho, r.Delta, conv)
-			q := quantity.Loss(de)
+			q := dp.Loss(de)
 			p.Domain, p.DomainStart = &q, b.Start
 			out.DomainSource = dg.Source() + "; " + conv.Source()
 		}
@@ -136,7 +137,7 @@ func EpsilonByEpochs(r Training, epochs []int64, conv rdp.Conversion, sampling b
 			if err != nil {
 				return EpochCurve{}, err
 			}
-			q := quantity.Loss(ro.Epsilon)
+			q := dp.Loss(ro.Epsilon)
 			p.Sampling = &q
 			out.SamplingSource = fmt.Sprintf("replace-one neighbours, like the per-person curves: Poisson sampling q = b/n, z = bσ/L, RDP of removal then addition (Mironov–Talwar–Zhang 2019, Mironov 2017 Prop. 11); %s", conv.Source())
 		}
@@ -152,10 +153,10 @@ func EpsilonByEpochs(r Training, epochs []int64, conv rdp.Conversion, sampling b
 func (out *EpochCurve) burnIn(r Training, epochs []int64, conv rdp.Conversion) {
 	var lim float64
 	out.BurnIn, out.BurnInExact, lim = domainBurnIn(r, r.N, epochs, conv)
-	q := quantity.Loss(lim)
+	q := dp.Loss(lim)
 	out.LimitEpsilon = &q
 	out.BurnInFirst, _, lim = domainBurnIn(r, 1, epochs, conv)
-	q1 := quantity.Loss(lim)
+	q1 := dp.Loss(lim)
 	out.LimitEpsilonFirst = &q1
 }
 

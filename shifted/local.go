@@ -3,9 +3,9 @@ package shifted
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -64,11 +64,11 @@ type Smoothing struct {
 // MarshalJSON encodes the smoothing (non-finite values as null).
 func (s Smoothing) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Lambda     quantity.Num   `json:"lambda"`
-		Smoothness quantity.Num   `json:"smoothness"`
-		Error      quantity.Noise `json:"error"`
-		Source     string         `json:"source"`
-	}{quantity.Num(s.Lambda), quantity.Num(s.Smoothness), quantity.Noise(s.Error), s.Source})
+		Lambda     dp.Num   `json:"lambda"`
+		Smoothness dp.Num   `json:"smoothness"`
+		Error      dp.Noise `json:"error"`
+		Source     string   `json:"source"`
+	}{dp.Num(s.Lambda), dp.Num(s.Smoothness), dp.Noise(s.Error), s.Source})
 }
 
 // SmoothingForStep returns the least smoothing for which a gradient step of

@@ -3,11 +3,11 @@ package shifted
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"sort"
 
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -160,32 +160,32 @@ func (s Summary) Median() Quantile {
 // worst_epsilon, …; ε without a finite guarantee as null).
 func (s Summary) MarshalJSON() ([]byte, error) {
 	type quantile struct {
-		Q       float64       `json:"q"`
-		Index   int64         `json:"index"`
-		Epsilon quantity.Loss `json:"epsilon"`
+		Q       float64 `json:"q"`
+		Index   int64   `json:"index"`
+		Epsilon dp.Loss `json:"epsilon"`
 	}
 	out := struct {
-		N             int64         `json:"n"`
-		Delta         float64       `json:"delta"`
-		WorstIndex    int64         `json:"worst_index"`
-		WorstEpsilon  quantity.Loss `json:"worst_epsilon"`
-		WorstOrder    quantity.Num  `json:"worst_order"`
-		MedianIndex   int64         `json:"median_index"`
-		MedianEpsilon quantity.Loss `json:"median_epsilon"`
-		BestIndex     int64         `json:"best_index"`
-		BestEpsilon   quantity.Loss `json:"best_epsilon"`
-		Quantiles     []quantile    `json:"quantiles"`
-		Target        *quantity.Num `json:"target_epsilon,omitempty"`
-		CountUnder    *int64        `json:"count_under_target,omitempty"`
-		ShareUnder    *float64      `json:"share_under_target,omitempty"`
-	}{N: s.N, Delta: s.Delta, WorstIndex: s.Worst.Index, WorstEpsilon: quantity.Loss(s.Worst.Epsilon), WorstOrder: quantity.Num(s.Worst.Order),
-		MedianIndex: s.Median().Index, MedianEpsilon: quantity.Loss(s.Median().Epsilon),
-		BestIndex: s.Best.Index, BestEpsilon: quantity.Loss(s.Best.Epsilon)}
+		N             int64      `json:"n"`
+		Delta         float64    `json:"delta"`
+		WorstIndex    int64      `json:"worst_index"`
+		WorstEpsilon  dp.Loss    `json:"worst_epsilon"`
+		WorstOrder    dp.Num     `json:"worst_order"`
+		MedianIndex   int64      `json:"median_index"`
+		MedianEpsilon dp.Loss    `json:"median_epsilon"`
+		BestIndex     int64      `json:"best_index"`
+		BestEpsilon   dp.Loss    `json:"best_epsilon"`
+		Quantiles     []quantile `json:"quantiles"`
+		Target        *dp.Num    `json:"target_epsilon,omitempty"`
+		CountUnder    *int64     `json:"count_under_target,omitempty"`
+		ShareUnder    *float64   `json:"share_under_target,omitempty"`
+	}{N: s.N, Delta: s.Delta, WorstIndex: s.Worst.Index, WorstEpsilon: dp.Loss(s.Worst.Epsilon), WorstOrder: dp.Num(s.Worst.Order),
+		MedianIndex: s.Median().Index, MedianEpsilon: dp.Loss(s.Median().Epsilon),
+		BestIndex: s.Best.Index, BestEpsilon: dp.Loss(s.Best.Epsilon)}
 	for _, q := range s.Quantiles {
-		out.Quantiles = append(out.Quantiles, quantile{q.Q, q.Index, quantity.Loss(q.Epsilon)})
+		out.Quantiles = append(out.Quantiles, quantile{q.Q, q.Index, dp.Loss(q.Epsilon)})
 	}
 	if s.Target > 0 {
-		target := quantity.Num(s.Target)
+		target := dp.Num(s.Target)
 		out.Target, out.CountUnder, out.ShareUnder = &target, &s.CountUnder, &s.ShareUnder
 	}
 	return json.Marshal(out)

@@ -3,12 +3,12 @@ package shifted
 import (
 	"bufio"
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"io"
 	"math"
 	"strconv"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -17,17 +17,17 @@ import (
 // orders, the first segments of the convex minorant, sources, assumptions
 // and notes.
 type SolutionReport struct {
-	Steps int64         `json:"steps"`
-	Runs  int           `json:"runs"`
-	Rho   quantity.Loss `json:"rho"`
+	Steps int64   `json:"steps"`
+	Runs  int     `json:"runs"`
+	Rho   dp.Loss `json:"rho"`
 	// RhoNote says when ρ underflows a float64 (its logarithm is exact).
-	RhoNote    string        `json:"rho_note,omitempty"`
-	LogRho     quantity.Num  `json:"log_rho"`
-	Epsilon    quantity.Loss `json:"epsilon"`
-	Delta      float64       `json:"delta"`
-	Order      quantity.Num  `json:"order"`
-	Conversion string        `json:"conversion"`
-	Source     string        `json:"source"`
+	RhoNote    string  `json:"rho_note,omitempty"`
+	LogRho     dp.Num  `json:"log_rho"`
+	Epsilon    dp.Loss `json:"epsilon"`
+	Delta      float64 `json:"delta"`
+	Order      dp.Num  `json:"order"`
+	Conversion string  `json:"conversion"`
+	Source     string  `json:"source"`
 	// EpsilonSource adds the conversion's citation to Source.
 	EpsilonSource string          `json:"epsilon_source"`
 	RDP           []RDPValue      `json:"rdp,omitempty"`
@@ -39,18 +39,18 @@ type SolutionReport struct {
 
 // RDPValue is ε(α) of an RDP curve.
 type RDPValue struct {
-	Alpha   float64       `json:"alpha"`
-	Epsilon quantity.Loss `json:"epsilon"`
+	Alpha   float64 `json:"alpha"`
+	Epsilon dp.Loss `json:"epsilon"`
 }
 
 // SegmentReport is one segment with its share ρ of K and the shift at its
 // first step.
 type SegmentReport struct {
-	First      int64         `json:"first"`
-	Last       int64         `json:"last"`
-	Rho        quantity.Loss `json:"rho"`
-	LogSlope   quantity.Num  `json:"log_slope"`
-	FirstShift quantity.Num  `json:"first_shift"`
+	First      int64   `json:"first"`
+	Last       int64   `json:"last"`
+	Rho        dp.Loss `json:"rho"`
+	LogSlope   dp.Num  `json:"log_slope"`
+	FirstShift dp.Num  `json:"first_shift"`
 }
 
 // Report converts the solution at δ, evaluates the RDP curve αK at alphas
@@ -64,8 +64,8 @@ func (s Solution) Report(delta float64, conv rdp.Conversion, alphas []float64, s
 		return SolutionReport{}, field.New("segments", segments, "must be in [0, 10000]")
 	}
 	eps, order := s.Epsilon(delta, conv)
-	r := SolutionReport{Steps: s.Steps, Runs: len(s.sched), Rho: quantity.Loss(s.K), LogRho: quantity.Num(s.LogK), Epsilon: quantity.Loss(eps),
-		Delta: delta, Order: quantity.Num(order), Conversion: conv.String(), SegmentCount: len(s.Segments),
+	r := SolutionReport{Steps: s.Steps, Runs: len(s.sched), Rho: dp.Loss(s.K), LogRho: dp.Num(s.LogK), Epsilon: dp.Loss(eps),
+		Delta: delta, Order: dp.Num(order), Conversion: conv.String(), SegmentCount: len(s.Segments),
 		Source:        "FMTT18 Thm 22 with the optimal shift allocation (derivation: docs/amplification.md §Optimal shift allocation)",
 		EpsilonSource: "FMTT18 Thm 22 with the optimal shift allocation (derivation: docs/amplification.md §Optimal shift allocation); " + conv.Source(),
 		Assumptions: []string{
@@ -81,14 +81,14 @@ func (s Solution) Report(delta float64, conv rdp.Conversion, alphas []float64, s
 		if !(a > 1) || math.IsInf(a, 0) {
 			return SolutionReport{}, field.New("alpha", a, "must be a finite number > 1")
 		}
-		r.RDP = append(r.RDP, RDPValue{a, quantity.Loss(a * s.K)})
+		r.RDP = append(r.RDP, RDPValue{a, dp.Loss(a * s.K)})
 	}
 	for i, g := range s.Segments {
 		if i >= segments {
 			r.Notes = append(r.Notes, fmt.Sprintf("%d more segments not listed", len(s.Segments)-segments))
 			break
 		}
-		r.Segments = append(r.Segments, SegmentReport{g.First, g.Last, quantity.Loss(g.K), quantity.Num(g.LogSlope), quantity.Num(s.Shift(g.First))})
+		r.Segments = append(r.Segments, SegmentReport{g.First, g.Last, dp.Loss(g.K), dp.Num(g.LogSlope), dp.Num(s.Shift(g.First))})
 	}
 	r.Notes = append(r.Notes, "segments are the pieces of the greatest convex minorant; the shift z_t returns to 0 at the end of each (the string touches the staircase there), and a_t = 0 on segments with K share 0")
 	return r, nil

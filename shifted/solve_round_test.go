@@ -1,6 +1,7 @@
 package shifted
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 	"math/big"
 	"math/rand"
@@ -8,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/internal/numeric/hp"
-	"github.com/privamp/privamp/internal/quantity"
 )
 
 // Issue 22 hole 7, cni: {"variance": 0.5, "steps": [{"sensitivity": 1},
@@ -68,7 +68,7 @@ func TestSolveRoundsUp(t *testing.T) {
 			pow = hp.Exp(hp.Mul(P, bf(float64(m-1)), hp.Log(c2, P)), P)
 		}
 		want := hp.Quo(P, hp.Mul(P, hp.Mul(P, bf(s), bf(s)), pow), hp.Mul(P, hp.Mul(P, bf(2), bf(v)), sum))
-		p, _ := strconv.ParseFloat(quantity.Loss(sol.K).String(), 64)
+		p, _ := strconv.ParseFloat(dp.Loss(sol.K).String(), 64)
 		if bf(sol.K).Cmp(want) < 0 || bf(p).Cmp(want) < 0 || hp.Exp(bf(sol.LogK), P).Cmp(want) < 0 {
 			t.Errorf("v=%v s=%v c=%v m=%d: K = %.17g (printed %v, ln K %v) below the exact %.17g", v, s, c, m, sol.K, p, sol.LogK, want)
 		}

@@ -2,10 +2,10 @@ package tables
 
 import (
 	"fmt"
-
-	"github.com/privamp/privamp/composition/pld"
-	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/dp"
 	q "github.com/privamp/privamp/internal/quantity"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 // Line is one labelled quantity of a calculator's answer. Value is a string
@@ -121,28 +121,28 @@ type LangevinQuery struct {
 
 // LangevinAnswer is the path's privacy at β and/or the largest β for ε.
 type LangevinAnswer struct {
-	Sensitivity q.Num  `json:"sensitivity"`
-	Horizon     q.Num  `json:"horizon"`
-	Delta       q.Loss `json:"delta"`
+	Sensitivity dp.Num  `json:"sensitivity"`
+	Horizon     dp.Num  `json:"horizon"`
+	Delta       dp.Loss `json:"delta"`
 	// At β (Lemma 2.2 / 3.1).
-	Beta            *q.Num   `json:"beta,omitempty"`
-	Rho             *q.Loss  `json:"rho,omitempty"`
-	Epsilon         *q.Loss  `json:"epsilon,omitempty"`
-	Order           *q.Num   `json:"order,omitempty"`
-	EpsilonClassic  *q.Loss  `json:"epsilon_classic,omitempty"`
-	OrderClassic    *q.Num   `json:"order_classic,omitempty"`
-	NoiseMultiplier *q.Noise `json:"noise_multiplier,omitempty"`
+	Beta            *dp.Num   `json:"beta,omitempty"`
+	Rho             *dp.Loss  `json:"rho,omitempty"`
+	Epsilon         *dp.Loss  `json:"epsilon,omitempty"`
+	Order           *dp.Num   `json:"order,omitempty"`
+	EpsilonClassic  *dp.Loss  `json:"epsilon_classic,omitempty"`
+	OrderClassic    *dp.Num   `json:"order_classic,omitempty"`
+	NoiseMultiplier *dp.Noise `json:"noise_multiplier,omitempty"`
 	// For a target ε (exact inverses, and Lemma 3.1's condition).
-	TargetEpsilon       *q.Num  `json:"target_epsilon,omitempty"`
-	BetaMaxImproved     *q.Max  `json:"beta_max_improved,omitempty"`
-	BetaMaxClassic      *q.Max  `json:"beta_max_classic,omitempty"`
-	BetaPaper           *q.Num  `json:"beta_paper,omitempty"`
-	RhoMaxImproved      *q.Max  `json:"rho_max_improved,omitempty"`
-	RhoMaxClassic       *q.Max  `json:"rho_max_classic,omitempty"`
-	RhoPaper            *q.Loss `json:"rho_paper,omitempty"`
-	LooseFactor         *q.Num  `json:"loose_factor,omitempty"`
-	PaperEpsilon        *q.Loss `json:"paper_epsilon,omitempty"`
-	PaperEpsilonClassic *q.Loss `json:"paper_epsilon_classic,omitempty"`
+	TargetEpsilon       *dp.Num  `json:"target_epsilon,omitempty"`
+	BetaMaxImproved     *dp.Max  `json:"beta_max_improved,omitempty"`
+	BetaMaxClassic      *dp.Max  `json:"beta_max_classic,omitempty"`
+	BetaPaper           *dp.Num  `json:"beta_paper,omitempty"`
+	RhoMaxImproved      *dp.Max  `json:"rho_max_improved,omitempty"`
+	RhoMaxClassic       *dp.Max  `json:"rho_max_classic,omitempty"`
+	RhoPaper            *dp.Loss `json:"rho_paper,omitempty"`
+	LooseFactor         *dp.Num  `json:"loose_factor,omitempty"`
+	PaperEpsilon        *dp.Loss `json:"paper_epsilon,omitempty"`
+	PaperEpsilonClassic *dp.Loss `json:"paper_epsilon_classic,omitempty"`
 }
 
 func ref[T any](v T) *T { return &v }
@@ -167,14 +167,14 @@ func (x *LangevinQuery) Answer() (Answer, error) {
 		if err := need([]string{"lipschitz", "n"}, x.Lipschitz, x.N); err != nil {
 			return Answer{}, err
 		}
-		rel, err := pld.ParseRelation("adjacency", x.Adjacency)
+		rel, err := dp.ParseRelation("adjacency", x.Adjacency)
 		if err != nil {
 			return Answer{}, err
 		}
-		if sens, err = GradientSensitivity(*x.Lipschitz, *x.N, rel == pld.ReplaceOne); err != nil {
+		if sens, err = GradientSensitivity(*x.Lipschitz, *x.N, rel == dp.ReplaceOne); err != nil {
 			return Answer{}, err
 		}
-		sensSrc = map[bool]string{true: "2L/n (replace-one)", false: "L/n (add/remove)"}[rel == pld.ReplaceOne]
+		sensSrc = map[bool]string{true: "2L/n (replace-one)", false: "L/n (add/remove)"}[rel == dp.ReplaceOne]
 	}
 	horizon, tSrc := val(x.Horizon), "input"
 	switch {
@@ -192,16 +192,16 @@ func (x *LangevinQuery) Answer() (Answer, error) {
 		horizon, tSrc = *x.Steps**x.Eta, "Tη"
 	}
 	delta := *x.Delta
-	a := LangevinAnswer{Sensitivity: q.Num(sens), Horizon: q.Num(horizon), Delta: q.Loss(delta)}
+	a := LangevinAnswer{Sensitivity: dp.Num(sens), Horizon: dp.Num(horizon), Delta: dp.Loss(delta)}
 	ans := answer("Langevin diffusion / noisy gradient descent", LangevinSource, &a,
-		Line{"Δ (gradient sensitivity)", q.Num(sens), "", sensSrc}, Line{"t (horizon)", q.Num(horizon), "", tSrc})
+		Line{"Δ (gradient sensitivity)", dp.Num(sens), "", sensSrc}, Line{"t (horizon)", dp.Num(horizon), "", tSrc})
 	if x.Beta != nil {
 		res, err := Langevin(*x.Beta, sens, horizon, delta)
 		if err != nil {
 			return Answer{}, err
 		}
-		a.Beta, a.Rho, a.Epsilon, a.Order = ref(q.Num(res.Beta)), ref(q.Loss(res.Rho)), ref(q.Loss(res.Epsilon)), ref(q.Num(res.Order))
-		a.EpsilonClassic, a.OrderClassic, a.NoiseMultiplier = ref(q.Loss(res.EpsilonClassic)), ref(q.Num(res.OrderClassic)), ref(q.Noise(res.NoiseMultiplier))
+		a.Beta, a.Rho, a.Epsilon, a.Order = ref(dp.Num(res.Beta)), ref(dp.Loss(res.Rho)), ref(dp.Loss(res.Epsilon)), ref(dp.Num(res.Order))
+		a.EpsilonClassic, a.OrderClassic, a.NoiseMultiplier = ref(dp.Loss(res.EpsilonClassic)), ref(dp.Num(res.OrderClassic)), ref(dp.Noise(res.NoiseMultiplier))
 		ans.Lines = append(ans.Lines,
 			Line{"β", *a.Beta, "", "input"},
 			Line{"ρ = β²Δ²t/4", *a.Rho, "zCDP (RDP curve αρ)", "Lemma 2.2 / Lemma 3.1"},
@@ -210,7 +210,7 @@ func (x *LangevinQuery) Answer() (Answer, error) {
 			Line{"equivalent noise multiplier z", *a.NoiseMultiplier, "Gaussian mechanism with ρ = 1/(2z²)", "z = √2/(βΔ√t)"})
 		if x.Eta != nil {
 			h, z, rho, _ := SGLDStep(*x.Eta, *x.Beta, sens)
-			ans.Lines = append(ans.Lines, Line{"DP-GD form: step h = ηβ, noise z", q.Nearest(h) + ", " + q.Up(z), "per-step ρ = " + q.Loss(rho).String(), "z = √(2/η)/(βΔ) (docs/seeds.md §Seed 000 Langevin path and noisy gradient descent)"})
+			ans.Lines = append(ans.Lines, Line{"DP-GD form: step h = ηβ, noise z", q.Nearest(h) + ", " + q.Up(z), "per-step ρ = " + dp.Loss(rho).String(), "z = √(2/η)/(βΔ) (docs/seeds.md §Seed 000 Langevin path and noisy gradient descent)"})
 		}
 	}
 	if x.TargetEpsilon != nil {
@@ -221,9 +221,9 @@ func (x *LangevinQuery) Answer() (Answer, error) {
 			}
 			return Answer{}, err
 		}
-		a.TargetEpsilon, a.BetaMaxImproved, a.BetaMaxClassic, a.BetaPaper = ref(q.Num(inv.Epsilon)), ref(q.Max(inv.BetaImproved)), ref(q.Max(inv.BetaClassic)), ref(q.Num(inv.BetaPaper))
-		a.RhoMaxImproved, a.RhoMaxClassic, a.RhoPaper, a.LooseFactor = ref(q.Max(inv.RhoImproved)), ref(q.Max(inv.RhoClassic)), ref(q.Loss(inv.RhoPaper)), ref(q.Num(inv.LooseFactor))
-		a.PaperEpsilon, a.PaperEpsilonClassic = ref(q.Loss(inv.PaperEpsilon)), ref(q.Loss(inv.PaperEpsilonClassic))
+		a.TargetEpsilon, a.BetaMaxImproved, a.BetaMaxClassic, a.BetaPaper = ref(dp.Num(inv.Epsilon)), ref(dp.Max(inv.BetaImproved)), ref(dp.Max(inv.BetaClassic)), ref(dp.Num(inv.BetaPaper))
+		a.RhoMaxImproved, a.RhoMaxClassic, a.RhoPaper, a.LooseFactor = ref(dp.Max(inv.RhoImproved)), ref(dp.Max(inv.RhoClassic)), ref(dp.Loss(inv.RhoPaper)), ref(dp.Num(inv.LooseFactor))
+		a.PaperEpsilon, a.PaperEpsilonClassic = ref(dp.Loss(inv.PaperEpsilon)), ref(dp.Loss(inv.PaperEpsilonClassic))
 		ans.Source = inv.Source
 		ans.Lines = append(ans.Lines,
 			Line{"target ε", *a.TargetEpsilon, "", "input"},
@@ -253,15 +253,15 @@ func (x *ExpMechQuery) Answer() (Answer, error) {
 		return Answer{}, err
 	}
 	res := struct {
-		Epsilon                q.Loss `json:"epsilon"`
-		Sensitivity            q.Num  `json:"sensitivity"`
-		Candidates             q.Num  `json:"candidates"`
-		Alpha                  q.Num  `json:"alpha"`
-		Temperature            q.Num  `json:"temperature"`
-		UnitTemperatureEpsilon q.Loss `json:"unit_temperature_epsilon"`
-		Gap                    q.Num  `json:"gap"`
-		ExpectedGap            q.Num  `json:"expected_gap"`
-	}{q.Loss(r.Epsilon), q.Num(r.Sensitivity), q.Num(r.Candidates), q.Num(r.Alpha), q.Num(r.Temperature), q.Loss(r.UnitTemperatureEpsilon), q.Num(r.Gap), q.Num(r.ExpectedGap)}
+		Epsilon                dp.Loss `json:"epsilon"`
+		Sensitivity            dp.Num  `json:"sensitivity"`
+		Candidates             dp.Num  `json:"candidates"`
+		Alpha                  dp.Num  `json:"alpha"`
+		Temperature            dp.Num  `json:"temperature"`
+		UnitTemperatureEpsilon dp.Loss `json:"unit_temperature_epsilon"`
+		Gap                    dp.Num  `json:"gap"`
+		ExpectedGap            dp.Num  `json:"expected_gap"`
+	}{dp.Loss(r.Epsilon), dp.Num(r.Sensitivity), dp.Num(r.Candidates), dp.Num(r.Alpha), dp.Num(r.Temperature), dp.Loss(r.UnitTemperatureEpsilon), dp.Num(r.Gap), dp.Num(r.ExpectedGap)}
 	return answer("Exponential mechanism (finite candidates)", r.Source, res,
 		Line{"temperature ε/(2Δs)", res.Temperature, "score multiplier", "Thm 3.4"},
 		Line{"ε of sampling ∝ exp(s)", res.UnitTemperatureEpsilon, "= 2Δs", "Thm 3.4"},
@@ -289,19 +289,19 @@ func (x *ExpMechConvexQuery) Answer() (Answer, error) {
 		return Answer{}, err
 	}
 	res := struct {
-		Epsilon     q.Loss `json:"epsilon"`
-		Lipschitz   q.Num  `json:"lipschitz"`
-		Diameter    q.Num  `json:"diameter"`
-		Dimension   q.Num  `json:"dimension"`
-		N           q.Num  `json:"n"`
-		Failure     q.Num  `json:"failure"`
-		Temperature q.Num  `json:"temperature"`
-		BetaAverage q.Num  `json:"beta_average"`
-		TailBound   q.Num  `json:"tail_bound"`
-		MeanBST     q.Num  `json:"mean_bst14"`
-		MeanGibbs   q.Num  `json:"mean_gibbs"`
-		Mean        q.Num  `json:"mean"`
-	}{q.Loss(r.Epsilon), q.Num(r.Lipschitz), q.Num(r.Diameter), q.Num(r.Dim), q.Num(r.N), q.Num(r.Failure), q.Num(r.Temperature), q.Num(r.BetaAverage), q.Num(r.TailBound), q.Num(r.MeanBST), q.Num(r.MeanGibbs), q.Num(r.Mean)}
+		Epsilon     dp.Loss `json:"epsilon"`
+		Lipschitz   dp.Num  `json:"lipschitz"`
+		Diameter    dp.Num  `json:"diameter"`
+		Dimension   dp.Num  `json:"dimension"`
+		N           dp.Num  `json:"n"`
+		Failure     dp.Num  `json:"failure"`
+		Temperature dp.Num  `json:"temperature"`
+		BetaAverage dp.Num  `json:"beta_average"`
+		TailBound   dp.Num  `json:"tail_bound"`
+		MeanBST     dp.Num  `json:"mean_bst14"`
+		MeanGibbs   dp.Num  `json:"mean_gibbs"`
+		Mean        dp.Num  `json:"mean"`
+	}{dp.Loss(r.Epsilon), dp.Num(r.Lipschitz), dp.Num(r.Diameter), dp.Num(r.Dim), dp.Num(r.N), dp.Num(r.Failure), dp.Num(r.Temperature), dp.Num(r.BetaAverage), dp.Num(r.TailBound), dp.Num(r.MeanBST), dp.Num(r.MeanGibbs), dp.Num(r.Mean)}
 	return answer("Exponential mechanism on a convex set", r.Source, res,
 		Line{"temperature (sum loss)", res.Temperature, "ε/(2L‖C‖₂)", "seed 001 Alg. 2, Thm 3.1"},
 		Line{"β (average loss)", res.BetaAverage, "εn/(2L‖C‖₂)", "seed 000 Thm 2.1 / Alg. 2"},
@@ -331,24 +331,24 @@ func (x *OutputPerturbationQuery) Answer() (Answer, error) {
 		return Answer{}, err
 	}
 	res := struct {
-		Epsilon           q.Loss   `json:"epsilon"`
-		Delta             q.Loss   `json:"delta"`
-		Lipschitz         q.Num    `json:"lipschitz"`
-		StrongConvexity   q.Num    `json:"strong_convexity"`
-		N                 q.Num    `json:"n"`
-		Dimension         q.Num    `json:"dimension"`
-		Sensitivity       q.Num    `json:"sensitivity"`
-		GammaScale        q.Noise  `json:"gamma_scale"`
-		MeanNorm          q.Num    `json:"mean_norm"`
-		PaperSigma        q.Num    `json:"paper_sigma"`
-		PaperSigmaEpsilon q.Loss   `json:"paper_sigma_epsilon"`
-		ClassicSigma      *q.Noise `json:"classic_sigma"` // null: needs ε < 1
-		AnalyticSigma     q.Noise  `json:"analytic_sigma"`
-	}{Epsilon: q.Loss(r.Epsilon), Delta: q.Loss(r.Delta), Lipschitz: q.Num(r.Lipschitz), StrongConvexity: q.Num(r.StrongConvexity), N: q.Num(r.N), Dimension: q.Num(r.Dim),
-		Sensitivity: q.Num(r.Sensitivity), GammaScale: q.Noise(r.GammaScale), MeanNorm: q.Num(r.MeanNorm), PaperSigma: q.Num(r.PaperSigma), PaperSigmaEpsilon: q.Loss(r.PaperSigmaEpsilon), AnalyticSigma: q.Noise(r.AnalyticSigma)}
+		Epsilon           dp.Loss   `json:"epsilon"`
+		Delta             dp.Loss   `json:"delta"`
+		Lipschitz         dp.Num    `json:"lipschitz"`
+		StrongConvexity   dp.Num    `json:"strong_convexity"`
+		N                 dp.Num    `json:"n"`
+		Dimension         dp.Num    `json:"dimension"`
+		Sensitivity       dp.Num    `json:"sensitivity"`
+		GammaScale        dp.Noise  `json:"gamma_scale"`
+		MeanNorm          dp.Num    `json:"mean_norm"`
+		PaperSigma        dp.Num    `json:"paper_sigma"`
+		PaperSigmaEpsilon dp.Loss   `json:"paper_sigma_epsilon"`
+		ClassicSigma      *dp.Noise `json:"classic_sigma"` // null: needs ε < 1
+		AnalyticSigma     dp.Noise  `json:"analytic_sigma"`
+	}{Epsilon: dp.Loss(r.Epsilon), Delta: dp.Loss(r.Delta), Lipschitz: dp.Num(r.Lipschitz), StrongConvexity: dp.Num(r.StrongConvexity), N: dp.Num(r.N), Dimension: dp.Num(r.Dim),
+		Sensitivity: dp.Num(r.Sensitivity), GammaScale: dp.Noise(r.GammaScale), MeanNorm: dp.Num(r.MeanNorm), PaperSigma: dp.Num(r.PaperSigma), PaperSigmaEpsilon: dp.Loss(r.PaperSigmaEpsilon), AnalyticSigma: dp.Noise(r.AnalyticSigma)}
 	var classic any = "n/a (needs ε < 1)"
 	if r.ClassicSigma == r.ClassicSigma { // not NaN
-		res.ClassicSigma = ref(q.Noise(r.ClassicSigma))
+		res.ClassicSigma = ref(dp.Noise(r.ClassicSigma))
 		classic = *res.ClassicSigma
 	}
 	return answer("Output perturbation", r.Source, res,

@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	q "github.com/privamp/privamp/internal/quantity"
 )
@@ -26,29 +27,29 @@ func (x *BST14Query) Answer() (Answer, error) {
 		return Answer{}, err
 	}
 	res := struct {
-		N                     q.Num   `json:"n"`
-		Epsilon               q.Loss  `json:"epsilon"`
-		Delta                 q.Loss  `json:"delta"`
-		Lipschitz             q.Num   `json:"lipschitz"`
-		Sigma                 q.Noise `json:"sigma"`
-		Sigma2                q.Noise `json:"sigma2"`
-		ZReplaceOne           q.Noise `json:"z_replace_one"`
-		ZAddRemove            q.Noise `json:"z_add_remove"`
-		Steps                 q.Num   `json:"steps"`
-		SamplingRate          q.Num   `json:"sampling_rate"`
-		PaperChainEpsilon     q.Loss  `json:"paper_chain_epsilon"`
-		RDPEpsilonReplaceOne  q.Loss  `json:"rdp_epsilon_replace_one"`
-		RDPOrderReplaceOne    q.Num   `json:"rdp_order_replace_one"`
-		RDPEpsilonAddRemove   q.Loss  `json:"rdp_epsilon_add_remove"`
-		RDPOrderAddRemove     q.Num   `json:"rdp_order_add_remove"`
-		NeededSigmaReplaceOne q.Noise `json:"needed_sigma_replace_one"`
-		NeededZReplaceOne     q.Noise `json:"needed_z_replace_one"`
-		NeededSigmaAddRemove  q.Noise `json:"needed_sigma_add_remove"`
-		NeededZAddRemove      q.Noise `json:"needed_z_add_remove"`
-		NoiseRatio            q.Num   `json:"noise_ratio"`
-	}{q.Num(r.N), q.Loss(r.Epsilon), q.Loss(r.Delta), q.Num(r.Lipschitz), q.Noise(r.Sigma), q.Noise(r.Sigma2), q.Noise(r.ZReplaceOne), q.Noise(r.ZAddRemove),
-		q.Num(r.Steps), q.Num(r.Q), q.Loss(r.PaperChain), q.Loss(r.ReplaceOne.Epsilon), q.Num(r.ReplaceOne.Order), q.Loss(r.AddRemove.Epsilon), q.Num(r.AddRemove.Order),
-		q.Noise(r.NeededSigmaReplaceOne), q.Noise(r.NeededZReplaceOne), q.Noise(r.NeededSigmaAddRemove), q.Noise(r.NeededZAddRemove), q.Num(r.NoiseRatio)}
+		N                     dp.Num   `json:"n"`
+		Epsilon               dp.Loss  `json:"epsilon"`
+		Delta                 dp.Loss  `json:"delta"`
+		Lipschitz             dp.Num   `json:"lipschitz"`
+		Sigma                 dp.Noise `json:"sigma"`
+		Sigma2                dp.Noise `json:"sigma2"`
+		ZReplaceOne           dp.Noise `json:"z_replace_one"`
+		ZAddRemove            dp.Noise `json:"z_add_remove"`
+		Steps                 dp.Num   `json:"steps"`
+		SamplingRate          dp.Num   `json:"sampling_rate"`
+		PaperChainEpsilon     dp.Loss  `json:"paper_chain_epsilon"`
+		RDPEpsilonReplaceOne  dp.Loss  `json:"rdp_epsilon_replace_one"`
+		RDPOrderReplaceOne    dp.Num   `json:"rdp_order_replace_one"`
+		RDPEpsilonAddRemove   dp.Loss  `json:"rdp_epsilon_add_remove"`
+		RDPOrderAddRemove     dp.Num   `json:"rdp_order_add_remove"`
+		NeededSigmaReplaceOne dp.Noise `json:"needed_sigma_replace_one"`
+		NeededZReplaceOne     dp.Noise `json:"needed_z_replace_one"`
+		NeededSigmaAddRemove  dp.Noise `json:"needed_sigma_add_remove"`
+		NeededZAddRemove      dp.Noise `json:"needed_z_add_remove"`
+		NoiseRatio            dp.Num   `json:"noise_ratio"`
+	}{dp.Num(r.N), dp.Loss(r.Epsilon), dp.Loss(r.Delta), dp.Num(r.Lipschitz), dp.Noise(r.Sigma), dp.Noise(r.Sigma2), dp.Noise(r.ZReplaceOne), dp.Noise(r.ZAddRemove),
+		dp.Num(r.Steps), dp.Num(r.Q), dp.Loss(r.PaperChain), dp.Loss(r.ReplaceOne.Epsilon), dp.Num(r.ReplaceOne.Order), dp.Loss(r.AddRemove.Epsilon), dp.Num(r.AddRemove.Order),
+		dp.Noise(r.NeededSigmaReplaceOne), dp.Noise(r.NeededZReplaceOne), dp.Noise(r.NeededSigmaAddRemove), dp.Noise(r.NeededZAddRemove), dp.Num(r.NoiseRatio)}
 	return answer("Noisy SGD noise rule vs the RDP accountant", r.Source, res,
 		Line{"σ (paper)", res.Sigma, "σ² = " + res.Sigma2.String(), "Thm 2.1: 32L²n² ln(n/δ) ln(1/δ)/ε²"},
 		Line{"noise multiplier", res.ZReplaceOne, "σ/(2nL), replace-one; σ/(nL) = " + res.ZAddRemove.String(), "derived"},
@@ -92,23 +93,23 @@ func (x *ClippedMeanQuery) Answer() (Answer, error) {
 		return Answer{}, err
 	}
 	res := struct {
-		MomentOrder  q.Num   `json:"moment_order"`
-		MomentBound  q.Num   `json:"moment_bound"`
-		SecondMoment q.Num   `json:"second_moment"`
-		Tau          q.Num   `json:"tau"`
-		Batch        q.Num   `json:"batch"`
-		Rho          q.Loss  `json:"rho"`
-		Dimension    q.Num   `json:"dimension"`
-		Sigma        q.Noise `json:"sigma"`
-		Bias         q.Num   `json:"bias"`
-		NoiseTerm    q.Num   `json:"noise_term"`
-		SamplingTerm q.Num   `json:"sampling_term"`
-		MSE          q.Num   `json:"mse"`
-		TauOpt       q.Num   `json:"tau_opt"`
-		MSEOpt       q.Num   `json:"mse_opt"`
-		BiasOpt      q.Num   `json:"bias_opt"`
-	}{q.Num(r.K), q.Num(r.RK), q.Num(r.R2), q.Num(r.Tau), q.Num(r.S), q.Loss(r.Rho), q.Num(r.D), q.Noise(r.Sigma), q.Num(r.Bias), q.Num(r.NoiseTerm),
-		q.Num(r.SamplingTerm), q.Num(r.MSE), q.Num(r.TauOpt), q.Num(r.MSEOpt), q.Num(r.BiasOpt)}
+		MomentOrder  dp.Num   `json:"moment_order"`
+		MomentBound  dp.Num   `json:"moment_bound"`
+		SecondMoment dp.Num   `json:"second_moment"`
+		Tau          dp.Num   `json:"tau"`
+		Batch        dp.Num   `json:"batch"`
+		Rho          dp.Loss  `json:"rho"`
+		Dimension    dp.Num   `json:"dimension"`
+		Sigma        dp.Noise `json:"sigma"`
+		Bias         dp.Num   `json:"bias"`
+		NoiseTerm    dp.Num   `json:"noise_term"`
+		SamplingTerm dp.Num   `json:"sampling_term"`
+		MSE          dp.Num   `json:"mse"`
+		TauOpt       dp.Num   `json:"tau_opt"`
+		MSEOpt       dp.Num   `json:"mse_opt"`
+		BiasOpt      dp.Num   `json:"bias_opt"`
+	}{dp.Num(r.K), dp.Num(r.RK), dp.Num(r.R2), dp.Num(r.Tau), dp.Num(r.S), dp.Loss(r.Rho), dp.Num(r.D), dp.Noise(r.Sigma), dp.Num(r.Bias), dp.Num(r.NoiseTerm),
+		dp.Num(r.SamplingTerm), dp.Num(r.MSE), dp.Num(r.TauOpt), dp.Num(r.MSEOpt), dp.Num(r.BiasOpt)}
 	return answer("Clipped mean oracle", r.Source, res,
 		Line{"τ", res.Tau, tauSrc, ""},
 		Line{"σ", res.Sigma, "per coordinate", "σ² = 2τ²/(s²ρ): ρ-zCDP, sensitivity 2τ/s (Prop. 23)"},
@@ -138,26 +139,26 @@ func (x *ZCDPBudgetQuery) Answer() (Answer, error) {
 		return Answer{}, err
 	}
 	res := struct {
-		N                    q.Num   `json:"n"`
-		Steps                q.Num   `json:"steps"`
-		Tau                  q.Num   `json:"tau"`
-		Rho                  q.Loss  `json:"rho"`
-		Dimension            q.Num   `json:"dimension"`
-		Delta                q.Loss  `json:"delta"`
-		OnePassBatch         q.Num   `json:"one_pass_batch"`
-		OnePassStepRho       q.Max   `json:"one_pass_step_rho"`
-		OnePassSigma         q.Noise `json:"one_pass_sigma"`
-		OnePassNoiseMSE      q.Num   `json:"one_pass_noise_mse"`
-		MultiPassBatch       q.Num   `json:"multi_pass_batch"`
-		MultiPassStepRho     q.Max   `json:"multi_pass_step_rho"`
-		MultiPassSigma       q.Noise `json:"multi_pass_sigma"`
-		MultiPassNoiseMSE    q.Num   `json:"multi_pass_noise_mse"`
-		NaiveSequentialSigma q.Noise `json:"naive_sequential_sigma"`
-		TotalRho             q.Loss  `json:"total_rho"`
-		Epsilon              q.Loss  `json:"epsilon"`
-	}{q.Num(b.N), q.Num(b.T), q.Num(b.Tau), q.Loss(b.Rho), q.Num(b.D), q.Loss(b.Delta), q.Num(b.OnePassBatch), q.Max(b.OnePassStepRho), q.Noise(b.OnePassSigma),
-		q.Num(b.OnePassNoiseMSE), q.Num(b.MultiPassBatch), q.Max(b.MultiPassStepRho), q.Noise(b.MultiPassSigma), q.Num(b.MultiPassNoiseMSE),
-		q.Noise(b.NaiveSequentialSigma), q.Loss(b.TotalRho), q.Loss(b.Epsilon)}
+		N                    dp.Num   `json:"n"`
+		Steps                dp.Num   `json:"steps"`
+		Tau                  dp.Num   `json:"tau"`
+		Rho                  dp.Loss  `json:"rho"`
+		Dimension            dp.Num   `json:"dimension"`
+		Delta                dp.Loss  `json:"delta"`
+		OnePassBatch         dp.Num   `json:"one_pass_batch"`
+		OnePassStepRho       dp.Max   `json:"one_pass_step_rho"`
+		OnePassSigma         dp.Noise `json:"one_pass_sigma"`
+		OnePassNoiseMSE      dp.Num   `json:"one_pass_noise_mse"`
+		MultiPassBatch       dp.Num   `json:"multi_pass_batch"`
+		MultiPassStepRho     dp.Max   `json:"multi_pass_step_rho"`
+		MultiPassSigma       dp.Noise `json:"multi_pass_sigma"`
+		MultiPassNoiseMSE    dp.Num   `json:"multi_pass_noise_mse"`
+		NaiveSequentialSigma dp.Noise `json:"naive_sequential_sigma"`
+		TotalRho             dp.Loss  `json:"total_rho"`
+		Epsilon              dp.Loss  `json:"epsilon"`
+	}{dp.Num(b.N), dp.Num(b.T), dp.Num(b.Tau), dp.Loss(b.Rho), dp.Num(b.D), dp.Loss(b.Delta), dp.Num(b.OnePassBatch), dp.Max(b.OnePassStepRho), dp.Noise(b.OnePassSigma),
+		dp.Num(b.OnePassNoiseMSE), dp.Num(b.MultiPassBatch), dp.Max(b.MultiPassStepRho), dp.Noise(b.MultiPassSigma), dp.Num(b.MultiPassNoiseMSE),
+		dp.Noise(b.NaiveSequentialSigma), dp.Loss(b.TotalRho), dp.Loss(b.Epsilon)}
 	return answer("zCDP budgets: one pass vs multi-pass", b.Source, res,
 		Line{"one pass: batch, per-step ρ", q.Int(b.OnePassBatch) + ", " + res.OnePassStepRho.String(), "", "parallel composition [McS09]"},
 		Line{"one pass: σ", res.OnePassSigma, "per-step noise MSE dσ² = " + res.OnePassNoiseMSE.String(), "σ² = 2τ²/(s²ρ)"},
@@ -193,25 +194,25 @@ func (x *StrongCompositionQuery) Answer() (Answer, error) {
 			return Answer{}, err
 		}
 		eps = e
-		lines = append(lines, Line{"largest per-step ε", q.Max(eps), "for total " + q.Nearest(*x.TargetEpsilon), "min(basic, strong) ≤ target (bisection)"})
+		lines = append(lines, Line{"largest per-step ε", dp.Max(eps), "for total " + q.Nearest(*x.TargetEpsilon), "min(basic, strong) ≤ target (bisection)"})
 	}
 	r, err := StrongComposition(eps, *x.Steps, *x.Delta)
 	if err != nil {
 		return Answer{}, err
 	}
 	res := struct {
-		StepEpsilon   q.Num  `json:"step_epsilon"`
-		TargetEpsilon *q.Num `json:"target_epsilon,omitempty"`
-		Steps         q.Num  `json:"steps"`
-		Delta         q.Loss `json:"delta"`
-		Method        string `json:"method"`
-		Epsilon       q.Loss `json:"epsilon"`
-		BasicEpsilon  q.Loss `json:"basic_epsilon"`
-		StrongEpsilon q.Loss `json:"strong_epsilon"`
-		RDPEpsilon    q.Loss `json:"rdp_epsilon"`
-	}{q.Num(eps), nil, q.Num(r.Steps), q.Loss(r.DeltaPrime), map[bool]string{true: "basic", false: "strong"}[r.BestIsBasic], q.Loss(r.Best), q.Loss(r.Basic), q.Loss(r.Strong), q.Loss(r.RDP)}
+		StepEpsilon   dp.Num  `json:"step_epsilon"`
+		TargetEpsilon *dp.Num `json:"target_epsilon,omitempty"`
+		Steps         dp.Num  `json:"steps"`
+		Delta         dp.Loss `json:"delta"`
+		Method        string  `json:"method"`
+		Epsilon       dp.Loss `json:"epsilon"`
+		BasicEpsilon  dp.Loss `json:"basic_epsilon"`
+		StrongEpsilon dp.Loss `json:"strong_epsilon"`
+		RDPEpsilon    dp.Loss `json:"rdp_epsilon"`
+	}{dp.Num(eps), nil, dp.Num(r.Steps), dp.Loss(r.DeltaPrime), map[bool]string{true: "basic", false: "strong"}[r.BestIsBasic], dp.Loss(r.Best), dp.Loss(r.Basic), dp.Loss(r.Strong), dp.Loss(r.RDP)}
 	if x.TargetEpsilon != nil {
-		res.TargetEpsilon = ref(q.Num(*x.TargetEpsilon))
+		res.TargetEpsilon = ref(dp.Num(*x.TargetEpsilon))
 	}
 	return answer("Strong vs basic composition", r.Source, res, append(lines,
 		Line{"basic", res.BasicEpsilon, "δ = 0", "Tε"},
@@ -237,15 +238,15 @@ func (x *FullyAdaptiveQuery) Answer() (Answer, error) {
 		return Answer{}, err
 	}
 	res := struct {
-		TargetEpsilon    q.Num  `json:"target_epsilon"`
-		Steps            q.Num  `json:"steps"`
-		Delta            q.Loss `json:"delta"`
-		StepExact        q.Max  `json:"step_exact"`
-		StepPaper        q.Max  `json:"step_paper"`
-		TotalAtExactStep q.Loss `json:"total_at_exact_step"`
-		TotalAtPaperStep q.Loss `json:"total_at_paper_step"`
-		ZCDPEpsilon      q.Loss `json:"zcdp_epsilon"`
-	}{q.Num(r.Target), q.Num(r.Steps), q.Loss(r.Delta), q.Max(r.StepExact), q.Max(r.StepPaper), q.Loss(r.TotalAtExactStep), q.Loss(r.TotalAtPaperStep), q.Loss(r.ZCDP)}
+		TargetEpsilon    dp.Num  `json:"target_epsilon"`
+		Steps            dp.Num  `json:"steps"`
+		Delta            dp.Loss `json:"delta"`
+		StepExact        dp.Max  `json:"step_exact"`
+		StepPaper        dp.Max  `json:"step_paper"`
+		TotalAtExactStep dp.Loss `json:"total_at_exact_step"`
+		TotalAtPaperStep dp.Loss `json:"total_at_paper_step"`
+		ZCDPEpsilon      dp.Loss `json:"zcdp_epsilon"`
+	}{dp.Num(r.Target), dp.Num(r.Steps), dp.Loss(r.Delta), dp.Max(r.StepExact), dp.Max(r.StepPaper), dp.Loss(r.TotalAtExactStep), dp.Loss(r.TotalAtPaperStep), dp.Loss(r.ZCDP)}
 	return answer("Fully adaptive composition", r.Source, res,
 		Line{"ε₀ (exact)", res.StepExact, "per step; spends " + res.TotalAtExactStep.String(), "Thm 3.5 inverted: √2(√(ln(1/δ)+ε) − √ln(1/δ))/√k"},
 		Line{"ε₀ (Cor. 3.6)", res.StepPaper, "per step; spends " + res.TotalAtPaperStep.String(), "ε/(2√(2k ln(1/δ))) — about 2× conservative"},

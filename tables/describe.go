@@ -1,11 +1,11 @@
 package tables
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
-	q "github.com/privamp/privamp/internal/quantity"
 )
 
 // Description is a table, and its evaluation if any, as one typed value:
@@ -64,21 +64,21 @@ type CellInfo struct {
 	// Value is the rate at the parameters (nil: not evaluated, or ∞ with
 	// ValueReason); Exact says it is the paper's number, not "up to
 	// constants".
-	Value       *q.Num `json:"value,omitempty"`
-	Raw         *q.Num `json:"raw,omitempty"`
-	Exact       bool   `json:"exact"`
-	Capped      bool   `json:"capped"`
-	Label       string `json:"label,omitempty"`
-	ValueReason string `json:"value_reason,omitempty"`
+	Value       *dp.Num `json:"value,omitempty"`
+	Raw         *dp.Num `json:"raw,omitempty"`
+	Exact       bool    `json:"exact"`
+	Capped      bool    `json:"capped"`
+	Label       string  `json:"label,omitempty"`
+	ValueReason string  `json:"value_reason,omitempty"`
 }
 
 // ExplicitInfo is a bound with explicit constants behind a cell.
 type ExplicitInfo struct {
-	Form   string `json:"form"`
-	Source string `json:"source"`
-	Note   string `json:"note"`
-	Value  *q.Num `json:"value,omitempty"` // nil: not evaluated or not applicable (Reason)
-	Reason string `json:"reason,omitempty"`
+	Form   string  `json:"form"`
+	Source string  `json:"source"`
+	Note   string  `json:"note"`
+	Value  *dp.Num `json:"value,omitempty"` // nil: not evaluated or not applicable (Reason)
+	Reason string  `json:"reason,omitempty"`
 }
 
 // BestInfo is the best alternative of a group and its gap to the lower bound.
@@ -87,17 +87,17 @@ type BestInfo struct {
 	Row     string `json:"row"`
 	Column  string `json:"column"`
 	Which   string `json:"which"` // "best row: …" or "best: …"
-	Value   q.Num  `json:"value"`
+	Value   dp.Num `json:"value"`
 	Summary string `json:"summary"`
-	Lower   q.Num  `json:"lower"` // NaN (null): no lower bound
-	Gap     q.Num  `json:"gap"`
+	Lower   dp.Num `json:"lower"` // NaN (null): no lower bound
+	Gap     dp.Num `json:"gap"`
 }
 
-func numPtr(x float64) *q.Num {
+func numPtr(x float64) *dp.Num {
 	if math.IsNaN(x) {
 		return nil
 	}
-	return ref(q.Num(x))
+	return ref(dp.Num(x))
 }
 
 // EvaluateGiven is Evaluate for input whose given fields are named (as
@@ -189,7 +189,7 @@ func (t *Table) Describe(ev *Evaluation) Description {
 		if t.Compare == CompareRows {
 			which = "best row: " + t.Rows[b.Row].Label
 		}
-		d.Best = append(d.Best, BestInfo{b.Group, t.Rows[b.Row].Key, t.Columns[b.Column].Key, which, q.Num(b.Value), b.Summary, q.Num(b.Lower), q.Num(b.Gap)})
+		d.Best = append(d.Best, BestInfo{b.Group, t.Rows[b.Row].Key, t.Columns[b.Column].Key, which, dp.Num(b.Value), b.Summary, dp.Num(b.Lower), dp.Num(b.Gap)})
 	}
 	for _, x := range d.Defaults {
 		d.Assumptions = append(d.Assumptions, "default: "+x)

@@ -1,22 +1,22 @@
 package zcdp
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
 // RhoEpsilon is the ε that ρ-zCDP implies at δ, tightest first.
 type RhoEpsilon struct {
-	Rho               quantity.Loss `json:"rho"`
-	Delta             quantity.Loss `json:"delta"`
-	Epsilon           quantity.Loss `json:"epsilon"` // improved conversion, optimal α
-	Order             quantity.Num  `json:"order"`
-	BunSteinkeEpsilon quantity.Loss `json:"bun_steinke_epsilon"`
-	Method            string        `json:"method"`
-	Source            string        `json:"source"`
+	Rho               dp.Loss `json:"rho"`
+	Delta             dp.Loss `json:"delta"`
+	Epsilon           dp.Loss `json:"epsilon"` // improved conversion, optimal α
+	Order             dp.Num  `json:"order"`
+	BunSteinkeEpsilon dp.Loss `json:"bun_steinke_epsilon"`
+	Method            string  `json:"method"`
+	Source            string  `json:"source"`
 }
 
 // ToEpsilon converts ρ-zCDP to (ε, δ)-DP by the improved RDP conversion
@@ -29,19 +29,19 @@ func ToEpsilon(rho, delta float64) (RhoEpsilon, error) {
 	tight, _ := Epsilon(rho, delta, RDP)
 	_, order := rdp.LinearEpsilon(rho, delta, rdp.Improved)
 	bs, _ := Epsilon(rho, delta, BunSteinke)
-	return RhoEpsilon{Rho: quantity.Loss(rho), Delta: quantity.Loss(delta), Epsilon: quantity.Loss(tight), Order: quantity.Num(order),
-		BunSteinkeEpsilon: quantity.Loss(bs), Method: "rdp-improved", Source: RDP.Source()}, nil
+	return RhoEpsilon{Rho: dp.Loss(rho), Delta: dp.Loss(delta), Epsilon: dp.Loss(tight), Order: dp.Num(order),
+		BunSteinkeEpsilon: dp.Loss(bs), Method: "rdp-improved", Source: RDP.Source()}, nil
 }
 
 // RhoDelta is the δ that ρ-zCDP implies at ε.
 type RhoDelta struct {
-	Rho          quantity.Loss `json:"rho"`
-	Epsilon      quantity.Loss `json:"epsilon"`
-	Delta        quantity.Loss `json:"delta"` // improved conversion with Bretagnolle–Huber at small α
-	Order        quantity.Num  `json:"order"`
-	ClassicDelta quantity.Loss `json:"classic_delta"`
-	Method       string        `json:"method"`
-	Source       string        `json:"source"`
+	Rho          dp.Loss `json:"rho"`
+	Epsilon      dp.Loss `json:"epsilon"`
+	Delta        dp.Loss `json:"delta"` // improved conversion with Bretagnolle–Huber at small α
+	Order        dp.Num  `json:"order"`
+	ClassicDelta dp.Loss `json:"classic_delta"`
+	Method       string  `json:"method"`
+	Source       string  `json:"source"`
 }
 
 // ToDelta converts ρ-zCDP to the δ at ε, optimised over α, by the improved
@@ -53,21 +53,21 @@ func ToDelta(rho, eps float64) (RhoDelta, error) {
 	}
 	d, _ := rdp.DeltaFor(rdp.Linear(rho), eps, rdp.Improved)
 	c, _ := rdp.DeltaFor(rdp.Linear(rho), eps, rdp.Classic)
-	return RhoDelta{Rho: quantity.Loss(rho), Epsilon: quantity.Loss(eps), Delta: quantity.Loss(d.Delta), Order: quantity.Num(d.Order),
-		ClassicDelta: quantity.Loss(c.Delta), Method: "rdp-improved", Source: rdp.Improved.Source()}, nil
+	return RhoDelta{Rho: dp.Loss(rho), Epsilon: dp.Loss(eps), Delta: dp.Loss(d.Delta), Order: dp.Num(d.Order),
+		ClassicDelta: dp.Loss(c.Delta), Method: "rdp-improved", Source: rdp.Improved.Source()}, nil
 }
 
 // MaxRho is ρ*(ε, δ): the largest ρ whose zCDP guarantee implies (ε, δ)-DP.
 type MaxRho struct {
-	Epsilon       quantity.Loss `json:"epsilon"`
-	Delta         quantity.Loss `json:"delta"`
-	Rho           quantity.Max  `json:"rho"`             // inverse of the improved conversion
-	BunSteinkeRho quantity.Max  `json:"bun_steinke_rho"` // (√(ln(1/δ)+ε) − √ln(1/δ))²
+	Epsilon       dp.Loss `json:"epsilon"`
+	Delta         dp.Loss `json:"delta"`
+	Rho           dp.Max  `json:"rho"`             // inverse of the improved conversion
+	BunSteinkeRho dp.Max  `json:"bun_steinke_rho"` // (√(ln(1/δ)+ε) − √ln(1/δ))²
 	// NoiseMultiplier is σ/Δ of one Gaussian release with ρ = ρ*: 1/√(2ρ*)
 	// (ρ = Δ²/(2σ²), Bun–Steinke 2016, Prop. 1.6); +Inf (null) when ρ* = 0.
-	NoiseMultiplier quantity.Noise `json:"noise_multiplier"`
-	Method          string         `json:"method"`
-	Source          string         `json:"source"`
+	NoiseMultiplier dp.Noise `json:"noise_multiplier"`
+	Method          string   `json:"method"`
+	Source          string   `json:"source"`
 }
 
 // ToRho returns ρ*(ε, δ) by RhoFor with the improved conversion, beside
@@ -78,6 +78,6 @@ func ToRho(eps, delta float64) (MaxRho, error) {
 	}
 	tight, _ := RhoFor(eps, delta, RDP)
 	bs, _ := RhoFor(eps, delta, BunSteinke)
-	return MaxRho{Epsilon: quantity.Loss(eps), Delta: quantity.Loss(delta), Rho: quantity.Max(tight), BunSteinkeRho: quantity.Max(bs),
-		NoiseMultiplier: quantity.Noise(1 / math.Sqrt(2*tight)), Method: "rdp-improved-inverse", Source: rdp.Improved.Source()}, nil
+	return MaxRho{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Rho: dp.Max(tight), BunSteinkeRho: dp.Max(bs),
+		NoiseMultiplier: dp.Noise(1 / math.Sqrt(2*tight)), Method: "rdp-improved-inverse", Source: rdp.Improved.Source()}, nil
 }

@@ -1,6 +1,7 @@
 package zcdp_test
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 	"math/big"
 	"math/rand"
@@ -8,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/internal/numeric/hp"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/zcdp"
 )
 
@@ -52,7 +52,7 @@ func TestToDeltaRoundsUp(t *testing.T) {
 		}
 		got := float64(r.Delta)
 		want := deltaExactAt(rho, eps, float64(r.Order))
-		p, _ := strconv.ParseFloat(quantity.Loss(got).String(), 64)
+		p, _ := strconv.ParseFloat(dp.Loss(got).String(), 64)
 		if got <= 0 || hp.New(got, prec).Cmp(want) < 0 || hp.New(p, prec).Cmp(want) < 0 {
 			t.Errorf("ρ=%v ε=%v: δ = %v (printed %v) below the exact %.6g at α = %v", rho, eps, got, p, want, r.Order)
 		}

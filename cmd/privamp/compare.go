@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted"
@@ -54,7 +55,7 @@ func compareReport(c shifted.ComparisonReport) *report {
 		Result: compareResult{"compare", c}, Assumptions: c.Assumptions, Notes: c.Notes,
 	}
 	for _, h := range c.Iteration.Highlights() {
-		r.Rows = append(r.Rows, row{fmt.Sprintf("iteration, %s (index %d)", h.Label, h.Index), quantity.Loss(h.Epsilon).String(), at + ", replace-one", c.IterationSource})
+		r.Rows = append(r.Rows, row{fmt.Sprintf("iteration, %s (index %d)", h.Label, h.Index), dp.Loss(h.Epsilon).String(), at + ", replace-one", c.IterationSource})
 	}
 	for _, p := range c.Indices {
 		r.Rows = append(r.Rows, row{fmt.Sprintf("iteration, index %d", p.Index), p.Epsilon, at + ", replace-one", c.IterationSource})

@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/composition/events"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/spf13/cobra"
 )
 
@@ -163,7 +163,7 @@ func composeReport(c composition.Composition, homogeneous bool) *report {
 			default:
 				status = "no: filter halts here"
 			}
-			r.Table.Rows = append(r.Table.Rows, []string{strconv.Itoa(s.Step), quantity.Num(s.Epsilon).String(), quantity.Num(s.Delta).String(), bound, sum, status})
+			r.Table.Rows = append(r.Table.Rows, []string{strconv.Itoa(s.Step), dp.Num(s.Epsilon).String(), dp.Num(s.Delta).String(), bound, sum, status})
 		}
 		return r
 	}

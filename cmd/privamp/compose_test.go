@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -206,7 +207,7 @@ func TestFmtEpsRoundsUp(t *testing.T) {
 		want string
 	}{{4.306791372532895, "4.30680"}, {10, "10"}, {1e-5, "1e-05"}, {9.999999999312937e-06, "1e-05"},
 		{0.9999999, "1"}, {999999.5, "1e+06"}, {0, "0"}, {math.Inf(1), noFinite}, {0.1234561, "0.123457"}} {
-		got := quantity.Loss(c.x).String()
+		got := dp.Loss(c.x).String()
 		if v, err := strconv.ParseFloat(got, 64); c.want != noFinite && (err != nil || v < c.x) {
 			t.Errorf("quantity.Up(%v) = %q is below", c.x, got)
 		}

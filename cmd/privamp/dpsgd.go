@@ -1,10 +1,10 @@
 package main
 
 import (
+	"github.com/privamp/privamp/dp"
 	"slices"
 
 	"github.com/privamp/privamp/composition"
-	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/spf13/cobra"
@@ -82,14 +82,14 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		if changed(cmd, "steps") || changed(cmd, "sampling-rate") || d.N != e.n || d.Batch != e.batch {
 			d.Epochs = user(cmd, "epochs", d.Epochs)
 		}
-		rel, err := pld.ParseRelation("neighbours", neighbours)
+		rel, err := dp.ParseRelation("neighbours", neighbours)
 		if err != nil {
 			return err
 		}
 		if sampling != "poisson" && sampling != "fixed-size" {
 			return badInput("--sampling must be poisson or fixed-size, got %q", sampling)
 		}
-		d.ReplaceOne, d.Calibrate, d.FixedSize = rel == pld.ReplaceOne, changed(cmd, "target-epsilon"), sampling == "fixed-size"
+		d.ReplaceOne, d.Calibrate, d.FixedSize = rel == dp.ReplaceOne, changed(cmd, "target-epsilon"), sampling == "fixed-size"
 		acct, err := composition.ParseAccountant(accountant)
 		if err != nil {
 			return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -72,7 +73,7 @@ func epochsReport(c shifted.EpochCurve) *report {
 	r := &report{Title: fmt.Sprintf("ε of the worst record (index %d) against the number of passes: n = %d, δ = %s", c.WorstIndex, c.N, quantity.Nearest(c.Delta)),
 		Result: c, Command: "epochs", CSVAll: true, Notes: slices.DeleteFunc([]string{c.DomainNote}, func(s string) bool { return s == "" }),
 		Table: &table{Header: []string{"epochs", "fmtt18_epsilon", "domain_epsilon", "domain_window_start", "sampling_epsilon"}}}
-	cell := func(e *quantity.Loss) string {
+	cell := func(e *dp.Loss) string {
 		if e == nil {
 			return "—"
 		}

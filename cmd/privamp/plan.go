@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"io"
 	"math"
 	"os"
@@ -261,7 +262,7 @@ func planReport(f *planFlags, what string, out *planResult) *report {
 }
 
 // planRatio formats 1/r: how many times the uniform plan's value exceeds this plan's.
-func planRatio(r quantity.Num, word string) string {
+func planRatio(r dp.Num, word string) string {
 	if !(r > 0) || math.IsInf(float64(r), 0) {
 		return "n/a"
 	}
@@ -276,7 +277,7 @@ func planGroupTable(p *plan.Plan, groups []plan.GroupResult) *table {
 	tb := &table{Header: []string{"positions", "count", "who", "target ε", "δ", "achieved ε (min – max)", "min slack"}}
 	for _, gr := range groups {
 		tb.Rows = append(tb.Rows, []string{plan.Positions(gr.First, gr.Last), quantity.Int(float64(gr.Last - gr.First + 1)), p.WhoIn(gr.First, gr.Last, gr.Tier),
-			quantity.Nearest(gr.Epsilon), quantity.Nearest(gr.Delta), quantity.Loss(gr.AchievedMin).String() + " – " + quantity.Loss(gr.AchievedMax).String(), quantity.Down(gr.SlackMin)})
+			quantity.Nearest(gr.Epsilon), quantity.Nearest(gr.Delta), dp.Loss(gr.AchievedMin).String() + " – " + dp.Loss(gr.AchievedMax).String(), quantity.Down(gr.SlackMin)})
 	}
 	return tb
 }
@@ -344,7 +345,7 @@ func planInfeasible(a *app, f *planFlags, what string, out *planResult) error {
 	return &exitError{code: exitFailure, msg: fmt.Sprintf("plan infeasible under %s: %s cannot get their budget (see the table; public records needed: %s)", capFlag, quantity.Count(inf.UnreachableCount, "person", "people"), pub)}
 }
 
-// planRemedy describes a remedy; its σ is rounded up (quantity.Noise), so
+// planRemedy describes a remedy; its σ is rounded up (dp.Noise), so
 // the printed σ meets every budget too.
 func planRemedy(rm plan.Remedy) string {
 	if !rm.Found {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
@@ -136,20 +137,20 @@ func pnsgdReport(an shifted.Analysis) *report {
 	r := &report{
 		Title: fmt.Sprintf("Per-person privacy by amplification by iteration: %s, n = %s", an.Name, quantity.Int(float64(an.N))),
 		Rows: []row{{"n (private records)", quantity.Int(float64(an.N)), "", "input"},
-			{"σ (gradient noise)", quantity.Noise(an.Sigma), "std of N(0,σ²I) on batch sum / nominal b", "input"},
-			{"L (Lipschitz)", quantity.Num(an.Loss.Lipschitz), "declared", "input"}},
+			{"σ (gradient noise)", dp.Noise(an.Sigma), "std of N(0,σ²I) on batch sum / nominal b", "input"},
+			{"L (Lipschitz)", dp.Num(an.Loss.Lipschitz), "declared", "input"}},
 		Result: pnsgdResult{"pnsgd", an}, Assumptions: an.Assumptions, Notes: an.Notes,
 	}
 	if sm := an.Smoothing; sm != nil {
-		r.Rows = append(r.Rows, row{"smoothing λ", quantity.Num(sm.Lambda), "β = L/λ = " + quantity.Nearest(sm.Smoothness), sm.Source},
-			row{"smoothing error", quantity.Noise(sm.Error), "|f̂ − f| ≤ Lλ√d", "FMTT18 Thm 33"})
+		r.Rows = append(r.Rows, row{"smoothing λ", dp.Num(sm.Lambda), "β = L/λ = " + quantity.Nearest(sm.Smoothness), sm.Source},
+			row{"smoothing error", dp.Noise(sm.Error), "|f̂ − f| ≤ Lλ√d", "FMTT18 Thm 33"})
 	}
 	for _, p := range an.Indices { // ρ_t is in the JSON
 		r.Rows = append(r.Rows, row{fmt.Sprintf("ε at index %d", p.Index), p.Epsilon, at, an.Source})
 	}
 	if s := an.Summary; s != nil {
 		for _, h := range s.Highlights() {
-			r.Rows = append(r.Rows, row{fmt.Sprintf("ε, %s (index %d)", h.Label, h.Index), quantity.Loss(h.Epsilon), at, an.Source})
+			r.Rows = append(r.Rows, row{fmt.Sprintf("ε, %s (index %d)", h.Label, h.Index), dp.Loss(h.Epsilon), at, an.Source})
 		}
 		if s.Target > 0 {
 			r.Rows = append(r.Rows, row{"records with ε ≤ " + quantity.Nearest(s.Target), fmt.Sprintf("%s of %s (%.4g%%)", quantity.Int(float64(s.CountUnder)), quantity.Int(float64(an.N)), 100*s.ShareUnder), at, an.Source + "; monotone in the index"})

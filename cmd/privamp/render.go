@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"io"
 	"os"
 	"slices"
@@ -15,7 +16,7 @@ import (
 )
 
 // noFinite is how privamp prints an infinite ε.
-const noFinite = quantity.NoFinite
+const noFinite = dp.NoFinite
 
 // report is what a command computes, ready to render as a table, JSON or CSV.
 type report struct {
@@ -112,7 +113,7 @@ func joinNonEmpty(sep string, ss ...string) string {
 
 // addPLD inserts the PLD accountant's sound ε and optimistic estimate (nil:
 // none about the mechanism) as row at, or notes why there is none.
-func addPLD(r *report, at int, eps quantity.Loss, opt *quantity.Max, src, note string) {
+func addPLD(r *report, at int, eps dp.Loss, opt *dp.Max, src, note string) {
 	if eps > 0 && opt != nil {
 		r.Rows = slices.Insert(r.Rows, at, row{"ε by PLD / optimistic estimate", fmt.Sprintf("%s / %s", eps, *opt), "the truth lies above the estimate", src})
 	} else if eps > 0 { // the optimistic value of a dominating pair is not about the mechanism

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/internal/output"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/spf13/cobra"
@@ -138,7 +138,7 @@ func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
 	return reportStatus(a, fromReport(algorithms.TrainReport(res)), res.OK)
 }
 
-func checkNum(x quantity.Num) string {
+func checkNum(x dp.Num) string {
 	if math.IsNaN(float64(x)) {
 		return ""
 	}

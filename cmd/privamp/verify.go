@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"os"
 	"strings"
 
@@ -134,7 +135,7 @@ func verifyPlan(a *app, path string) error {
 	add("verdict", pv.Verdict.String(), "via "+pv.Via+"; every position's ε checked with package shifted (recomputed, or for a huge tier plan bounded by monotonicity: see the count's source) and compared with its target")
 	add("plan", fmt.Sprintf("%s, %s, order %s; σ, η, L, β, m = %g, %g, %g, %g, %g", quantity.Count(p.N, "person", "people"), s.Name(), p.Order, p.Sigma, p.Eta, p.Lipschitz, p.Smoothness, p.StrongConvexity), "plan file")
 	if e, d, err := p.Target(v.WorstPosition); err == nil {
-		add("largest achieved/target", quantity.Loss(v.WorstRatio), fmt.Sprintf("index %d (%sε = %s, δ = %s)", v.WorstPosition, planWhoAt(p, v.WorstPosition), quantity.Nearest(e), quantity.Nearest(d)))
+		add("largest achieved/target", dp.Loss(v.WorstRatio), fmt.Sprintf("index %d (%sε = %s, δ = %s)", v.WorstPosition, planWhoAt(p, v.WorstPosition), quantity.Nearest(e), quantity.Nearest(d)))
 	}
 	add("people above their target", fmt.Sprintf("%s of %s", quantity.Int(float64(v.ViolationCount)), quantity.Int(float64(v.Checked))), "recomputed ε > target ε; "+v.Source)
 	for _, ch := range pv.Checks {
@@ -148,7 +149,7 @@ func verifyPlan(a *app, path string) error {
 	} else if v.ViolationCount > 0 {
 		r.Table = &table{Header: []string{"index", "who", "target ε", "δ", "achieved ε"}}
 		for _, vi := range v.Violations[:min(len(v.Violations), planMaxTable)] {
-			r.Table.Rows = append(r.Table.Rows, []string{quantity.Int(float64(vi.Position)), nonEmpty(vi.ID, vi.Tier), quantity.Nearest(vi.Epsilon), quantity.Nearest(vi.Delta), quantity.Loss(vi.Achieved).String()})
+			r.Table.Rows = append(r.Table.Rows, []string{quantity.Int(float64(vi.Position)), nonEmpty(vi.ID, vi.Tier), quantity.Nearest(vi.Epsilon), quantity.Nearest(vi.Delta), dp.Loss(vi.Achieved).String()})
 		}
 	}
 	if pv.SigmaNeeded != nil {

@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
+	"github.com/privamp/privamp/dp"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 )
@@ -201,7 +201,7 @@ func TestVerifyCSVHasTheAnswer(t *testing.T) {
 		}
 	}
 	m, _, _ := runJSON(t, "verify", "../../examples/claim.json")
-	if eps := quantity.Loss(m["worst_epsilon"].(float64)).String(); !strings.Contains(s, ","+eps+",") {
+	if eps := dp.Loss(m["worst_epsilon"].(float64)).String(); !strings.Contains(s, ","+eps+",") {
 		t.Errorf("--csv lacks the certified ε %s:\n%s", eps, s)
 	}
 }

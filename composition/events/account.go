@@ -2,13 +2,13 @@ package events
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"strings"
 
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -33,20 +33,20 @@ type Query struct {
 // the reason in PLDNote, where a replace-one phase is subsampled: the PLD's
 // pair then only dominates the mechanism).
 type Result struct {
-	Epsilon           quantity.Loss  `json:"epsilon"`
-	Delta             quantity.Loss  `json:"delta"`
-	Accountant        string         `json:"accountant"`
-	PLDEpsilon        *quantity.Loss `json:"pld_epsilon,omitempty"`
-	EpsilonOptimistic *quantity.Max  `json:"epsilon_optimistic,omitempty"`
-	RDPEpsilon        *quantity.Loss `json:"rdp_epsilon,omitempty"`
+	Epsilon           dp.Loss  `json:"epsilon"`
+	Delta             dp.Loss  `json:"delta"`
+	Accountant        string   `json:"accountant"`
+	PLDEpsilon        *dp.Loss `json:"pld_epsilon,omitempty"`
+	EpsilonOptimistic *dp.Max  `json:"epsilon_optimistic,omitempty"`
+	RDPEpsilon        *dp.Loss `json:"rdp_epsilon,omitempty"`
 	// RDPOrder is the order α at which the RDP bound was attained.
-	RDPOrder quantity.Num `json:"rdp_order,omitempty"`
+	RDPOrder dp.Num `json:"rdp_order,omitempty"`
 	// Discretization is the PLD's grid interval h, Points the largest grid
 	// the composition needed (both 0 when no PLD was computed).
-	Discretization quantity.Num `json:"discretization,omitempty"`
-	Points         int          `json:"points,omitempty"`
-	PLDSource      string       `json:"pld_source,omitempty"`
-	RDPSource      string       `json:"rdp_source,omitempty"`
+	Discretization dp.Num `json:"discretization,omitempty"`
+	Points         int    `json:"points,omitempty"`
+	PLDSource      string `json:"pld_source,omitempty"`
+	RDPSource      string `json:"rdp_source,omitempty"`
 	// PLDNote and RDPNote say why an accountant's value is absent.
 	PLDNote string `json:"pld_note,omitempty"`
 	RDPNote string `json:"rdp_note,omitempty"`
@@ -56,19 +56,19 @@ type Result struct {
 	// names it everywhere ("add-remove" or "replace-one").
 	Neighbours string `json:"neighbours"`
 	// Steps is the number of mechanism runs in all; Phases lists them.
-	Steps  quantity.Num `json:"steps"`
-	Phases []Phase      `json:"phases"`
+	Steps  dp.Num  `json:"steps"`
+	Phases []Phase `json:"phases"`
 }
 
 // DeltaAt is δ(ε) by each accountant: Delta is the headline (the smaller
 // sound value), PLDDelta and RDPDelta the sound ones, DeltaOptimistic the
 // PLD's optimistic estimate.
 type DeltaAt struct {
-	Epsilon         quantity.Num   `json:"epsilon"`
-	Delta           quantity.Loss  `json:"delta"`
-	PLDDelta        *quantity.Loss `json:"pld_delta,omitempty"`
-	DeltaOptimistic *quantity.Max  `json:"delta_optimistic,omitempty"`
-	RDPDelta        *quantity.Loss `json:"rdp_delta,omitempty"`
+	Epsilon         dp.Num   `json:"epsilon"`
+	Delta           dp.Loss  `json:"delta"`
+	PLDDelta        *dp.Loss `json:"pld_delta,omitempty"`
+	DeltaOptimistic *dp.Max  `json:"delta_optimistic,omitempty"`
+	RDPDelta        *dp.Loss `json:"rdp_delta,omitempty"`
 }
 
 // noteDominated says why a replace-one file with subsampling has no
@@ -122,7 +122,7 @@ func Account(ev Events, q Query) (Result, error) {
 	if steps >= 1 && steps <= math.MaxInt32 {
 		opt = opt.For(int(steps), q.Delta)
 	}
-	res := Result{Delta: quantity.Loss(q.Delta), Neighbours: ev.relation().String(), Steps: quantity.Num(steps), Phases: phases}
+	res := Result{Delta: dp.Loss(q.Delta), Neighbours: ev.relation().String(), Steps: dp.Num(steps), Phases: phases}
 	withoutReplacement := false
 	for _, ph := range phases {
 		withoutReplacement = withoutReplacement || ph.Sampling == SamplingWithoutReplacement
@@ -145,7 +145,7 @@ func Account(ev Events, q Query) (Result, error) {
 	// then about that pair and is not reported.
 	dominated := false
 	for _, ph := range phases {
-		dominated = dominated || res.Neighbours == pld.ReplaceOne.String() && ph.Sampling != SamplingNone && ph.SamplingProbability < 1
+		dominated = dominated || res.Neighbours == dp.ReplaceOne.String() && ph.Sampling != SamplingNone && ph.SamplingProbability < 1
 	}
 	var sound, optim *pld.PLD
 	if a != composition.AccountRDP && res.PLDNote == "" {
@@ -153,7 +153,7 @@ func Account(ev Events, q Query) (Result, error) {
 		sound, optim, points, err = buildPLD(ev, phases, opt, q.Delta)
 		switch {
 		case err == nil:
-			res.Discretization, res.Points, res.PLDSource = quantity.Num(opt.Interval), points, pldSource
+			res.Discretization, res.Points, res.PLDSource = dp.Num(opt.Interval), points, pldSource
 		case a == composition.AccountPLD || q.Discretization != 0 && isField(err, "discretization"):
 			return Result{}, err
 		default:
@@ -166,7 +166,7 @@ func Account(ev Events, q Query) (Result, error) {
 			e, _ = sound.Epsilon(q.Delta)
 			eo, _ = optim.Epsilon(q.Delta)
 		}
-		pe, po := quantity.Loss(e), quantity.Max(math.Min(eo, e))
+		pe, po := dp.Loss(e), dp.Max(math.Min(eo, e))
 		res.PLDEpsilon = &pe
 		if dominated {
 			res.PLDNote = noteDominated
@@ -184,16 +184,16 @@ func Account(ev Events, q Query) (Result, error) {
 	var curve interface{ Epsilon(float64) float64 }
 	if res.RDPNote == "" {
 		c := rdpCurve(&ev.Event, ev.relation(), ev.sensitivity())
-		dp, err := rdpEpsilon(c, q.Delta)
+		pr, err := rdpEpsilon(c, q.Delta)
 		if err != nil {
 			return Result{}, err
 		}
-		re := quantity.Loss(dp.Epsilon)
-		res.RDPEpsilon, res.RDPOrder, res.RDPSource, curve = &re, quantity.Num(dp.Order), rdpSource, c
+		re := dp.Loss(pr.Epsilon)
+		res.RDPEpsilon, res.RDPOrder, res.RDPSource, curve = &re, dp.Num(pr.Order), rdpSource, c
 		if withoutReplacement {
 			res.RDPSource += rdpSourceFixed
 		}
-		if dp.TotalVariation {
+		if pr.TotalVariation {
 			res.RDPSource += "; ε = 0 by total variation ≤ √(1 − e^{−KL}) (Bretagnolle–Huber)"
 		}
 	}
@@ -213,24 +213,24 @@ func Account(ev Events, q Query) (Result, error) {
 	}
 
 	for _, eps := range q.Epsilons {
-		d := DeltaAt{Epsilon: quantity.Num(eps), Delta: 1}
+		d := DeltaAt{Epsilon: dp.Num(eps), Delta: 1}
 		if res.PLDEpsilon != nil {
 			ds, do := 0.0, 0.0
 			if sound != nil {
 				ds, do = sound.Delta(eps), optim.Delta(eps)
 			}
-			pd, od := quantity.Loss(ds), quantity.Max(math.Min(do, ds))
+			pd, od := dp.Loss(ds), dp.Max(math.Min(do, ds))
 			d.PLDDelta, d.Delta = &pd, pd
 			if !dominated {
 				d.DeltaOptimistic = &od
 			}
 		}
 		if curve != nil && a != composition.AccountPLD {
-			dp, err := rdpDelta(curve, eps)
+			pr, err := rdpDelta(curve, eps)
 			if err != nil {
 				return Result{}, err
 			}
-			rd := quantity.Loss(dp)
+			rd := dp.Loss(pr)
 			d.RDPDelta = &rd
 			if a == composition.AccountRDP || rd < d.Delta {
 				d.Delta = rd

@@ -23,7 +23,7 @@
 // "neighbouring" is "add_or_remove_one" (the default: one record added or
 // removed) or "replace_one" (one record replaced by another), as
 // dp_accounting names them; privamp's own names "add-remove" and
-// "replace-one" are accepted too (pld.ParseRelation), and the result says
+// "replace-one" are accepted too (dp.ParseRelation), and the result says
 // "neighbours" with privamp's name, as every command does. "event" is
 // the one event that describes the whole run. Each event has a "type" and
 // exactly the parameters of its type (a parameter of another type is

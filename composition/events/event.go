@@ -1,6 +1,8 @@
 package events
 
-import "github.com/privamp/privamp/composition/pld"
+import (
+	"github.com/privamp/privamp/dp"
+)
 
 // The event types, named as dp_accounting's DpEvent classes without the
 // "DpEvent" suffix (dp_event.py).
@@ -50,10 +52,10 @@ type Events struct {
 	Event        Event  `json:"event" jsonin:"required"`
 }
 
-// relation returns the neighbouring relation (pld.ParseRelation: "" is
+// relation returns the neighbouring relation (dp.ParseRelation: "" is
 // add/remove; walk has refused anything it does not read).
-func (ev Events) relation() pld.Relation {
-	r, _ := pld.ParseRelation("neighbouring", ev.Neighbouring)
+func (ev Events) relation() dp.Relation {
+	r, _ := dp.ParseRelation("neighbouring", ev.Neighbouring)
 	return r
 }
 

@@ -1,8 +1,7 @@
 package events
 
 import (
-	"github.com/privamp/privamp/composition/pld"
-	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/dp"
 )
 
 // Phase is one mechanism of the file with everything it runs under: the
@@ -16,18 +15,18 @@ type Phase struct {
 	// Sampling is "poisson", "without_replacement" or "none".
 	Sampling string `json:"sampling"`
 	// SamplingProbability is q (Poisson), or sample_size/source_dataset_size.
-	SamplingProbability quantity.Num   `json:"sampling_probability"`
-	SourceDatasetSize   int64          `json:"source_dataset_size,omitempty"`
-	SampleSize          int64          `json:"sample_size,omitempty"`
-	NoiseMultiplier     quantity.Noise `json:"noise_multiplier,omitempty"`
-	NoiseParameter      quantity.Num   `json:"noise_parameter,omitempty"`
+	SamplingProbability dp.Num   `json:"sampling_probability"`
+	SourceDatasetSize   int64    `json:"source_dataset_size,omitempty"`
+	SampleSize          int64    `json:"sample_size,omitempty"`
+	NoiseMultiplier     dp.Noise `json:"noise_multiplier,omitempty"`
+	NoiseParameter      dp.Num   `json:"noise_parameter,omitempty"`
 	// Sensitivity is the sensitivity the noise is measured against: 1, or 2
 	// under replace_one (a record replaced moves a sum by g − g′); 0 for
 	// randomized response and NoOp.
-	Sensitivity quantity.Num `json:"sensitivity,omitempty"`
+	Sensitivity dp.Num `json:"sensitivity,omitempty"`
 	// Count is how many times the mechanism runs: the product of the counts
 	// of the SelfComposed events around it.
-	Count quantity.Num `json:"count"`
+	Count dp.Num `json:"count"`
 	// PLD and RDP say which accountants cover this phase.
 	PLD bool `json:"pld"`
 	RDP bool `json:"rdp"`
@@ -41,29 +40,29 @@ const (
 )
 
 // phaseOf describes the validated mechanism or sampling event e.
-func phaseOf(e *Event, path string, count float64, rel pld.Relation) Phase {
+func phaseOf(e *Event, path string, count float64, rel dp.Relation) Phase {
 	ph := Phase{Path: path, Mechanism: e.Type, Sampling: SamplingNone, SamplingProbability: 1,
-		Count: quantity.Num(count), Sensitivity: 1, PLD: true, RDP: true}
-	if rel == pld.ReplaceOne {
+		Count: dp.Num(count), Sensitivity: 1, PLD: true, RDP: true}
+	if rel == dp.ReplaceOne {
 		ph.Sensitivity = 2
 	}
 	m := e
 	switch e.Type {
 	case TypePoissonSampled:
-		ph.Sampling, ph.SamplingProbability = SamplingPoisson, quantity.Num(*e.SamplingProbability)
+		ph.Sampling, ph.SamplingProbability = SamplingPoisson, dp.Num(*e.SamplingProbability)
 		m = e.Event
 	case TypeSampledWithoutReplacement:
 		ph.Sampling = SamplingWithoutReplacement
 		ph.SourceDatasetSize, ph.SampleSize = *e.SourceDatasetSize, *e.SampleSize
-		ph.SamplingProbability = quantity.Num(float64(*e.SampleSize) / float64(*e.SourceDatasetSize))
+		ph.SamplingProbability = dp.Num(float64(*e.SampleSize) / float64(*e.SourceDatasetSize))
 		m = e.Event
 	}
 	ph.Mechanism = m.Type
 	switch m.Type {
 	case TypeGaussian, TypeLaplace:
-		ph.NoiseMultiplier = quantity.Noise(*m.NoiseMultiplier)
+		ph.NoiseMultiplier = dp.Noise(*m.NoiseMultiplier)
 	case TypeRandomizedResponse:
-		ph.NoiseParameter = quantity.Num(*m.NoiseParameter)
+		ph.NoiseParameter = dp.Num(*m.NoiseParameter)
 		ph.Sensitivity = 0
 	case TypeNoOp:
 		ph.Sensitivity = 0

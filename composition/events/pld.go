@@ -1,6 +1,7 @@
 package events
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/composition/pld"
@@ -12,7 +13,7 @@ const maxPLDCount = math.MaxInt32
 
 // pldBuilder turns a validated events tree into one PLD.
 type pldBuilder struct {
-	rel    pld.Relation
+	rel    dp.Relation
 	sens   float64
 	opt    pld.Options
 	delta  float64 // the query's δ: self-compositions are tuned for it
@@ -52,7 +53,7 @@ func (b *pldBuilder) event(e *Event) (*pld.PLD, error) {
 	case TypePoissonSampled:
 		q, z := *e.SamplingProbability, *e.Event.NoiseMultiplier
 		switch {
-		case b.rel == pld.AddRemove:
+		case b.rel == dp.AddRemove:
 			return pld.SubsampledGaussian(q, z, b.opt)
 		case q == 1: // every record in every batch: the Gaussian with Δ = 2
 			return pld.Gaussian(b.sens, z, b.opt)

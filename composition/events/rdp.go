@@ -1,14 +1,14 @@
 package events
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 
-	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/rdp"
 )
 
 // rdpCurve returns the RDP curve of a validated event tree.
-func rdpCurve(e *Event, rel pld.Relation, sens float64) rdp.Curve {
+func rdpCurve(e *Event, rel dp.Relation, sens float64) rdp.Curve {
 	switch e.Type {
 	case TypeNoOp:
 		return rdp.Linear(0)
@@ -22,7 +22,7 @@ func rdpCurve(e *Event, rel pld.Relation, sens float64) rdp.Curve {
 		return rdp.PureDP{Eps: rrEpsilon(*e.NoiseParameter)}
 	case TypePoissonSampled:
 		q, z := *e.SamplingProbability, *e.Event.NoiseMultiplier
-		if rel == pld.ReplaceOne { // remove then add (Mironov 2017, Prop. 11)
+		if rel == dp.ReplaceOne { // remove then add (Mironov 2017, Prop. 11)
 			return rdp.SampledGaussianReplaceOne{Q: q, Z: z}
 		}
 		return rdp.SampledGaussian{Q: q, Z: z} // Mironov–Talwar–Zhang 2019

@@ -2,10 +2,9 @@ package events
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"strings"
-
-	"github.com/privamp/privamp/composition/pld"
 )
 
 // Limits of an events file, besides its size (MaxBytes).
@@ -77,7 +76,7 @@ func (ev Events) Validate() error {
 
 // walker validates the tree and flattens it into phases.
 type walker struct {
-	rel    pld.Relation
+	rel    dp.Relation
 	events int
 	steps  float64
 	phases []Phase
@@ -85,7 +84,7 @@ type walker struct {
 
 // walk validates ev and returns its phases and total number of runs.
 func (ev Events) walk() ([]Phase, float64, error) {
-	if _, err := pld.ParseRelation("neighbouring", ev.Neighbouring); err != nil {
+	if _, err := dp.ParseRelation("neighbouring", ev.Neighbouring); err != nil {
 		return nil, 0, &Error{Field: "neighbouring", Value: ev.Neighbouring,
 			Reason: fmt.Sprintf("must be %q or %q (privamp's add-remove or replace-one), got %q", "add_or_remove_one", "replace_one", ev.Neighbouring)}
 	}
@@ -206,7 +205,7 @@ func (w *walker) leaf(e *Event, path string) error {
 		if k := *e.NumBuckets; k != 2 {
 			return bad(path+".num_buckets", k, "must be 2, got %d: only binary randomized response is accounted here", k)
 		}
-		if w.rel != pld.ReplaceOne {
+		if w.rel != dp.ReplaceOne {
 			return bad(path+".type", e.Type, "is accounted under replace_one neighbouring only (one record's value is randomized, as in dp_accounting); the file says %s", w.rel)
 		}
 	case TypePoissonSampled:
@@ -223,7 +222,7 @@ func (w *walker) leaf(e *Event, path string) error {
 		if m < 1 || m > n {
 			return bad(path+".sample_size", m, "must be a whole number in [1, source_dataset_size = %d], got %d", n, m)
 		}
-		if w.rel != pld.ReplaceOne {
+		if w.rel != dp.ReplaceOne {
 			return bad(path+".type", e.Type, "is accounted under replace_one neighbouring only: under add_or_remove_one the dataset size changes and no dominating pair for fixed-size batches is known; use PoissonSampled, or replace_one")
 		}
 		return wrapsGaussian(e, path)

@@ -3,12 +3,12 @@ package pld
 import (
 	"errors"
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 )
 
 // Result is the PLD accountant's answer: a sound ε and the optimistic
@@ -16,13 +16,13 @@ import (
 type Result struct {
 	// Epsilon is an upper bound on the exact ε at Delta (sound
 	// discretization, all truncated mass and FFT error added to δ).
-	Epsilon quantity.Loss `json:"epsilon"`
+	Epsilon dp.Loss `json:"epsilon"`
 	// EpsilonOptimistic is the optimistic (rounded-down) estimate, a lower
 	// estimate and never a guarantee (printed rounded down).
-	EpsilonOptimistic quantity.Max  `json:"epsilon_optimistic"`
-	Delta             quantity.Loss `json:"delta"`
+	EpsilonOptimistic dp.Max  `json:"epsilon_optimistic"`
+	Delta             dp.Loss `json:"delta"`
 	// Discretization is the grid interval h.
-	Discretization quantity.Num `json:"discretization"`
+	Discretization dp.Num `json:"discretization"`
 	// Method is the sound discretization used ("connect-the-dots" or
 	// "pessimistic").
 	Method string `json:"method"`
@@ -138,7 +138,7 @@ func accountOnce(delta float64, k int, o Options, build func(Options) (*PLD, err
 	if coarsened {
 		src += fmt.Sprintf("; grid interval coarsened from %g to %.4g so that one mechanism's grid stays within %d points and a composition within %d (sound, less tight)", DefaultInterval, o.Interval, autoPoints, autoWindow)
 	}
-	return Result{Epsilon: quantity.Loss(e), EpsilonOptimistic: quantity.Max(math.Min(eo, e)), Delta: quantity.Loss(delta), Discretization: quantity.Num(o.Interval),
+	return Result{Epsilon: dp.Loss(e), EpsilonOptimistic: dp.Max(math.Min(eo, e)), Delta: dp.Loss(delta), Discretization: dp.Num(o.Interval),
 		Method: o.Discretization.String(), Points: points, Source: src}, nil
 }
 
@@ -211,8 +211,8 @@ func GaussianComposed(sensitivity, sigma float64, k int, delta float64, opt Opti
 	})
 }
 
-func (r Relation) build(q, z float64, o Options) (*PLD, error) {
-	if r == ReplaceOne {
+func build(r dp.Relation, q, z float64, o Options) (*PLD, error) {
+	if r == dp.ReplaceOne {
 		if err := checkGammaNoise(q, z); err != nil {
 			return nil, err
 		}
@@ -223,15 +223,15 @@ func (r Relation) build(q, z float64, o Options) (*PLD, error) {
 
 // CalibrateDPSGD is CalibrateDPSGDFor under add/remove neighbours.
 func CalibrateDPSGD(q float64, steps int, delta, target float64, opt Options) (float64, error) {
-	return CalibrateDPSGDFor(AddRemove, q, steps, delta, target, opt)
+	return CalibrateDPSGDFor(dp.AddRemove, q, steps, delta, target, opt)
 }
 
 // CalibrateDPSGDFor returns the smallest noise multiplier z (to a relative
 // tolerance of 10⁻³, rounded up) for which the sound PLD gives ε ≤ target
-// for steps of DP-SGD with sampling rate q (under ReplaceOne: γ, which is
+// for steps of DP-SGD with sampling rate q (under dp.ReplaceOne: γ, which is
 // b/n for fixed-size batches) at δ under the relation rel. It is
 // CalibrateDPSGDWith with no other bound.
-func CalibrateDPSGDFor(rel Relation, q float64, steps int, delta, target float64, opt Options) (float64, error) {
+func CalibrateDPSGDFor(rel dp.Relation, q float64, steps int, delta, target float64, opt Options) (float64, error) {
 	z, _, err := CalibrateDPSGDWith(rel, q, steps, delta, target, opt, 1, nil)
 	return z, err
 }
@@ -261,7 +261,7 @@ const (
 // the fine PLD is evaluated about three times. If the target is met at MinCalibratedNoise
 // it returns numeric.ErrBelowMin with that z; if not even at
 // MaxCalibratedNoise, a field error on target_epsilon.
-func CalibrateDPSGDWith(rel Relation, q float64, steps int, delta, target float64, opt Options, guess float64, other func(z float64) float64) (float64, float64, error) {
+func CalibrateDPSGDWith(rel dp.Relation, q float64, steps int, delta, target float64, opt Options, guess float64, other func(z float64) float64) (float64, float64, error) {
 	if err := field.Positive("target_epsilon", target); err != nil {
 		return 0, 0, err
 	}
@@ -277,7 +277,7 @@ func CalibrateDPSGDWith(rel Relation, q float64, steps int, delta, target float6
 	if !(q > 0 && q <= 1) {
 		return 0, 0, field.New("sampling_rate", q, "must be in (0, 1]")
 	}
-	if rel != AddRemove && rel != ReplaceOne {
+	if rel != dp.AddRemove && rel != dp.ReplaceOne {
 		return 0, 0, field.New("relation", int(rel), "must be add-remove or replace-one")
 	}
 	o, err := opt.tailFor(steps, delta).withDefaults()
@@ -339,8 +339,8 @@ func CalibrateDPSGDWith(rel Relation, q float64, steps int, delta, target float6
 // epsilonDPSGD is the sound ε at delta of steps of DP-SGD under rel, the
 // Epsilon of DPSGD (add/remove) or DPSGDReplaceOne without the optimistic
 // estimate.
-func epsilonDPSGD(rel Relation, q, z float64, steps int, delta float64, o Options) (float64, error) {
-	p, err := rel.build(q, z, o)
+func epsilonDPSGD(rel dp.Relation, q, z float64, steps int, delta float64, o Options) (float64, error) {
+	p, err := build(rel, q, z, o)
 	if err != nil {
 		return 0, err
 	}

@@ -127,5 +127,5 @@
 // compose; Delta and Epsilon query; DPSGD, DPSGDReplaceOne and
 // GaussianComposed return a Result with the sound ε and the optimistic
 // estimate; CalibrateDPSGD (add/remove) and CalibrateDPSGDFor (either
-// Relation) find the noise.
+// dp.Relation) find the noise.
 package pld

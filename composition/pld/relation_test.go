@@ -1,6 +1,7 @@
 package pld
 
 import (
+	"github.com/privamp/privamp/dp"
 	"strings"
 	"testing"
 )
@@ -8,15 +9,15 @@ import (
 // Both spellings of each relation parse to it; anything else is a field
 // error naming the field.
 func TestParseRelation(t *testing.T) {
-	for s, want := range map[string]Relation{"": AddRemove, "add-remove": AddRemove, "add_or_remove_one": AddRemove, "replace-one": ReplaceOne, "replace_one": ReplaceOne} {
-		if r, err := ParseRelation("neighbours", s); err != nil || r != want {
+	for s, want := range map[string]dp.Relation{"": dp.AddRemove, "add-remove": dp.AddRemove, "add_or_remove_one": dp.AddRemove, "replace-one": dp.ReplaceOne, "replace_one": dp.ReplaceOne} {
+		if r, err := dp.ParseRelation("neighbours", s); err != nil || r != want {
 			t.Errorf("%q: %v %v", s, r, err)
 		}
 	}
-	if _, err := ParseRelation("neighbours", "Replace-One"); err == nil || !strings.HasPrefix(err.Error(), "neighbours ") {
+	if _, err := dp.ParseRelation("neighbours", "Replace-One"); err == nil || !strings.HasPrefix(err.Error(), "neighbours ") {
 		t.Errorf("Replace-One: %v", err)
 	}
-	if AddRemove.Sensitivity() != 1 || ReplaceOne.Sensitivity() != 2 || ReplaceOne.String() != "replace-one" {
+	if dp.AddRemove.Sensitivity() != 1 || dp.ReplaceOne.Sensitivity() != 2 || dp.ReplaceOne.String() != "replace-one" {
 		t.Error("sensitivity or name")
 	}
 }

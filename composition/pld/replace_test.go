@@ -2,6 +2,7 @@ package pld
 
 import (
 	"encoding/json"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -464,7 +465,7 @@ func TestReplaceOneAboveDPAccounting(t *testing.T) {
 // does not.
 func TestCalibrateReplaceOne(t *testing.T) {
 	q, k, delta, target := 0.01, 500, 1e-5, 4.0
-	z, err := CalibrateDPSGDFor(ReplaceOne, q, k, delta, target, Options{})
+	z, err := CalibrateDPSGDFor(dp.ReplaceOne, q, k, delta, target, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

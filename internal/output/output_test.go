@@ -16,13 +16,13 @@ import (
 // the tables.
 func TestRender(t *testing.T) {
 	type part struct {
-		Epsilon quantity.Loss   `json:"epsilon"`
-		Inner   []quantity.Loss `json:"inner_epsilon"`
+		Epsilon loss   `json:"epsilon"`
+		Inner   []loss `json:"inner_epsilon"`
 	}
 	d := Doc{Title: "T", Rows: [][4]string{{"ε", "∞", "", "src"}}, Notes: []string{"n"}, Command: "c",
-		Result: Merged{part{quantity.Loss(math.Inf(1)), nil}, struct {
-			Sub map[string]quantity.Loss `json:"sub"`
-		}{map[string]quantity.Loss{"epsilon": quantity.Loss(math.Inf(1))}}}}
+		Result: Merged{part{loss(math.Inf(1)), nil}, struct {
+			Sub map[string]loss `json:"sub"`
+		}{map[string]loss{"epsilon": loss(math.Inf(1))}}}}
 	var b bytes.Buffer
 	if err := Render(&b, Mode{JSON: true}, d); err != nil {
 		t.Fatal(err)
@@ -95,4 +95,14 @@ func TestWidthLeavesMachineFormatsAlone(t *testing.T) {
 			t.Errorf("%+v: width 30 changed the output", m)
 		}
 	}
+}
+
+// loss encodes as a privacy loss does (package dp's Loss): +Inf as null.
+type loss float64
+
+func (x loss) MarshalJSON() ([]byte, error) {
+	if math.IsInf(float64(x), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(x))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/quantity"
@@ -235,7 +236,7 @@ func EpochsPlot(c shifted.EpochCurve) (*plot.Plot, error) {
 	p.Legend.Left, p.Legend.Top = true, true
 	var lines [3]plotter.XYs
 	for _, pt := range c.Points {
-		for i, e := range []*quantity.Loss{&pt.FMTT18, pt.Domain, pt.Sampling} {
+		for i, e := range []*dp.Loss{&pt.FMTT18, pt.Domain, pt.Sampling} {
 			if e != nil && *e > 0 && !math.IsInf(float64(*e), 1) {
 				lines[i] = append(lines[i], plotter.XY{X: float64(pt.Epochs), Y: float64(*e)})
 			}

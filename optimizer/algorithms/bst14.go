@@ -2,9 +2,9 @@ package algorithms
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/bst14"
 )
@@ -60,9 +60,9 @@ func runBST14SGD(in Input, params any) (*Report, error) {
 		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
 	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
 	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), Given, res.Description)
-	r.Add("domain radius R (‖C‖₂ = 2R)", quantity.Num(res.Declared.Radius), Declared, "declared")
-	r.Add("Lipschitz constant L", quantity.Num(res.Lipschitz), Derived, "sup ‖∇ℓ‖ on C from the declared bounds")
-	r.Add("record sensitivity Sens", quantity.Num(res.RecordSensitivity), Derived, "X·sup|φ'| ≤ L (the ℓ2 term cancels between neighbours)")
+	r.Add("domain radius R (‖C‖₂ = 2R)", dp.Num(res.Declared.Radius), Declared, "declared")
+	r.Add("Lipschitz constant L", dp.Num(res.Lipschitz), Derived, "sup ‖∇ℓ‖ on C from the declared bounds")
+	r.Add("record sensitivity Sens", dp.Num(res.RecordSensitivity), Derived, "X·sup|φ'| ≤ L (the ℓ2 term cancels between neighbours)")
 	r.Add("updates T", pv.Steps, Given, map[bool]string{true: "n² (Algorithm 1)", false: "capped by steps: NOT n²"}[res.FullSteps])
 	r.Add("step rule", res.StepRule, Given, "Thm 2.4")
 	r.Add("noise σ", pv.Sigma, Derived, pv.SigmaSource)
@@ -71,12 +71,12 @@ func runBST14SGD(in Input, params any) (*Report, error) {
 	r.Add("ε (PLD optimistic estimate)", pv.EpsilonOptimistic, Derived, "a lower estimate, never a guarantee")
 	r.Add("paper's σ (Thm 2.1, 32·ln·ln rule)", pp.Sigma, Derived, fmt.Sprintf("at the stated ε = %g; %.3g× the calibrated σ", pp.Epsilon, pp.NoiseRatio))
 	r.Add("ε privamp certifies for the paper's σ", pp.CertifiedEpsilon, Certified, "same accountant, sampler, T and δ")
-	r.Add("ε of the paper's own proof chain for its σ", quantity.Num(pp.ChainEpsilon), Derived, "Lemma 2.2 + Lemma 2.3 at δ′ = δ/2: above the stated ε, so never printed as a guarantee")
-	r.Add("excess empirical risk (sum Σℓ)", quantity.Num(res.Measured.Sum), Measured, "L(θ_T;D) − min_C L, the paper's scale")
-	r.Add("excess empirical risk (average)", quantity.Num(res.Measured.Average), Measured, "÷ n, privamp's (PNSGD's) scale")
-	r.Add("Shamir–Zhang bound (sum)", quantity.Num(b.ShamirZhang), Derived, b.Source)
-	r.Add("paper's rate Thm 2.4 (sum, constant 1)", quantity.Num(b.PaperRate), Derived, "seed 001 notes §3.1")
-	r.Add("trivial bound nL‖C‖₂", quantity.Num(b.Trivial), Derived, "every θ ∈ C")
+	r.Add("ε of the paper's own proof chain for its σ", dp.Num(pp.ChainEpsilon), Derived, "Lemma 2.2 + Lemma 2.3 at δ′ = δ/2: above the stated ε, so never printed as a guarantee")
+	r.Add("excess empirical risk (sum Σℓ)", dp.Num(res.Measured.Sum), Measured, "L(θ_T;D) − min_C L, the paper's scale")
+	r.Add("excess empirical risk (average)", dp.Num(res.Measured.Average), Measured, "÷ n, privamp's (PNSGD's) scale")
+	r.Add("Shamir–Zhang bound (sum)", dp.Num(b.ShamirZhang), Derived, b.Source)
+	r.Add("paper's rate Thm 2.4 (sum, constant 1)", dp.Num(b.PaperRate), Derived, "seed 001 notes §3.1")
+	r.Add("trivial bound nL‖C‖₂", dp.Num(b.Trivial), Derived, "every θ ∈ C")
 	return r, nil
 }
 
@@ -94,12 +94,12 @@ func runBST14Output(in Input, params any) (*Report, error) {
 		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
 	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
 	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), Given, res.Description)
-	r.Add("strong convexity Δ", quantity.Num(res.StrongConvexity), Declared, "l2")
+	r.Add("strong convexity Δ", dp.Num(res.StrongConvexity), Declared, "l2")
 	r.Add("Lipschitz L, smoothness β", fmt.Sprintf("%.6g, %.6g", res.Lipschitz, res.Smoothness), Derived, "from the declared bounds")
 	r.Add("solver", fmt.Sprintf("%d projected-gradient steps, contraction %.6g", sv.Iterations, sv.Contraction), Derived, sv.Source)
-	r.Add("certified distance to the exact minimiser", quantity.Num(sv.Distance), Derived, fmt.Sprintf("c^k·2R + rounding allowance %.3g", sv.Rounding))
-	r.Add("sensitivity of the exact minimiser", quantity.Num(pv.ExactSensitivity), Derived, "2·Sens/(nΔ) (Alg. 3, [CMS11])")
-	r.Add("sensitivity used", quantity.Num(pv.Sensitivity), Derived, "2·Sens/(nΔ) + 2·distance")
+	r.Add("certified distance to the exact minimiser", dp.Num(sv.Distance), Derived, fmt.Sprintf("c^k·2R + rounding allowance %.3g", sv.Rounding))
+	r.Add("sensitivity of the exact minimiser", dp.Num(pv.ExactSensitivity), Derived, "2·Sens/(nΔ) (Alg. 3, [CMS11])")
+	r.Add("sensitivity used", dp.Num(pv.Sensitivity), Derived, "2·Sens/(nΔ) + 2·distance")
 	scale := "Gamma scale s/ε (‖b‖ ~ Gamma(p, s/ε))"
 	if pv.Noise == bst14.NoiseGaussian {
 		scale = "Gaussian σ (analytic, Balle–Wang 2018)"
@@ -110,11 +110,11 @@ func runBST14Output(in Input, params any) (*Report, error) {
 		eps = fmt.Sprintf("ε at δ = %g", pv.Delta)
 	}
 	r.Add(eps, pv.Epsilon, Certified, pv.Source)
-	r.Add("paper's noise scale", quantity.Num(pv.PaperScale), Derived, "2L/(nΔε) or σ₀ = 2L√ln(1/δ)/(Δεn), with the paper's L")
+	r.Add("paper's noise scale", dp.Num(pv.PaperScale), Derived, "2L/(nΔε) or σ₀ = 2L√ln(1/δ)/(Δεn), with the paper's L")
 	r.Add("‖b‖ drawn (mean)", fmt.Sprintf("%.6g (%.6g)", res.NoiseNorm, res.MeanNoiseNorm), Measured, "")
-	r.Add("excess empirical risk (sum Σℓ)", quantity.Num(res.Measured.Sum), Measured, "L(θ;D) − min_C L")
-	r.Add("excess empirical risk (average)", quantity.Num(res.Measured.Average), Measured, "÷ n")
-	r.Add("Lipschitz bound nL(E‖b‖ + distance)", quantity.Num(res.LipschitzBound), Derived, "bound on the mean (sum scale)")
+	r.Add("excess empirical risk (sum Σℓ)", dp.Num(res.Measured.Sum), Measured, "L(θ;D) − min_C L")
+	r.Add("excess empirical risk (average)", dp.Num(res.Measured.Average), Measured, "÷ n")
+	r.Add("Lipschitz bound nL(E‖b‖ + distance)", dp.Num(res.LipschitzBound), Derived, "bound on the mean (sum scale)")
 	return r, nil
 }
 
@@ -128,16 +128,16 @@ func runBST14ExpMech(in Input, params any) (*Report, error) {
 		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
 	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
 	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), Given, res.Description)
-	r.Add("Lipschitz constant L", quantity.Num(res.Lipschitz), Derived, "from the declared bounds")
-	r.Add("diameter ‖C‖₂", quantity.Num(pv.Diameter), Declared, "2R")
-	r.Add("temperature ε/(2L‖C‖₂)", quantity.Num(pv.Temperature), Derived, "Algorithm 2 (on the sum loss)")
+	r.Add("Lipschitz constant L", dp.Num(res.Lipschitz), Derived, "from the declared bounds")
+	r.Add("diameter ‖C‖₂", dp.Num(pv.Diameter), Declared, "2R")
+	r.Add("temperature ε/(2L‖C‖₂)", dp.Num(pv.Temperature), Derived, "Algorithm 2 (on the sum loss)")
 	r.Add("ε (pure)", pv.Epsilon, Certified, pv.Source)
 	r.Add("sampler", fmt.Sprintf("%d cells", res.Cells), Derived, pv.Sampler+"; the grid from n, L, R and ε only")
-	r.Add("excess empirical risk (sum Σℓ)", quantity.Num(res.Measured.Sum), Measured, "")
-	r.Add("excess empirical risk (average)", quantity.Num(res.Measured.Average), Measured, "")
-	r.Add("Thm 3.2 mean bound (sum)", quantity.Num(res.Bound.MeanBST), Derived, "(8L‖C‖₂/ε)((p+1) ln 3 + 1)")
-	r.Add("Gibbs mean bound 2pL‖C‖₂/ε (sum)", quantity.Num(res.Bound.MeanGibbs), Derived, "seed 000 Thm 2.4 on the sum scale")
-	r.Add("paper's rate pL‖C‖₂/ε (constant 1)", quantity.Num(res.PaperRate), Derived, "Table 1")
+	r.Add("excess empirical risk (sum Σℓ)", dp.Num(res.Measured.Sum), Measured, "")
+	r.Add("excess empirical risk (average)", dp.Num(res.Measured.Average), Measured, "")
+	r.Add("Thm 3.2 mean bound (sum)", dp.Num(res.Bound.MeanBST), Derived, "(8L‖C‖₂/ε)((p+1) ln 3 + 1)")
+	r.Add("Gibbs mean bound 2pL‖C‖₂/ε (sum)", dp.Num(res.Bound.MeanGibbs), Derived, "seed 000 Thm 2.4 on the sum scale")
+	r.Add("paper's rate pL‖C‖₂/ε (constant 1)", dp.Num(res.PaperRate), Derived, "Table 1")
 	return r, nil
 }
 
@@ -156,9 +156,9 @@ func runBST14Localize(in Input, params any) (*Report, error) {
 	r.Add("stage 2: exponential mechanism at ε/2 on C₀ ∩ C", fmt.Sprintf("diameter %.6g, temperature %.6g", res.Stage2.Diameter, res.Stage2.Temperature), Derived, res.Stage2.Source)
 	r.Add("ε (pure)", res.Epsilon, Certified, bst14.LocalizeSource)
 	r.Add("θ* ∈ C₀", fmt.Sprint(res.Contained), Measured, "")
-	r.Add("excess empirical risk (sum Σℓ)", quantity.Num(res.Measured.Sum), Measured, "")
-	r.Add("excess empirical risk (average)", quantity.Num(res.Measured.Average), Measured, "")
-	r.Add("Lemma 4.2 + Thm 3.2 bound (sum)", quantity.Num(res.Bound), Derived, "")
-	r.Add("paper's rate Thm 4.3 p²L² ln n/(nΔε²) (constant 1)", quantity.Num(res.PaperRate), Derived, "")
+	r.Add("excess empirical risk (sum Σℓ)", dp.Num(res.Measured.Sum), Measured, "")
+	r.Add("excess empirical risk (average)", dp.Num(res.Measured.Average), Measured, "")
+	r.Add("Lemma 4.2 + Thm 3.2 bound (sum)", dp.Num(res.Bound), Derived, "")
+	r.Add("paper's rate Thm 4.3 p²L² ln n/(nΔε²) (constant 1)", dp.Num(res.PaperRate), Derived, "")
 	return r, nil
 }

@@ -2,11 +2,11 @@ package algorithms
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"strconv"
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/clipped"
 )
@@ -54,22 +54,22 @@ func runClipped(name string, in Input, params any) (*Report, error) {
 		Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
 	r.AddVerdict("checks of the run against the data-free output w0 = 0")
 	r.Add("records n, dimension d", fmt.Sprintf("%d, %d", pl.N, pl.Dim), Given, res.Description)
-	r.Add(fmt.Sprintf("moment bound r_k (k = %g)", pl.Moments.K), quantity.Num(pl.Moments.RK), Declared, pl.Moments.Source)
-	r.Add("second moment r_2", quantity.Num(pl.Moments.R2), Declared, pl.Moments.Source)
+	r.Add(fmt.Sprintf("moment bound r_k (k = %g)", pl.Moments.K), dp.Num(pl.Moments.RK), Declared, pl.Moments.Source)
+	r.Add("second moment r_2", dp.Num(pl.Moments.R2), Declared, pl.Moments.Source)
 	r.Add("smoothness β, strong convexity μ", fmt.Sprintf("%g, %g", pl.Beta, pl.Mu), Derived, "of F, from the declared bounds / the generator")
-	r.Add("domain radius R", quantity.Num(pl.Radius), Declared, "W = {‖w‖ ≤ R}")
+	r.Add("domain radius R", dp.Num(pl.Radius), Declared, "W = {‖w‖ ≤ R}")
 	r.Add("steps T", pl.Steps, Derived, pl.StepsFormula)
 	r.Add("batch s", pl.Batch, Derived, map[bool]string{true: "⌊n/T⌋ fresh records per step (one pass)", false: "all n records every step"}[pl.OnePass])
-	r.Add("clipping threshold τ", quantity.Num(pl.Tau), Derived, pl.TauFormula)
-	r.Add("sensitivity Δ", quantity.Num(pl.Sensitivity), Derived, "2τ/s (replace-one)")
-	r.Add("noise σ", quantity.Noise(pl.Sigma), Derived, "Δ/√(2ρ_step) (Prop. 23)")
-	r.Add("step parameter η", quantity.Num(pl.Eta), Derived, map[string]string{clipped.ACSA: "max{2β, √((Σ²+B²)T(T+1)(T+2)/(3D²))} (Prop. 30)", clipped.SGD: "largest step 1/d' = 1/(2β) (Lemma 33)", clipped.ERM: "given, or 1/(β + λ)"}[name])
-	r.Add("oracle bias bound B", quantity.Num(pl.BiasBound), Derived, "r_k^k/((k−1)τ^{k−1}) (Lemma 6, tables.ClippedBias)")
+	r.Add("clipping threshold τ", dp.Num(pl.Tau), Derived, pl.TauFormula)
+	r.Add("sensitivity Δ", dp.Num(pl.Sensitivity), Derived, "2τ/s (replace-one)")
+	r.Add("noise σ", dp.Noise(pl.Sigma), Derived, "Δ/√(2ρ_step) (Prop. 23)")
+	r.Add("step parameter η", dp.Num(pl.Eta), Derived, map[string]string{clipped.ACSA: "max{2β, √((Σ²+B²)T(T+1)(T+2)/(3D²))} (Prop. 30)", clipped.SGD: "largest step 1/d' = 1/(2β) (Lemma 33)", clipped.ERM: "given, or 1/(β + λ)"}[name])
+	r.Add("oracle bias bound B", dp.Num(pl.BiasBound), Derived, "r_k^k/((k−1)τ^{k−1}) (Lemma 6, tables.ClippedBias)")
 	r.Add("ρ (zCDP)", pv.Rho, Certified, pv.Source)
 	r.Add(fmt.Sprintf("ε at δ = %g", pv.Delta), pv.Epsilon, Certified, "improved RDP conversion (zcdp.Epsilon); every iterate releasable")
 	r.Add("ε (Bun–Steinke)", pv.EpsilonBunSteinke, Certified, "ρ + 2√(ρ ln(1/δ)) (Prop. 3)")
-	r.Add("excess risk F(w) − F*", quantity.Num(m.ExcessRisk), Measured, m.ExcessRiskKind)
-	r.Add("excess risk at w0 = 0", quantity.Num(m.StartExcessRisk), Measured, "")
+	r.Add("excess risk F(w) − F*", dp.Num(m.ExcessRisk), Measured, m.ExcessRiskKind)
+	r.Add("excess risk at w0 = 0", dp.Num(m.StartExcessRisk), Measured, "")
 	r.Add("gradients clipped", fmt.Sprintf("%.1f%%", 100*m.ClippedShare), Measured, fmt.Sprintf("of %d evaluations", pl.GradientEvaluations))
 	return r, nil
 }
@@ -126,7 +126,7 @@ func runClippedCompare(in Input, params any) (*Report, error) {
 	}
 	r := &Report{Title: fmt.Sprintf("privamp run: clipped-compare on heavy-tailed data (n = %d, d = %d, ν = %g, k = %g)", s.N, s.Dim, s.Nu, s.K),
 		Result: c, OK: true, Notes: c.Notes}
-	r.Add("moment bound r_k", quantity.Num(c.MomentBound), Declared, "Student-t closed form (clipped methods)")
+	r.Add("moment bound r_k", dp.Num(c.MomentBound), Declared, "Student-t closed form (clipped methods)")
 	r.Add("PNSGD feature bound X, L", fmt.Sprintf("%.4g, %.4g", c.FeatureX, c.Lipschitz), Derived, "worst case from the same moment: Markov + union bound")
 	for _, row := range c.Rows {
 		r.Add(fmt.Sprintf("%s at ε = %g", row.Method, row.Epsilon), fmt.Sprintf("%.4g [%.4g, %.4g]", row.Mean, row.Lower, row.Upper), Measured,

@@ -2,9 +2,9 @@ package algorithms
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer/langevin"
 )
 
@@ -49,25 +49,25 @@ func langevinReport(res *langevin.Result) *Report {
 		Checks: res.Checks, OK: res.OK, Result: LangevinResult{res, rates}, Assumptions: res.Assumptions, Notes: res.Notes}
 	r.Add("verdict", res.Verdict, Measured, "checks of the run against the derived constants")
 	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", dv.N, dv.Dimension), Given, res.Description)
-	r.Add("feature bound X", quantity.Num(d.FeatureBound), Declared, d.FeatureBoundSource)
-	r.Add("domain radius R", quantity.Num(d.Radius), Declared, "declared (∞: no projection)")
+	r.Add("feature bound X", dp.Num(d.FeatureBound), Declared, d.FeatureBoundSource)
+	r.Add("domain radius R", dp.Num(d.Radius), Declared, "declared (∞: no projection)")
 	r.Add("Lipschitz constant L", dv.Lipschitz, Derived, "sup ‖∇ℓ‖ on C from X, Y, R")
-	r.Add("gradient sensitivity Δ", quantity.Num(dv.GradientSensitivity), Derived, "2·X·sup|φ'|/n: one record replaced (GTU §1.1)")
+	r.Add("gradient sensitivity Δ", dp.Num(dv.GradientSensitivity), Derived, "2·X·sup|φ'|/n: one record replaced (GTU §1.1)")
 	if dv.Rashomon != nil {
-		r.Add("drift sensitivity (Rashomon)", quantity.Num(dv.PathSensitivity), Derived, "Δ + √(2Mψ′) for L̃ = max{L, min L + ψ}")
+		r.Add("drift sensitivity (Rashomon)", dp.Num(dv.PathSensitivity), Derived, "Δ + √(2Mψ′) for L̃ = max{L, min L + ψ}")
 	}
 	r.Add("steps T, step size η", fmt.Sprintf("%d, %g", dv.Steps, dv.Eta), Given, "")
-	r.Add("inverse temperature β", quantity.Num(dv.Beta), Derived, dv.BetaSource)
+	r.Add("inverse temperature β", dp.Num(dv.Beta), Derived, dv.BetaSource)
 	r.Add("noise multiplier z", pv.NoiseMultiplier, Derived, "√(2/η)/(βΔ): each step is a Gaussian mechanism")
 	r.Add("ρ (path zCDP)", pv.Rho, Certified, "Tηβ²Δ²/4 (GTU Lemma 3.1, the sound constant)")
 	r.Add(fmt.Sprintf("ε at δ = %g", pv.Delta), pv.Epsilon, Certified, "the whole path θ_1..θ_T, every iterate releasable; improved RDP conversion")
 	r.Add("ε (GTU Fact A.4)", pv.EpsilonClassic, Certified, "ρ + 2√(ρ ln(1/δ)), the paper's conversion")
 	if dv.Regularizer > 0 {
-		r.Add("ℓ2 regulariser added", quantity.Num(dv.Regularizer), Derived, dv.RegularizerSource)
+		r.Add("ℓ2 regulariser added", dp.Num(dv.Regularizer), Derived, dv.RegularizerSource)
 	}
-	r.Add("excess empirical risk", quantity.Num(m.ExcessRisk), Measured, "L(θ_T) − min_C L (non-private minimum)")
+	r.Add("excess empirical risk", dp.Num(m.ExcessRisk), Measured, "L(θ_T) − min_C L (non-private minimum)")
 	if m.UnregularizedExcessRisk != nil {
-		r.Add("excess risk without the regulariser", quantity.Num(*m.UnregularizedExcessRisk), Measured, "")
+		r.Add("excess risk without the regulariser", dp.Num(*m.UnregularizedExcessRisk), Measured, "")
 	}
 	r.Add("Gibbs bound p/β", dv.GibbsExcessBound, Derived, "E[L] − min L ≤ ψ + p/β for an exact Gibbs sample, convex loss (GTU Thm 2.4)")
 	r.Add("paper's rate (convex)", rates.Convex, Derived, "L‖C‖√(p ln(1/δ))/(εn), GTU §4.4, O(·) constant 1")
@@ -76,10 +76,10 @@ func langevinReport(res *langevin.Result) *Report {
 	}
 	if rs := dv.Rashomon; rs != nil && m.RashomonShare != nil {
 		r.Add("share of iterates in the Rashomon set", fmt.Sprintf("%.1f%%", 100**m.RashomonShare), Measured, "θ_k, k ≥ T/2, with L ≤ min L + ψ")
-		r.Add("hit probability bound", quantity.Num(rs.HitBound), Derived, "1 − 2p/√(βψ), GTU Thm B.6 for an exact Gibbs sample")
+		r.Add("hit probability bound", dp.Num(rs.HitBound), Derived, "1 − 2p/√(βψ), GTU Thm B.6 for an exact Gibbs sample")
 	}
 	if c := res.Coupling; c != nil {
-		r.Add("coupled distance max ‖θ_k − θ′_k‖", quantity.Num(c.MaxDistance), Measured, fmt.Sprintf("step %d; %s", c.MaxDistanceStep, c.Neighbour))
+		r.Add("coupled distance max ‖θ_k − θ′_k‖", dp.Num(c.MaxDistance), Measured, fmt.Sprintf("step %d; %s", c.MaxDistanceStep, c.Neighbour))
 		r.Add("coupling bound Δ/m", c.Bound, Derived, "≤ 2L/(mn), GTU eq. 3 (A4)")
 	}
 	return r

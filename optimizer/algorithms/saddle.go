@@ -2,8 +2,8 @@ package algorithms
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer/saddle"
 )
 
@@ -46,7 +46,7 @@ func saddleReport(res *saddle.Result) *Report {
 		Assumptions: res.Assumptions}
 	r.AddVerdict("checks of the run against the certificate, the theorem's bound and the uniform pair")
 	r.Add("records n, strategies dx × dy", fmt.Sprintf("%d, %d × %d", g.N, g.DX, g.DY), Given, "")
-	r.Add("payoff bound a (= L0 = L1; L2 = 0)", quantity.Num(g.PayoffBound), Declared, "every entry of every possible record, by construction")
+	r.Add("payoff bound a (= L0 = L1; L2 = 0)", dp.Num(g.PayoffBound), Declared, "every entry of every possible record, by construction")
 	r.Add("ℓ = ln dx + ln dy", g.Ell, Derived, "")
 	r.Add("game value (LP)", g.Value, Measured, fmt.Sprintf("min_x max_y xᵀĀy of the private game by the simplex method; LP strategies' gap %s", g.LPGap))
 	if res.Algorithm == "smd-vertex" {
@@ -55,18 +55,18 @@ func saddleReport(res *saddle.Result) *Report {
 		r.Add("stop budget U, truncation M, batch parameter α", fmt.Sprintf("%g, %d, %g", res.StopBudget, res.Truncation, res.BatchParameter), Given, "0 / −1 → Thm 3.14's fixed point")
 		r.Add("mean rounds 𝒯+1", res.Steps, Measured, "random length; depends on the N_t only")
 	}
-	r.Add("step size τ", quantity.Num(res.Eta), Derived, res.EtaSource)
-	r.Add("score sensitivity Δs", quantity.Num(pv.ScoreSensitivity), Derived, "one record replaced")
-	r.Add("ε per vertex sample", quantity.Loss(pv.VertexEpsilon), Certified, "exponential mechanism ∝ exp(s) is 2Δs-DP (Thm 3.4)")
+	r.Add("step size τ", dp.Num(res.Eta), Derived, res.EtaSource)
+	r.Add("score sensitivity Δs", dp.Num(pv.ScoreSensitivity), Derived, "one record replaced")
+	r.Add("ε per vertex sample", dp.Loss(pv.VertexEpsilon), Certified, "exponential mechanism ∝ exp(s) is 2Δs-DP (Thm 3.4)")
 	if res.Algorithm == "smd-bias-reduced" {
-		r.Add("ε per vertex as printed (Prop. 3.17)", quantity.Loss(pv.PaperVertexEpsilon), Derived, "9ταL0: optimistic, not used")
+		r.Add("ε per vertex as printed (Prop. 3.17)", dp.Loss(pv.PaperVertexEpsilon), Derived, "9ταL0: optimistic, not used")
 	} else {
-		r.Add("Prop. 3.3's step bound at the target", quantity.Num(pv.PaperMaxStep), Derived, "Bε/(16L0√(T(K+1) ln(1/δ))): Cor. 3.6, about 2× conservative")
+		r.Add("Prop. 3.3's step bound at the target", dp.Num(pv.PaperMaxStep), Derived, "Bε/(16L0√(T(K+1) ln(1/δ))): Cor. 3.6, about 2× conservative")
 	}
 	r.Add("vertex samples k", fmt.Sprint(pv.Samples), Derived, "")
-	r.Add(fmt.Sprintf("ε at δ = %g", pv.Delta), quantity.Loss(pv.Epsilon), Certified, pv.Source)
-	r.Add("ε (RDP of pure DP, same δ)", quantity.Loss(pv.EpsilonRDP), Certified, "rdp.PureDP composed k times, improved conversion")
-	r.Add("E Gap(x̃, ỹ) (released)", fmt.Sprintf("%s ± %s [%s, %s]", res.Gap.Mean, quantity.Num(float64(res.Gap.Upper)-float64(res.Gap.Mean)), res.Gap.Lower, res.Gap.Upper),
+	r.Add(fmt.Sprintf("ε at δ = %g", pv.Delta), dp.Loss(pv.Epsilon), Certified, pv.Source)
+	r.Add("ε (RDP of pure DP, same δ)", dp.Loss(pv.EpsilonRDP), Certified, "rdp.PureDP composed k times, improved conversion")
+	r.Add("E Gap(x̃, ỹ) (released)", fmt.Sprintf("%s ± %s [%s, %s]", res.Gap.Mean, dp.Num(float64(res.Gap.Upper)-float64(res.Gap.Mean)), res.Gap.Lower, res.Gap.Upper),
 		Measured, fmt.Sprintf("mean over %d runs, %g%% Student-t interval; exact gap max_j(Āᵀx̃)_j − min_i(Āỹ)_i", res.Gap.Repeats, 100*res.Gap.Confidence))
 	r.Add("E Gap(x̄, ȳ) (iterates, not released)", res.IterateGap.Mean, Measured, "")
 	r.Add("Gap of the uniform pair (no data)", res.UniformGap, Measured, "the data-independent baseline x_1, y_1, its gap on the private game: the run helps only below it")

@@ -2,8 +2,8 @@ package algorithms
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer/saddle"
 )
 
@@ -31,15 +31,15 @@ func scoReport(res *saddle.SCOResult) *Report {
 	r := &Report{Title: fmt.Sprintf("privamp run: smd-sco on %s", res.Problem), Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions}
 	r.AddVerdict("checks of the run against the certificate, the explicit bound and the uniform point")
 	r.Add("records n, dimension d", fmt.Sprintf("%d, %d", res.N, res.D), Given, "")
-	r.Add("L0, L1, L2 (ℓ1 geometry)", fmt.Sprintf("%s, %s, %s", quantity.Num(c.L0), quantity.Num(c.L1), quantity.Num(c.L2)), Declared, "from the declared bounds, never from the data")
+	r.Add("L0, L1, L2 (ℓ1 geometry)", fmt.Sprintf("%s, %s, %s", dp.Num(c.L0), dp.Num(c.L1), dp.Num(c.L2)), Declared, "from the declared bounds, never from the data")
 	r.Add("steps T, samples K, round length q, batch B", fmt.Sprintf("%d, %d, %d, %d", res.Steps, res.Samples, res.RoundLength, res.Batch), Given, "0 → Thm 4.2's second-order setting")
-	r.Add("step size τ", quantity.Num(res.Eta), Derived, res.EtaSource)
-	r.Add("Prop. 4.3's step bound at the target", quantity.Num(res.PaperMaxStep), Derived, "Bε/(8L0√(2(TK/q+qK) ln(1/δ))): Cor. 3.6, about 2× conservative")
-	r.Add("ε per vertex sample", quantity.Loss(pv.VertexEpsilon), Certified, "vertex of P_{w^t}: 4L0τ/B-DP")
+	r.Add("step size τ", dp.Num(res.Eta), Derived, res.EtaSource)
+	r.Add("Prop. 4.3's step bound at the target", dp.Num(res.PaperMaxStep), Derived, "Bε/(8L0√(2(TK/q+qK) ln(1/δ))): Cor. 3.6, about 2× conservative")
+	r.Add("ε per vertex sample", dp.Loss(pv.VertexEpsilon), Certified, "vertex of P_{w^t}: 4L0τ/B-DP")
 	r.Add("vertex samples k", fmt.Sprint(pv.Samples), Derived, "K(q + ⌊T/q⌋): sampling rounds t ≤ q or q | t, plus the final draw")
-	r.Add(fmt.Sprintf("ε at δ = %g", pv.Delta), quantity.Loss(pv.Epsilon), Certified, pv.Source)
-	r.Add("ε (RDP of pure DP, same δ)", quantity.Loss(pv.EpsilonRDP), Certified, "rdp.PureDP composed k times, improved conversion")
-	r.Add("E excess risk of ŵ_T (released)", fmt.Sprintf("%s ± %s [%s, %s]", res.Excess.Mean, quantity.Num(float64(res.Excess.Upper)-float64(res.Excess.Mean)), res.Excess.Lower, res.Excess.Upper),
+	r.Add(fmt.Sprintf("ε at δ = %g", pv.Delta), dp.Loss(pv.Epsilon), Certified, pv.Source)
+	r.Add("ε (RDP of pure DP, same δ)", dp.Loss(pv.EpsilonRDP), Certified, "rdp.PureDP composed k times, improved conversion")
+	r.Add("E excess risk of ŵ_T (released)", fmt.Sprintf("%s ± %s [%s, %s]", res.Excess.Mean, dp.Num(float64(res.Excess.Upper)-float64(res.Excess.Mean)), res.Excess.Lower, res.Excess.Upper),
 		Measured, fmt.Sprintf("mean over %d runs, %g%% Student-t interval; population F(ŵ_T) − min F", res.Excess.Repeats, 100*res.Excess.Confidence))
 	r.Add("E excess risk of w^T (not released)", res.AverageExcess.Mean, Measured, "")
 	r.Add("excess risk of the uniform point (no data)", res.UniformExcess, Measured, "the data-independent baseline x_1, its risk on the private records")

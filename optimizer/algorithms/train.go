@@ -2,9 +2,9 @@ package algorithms
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 )
 
@@ -20,13 +20,13 @@ func TrainReport(res *optimizer.TrainResult) *Report {
 	}
 	add("verdict", res.Verdict, Measured, "checks of the run against the derived constants")
 	add("records n (private), dimension d", fmt.Sprintf("%d, %d", res.Training.N, d.Dimension), Given, res.Description)
-	add("feature bound X", quantity.Num(d.FeatureBound), Declared, d.FeatureBoundSource)
-	add("label bound Y", quantity.Num(d.LabelBound), Declared, "1 for classification; declared for regression")
-	add("domain radius R", quantity.Num(d.Radius), Declared, "declared (∞: no projection)")
+	add("feature bound X", dp.Num(d.FeatureBound), Declared, d.FeatureBoundSource)
+	add("label bound Y", dp.Num(d.LabelBound), Declared, "1 for classification; declared for regression")
+	add("domain radius R", dp.Num(d.Radius), Declared, "declared (∞: no projection)")
 	add("Lipschitz constant L", de.Lipschitz, Derived, "sup ‖∇f‖ on K from X, Y, R")
-	add("smoothness β", quantity.Num(de.Smoothness), Derived, "X²·sup φ'' (+ m)")
-	add("strong convexity m", quantity.Num(de.StrongConvexity), Declared, "ℓ2 weight")
-	add("sensitivity L'", quantity.Num(de.Sensitivity), Derived, "X·sup|φ'|: half a record's largest gradient change (the ℓ2 term cancels; Thm 22)")
+	add("smoothness β", dp.Num(de.Smoothness), Derived, "X²·sup φ'' (+ m)")
+	add("strong convexity m", dp.Num(de.StrongConvexity), Declared, "ℓ2 weight")
+	add("sensitivity L'", dp.Num(de.Sensitivity), Derived, "X·sup|φ'|: half a record's largest gradient change (the ℓ2 term cancels; Thm 22)")
 	add("steps", de.Steps, Derived, "epochs × ⌈records/batch⌉")
 	add("step size η", de.Eta, Derived, de.EtaSource)
 	add("noise σ", de.Sigma, Derived, de.SigmaSource)
@@ -45,7 +45,7 @@ func TrainReport(res *optimizer.TrainResult) *Report {
 			r.AddUnit("people with ε ≤ target", fmt.Sprintf("%.1f%%", 100**c.ShareWithinTarget), Derived, fmt.Sprintf("target %g", c.Target), "of the private indices")
 		}
 	} else {
-		add("ε (amplification by iteration)", quantity.NoFinite, Certified, "not applicable: "+c.Reason)
+		add("ε (amplification by iteration)", dp.NoFinite, Certified, "not applicable: "+c.Reason)
 	}
 	r.AddUnit("ε by plain composition", c.Composition, Certified, dl, "every iterate released: Gaussian steps composed (Lemma 27)")
 	for _, e := range c.Exact {
@@ -59,18 +59,18 @@ func TrainReport(res *optimizer.TrainResult) *Report {
 				r.Notes = append(r.Notes, fmt.Sprintf("the table shows 20 of %d budget groups; the JSON result lists them all", len(p.Groups)))
 				break
 			}
-			r.AddUnit(fmt.Sprintf("ε of positions %d–%d", g.First, g.Last), quantity.Loss(g.AchievedMax), Certified, fmt.Sprintf("target %g, δ = %g", g.Epsilon, g.Delta), "largest ε in the group")
+			r.AddUnit(fmt.Sprintf("ε of positions %d–%d", g.First, g.Last), dp.Loss(g.AchievedMax), Certified, fmt.Sprintf("target %g, δ = %g", g.Epsilon, g.Delta), "largest ε in the group")
 		}
 	}
-	add("empirical risk at the start w0", quantity.Num(m.StartRisk), Measured, "")
-	add("empirical risk of the output", quantity.Num(m.FinalRisk), Measured, fmt.Sprintf("seed %d; steps %d..%d ran", res.Seed, m.StartStep+1, m.EndStep))
-	add("empirical risk of w* (non-private)", quantity.Num(m.OptimumRisk), Measured, fmt.Sprintf("Newton–CG on K (stationarity %.1e)", m.Stationarity))
-	add("‖w − w*‖", quantity.Num(m.Distance), Measured, "")
+	add("empirical risk at the start w0", dp.Num(m.StartRisk), Measured, "")
+	add("empirical risk of the output", dp.Num(m.FinalRisk), Measured, fmt.Sprintf("seed %d; steps %d..%d ran", res.Seed, m.StartStep+1, m.EndStep))
+	add("empirical risk of w* (non-private)", dp.Num(m.OptimumRisk), Measured, fmt.Sprintf("Newton–CG on K (stationarity %.1e)", m.Stationarity))
+	add("‖w − w*‖", dp.Num(m.Distance), Measured, "")
 	if m.Accuracy != nil {
 		add("training accuracy", fmt.Sprintf("%.1f%% (w* %.1f%%, majority class %.1f%%)", 100**m.Accuracy, 100**m.OptimumAccuracy, 100**m.MajorityShare), Measured, "sign(⟨w, x⟩) vs label")
 	}
 	if m.TaskRisk != nil {
-		add("mean empirical risk of tasks 2..k", quantity.Num(*m.TaskRisk), Measured, "independent Stop-PNSGD runs")
+		add("mean empirical risk of tasks 2..k", dp.Num(*m.TaskRisk), Measured, "independent Stop-PNSGD runs")
 	}
 	if m.Utility != nil {
 		r.Notes = append(r.Notes, "utility: F and F* on "+m.Utility.Population)

@@ -2,11 +2,11 @@ package audit
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"slices"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 )
 
 // Options of Evaluate.
@@ -64,14 +64,14 @@ func (v Verdict) MarshalJSON() ([]byte, error) { return []byte(`"` + v.String() 
 
 // Comparison sets the lower bound beside an upper bound.
 type Comparison struct {
-	EpsilonUpper quantity.Loss `json:"epsilon_upper"`
-	EpsilonLower quantity.Max  `json:"epsilon_lower"`
-	Delta        float64       `json:"delta"`
-	Source       string        `json:"source"`
-	Verdict      Verdict       `json:"verdict"`
+	EpsilonUpper dp.Loss `json:"epsilon_upper"`
+	EpsilonLower dp.Max  `json:"epsilon_lower"`
+	Delta        float64 `json:"delta"`
+	Source       string  `json:"source"`
+	Verdict      Verdict `json:"verdict"`
 	// Gap is upper − lower (negative when Violated).
-	Gap       quantity.Num `json:"gap"`
-	Statement string       `json:"statement"`
+	Gap       dp.Num `json:"gap"`
+	Statement string `json:"statement"`
 }
 
 // Estimator names.
@@ -94,7 +94,7 @@ type Evaluation struct {
 	// EpsilonLower is the largest lower bound of the estimators that bound
 	// ε (the threshold attack, one-run; GDP with GDPInMax), Estimator the
 	// one that gave it; 0 with Reason when none is positive.
-	EpsilonLower quantity.Max    `json:"epsilon_lower"`
+	EpsilonLower dp.Max          `json:"epsilon_lower"`
 	Estimator    string          `json:"estimator"`
 	Reason       string          `json:"reason,omitempty"`
 	Threshold    *ThresholdBound `json:"threshold,omitempty"`
@@ -183,26 +183,26 @@ func Evaluate(c *Canaries, o Options) (*Evaluation, error) {
 // Compare sets a lower bound (holding with probability ≥ conf) beside an
 // upper bound at the same δ.
 func Compare(lower float64, u Upper, conf float64) *Comparison {
-	cmp := &Comparison{EpsilonUpper: quantity.Loss(u.Epsilon), EpsilonLower: quantity.Max(lower), Delta: u.Delta,
-		Source: u.Source, Gap: quantity.Num(u.Epsilon - lower)}
+	cmp := &Comparison{EpsilonUpper: dp.Loss(u.Epsilon), EpsilonLower: dp.Max(lower), Delta: u.Delta,
+		Source: u.Source, Gap: dp.Num(u.Epsilon - lower)}
 	if lower > u.Epsilon {
 		cmp.Verdict = Violated
 		cmp.Statement = fmt.Sprintf("the lower bound ε ≥ %s exceeds the upper bound ε = %s at δ = %g by %s: with %g%% confidence the upper bound is false",
-			quantity.Max(lower), quantity.Loss(u.Epsilon), u.Delta, quantity.Num(lower-u.Epsilon), 100*conf)
+			dp.Max(lower), dp.Loss(u.Epsilon), u.Delta, dp.Num(lower-u.Epsilon), 100*conf)
 		return cmp
 	}
 	cmp.Verdict = Consistent
 	cmp.Statement = fmt.Sprintf("the lower bound ε ≥ %s does not exceed the upper bound ε = %s at δ = %g: the gap is %s (if the upper bound is right, the true ε lies between them, the lower end holding with %g%% confidence)",
-		quantity.Max(lower), quantity.Loss(u.Epsilon), u.Delta, quantity.Num(u.Epsilon-lower), 100*conf)
+		dp.Max(lower), dp.Loss(u.Epsilon), u.Delta, dp.Num(u.Epsilon-lower), 100*conf)
 	return cmp
 }
 
 // best is the largest lower bound of the estimators that bound ε, and its
 // estimator's name (the first applicable one when none is positive).
-func best(ev *Evaluation, gdp bool) (quantity.Max, string) {
-	var eps quantity.Max
+func best(ev *Evaluation, gdp bool) (dp.Max, string) {
+	var eps dp.Max
 	name := ""
-	try := func(n string, e quantity.Max) {
+	try := func(n string, e dp.Max) {
 		if name == "" || e > eps {
 			eps, name = e, n
 		}
@@ -252,11 +252,11 @@ func scoreBounds(ev *Evaluation, c *Canaries, o Options) {
 // say which, so every bound is the smaller of the two: the rows as given,
 // and each distinct row once.
 type Repeats struct {
-	Rows           int          `json:"rows"`
-	Distinct       int          `json:"distinct"`
-	EpsilonAsGiven quantity.Max `json:"epsilon_lower_as_given"`
-	EpsilonOnce    quantity.Max `json:"epsilon_lower_once"`
-	Statement      string       `json:"statement"`
+	Rows           int    `json:"rows"`
+	Distinct       int    `json:"distinct"`
+	EpsilonAsGiven dp.Max `json:"epsilon_lower_as_given"`
+	EpsilonOnce    dp.Max `json:"epsilon_lower_once"`
+	Statement      string `json:"statement"`
 }
 
 // repeatedRows bounds ε again on once (each distinct row once) and keeps,

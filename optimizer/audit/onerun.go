@@ -1,10 +1,10 @@
 package audit
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 )
 
 // OneRunSource cites the one-run estimator.
@@ -22,7 +22,7 @@ type OneRunBound struct {
 	Correct    int     `json:"correct"`  // v
 	// EpsilonLower: with probability ≥ Confidence the algorithm is not
 	// (ε, Delta)-DP for any ε < EpsilonLower.
-	EpsilonLower quantity.Max `json:"epsilon_lower"`
+	EpsilonLower dp.Max `json:"epsilon_lower"`
 	// PValue is the theorem's bound on P[V ≥ v] at EpsilonLower (≤ 1 − Confidence).
 	PValue float64 `json:"p_value"`
 	Reason string  `json:"reason,omitempty"`
@@ -74,7 +74,7 @@ func OneRun(m, r, v int, delta, conf float64) (OneRunBound, error) {
 			hi = mid
 		}
 	}
-	b.EpsilonLower, b.PValue = quantity.Max(lo), OneRunPValue(m, r, v, lo, delta)
+	b.EpsilonLower, b.PValue = dp.Max(lo), OneRunPValue(m, r, v, lo, delta)
 	return b, nil
 }
 

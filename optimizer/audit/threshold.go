@@ -1,13 +1,13 @@
 package audit
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 	"slices"
 	"sort"
 	"sync"
 
 	"github.com/privamp/privamp/composition"
-	"github.com/privamp/privamp/internal/quantity"
 )
 
 // Sources of the estimators.
@@ -31,10 +31,10 @@ type ThresholdBound struct {
 	Delta      float64 `json:"delta"`
 	// EpsilonLower: with probability ≥ Confidence the algorithm is not
 	// (ε, Delta)-DP for any ε < EpsilonLower.
-	EpsilonLower quantity.Max `json:"epsilon_lower"`
-	Reason       string       `json:"reason,omitempty"`
-	Threshold    float64      `json:"threshold"`
-	Greater      bool         `json:"greater"`
+	EpsilonLower dp.Max  `json:"epsilon_lower"`
+	Reason       string  `json:"reason,omitempty"`
+	Threshold    float64 `json:"threshold"`
+	Greater      bool    `json:"greater"`
 	// Members and NonMembers are the canaries the bound is evaluated on
 	// (the evaluation half, or all with a grid); TP and FP are those on the
 	// member side of the threshold.
@@ -62,26 +62,26 @@ type ThresholdBound struct {
 // ≥ IntervalConfidence = 1 − 2(1 − Confidence). EpsilonLower is the ε at δ
 // of MuLower-GDP: a lower bound on ε only under Assumption.
 type GDPBound struct {
-	Source             string        `json:"source"`
-	Assumption         string        `json:"assumption"`
-	Confidence         float64       `json:"confidence"`
-	IntervalConfidence float64       `json:"interval_confidence"`
-	Delta              float64       `json:"delta"`
-	MuLower            quantity.Max  `json:"mu_lower"`
-	MuUpper            quantity.Loss `json:"mu_upper"`
-	EpsilonLower       quantity.Max  `json:"epsilon_lower"`
-	EpsilonUpper       quantity.Loss `json:"epsilon_upper"`
-	Reason             string        `json:"reason,omitempty"`
-	Threshold          float64       `json:"threshold"`
-	Greater            bool          `json:"greater"`
-	Members            int           `json:"members"`
-	NonMembers         int           `json:"non_members"`
-	TP                 int           `json:"tp"`
-	FP                 int           `json:"fp"`
-	FPRHigh            float64       `json:"fpr_high"`
-	FNRHigh            float64       `json:"fnr_high"`
-	FPRLow             float64       `json:"fpr_low"`
-	FNRLow             float64       `json:"fnr_low"`
+	Source             string  `json:"source"`
+	Assumption         string  `json:"assumption"`
+	Confidence         float64 `json:"confidence"`
+	IntervalConfidence float64 `json:"interval_confidence"`
+	Delta              float64 `json:"delta"`
+	MuLower            dp.Max  `json:"mu_lower"`
+	MuUpper            dp.Loss `json:"mu_upper"`
+	EpsilonLower       dp.Max  `json:"epsilon_lower"`
+	EpsilonUpper       dp.Loss `json:"epsilon_upper"`
+	Reason             string  `json:"reason,omitempty"`
+	Threshold          float64 `json:"threshold"`
+	Greater            bool    `json:"greater"`
+	Members            int     `json:"members"`
+	NonMembers         int     `json:"non_members"`
+	TP                 int     `json:"tp"`
+	FP                 int     `json:"fp"`
+	FPRHigh            float64 `json:"fpr_high"`
+	FNRHigh            float64 `json:"fnr_high"`
+	FPRLow             float64 `json:"fpr_low"`
+	FNRLow             float64 `json:"fnr_low"`
 }
 
 // GDPAssumption is the condition under which GDPBound.EpsilonLower bounds ε.
@@ -199,12 +199,12 @@ func thresholdSplit(aIn, aOut, bIn, bOut []float64, delta, conf float64) (Thresh
 	if len(aIn) == 0 || len(aOut) == 0 || len(bIn) == 0 || len(bOut) == 0 {
 		tb.Reason = "each half needs members and non-members: too few canaries for a bound"
 		gb := GDPBound{Source: GDPSource, Assumption: GDPAssumption, Confidence: conf, IntervalConfidence: 1 - 2*(1-conf),
-			Delta: delta, Reason: tb.Reason, EpsilonUpper: quantity.Loss(math.Inf(1)), MuUpper: quantity.Loss(math.Inf(1))}
+			Delta: delta, Reason: tb.Reason, EpsilonUpper: dp.Loss(math.Inf(1)), MuUpper: dp.Loss(math.Inf(1))}
 		return tb, gb
 	}
 	tb.TP, tb.FP = countSide(bIn, ce.tau, ce.greater), countSide(bOut, ce.tau, ce.greater)
 	e, tprLo, fprHi := epsLowerBound(tb.TP, len(bIn), tb.FP, len(bOut), delta, alpha)
-	tb.EpsilonLower, tb.TPRLow, tb.FPRHigh = quantity.Max(e), tprLo, fprHi
+	tb.EpsilonLower, tb.TPRLow, tb.FPRHigh = dp.Max(e), tprLo, fprHi
 	if e <= 0 {
 		tb.Reason = noBoundReason
 	}
@@ -225,9 +225,9 @@ func gdpAt(in, out []float64, tau float64, greater bool, delta, conf, alpha floa
 	gb.FNRLow = ClopperPearsonLower(fn, len(in), alpha)
 	lo := math.Max(0, probit(1-gb.FPRHigh)-probit(gb.FNRHigh)-epsMargin)
 	hi := math.Max(0, probit(1-gb.FPRLow)-probit(gb.FNRLow))
-	gb.MuLower, gb.MuUpper = quantity.Max(lo), quantity.Loss(hi)
-	gb.EpsilonLower = quantity.Max(gaussianEpsLower(lo, delta))
-	gb.EpsilonUpper = quantity.Loss(gaussianEpsUpper(hi, delta))
+	gb.MuLower, gb.MuUpper = dp.Max(lo), dp.Loss(hi)
+	gb.EpsilonLower = dp.Max(gaussianEpsLower(lo, delta))
+	gb.EpsilonUpper = dp.Loss(gaussianEpsUpper(hi, delta))
 	if lo <= 0 {
 		gb.Reason = "Φ⁻¹(1 − FPR_hi) ≤ Φ⁻¹(FNR_hi) at the chosen threshold: too few canaries, or too little leakage, for μ > 0"
 	}
@@ -279,8 +279,8 @@ func thresholdGrid(in, out []float64, grid []float64, delta, conf float64) (Thre
 	for _, tau := range grid {
 		tp, fp := countSide(in, tau, true), countSide(out, tau, true)
 		e, tprLo, fprHi := epsLowerBound(tp, len(in), fp, len(out), delta, alpha)
-		if quantity.Max(e) > tb.EpsilonLower {
-			tb.EpsilonLower, tb.Threshold, tb.TP, tb.FP, tb.TPRLow, tb.FPRHigh = quantity.Max(e), tau, tp, fp, tprLo, fprHi
+		if dp.Max(e) > tb.EpsilonLower {
+			tb.EpsilonLower, tb.Threshold, tb.TP, tb.FP, tb.TPRLow, tb.FPRHigh = dp.Max(e), tau, tp, fp, tprLo, fprHi
 		}
 		fnHi := ClopperPearsonUpper(len(in)-tp, len(in), alpha)
 		if m := probit(1-fprHi) - probit(fnHi); m > bestMu {

@@ -1,11 +1,11 @@
 package audit
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 	"runtime"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 )
 
@@ -26,11 +26,11 @@ type Report struct {
 	Trials      int                    `json:"trials"`
 	Workers     int                    `json:"workers"`
 	Confidence  float64                `json:"confidence"`
-	Lower       quantity.Max           `json:"epsilon_lower"`
-	Upper       quantity.Loss          `json:"epsilon"`
+	Lower       dp.Max                 `json:"epsilon_lower"`
+	Upper       dp.Loss                `json:"epsilon"`
 	UpperSource string                 `json:"source"`
 	// Exact is the exact ε where the final iterate is Gaussian (NaN: none).
-	Exact quantity.Loss `json:"exact_epsilon"`
+	Exact dp.Loss `json:"exact_epsilon"`
 	Result
 	Check optimizer.TrainCheck `json:"check"`
 }
@@ -76,7 +76,7 @@ func Training(spec optimizer.Spec, as Spec, progress func(done int)) (*Report, e
 		as.Workers = runtime.NumCPU()
 	}
 	rep := &Report{Run: res, Index: t, Trials: as.Trials, Workers: as.Workers, Confidence: as.Confidence,
-		Upper: quantity.Loss(math.Inf(1)), UpperSource: "no amplification-by-iteration bound: " + cert.Reason, Exact: quantity.Loss(math.NaN())}
+		Upper: dp.Loss(math.Inf(1)), UpperSource: "no amplification-by-iteration bound: " + cert.Reason, Exact: dp.Loss(math.NaN())}
 	if cert.Applicable {
 		rep.Upper, rep.UpperSource = cert.WorstEpsilon, cert.Source
 		for _, e := range cert.PerIndex {
@@ -92,7 +92,7 @@ func Training(spec optimizer.Spec, as Spec, progress func(done int)) (*Report, e
 	if err != nil {
 		return nil, err
 	}
-	rep.Result, rep.Lower = ar, quantity.Max(ar.Epsilon)
+	rep.Result, rep.Lower = ar, dp.Max(ar.Epsilon)
 	for _, e := range cert.Exact {
 		if e.Index == t {
 			rep.Exact = e.ExactEpsilon
@@ -100,7 +100,7 @@ func Training(spec optimizer.Spec, as Spec, progress func(done int)) (*Report, e
 	}
 	if math.IsNaN(float64(rep.Exact)) && isLinear(pr.Objective.Loss) && math.IsInf(cfg.R, 1) {
 		if rho, err := optimizer.ExactRho(cfg, pr.Data.N(), pr.Objective.L2, 2*pr.Declared.FeatureBound, int(t)); err == nil {
-			rep.Exact = quantity.Loss(optimizer.GaussianShiftEpsilon(math.Sqrt(2*rho), cfg.Delta))
+			rep.Exact = dp.Loss(optimizer.GaussianShiftEpsilon(math.Sqrt(2*rho), cfg.Delta))
 		}
 	}
 	rep.Check = optimizer.NewCheck("audit lower bound ≤ proven upper bound", ar.Epsilon <= float64(rep.Upper), ar.Epsilon, float64(rep.Upper),

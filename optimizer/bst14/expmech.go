@@ -1,13 +1,13 @@
 package bst14
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 	"math/rand/v2"
 	"sort"
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/tables"
@@ -243,7 +243,7 @@ type ExpMechParams struct {
 
 // ExpMechPrivacy is the certificate of the exponential mechanism.
 type ExpMechPrivacy struct {
-	Epsilon quantity.Loss `json:"epsilon"`
+	Epsilon dp.Loss `json:"epsilon"`
 	// Temperature ε/(2L‖C‖₂) on the sum loss (Algorithm 2).
 	Temperature float64 `json:"temperature"`
 	Diameter    float64 `json:"diameter"`
@@ -316,7 +316,7 @@ func runExpMechProblem(pr *optimizer.Problem, p ExpMechParams) (*ExpMechResult, 
 		return nil, err
 	}
 	res := &ExpMechResult{Algorithm: "bst14-expmech", Description: pr.Description, Declared: pr.Declared, N: n, Dimension: d, Lipschitz: c.L,
-		Privacy: ExpMechPrivacy{Epsilon: quantity.Loss(eps), Temperature: temp, Diameter: diam, Neighbours: "replace-one (fixed n)", Sampler: samplerDoc, Source: ExpMechSource},
+		Privacy: ExpMechPrivacy{Epsilon: dp.Loss(eps), Temperature: temp, Diameter: diam, Neighbours: "replace-one (fixed n)", Sampler: samplerDoc, Source: ExpMechSource},
 		Bound:   ExpMechBounds{MeanBST: bound.MeanBST, MeanGibbs: bound.MeanGibbs}, PaperRate: float64(d) * c.L * diam / eps, Trivial: float64(n) * c.L * diam, Cells: len(smp.cells),
 		Outcome: newOutcome(p.Seed, pr,
 			"neighbours replace one record; ℓ(·; d) − ℓ(·; d′) is 2L-Lipschitz on C, so its range is ≤ 2L‖C‖₂ and the density ratio is ≤ e^ε (Thm 3.1)",

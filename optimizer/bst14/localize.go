@@ -2,10 +2,10 @@ package bst14
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/tables"
@@ -25,7 +25,7 @@ type LocalizeResult struct {
 	Declared    optimizer.Declared `json:"declared"`
 	N           int                `json:"n"`
 	Dimension   int                `json:"dimension"`
-	Epsilon     quantity.Loss      `json:"epsilon"`
+	Epsilon     dp.Loss            `json:"epsilon"`
 	// Stage1 is output perturbation at ε/2 (Gamma-norm noise).
 	Stage1 *OutputResult `json:"stage1"`
 	// Zeta = 3 ln n and Rho = ζ·p·scale, C₀'s radius around θ₀ (Lemma 4.2).
@@ -75,7 +75,7 @@ func RunLocalize(s Spec, p LocalizeParams) (*LocalizeResult, error) {
 		return nil, err
 	}
 	res := &LocalizeResult{Algorithm: "bst14-localize", Description: pr.Description, Declared: pr.Declared, N: n, Dimension: d,
-		Epsilon: quantity.Loss(eps), Stage1: st1, Zeta: 3 * math.Log(float64(n)),
+		Epsilon: dp.Loss(eps), Stage1: st1, Zeta: 3 * math.Log(float64(n)),
 		Outcome: newOutcome(p.Seed, pr,
 			"neighbours replace one record; ℓ convex and L-Lipschitz on C plus (Δ/2)‖θ‖², Δ = l2 > 0",
 			"stage 1 (output perturbation, Gamma-norm noise) is ε/2-DP; stage 2 (the exact exponential sampler on C₀ ∩ C, a set chosen from stage 1's output) is ε/2-DP for every C₀; adaptive basic composition gives ε",
@@ -94,7 +94,7 @@ func RunLocalize(s Spec, p LocalizeParams) (*LocalizeResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Stage2 = ExpMechPrivacy{Epsilon: quantity.Loss(eps / 2), Temperature: temp, Diameter: diam, Neighbours: "replace-one (fixed n)", Sampler: samplerDoc, Source: ExpMechSource}
+	res.Stage2 = ExpMechPrivacy{Epsilon: dp.Loss(eps / 2), Temperature: temp, Diameter: diam, Neighbours: "replace-one (fixed n)", Sampler: samplerDoc, Source: ExpMechSource}
 	rng := dataset.NewRand(p.Seed ^ 0x10ca1)
 	w := smp.draw(rng)
 	res.W = w

@@ -2,12 +2,12 @@ package bst14
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/tables"
@@ -51,9 +51,9 @@ type Solver struct {
 
 // OutputPrivacy is the certificate of output perturbation.
 type OutputPrivacy struct {
-	Noise   string        `json:"noise"`
-	Epsilon quantity.Loss `json:"epsilon"`
-	Delta   float64       `json:"delta"`
+	Noise   string  `json:"noise"`
+	Epsilon dp.Loss `json:"epsilon"`
+	Delta   float64 `json:"delta"`
 	// ExactSensitivity is 2·Sens/(nm) (tables.OutputPerturbationSensitivity
 	// with Sens ≤ L: the ℓ2 term cancels between neighbours).
 	ExactSensitivity float64 `json:"exact_sensitivity"`
@@ -62,15 +62,15 @@ type OutputPrivacy struct {
 	Sensitivity float64 `json:"sensitivity"`
 	// Scale is the Gamma scale Sensitivity/ε (gamma) or the Gaussian σ
 	// (tables.AnalyticGaussianSigma, exact for every ε).
-	Scale      quantity.Noise `json:"scale"`
-	Neighbours string         `json:"neighbours"`
-	Source     string         `json:"source"`
+	Scale      dp.Noise `json:"scale"`
+	Neighbours string   `json:"neighbours"`
+	Source     string   `json:"source"`
 	// PaperScale is the paper's noise at the same ε: 2L/(nΔε) (gamma) or
 	// σ₀ = 2L√ln(1/δ)/(Δεn) (Appendix B), with its L; PaperEpsilon is what
 	// that σ₀ really gives at δ for the exact minimiser (never a guarantee
 	// of this run; NaN for gamma, whose paper scale is sound).
-	PaperScale   float64      `json:"paper_scale"`
-	PaperEpsilon quantity.Num `json:"paper_epsilon"`
+	PaperScale   float64 `json:"paper_scale"`
+	PaperEpsilon dp.Num  `json:"paper_epsilon"`
 }
 
 // OutputResult is the result of output perturbation.
@@ -237,9 +237,9 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 	switch p.Noise {
 	case NoiseGamma:
 		scale := pv.Sensitivity / eps
-		pv.Scale, pv.Epsilon = quantity.Noise(scale), quantity.Loss(eps)
+		pv.Scale, pv.Epsilon = dp.Noise(scale), dp.Loss(eps)
 		pv.PaperScale = tables.OutputPerturbationSensitivity(c.L, c.M, float64(n)) / eps
-		pv.PaperEpsilon = quantity.Num(math.NaN())
+		pv.PaperEpsilon = dp.Num(math.NaN())
 		res.NoiseNorm = gammaNormVector(rng, b, scale)
 		res.MeanNoiseNorm = float64(d) * scale
 		pv.Source += "; density ∝ exp(−ε‖b‖/s) is ε-DP for ℓ2 sensitivity s (the density ratio at b and b + v is ≤ e^{ε‖v‖/s})"
@@ -249,12 +249,12 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 			return nil, err
 		}
 		pv.Delta = p.Delta
-		pv.Scale = quantity.Noise(sigma)
+		pv.Scale = dp.Noise(sigma)
 		e, _ := composition.GaussianEpsilon(pv.Sensitivity/sigma, p.Delta)
-		pv.Epsilon = quantity.Loss(e)
+		pv.Epsilon = dp.Loss(e)
 		pv.PaperScale = tables.OutputPerturbationPaperSigma(c.L, c.M, float64(n), eps, p.Delta)
 		pe, _ := composition.GaussianEpsilon(pv.ExactSensitivity/pv.PaperScale, p.Delta)
-		pv.PaperEpsilon = quantity.Num(pe)
+		pv.PaperEpsilon = dp.Num(pe)
 		gaussianVector(rng, b, sigma)
 		res.NoiseNorm = numeric.Norm(b)
 		res.MeanNoiseNorm = sigma * math.Sqrt(float64(d))

@@ -2,13 +2,13 @@ package bst14
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"math/rand/v2"
 
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/tables"
@@ -46,13 +46,13 @@ type SGDParams struct {
 type SGDPaper struct {
 	// Sigma is Theorem 2.1's σ = √(32L²n² ln(n/δ) ln(1/δ))/ε at the target
 	// ε (tables.BST14Sigma).
-	Sigma quantity.Noise `json:"sigma"`
+	Sigma dp.Noise `json:"sigma"`
 	// Epsilon is the ε the rule is stated for (the target, or the certified
 	// ε when σ was given); it is NOT a guarantee.
 	Epsilon float64 `json:"stated_epsilon"`
 	// CertifiedEpsilon is what privamp's accountant certifies for Sigma
 	// with the same sampler, steps and δ.
-	CertifiedEpsilon quantity.Loss `json:"certified_epsilon"`
+	CertifiedEpsilon dp.Loss `json:"certified_epsilon"`
 	// ChainEpsilon is what the paper's own proof chain (Lemma 2.2, Lemma
 	// 2.3 at δ′ = δ/2) gives for its σ (tables.BST14Chain): shown to
 	// document that the constant 32 does not close the proof; never a
@@ -64,16 +64,16 @@ type SGDPaper struct {
 
 // SGDPrivacy is the certified guarantee of a run.
 type SGDPrivacy struct {
-	Epsilon quantity.Loss `json:"epsilon"`
+	Epsilon dp.Loss `json:"epsilon"`
 	// EpsilonOptimistic is the PLD's lower estimate (never a guarantee).
-	EpsilonOptimistic quantity.Max   `json:"epsilon_optimistic"`
-	Delta             float64        `json:"delta"`
-	Target            float64        `json:"target_epsilon,omitempty"`
-	Sigma             quantity.Noise `json:"sigma"`
-	SigmaSource       string         `json:"sigma_source"`
+	EpsilonOptimistic dp.Max   `json:"epsilon_optimistic"`
+	Delta             float64  `json:"delta"`
+	Target            float64  `json:"target_epsilon,omitempty"`
+	Sigma             dp.Noise `json:"sigma"`
+	SigmaSource       string   `json:"sigma_source"`
 	// NoiseMultiplier z = σ/(n·Sens): noise over the largest per-record
 	// contribution n‖∇ℓ‖ (the neighbours' contributions differ by ≤ 2n·Sens).
-	NoiseMultiplier quantity.Noise `json:"noise_multiplier"`
+	NoiseMultiplier dp.Noise `json:"noise_multiplier"`
 	// SamplingRate γ = 1/n: one record drawn uniformly at each step.
 	SamplingRate float64 `json:"sampling_rate"`
 	Steps        int64   `json:"steps"`
@@ -218,7 +218,7 @@ func runSGDProblem(pr *optimizer.Problem, p SGDParams, observe func(b []float64)
 		z = p.Sigma / scale
 		pv.SigmaSource = "given"
 	} else {
-		if z, err = pld.CalibrateDPSGDFor(pld.ReplaceOne, pv.SamplingRate, int(T), p.Delta, p.TargetEpsilon, pld.Options{}); err != nil {
+		if z, err = pld.CalibrateDPSGDFor(dp.ReplaceOne, pv.SamplingRate, int(T), p.Delta, p.TargetEpsilon, pld.Options{}); err != nil {
 			return nil, field.Prefix("target_epsilon", err)
 		}
 		pv.SigmaSource = fmt.Sprintf("calibrated: the PLD accountant's smallest z (to 10⁻³) with ε ≤ %g at δ = %g, σ = z·n·Sens", p.TargetEpsilon, p.Delta)
@@ -228,7 +228,7 @@ func runSGDProblem(pr *optimizer.Problem, p SGDParams, observe func(b []float64)
 	if err != nil {
 		return nil, err
 	}
-	pv.Sigma, pv.NoiseMultiplier, pv.Epsilon, pv.EpsilonOptimistic = quantity.Noise(sigma), quantity.Noise(z), acc.Epsilon, acc.EpsilonOptimistic
+	pv.Sigma, pv.NoiseMultiplier, pv.Epsilon, pv.EpsilonOptimistic = dp.Noise(sigma), dp.Noise(z), acc.Epsilon, acc.EpsilonOptimistic
 
 	// The paper's rule at the stated ε (the target, or the certified ε when σ was given).
 	pe := p.TargetEpsilon
@@ -236,11 +236,11 @@ func runSGDProblem(pr *optimizer.Problem, p SGDParams, observe func(b []float64)
 		pe = float64(acc.Epsilon)
 	}
 	ps := tables.BST14Sigma(float64(n), pe, p.Delta, c.L)
-	res.Paper = SGDPaper{Sigma: quantity.Noise(ps), Epsilon: pe, ChainEpsilon: tables.BST14Chain(float64(n), pe, p.Delta), NoiseRatio: ps / sigma}
+	res.Paper = SGDPaper{Sigma: dp.Noise(ps), Epsilon: pe, ChainEpsilon: tables.BST14Chain(float64(n), pe, p.Delta), NoiseRatio: ps / sigma}
 	if pa, err := SGDPLD(n, ps/scale, T, p.Delta); err == nil {
 		res.Paper.CertifiedEpsilon = pa.Epsilon
 	} else {
-		res.Paper.CertifiedEpsilon = quantity.Loss(math.NaN())
+		res.Paper.CertifiedEpsilon = dp.Loss(math.NaN())
 	}
 
 	res.Bounds = sgdBounds(n, d, T, c.L, c.M, 2*pr.Declared.Radius, sigma, pe, p.Delta, rule)

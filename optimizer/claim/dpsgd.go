@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"io"
 	"math"
 
-	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/jsonin"
 	"github.com/privamp/privamp/internal/quantity"
 )
@@ -44,28 +44,28 @@ type DPSGDClaim struct {
 	Epochs          *float64 `json:"epochs"`
 	Delta           float64  `json:"delta" jsonin:"required"`
 	Epsilon         *float64 `json:"epsilon" jsonin:"required"`
-	Neighbours      string   `json:"neighbours"` // pld.ParseRelation: "add-remove" (default) or "replace-one"
+	Neighbours      string   `json:"neighbours"` // dp.ParseRelation: "add-remove" (default) or "replace-one"
 	Description     string   `json:"description"`
 }
 
 // DPSGDRun is the run a DP-SGD claim describes, with the sampling rate and
 // the number of steps resolved (DPSGDClaim.Run).
 type DPSGDRun struct {
-	Sampling        string         `json:"sampling"`
-	N               int64          `json:"n,omitempty"`
-	Batch           int64          `json:"batch,omitempty"`
-	Epochs          quantity.Num   `json:"epochs,omitzero"`
-	SamplingRate    quantity.Num   `json:"sampling_rate"`
-	Steps           int64          `json:"steps"`
-	NoiseMultiplier quantity.Noise `json:"noise_multiplier"`
-	Delta           quantity.Loss  `json:"delta"`
-	Neighbours      string         `json:"neighbours"`
+	Sampling        string   `json:"sampling"`
+	N               int64    `json:"n,omitempty"`
+	Batch           int64    `json:"batch,omitempty"`
+	Epochs          dp.Num   `json:"epochs,omitzero"`
+	SamplingRate    dp.Num   `json:"sampling_rate"`
+	Steps           int64    `json:"steps"`
+	NoiseMultiplier dp.Noise `json:"noise_multiplier"`
+	Delta           dp.Loss  `json:"delta"`
+	Neighbours      string   `json:"neighbours"`
 }
 
 // Mechanism is the run as an Accountant sees it.
 func (r DPSGDRun) Mechanism() PoissonGaussian {
 	return PoissonGaussian{Q: float64(r.SamplingRate), Z: float64(r.NoiseMultiplier), Steps: r.Steps,
-		Delta: float64(r.Delta), ReplaceOne: r.Neighbours == pld.ReplaceOne.String(), FixedSize: r.Sampling == SamplingFixedSize}
+		Delta: float64(r.Delta), ReplaceOne: r.Neighbours == dp.ReplaceOne.String(), FixedSize: r.Sampling == SamplingFixedSize}
 }
 
 // String describes the run in one line.
@@ -115,7 +115,7 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 	bad := func(f string, value any, format string, a ...any) error {
 		return &Error{Field: f, Value: value, Reason: fmt.Sprintf(format, a...)}
 	}
-	r := DPSGDRun{Sampling: d.Sampling, Neighbours: d.Neighbours, NoiseMultiplier: quantity.Noise(d.NoiseMultiplier), Delta: quantity.Loss(d.Delta)}
+	r := DPSGDRun{Sampling: d.Sampling, Neighbours: d.Neighbours, NoiseMultiplier: dp.Noise(d.NoiseMultiplier), Delta: dp.Loss(d.Delta)}
 	if d.Algorithm != AlgorithmDPSGD {
 		return r, bad("algorithm", d.Algorithm, "must be %q for a DP-SGD claim, got %q", AlgorithmDPSGD, d.Algorithm)
 	}
@@ -124,9 +124,9 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 	default:
 		return r, bad("sampling", d.Sampling, "must be %q, %q or %q, got %q", SamplingPoisson, SamplingFixedSize, SamplingShuffle, d.Sampling)
 	}
-	rel, err := pld.ParseRelation("neighbours", d.Neighbours)
+	rel, err := dp.ParseRelation("neighbours", d.Neighbours)
 	if err != nil {
-		return r, bad("neighbours", d.Neighbours, "must be %q or %q (dp_accounting's add_or_remove_one or replace_one), got %q", pld.AddRemove, pld.ReplaceOne, d.Neighbours)
+		return r, bad("neighbours", d.Neighbours, "must be %q or %q (dp_accounting's add_or_remove_one or replace_one), got %q", dp.AddRemove, dp.ReplaceOne, d.Neighbours)
 	}
 	r.Neighbours = rel.String()
 	// the sampling rate
@@ -139,7 +139,7 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 		if q := *d.SampleRate; !(q > 0 && q <= 1) {
 			return r, bad("sample_rate", q, "must be in (0, 1], got %v", q)
 		}
-		r.SamplingRate = quantity.Num(*d.SampleRate)
+		r.SamplingRate = dp.Num(*d.SampleRate)
 	case d.N == nil && d.BatchSize == nil:
 		return r, bad("sample_rate", nil, "give the sampling rate (\"sample_rate\"), or \"batch_size\" and \"n\"")
 	case d.N == nil:
@@ -152,7 +152,7 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 		return r, bad("batch_size", *d.BatchSize, "must be an integer in [1, n = %d], got %d", *d.N, *d.BatchSize)
 	default:
 		r.N, r.Batch = *d.N, *d.BatchSize
-		r.SamplingRate = quantity.Num(float64(r.Batch) / float64(r.N))
+		r.SamplingRate = dp.Num(float64(r.Batch) / float64(r.N))
 	}
 	// the number of steps
 	switch {
@@ -177,7 +177,7 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 		if steps > maxDPSGDSteps {
 			return r, bad("epochs", e, "gives %g steps; at most 10^12 are supported", steps)
 		}
-		r.Epochs, r.Steps = quantity.Num(e), int64(steps)
+		r.Epochs, r.Steps = dp.Num(e), int64(steps)
 	}
 	if z := d.NoiseMultiplier; !(z > 0) || math.IsInf(z, 0) {
 		return r, bad("noise_multiplier", z, "must be a finite number > 0, got %v", z)
@@ -228,9 +228,9 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	}
 	a := o.accountant()
 	nan := math.NaN()
-	claimed := quantity.Num(*d.Epsilon)
-	v := Verification{Via: a.Name, DPSGD: &r, ClaimedEpsilon: &claimed, WorstEpsilon: quantity.Loss(nan),
-		CompositionEpsilon: quantity.Loss(nan), NoiseMultiplierNeeded: quantity.Noise(nan)}
+	claimed := dp.Num(*d.Epsilon)
+	v := Verification{Via: a.Name, DPSGD: &r, ClaimedEpsilon: &claimed, WorstEpsilon: dp.Loss(nan),
+		CompositionEpsilon: dp.Loss(nan), NoiseMultiplierNeeded: dp.Noise(nan)}
 	m := r.Mechanism()
 	rate := "q = batch_size/n"
 	if r.N == 0 {
@@ -264,7 +264,7 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 		asPoisson := m
 		asPoisson.FixedSize = false
 		if ref, err := a.Epsilon(asPoisson); err == nil {
-			v.Notes = append(v.Notes, fmt.Sprintf("for reference only (not a certificate): the same run accounted as Poisson sampling by the %s gives ε = %s at δ = %g", a.Name, quantity.Loss(ref.Epsilon), d.Delta))
+			v.Notes = append(v.Notes, fmt.Sprintf("for reference only (not a certificate): the same run accounted as Poisson sampling by the %s gives ε = %s at δ = %g", a.Name, dp.Loss(ref.Epsilon), d.Delta))
 		}
 		return v, nil
 	}
@@ -272,7 +272,7 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	case r.Sampling == SamplingShuffle:
 		return unsupported("shuffled, consecutive batches: each example is in exactly one batch per epoch, not in each batch independently with probability q",
 			"accounting shuffled batches as if Poisson-sampled is the common approximation (Opacus, TF-Privacy), not a proof: privamp does not certify it")
-	case fixed && r.Neighbours != pld.ReplaceOne.String():
+	case fixed && r.Neighbours != dp.ReplaceOne.String():
 		return unsupported("batches of exactly batch_size drawn without replacement under add/remove neighbours: no dominating pair for them is implemented here, so no bound is given",
 			"sampling without replacement (fixed-size batches) is certified under replace-one neighbours only (the PLD's replace-one pair); under add/remove no dominating pair is implemented in privamp, and accounting it as Poisson is an approximation, not a proof")
 	case fixed && refErr != nil:
@@ -291,11 +291,11 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 		v.Verdict, v.Via = Unsupported, ViaDelta
 		return v, nil
 	}
-	v.Source, v.WorstEpsilon, v.CompositionEpsilon = ref.Source, quantity.Loss(ref.Epsilon), quantity.Loss(ref.Epsilon)
+	v.Source, v.WorstEpsilon, v.CompositionEpsilon = ref.Source, dp.Loss(ref.Epsilon), dp.Loss(ref.Epsilon)
 	switch {
-	case r.Neighbours == pld.ReplaceOne.String() && m.Q < 1 && fixed:
+	case r.Neighbours == dp.ReplaceOne.String() && m.Q < 1 && fixed:
 		v.Notes = append(v.Notes, "fixed-size batches under replace-one are bounded by the PLD of the pair ((1−γ)N(0,z²)+γN(2,z²), N(0,z²)), γ = batch_size/n, symmetrized (Balle–Barthe–Gaboardi 2018, Thm 2; Zhu–Dong–Wang 2022; Dong–Roth–Su 2022): a fixed-size batch under replace-one is a much stronger adversary than Poisson sampling under add/remove, so expect a far larger ε than a Poisson accountant reports")
-	case r.Neighbours == pld.ReplaceOne.String() && m.Q < 1:
+	case r.Neighbours == dp.ReplaceOne.String() && m.Q < 1:
 		v.Notes = append(v.Notes, "replace-one neighbours are bounded by a pair proved to dominate: the removal then addition of RDP (Mironov 2017, Prop. 11) or the PLD's symmetrized sensitivity-2 pair (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022), whichever is smaller and covers the sampling; both are looser than dp_accounting's replace-one PLD, whose pair privamp cannot check, so a smaller ε may be true")
 	}
 	if *d.Epsilon >= ref.Epsilon {
@@ -304,9 +304,9 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	}
 	v.Verdict = Invalid
 	z, err := a.noiseFor(m, *d.Epsilon)
-	v.NoiseMultiplierNeeded = quantity.Noise(z)
+	v.NoiseMultiplierNeeded = dp.Noise(z)
 	if err != nil {
-		v.NoiseMultiplierNeeded = quantity.Noise(math.Inf(1))
+		v.NoiseMultiplierNeeded = dp.Noise(math.Inf(1))
 		v.Notes = append(v.Notes, err.Error())
 	}
 	v.Notes = append(v.Notes, fmt.Sprintf("the smallest ε the %s certifies for this run is %s at δ = %g; with noise multiplier %s (the rest unchanged) the claim holds", a.Name, v.WorstEpsilon, d.Delta, v.NoiseMultiplierNeeded))

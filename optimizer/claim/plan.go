@@ -2,6 +2,7 @@ package claim
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"strings"
 
@@ -24,14 +25,14 @@ type PlanVerification struct {
 	Checks []Check `json:"checks"`
 	// CompositionEpsilon is plain composition's ε at the plan's δ (every
 	// iterate released; needs only ‖∇f‖ ≤ L): the same for every person.
-	CompositionEpsilon quantity.Loss `json:"composition_epsilon"`
+	CompositionEpsilon dp.Loss `json:"composition_epsilon"`
 	// CompositionShort counts the people whose target ε is below
 	// composition's at their δ (Via ViaComposition only).
 	CompositionShort int64 `json:"composition_short"`
 	// SigmaNeeded is the σ that meets every target (privamp plan on the
 	// same budgets and setting, η fixed), when a position is above its
 	// target; nil otherwise.
-	SigmaNeeded  *quantity.Noise    `json:"sigma_needed,omitempty"`
+	SigmaNeeded  *dp.Noise          `json:"sigma_needed,omitempty"`
 	Verification *plan.Verification `json:"verification"`
 	Notes        []string           `json:"notes"`
 }
@@ -57,7 +58,7 @@ func VerifyPlan(p *plan.Plan, progress func(done, n int64)) (*PlanVerification, 
 		return nil, err
 	}
 	nan := math.NaN()
-	pv := &PlanVerification{Via: ViaAmplification, Verification: v, CompositionEpsilon: quantity.Loss(nan), Checks: []Check{}, Notes: []string{}}
+	pv := &PlanVerification{Via: ViaAmplification, Verification: v, CompositionEpsilon: dp.Loss(nan), Checks: []Check{}, Notes: []string{}}
 	claims := p.Claims()
 	maxDelta := 0.0
 	for _, c := range claims {
@@ -100,11 +101,11 @@ func VerifyPlan(p *plan.Plan, progress func(done, n int64)) (*PlanVerification, 
 		}
 		return e
 	}
-	pv.CompositionEpsilon = quantity.Loss(compAt(p.Delta))
+	pv.CompositionEpsilon = dp.Loss(compAt(p.Delta))
 	if !v.OK && v.ViolationCount > 0 {
 		if s, err := p.Options(); err == nil {
 			if mk, err := plan.Make(s, plan.Budgets{People: p.People, Tiers: p.Tiers}); err == nil && mk.Plan != nil {
-				need := quantity.Noise(mk.Plan.Sigma)
+				need := dp.Noise(mk.Plan.Sigma)
 				pv.SigmaNeeded = &need
 			}
 		}

@@ -2,6 +2,7 @@ package claim
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"slices"
 	"strings"
@@ -84,18 +85,18 @@ type Check struct {
 	Status string `json:"status"` // Pass, Fail, Unmet or NA
 	// Basis says whether the value was checked (BasisTrajectory,
 	// BasisArithmetic) or is declared and taken on trust (BasisTrust).
-	Basis  string       `json:"basis"`
-	Value  quantity.Num `json:"value"` // measured or stated value (NaN: none)
-	Bound  quantity.Num `json:"bound"` // the bound it is compared with (NaN: none)
-	Detail string       `json:"detail"`
+	Basis  string `json:"basis"`
+	Value  dp.Num `json:"value"` // measured or stated value (NaN: none)
+	Bound  dp.Num `json:"bound"` // the bound it is compared with (NaN: none)
+	Detail string `json:"detail"`
 }
 
 // IndexVerdict compares a per-index claim with the certified ε.
 type IndexVerdict struct {
-	Index     int64         `json:"index"`
-	Claimed   quantity.Num  `json:"claimed_epsilon"`
-	Certified quantity.Loss `json:"certified_epsilon"`
-	OK        bool          `json:"ok"`
+	Index     int64   `json:"index"`
+	Claimed   dp.Num  `json:"claimed_epsilon"`
+	Certified dp.Loss `json:"certified_epsilon"`
+	OK        bool    `json:"ok"`
 }
 
 // Verification is the result of Verify.
@@ -112,26 +113,26 @@ type Verification struct {
 	// DPSGD is the run a DP-SGD claim describes (nil for the others).
 	DPSGD *DPSGDRun `json:"dpsgd,omitempty"`
 	// ClaimedEpsilon is the claimed worst-case ε (nil: per-index claims only).
-	ClaimedEpsilon *quantity.Num `json:"claimed_epsilon,omitempty"`
+	ClaimedEpsilon *dp.Num `json:"claimed_epsilon,omitempty"`
 	// WorstEpsilon is the smallest worst-case ε (over private indices)
 	// privamp certifies by amplification by iteration, attained at
 	// WorstIndex (NaN, null in JSON, when it was not computed: a check
 	// failed or an assumption is unmet).
-	WorstEpsilon quantity.Loss `json:"worst_epsilon"`
-	WorstIndex   int64         `json:"worst_index"`
+	WorstEpsilon dp.Loss `json:"worst_epsilon"`
+	WorstIndex   int64   `json:"worst_index"`
 	// CompositionEpsilon is plain composition's ε (needs only ‖∇f‖ ≤ L);
 	// +Inf when the trajectory contradicts L. For a DP-SGD claim it is the
 	// accountant's ε of the composed steps (WorstEpsilon; NaN when the
 	// sampling is not covered).
-	CompositionEpsilon quantity.Loss `json:"composition_epsilon"`
+	CompositionEpsilon dp.Loss `json:"composition_epsilon"`
 	// SigmaNeeded is the smallest σ that makes every claim true (Invalid
 	// only; NaN otherwise).
-	SigmaNeeded quantity.Noise `json:"sigma_needed,omitzero"`
+	SigmaNeeded dp.Noise `json:"sigma_needed,omitzero"`
 	// NoiseMultiplierNeeded is, for a DP-SGD claim, the smallest noise
 	// multiplier that makes the claim true (Invalid only; NaN otherwise;
 	// absent for the other claims).
-	NoiseMultiplierNeeded quantity.Noise `json:"noise_multiplier_needed,omitzero"`
-	Checks                []Check        `json:"checks"`
+	NoiseMultiplierNeeded dp.Noise `json:"noise_multiplier_needed,omitzero"`
+	Checks                []Check  `json:"checks"`
 	// CrossChecked lists the declared values that were compared with the
 	// trajectory or with each other and not contradicted; Trusted those
 	// nothing in the claim could cross-check (σ when the trajectory has no
@@ -224,10 +225,10 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	}
 	tr := c.Training()
 	nan := math.NaN()
-	v := Verification{Training: tr, WorstEpsilon: quantity.Loss(nan), SigmaNeeded: quantity.Noise(nan), Via: ViaAmplification,
+	v := Verification{Training: tr, WorstEpsilon: dp.Loss(nan), SigmaNeeded: dp.Noise(nan), Via: ViaAmplification,
 		CrossChecked: []string{}, Trusted: []string{}}
 	if c.Epsilon != nil {
-		e := quantity.Num(*c.Epsilon)
+		e := dp.Num(*c.Epsilon)
 		v.ClaimedEpsilon = &e
 	}
 	add := func(ch Check) { v.Checks = append(v.Checks, ch) }
@@ -308,9 +309,9 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	}
 
 	// composition: always computed (as the reference)
-	v.CompositionEpsilon = quantity.Loss(math.Inf(1))
+	v.CompositionEpsilon = dp.Loss(math.Inf(1))
 	if lipschitzOK && c.Lipschitz > 0 && c.Sigma > 0 && !math.IsInf(c.Lipschitz, 0) {
-		v.CompositionEpsilon = quantity.Loss(compositionEpsilon(tr))
+		v.CompositionEpsilon = dp.Loss(compositionEpsilon(tr))
 	}
 	claimedWorst := -1.0
 	if c.Epsilon != nil {
@@ -360,14 +361,14 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 			if err != nil {
 				return v, err
 			}
-			v.WorstEpsilon, v.WorstIndex = quantity.Loss(e), t
+			v.WorstEpsilon, v.WorstIndex = dp.Loss(e), t
 			ok := claimedWorst < 0 || claimedWorst >= e
 			for _, i := range sortedKeys(per) {
 				ce, err := epsilonOf(g, i, c.Delta)
 				if err != nil {
 					return v, err
 				}
-				iv := IndexVerdict{Index: i, Claimed: quantity.Num(per[i]), Certified: quantity.Loss(ce), OK: per[i] >= ce}
+				iv := IndexVerdict{Index: i, Claimed: dp.Num(per[i]), Certified: dp.Loss(ce), OK: per[i] >= ce}
 				ok = ok && iv.OK
 				v.PerIndex = append(v.PerIndex, iv)
 			}
@@ -377,9 +378,9 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 			}
 			v.Verdict = Invalid
 			sig, err := tr.CalibrateSigma(claimedWorst, per)
-			v.SigmaNeeded = quantity.Noise(sig)
+			v.SigmaNeeded = dp.Noise(sig)
 			if err != nil {
-				v.SigmaNeeded = quantity.Noise(math.Inf(1))
+				v.SigmaNeeded = dp.Noise(math.Inf(1))
 				v.Notes = append(v.Notes, err.Error())
 			}
 			v.Notes = append(v.Notes, fmt.Sprintf("the smallest ε privamp certifies for these parameters is %s (worst case, index %d); with σ = %s the claim holds", v.WorstEpsilon, v.WorstIndex, v.SigmaNeeded))
@@ -392,7 +393,7 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	comp := float64(v.CompositionEpsilon)
 	okc := !math.IsInf(comp, 1) && (claimedWorst < 0 || claimedWorst >= comp)
 	for _, i := range sortedKeys(per) {
-		iv := IndexVerdict{Index: i, Claimed: quantity.Num(per[i]), Certified: v.CompositionEpsilon, OK: per[i] >= comp}
+		iv := IndexVerdict{Index: i, Claimed: dp.Num(per[i]), Certified: v.CompositionEpsilon, OK: per[i] >= comp}
 		okc = okc && iv.OK
 		v.PerIndex = append(v.PerIndex, iv)
 	}
@@ -411,7 +412,7 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 
 // check builds a Check.
 func check(name, status string, value, bound float64, basis, detail string) Check {
-	return Check{Name: name, Status: status, Value: quantity.Num(value), Bound: quantity.Num(bound), Basis: basis, Detail: detail}
+	return Check{Name: name, Status: status, Value: dp.Num(value), Bound: dp.Num(bound), Basis: basis, Detail: detail}
 }
 
 // epsilonOf is index t's ε at δ through the improved conversion: the one
@@ -468,7 +469,7 @@ func consistencyChecks(c *Claim, add func(Check)) {
 	if !(c.Radius > 0) {
 		bad = append(bad, fmt.Sprintf("R = %v is not > 0", c.Radius))
 	}
-	ch := Check{Name: "declared constants in range", Status: Pass, Value: quantity.Num(nan), Bound: quantity.Num(nan), Basis: BasisArithmetic,
+	ch := Check{Name: "declared constants in range", Status: Pass, Value: dp.Num(nan), Bound: dp.Num(nan), Basis: BasisArithmetic,
 		Detail: "L, η, σ finite and > 0; β, m finite and ≥ 0; R > 0"}
 	if len(bad) > 0 {
 		ch.Status, ch.Detail = Fail, strings.Join(bad, "; ")
@@ -476,7 +477,7 @@ func consistencyChecks(c *Claim, add func(Check)) {
 	add(ch)
 	beta, m, L, R := c.Smoothness, c.StrongConvexity, c.Lipschitz, c.Radius
 	if beta > 0 && m > 0 {
-		ch := Check{Name: "m ≤ β (constants consistent)", Status: Pass, Value: quantity.Num(m), Bound: quantity.Num(beta), Basis: BasisArithmetic,
+		ch := Check{Name: "m ≤ β (constants consistent)", Status: Pass, Value: dp.Num(m), Bound: dp.Num(beta), Basis: BasisArithmetic,
 			Detail: "a loss that is m-strongly convex and β-smooth has m ≤ β"}
 		if m > beta {
 			ch.Status = Fail
@@ -488,7 +489,7 @@ func consistencyChecks(c *Claim, add func(Check)) {
 		// An m-strongly convex f has ‖∇f(u) − ∇f(v)‖ ≥ m‖u − v‖ (Nesterov
 		// 2004, Thm 2.1.10); with u = R·e and v = −R·e in K = {‖w‖ ≤ R},
 		// 2L ≥ ‖∇f(u)‖ + ‖∇f(v)‖ ≥ 2mR.
-		ch := Check{Name: "L ≥ m·R (constants consistent)", Status: Pass, Value: quantity.Num(L), Bound: quantity.Num(m * R), Basis: BasisArithmetic,
+		ch := Check{Name: "L ≥ m·R (constants consistent)", Status: Pass, Value: dp.Num(L), Bound: dp.Num(m * R), Basis: BasisArithmetic,
 			Detail: "an m-strongly convex loss on the ball of radius R has gradients of norm ≥ m·R at some point of it, so L ≥ m·R"}
 		switch {
 		case math.IsInf(R, 1):
@@ -509,18 +510,18 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 	nan := math.NaN()
 	const name = "trajectory: usable as evidence"
 	if reason := trace.degenerate(); reason != "" {
-		add(Check{Name: name, Status: Fail, Value: quantity.Num(nan), Bound: quantity.Num(nan), Basis: BasisTrajectory,
+		add(Check{Name: name, Status: Fail, Value: dp.Num(nan), Bound: dp.Num(nan), Basis: BasisTrajectory,
 			Detail: reason + ": such a trajectory cannot be evidence for the declared constants"})
 		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g (the trajectory is not usable)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta))
 		return true
 	}
-	add(Check{Name: name, Status: Pass, Value: quantity.Num(float64(trace.rows)), Bound: quantity.Num(nan), Basis: BasisTrajectory,
+	add(Check{Name: name, Status: Pass, Value: dp.Num(float64(trace.rows)), Bound: dp.Num(nan), Basis: BasisTrajectory,
 		Detail: "rows with increasing steps ≥ 1, finite values, gradient norms not all 0, no column blanked on some rows only"})
 
 	// grad_norm against L
 	maxG, gLine := trace.maxG, trace.gLine
 	lipschitzOK := true
-	ch := Check{Name: "trajectory: max gradient norm ≤ L", Value: quantity.Num(maxG), Bound: quantity.Num(c.Lipschitz), Status: Pass, Basis: BasisTrajectory,
+	ch := Check{Name: "trajectory: max gradient norm ≤ L", Value: dp.Num(maxG), Bound: dp.Num(c.Lipschitz), Status: Pass, Basis: BasisTrajectory,
 		Detail: fmt.Sprintf("largest per-example gradient norm in the trajectory (line %d)", gLine)}
 	if maxG > c.Lipschitz*(1+1e-9) {
 		ch.Status = Fail
@@ -532,10 +533,10 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 	add(ch)
 
 	// step_size against η
-	ch = Check{Name: "trajectory: step size = η", Value: quantity.Num(c.Eta), Bound: quantity.Num(c.Eta), Status: Pass, Basis: BasisTrajectory, Detail: "every row's step size equals the declared η"}
+	ch = Check{Name: "trajectory: step size = η", Value: dp.Num(c.Eta), Bound: dp.Num(c.Eta), Status: Pass, Basis: BasisTrajectory, Detail: "every row's step size equals the declared η"}
 	if trace.hasBadEta {
 		p := trace.badEta
-		ch.Value, ch.Status = quantity.Num(p.StepSize), Fail
+		ch.Value, ch.Status = dp.Num(p.StepSize), Fail
 		ch.Detail = fmt.Sprintf("line %d: step size %g differs from the declared η = %g; the closed-form analysis assumes a constant step (a smaller late step also means less noise)", p.Line, p.StepSize, c.Eta)
 	} else {
 		checked(fmt.Sprintf("η = %g (step_size column)", c.Eta))
@@ -545,7 +546,7 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 	// step against n, batch, epochs
 	S := int(c.Training().Steps())
 	last := trace.last
-	ch = Check{Name: "trajectory: number of steps", Value: quantity.Num(float64(last)), Bound: quantity.Num(float64(S)), Status: Pass, Basis: BasisTrajectory,
+	ch = Check{Name: "trajectory: number of steps", Value: dp.Num(float64(last)), Bound: dp.Num(float64(S)), Status: Pass, Basis: BasisTrajectory,
 		Detail: fmt.Sprintf("epochs·⌈(n + public)/batch⌉ = %s", quantity.Count(S, "step", "steps"))}
 	switch {
 	case last > S:
@@ -564,7 +565,7 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 	if trace.cols[1].have > 0 {
 		mc, cLine := trace.maxC, trace.cLine
 		if c.Smoothness > 0 {
-			ch := Check{Name: "trajectory: measured contraction ≤ c", Value: quantity.Num(mc), Bound: quantity.Num(cc), Status: Pass, Basis: BasisTrajectory,
+			ch := Check{Name: "trajectory: measured contraction ≤ c", Value: dp.Num(mc), Bound: dp.Num(cc), Status: Pass, Basis: BasisTrajectory,
 				Detail: fmt.Sprintf("largest measured ‖ψ(u) − ψ(v)‖/‖u − v‖ of the step map (line %d) against c = max(|1 − ηm|, |1 − ηβ|) of the declared β = %g, m = %g (Prop. 18: a convex β-smooth, m-strongly convex loss never exceeds it)", cLine, c.Smoothness, c.StrongConvexity)}
 			if mc > cc*(1+relTol) {
 				ch.Status = Fail
@@ -577,11 +578,11 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 			}
 			add(ch)
 		} else {
-			add(Check{Name: "trajectory: measured contraction", Status: NA, Value: quantity.Num(mc), Bound: quantity.Num(nan), Basis: BasisTrajectory,
+			add(Check{Name: "trajectory: measured contraction", Status: NA, Value: dp.Num(mc), Bound: dp.Num(nan), Basis: BasisTrajectory,
 				Detail: fmt.Sprintf("no β declared, so there is no c to compare with; largest measured contraction %.6g (line %d)", mc, cLine)})
 		}
 	} else {
-		add(Check{Name: "trajectory: measured contraction ≤ c", Status: NA, Value: quantity.Num(nan), Bound: quantity.Num(cc), Basis: BasisTrust,
+		add(Check{Name: "trajectory: measured contraction ≤ c", Status: NA, Value: dp.Num(nan), Bound: dp.Num(cc), Basis: BasisTrust,
 			Detail: "no contraction column: β and m are taken as declared"})
 		trusted(fmt.Sprintf("β = %g, m = %g (no contraction column)", c.Smoothness, c.StrongConvexity))
 	}
@@ -600,7 +601,7 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 	// dist_to_opt against R: w_t and w* both lie in K, so d_t ≤ 2R.
 	if hasDist && !math.IsInf(c.Radius, 1) {
 		md, dLine := trace.maxD, trace.dLine
-		ch := Check{Name: "trajectory: distance to the optimum ≤ 2R", Value: quantity.Num(md), Bound: quantity.Num(2 * c.Radius), Status: Pass, Basis: BasisTrajectory,
+		ch := Check{Name: "trajectory: distance to the optimum ≤ 2R", Value: dp.Num(md), Bound: dp.Num(2 * c.Radius), Status: Pass, Basis: BasisTrajectory,
 			Detail: fmt.Sprintf("iterate and minimiser both lie in K = {‖w‖ ≤ R}; largest ‖w_t − w*‖ on line %d", dLine)}
 		if md > 2*c.Radius*(1+relTol) {
 			ch.Status = Fail
@@ -644,7 +645,7 @@ func lossCheck(c *Claim, trace *TraceSummary, hasDist bool) Check {
 	}
 	p := *best
 	change := p.s.Loss - p.t.Loss
-	ch := Check{Name: "trajectory: loss changes ≤ L·‖w_s − w_t‖", Value: quantity.Num(change), Bound: quantity.Num(L * p.b), Status: Pass, Basis: BasisTrajectory,
+	ch := Check{Name: "trajectory: loss changes ≤ L·‖w_s − w_t‖", Value: dp.Num(change), Bound: dp.Num(L * p.b), Status: Pass, Basis: BasisTrajectory,
 		Detail: fmt.Sprintf("the mean loss of L-Lipschitz examples changes by at most L·‖w_s − w_t‖ ≤ L·(%s) between any two rows; closest pair: lines %d and %d", p.how, p.s.Line, p.t.Line)}
 	slack := relTol * (math.Abs(p.s.Loss) + math.Abs(p.t.Loss) + L*p.b)
 	if p.excess > slack {

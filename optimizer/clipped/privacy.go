@@ -1,10 +1,10 @@
 package clipped
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/zcdp"
 )
 
@@ -19,13 +19,13 @@ type Privacy struct {
 	// one step) or "sequential" (multi-pass: T steps on every record).
 	Composition string `json:"composition"`
 	// StepRho is zcdp.Gaussian(Δ, σ) of one step; Rho the run's ρ-zCDP.
-	StepRho quantity.Loss `json:"step_rho"`
-	Rho     quantity.Loss `json:"rho"`
-	Delta   float64       `json:"delta"`
+	StepRho dp.Loss `json:"step_rho"`
+	Rho     dp.Loss `json:"rho"`
+	Delta   float64 `json:"delta"`
 	// Epsilon is ρ converted by the improved RDP conversion (zcdp.RDP);
 	// EpsilonBunSteinke by ρ + 2√(ρ ln(1/δ)) (Prop. 3).
-	Epsilon           quantity.Loss `json:"epsilon"`
-	EpsilonBunSteinke quantity.Loss `json:"epsilon_bun_steinke"`
+	Epsilon           dp.Loss `json:"epsilon"`
+	EpsilonBunSteinke dp.Loss `json:"epsilon_bun_steinke"`
 	// RhoSource says where the budget came from (given, or ρ*(ε, δ)).
 	RhoSource string `json:"rho_source"`
 	Source    string `json:"source"`
@@ -64,10 +64,10 @@ func Budget(rho, targetEpsilon, delta float64) (float64, string, error) {
 func certify(sens, sigma float64, steps int, onePass bool, delta float64, rhoSource string) Privacy {
 	p := Privacy{Neighbours: Neighbours, Delta: delta, RhoSource: rhoSource}
 	step := zcdp.Gaussian(sens, sigma)
-	p.StepRho = quantity.Loss(step)
+	p.StepRho = dp.Loss(step)
 	if onePass {
 		p.Composition = "parallel"
-		p.Rho = quantity.Loss(step)
+		p.Rho = dp.Loss(step)
 		p.Source = "Gaussian mechanism per step (Prop. 23), disjoint batches: parallel composition and post-processing (P5, P7)"
 	} else {
 		p.Composition = "sequential"
@@ -75,17 +75,17 @@ func certify(sens, sigma float64, steps int, onePass bool, delta float64, rhoSou
 		for i := range rhos {
 			rhos[i] = step
 		}
-		p.Rho = quantity.Loss(zcdp.Compose(rhos...))
+		p.Rho = dp.Loss(zcdp.Compose(rhos...))
 		p.Source = "Gaussian mechanism per step (Prop. 23), T steps on every record: zCDP composition (Lemma 24)"
 	}
 	e, err := zcdp.Epsilon(float64(p.Rho), delta, zcdp.RDP)
 	if err != nil {
 		e = math.Inf(1)
 	}
-	p.Epsilon = quantity.Loss(e)
+	p.Epsilon = dp.Loss(e)
 	if e, err = zcdp.Epsilon(float64(p.Rho), delta, zcdp.BunSteinke); err != nil {
 		e = math.Inf(1)
 	}
-	p.EpsilonBunSteinke = quantity.Loss(e)
+	p.EpsilonBunSteinke = dp.Loss(e)
 	return p
 }

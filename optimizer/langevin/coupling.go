@@ -2,10 +2,10 @@ package langevin
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/audit"
 	"github.com/privamp/privamp/optimizer/dataset"
@@ -23,7 +23,7 @@ type Coupling struct {
 	// Bound is Δ/m = 2·Sens/(mn) (≤ 2L/(mn), GTU eq. 3), the limit of the
 	// per-step bound hΔ(1 − c^k)/(1 − c) when h ≤ 2/(m + M); +Inf (null) when
 	// c ≥ 1.
-	Bound quantity.Num `json:"bound"`
+	Bound dp.Num `json:"bound"`
 	// MaxDistance is the largest ‖θ_k − θ′_k‖ and MaxDistanceStep its step.
 	MaxDistance     float64 `json:"max_distance"`
 	MaxDistanceStep int64   `json:"max_distance_step"`
@@ -78,9 +78,9 @@ func newCoupler(pr *optimizer.Problem, R, eta, beta, m, delta float64) *coupler 
 	h := eta * beta
 	c := math.Max(math.Abs(1-h*m), math.Abs(1-h*pr.Constants.Beta))
 	cp := &coupler{ch: newChain(pr.Objective, nd, R, eta, beta), w: make([]float64, nd.D)}
-	cp.r = Coupling{Neighbour: desc, Contraction: c, Bound: quantity.Num(math.Inf(1)), delta: delta, h: h, m: m, every: 1}
+	cp.r = Coupling{Neighbour: desc, Contraction: c, Bound: dp.Num(math.Inf(1)), delta: delta, h: h, m: m, every: 1}
 	if m > 0 && c < 1 {
-		cp.r.Bound = quantity.Num(h * delta / (1 - c))
+		cp.r.Bound = dp.Num(h * delta / (1 - c))
 	}
 	return cp
 }
@@ -130,16 +130,16 @@ func (cp *coupler) step(k int64, w, xi []float64) {
 // result finishes the check.
 func (cp *coupler) result() *Coupling {
 	r := &cp.r
-	ch := optimizer.TrainCheck{Name: "coupled paths ‖θ_k − θ′_k‖ ≤ hΔ(1 − c^k)/(1 − c) ≤ Δ/m", Value: quantity.Num(r.MaxRatio), Bound: 1}
+	ch := optimizer.TrainCheck{Name: "coupled paths ‖θ_k − θ′_k‖ ≤ hΔ(1 − c^k)/(1 − c) ≤ Δ/m", Value: dp.Num(r.MaxRatio), Bound: 1}
 	switch {
 	case cp.ch.thr < math.Inf(1):
-		ch.Status, ch.Value, ch.Bound = optimizer.NA, quantity.Num(math.NaN()), quantity.Num(math.NaN())
+		ch.Status, ch.Value, ch.Bound = optimizer.NA, dp.Num(math.NaN()), dp.Num(math.NaN())
 		ch.Detail = fmt.Sprintf("the thresholded loss L̃ (ψ > 0) is not strongly convex; its coupling bound 4√(2ψ/m) + 2L/(mn) (GTU Thm 2.5, continuous time) is not checked; largest measured distance %.6g at step %d", r.MaxDistance, r.MaxDistanceStep)
 	case !(r.m > 0):
-		ch.Status, ch.Value, ch.Bound = optimizer.NA, quantity.Num(math.NaN()), quantity.Num(math.NaN())
+		ch.Status, ch.Value, ch.Bound = optimizer.NA, dp.Num(math.NaN()), dp.Num(math.NaN())
 		ch.Detail = fmt.Sprintf("needs a strongly convex loss (m > 0); largest measured distance %.6g at step %d", r.MaxDistance, r.MaxDistanceStep)
 	case !(r.Contraction < 1):
-		ch.Status, ch.Value, ch.Bound = optimizer.NA, quantity.Num(math.NaN()), quantity.Num(math.NaN())
+		ch.Status, ch.Value, ch.Bound = optimizer.NA, dp.Num(math.NaN()), dp.Num(math.NaN())
 		ch.Detail = fmt.Sprintf("the drift step does not contract (c = %.6g ≥ 1: ηβ ≥ 2/M); largest measured distance %.6g at step %d", r.Contraction, r.MaxDistance, r.MaxDistanceStep)
 	default:
 		ch.Status = optimizer.Pass

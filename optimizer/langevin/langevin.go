@@ -2,11 +2,11 @@ package langevin
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
@@ -54,11 +54,11 @@ type Params struct {
 
 // Derived are computed from the declared bounds and the parameters only.
 type Derived struct {
-	N               int          `json:"n"`
-	Dimension       int          `json:"dimension"`
-	Lipschitz       quantity.Num `json:"lipschitz"`
-	Smoothness      float64      `json:"smoothness"`
-	StrongConvexity float64      `json:"strong_convexity"`
+	N               int     `json:"n"`
+	Dimension       int     `json:"dimension"`
+	Lipschitz       dp.Num  `json:"lipschitz"`
+	Smoothness      float64 `json:"smoothness"`
+	StrongConvexity float64 `json:"strong_convexity"`
 	// RecordSensitivity is Sens = X·sup|φ'| (optimizer.Constants.Sens).
 	RecordSensitivity float64 `json:"record_sensitivity"`
 	// GradientSensitivity Δ = 2·Sens/n bounds ‖∇L(θ;D) − ∇L(θ;D′)‖.
@@ -81,12 +81,12 @@ type Derived struct {
 	// GibbsExcessBound p/β bounds E[L] − min L for an exact sample of the
 	// Gibbs law of a convex loss (GTU Thm 2.4 with ψ = 0); the finite chain
 	// is only close to that law.
-	GibbsExcessBound quantity.Num `json:"gibbs_excess_bound"`
+	GibbsExcessBound dp.Num `json:"gibbs_excess_bound"`
 	// GibbsPopulationBound is p/β + L·Δ/m (≤ p/β + 2L²/(mn)): the expected
 	// excess population risk of an exact Gibbs sample for an m-strongly
 	// convex loss, Thm 2.4 plus the uniform stability of Thm 2.5 (ψ = 0) by
 	// Lemma A.16 (seed 000 implementation notes §3); null when m = 0.
-	GibbsPopulationBound quantity.Num `json:"gibbs_population_bound"`
+	GibbsPopulationBound dp.Num `json:"gibbs_population_bound"`
 }
 
 // Measured are measured on the records and the run; checks only.
@@ -210,7 +210,7 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 		dv.BetaSource = fmt.Sprintf("calibrated: the largest β with ε ≤ %g at δ = %g (bisection on the path bound)", p.TargetEpsilon, p.Delta)
 	}
 	dv.StepSize = p.Eta * dv.Beta
-	dv.GibbsExcessBound = quantity.Num(p.Psi + float64(d)/dv.Beta)
+	dv.GibbsExcessBound = dp.Num(p.Psi + float64(d)/dv.Beta)
 	if dv.Rashomon != nil {
 		dv.Rashomon.HitBound = 1 - 2*float64(d)/math.Sqrt(dv.Beta*p.Psi)
 		if dv.Rashomon.HitBound <= 0 {
@@ -237,10 +237,10 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 		}
 		m = p.StrongConvexity
 	}
-	dv.Lipschitz, dv.Smoothness, dv.StrongConvexity = quantity.Num(c.L), c.Beta, m
-	dv.GibbsPopulationBound = quantity.Num(math.NaN())
+	dv.Lipschitz, dv.Smoothness, dv.StrongConvexity = dp.Num(c.L), c.Beta, m
+	dv.GibbsPopulationBound = dp.Num(math.NaN())
 	if m > 0 {
-		dv.GibbsPopulationBound = quantity.Num(float64(d)/dv.Beta + c.L*dv.GradientSensitivity/m)
+		dv.GibbsPopulationBound = dp.Num(float64(d)/dv.Beta + c.L*dv.GradientSensitivity/m)
 	}
 
 	R := pr.Declared.Radius

@@ -1,10 +1,10 @@
 package langevin
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -21,23 +21,23 @@ const NotCertified = "the exponential mechanism (GTU Alg. 2, Thm 2.1) is pure ε
 // parameter; nothing is measured on the records.
 type Privacy struct {
 	// Rho is the slope of the path's RDP curve R_α ≤ α·Rho = αTηβ²Δ²/4.
-	Rho quantity.Loss `json:"rho"`
+	Rho dp.Loss `json:"rho"`
 	// Epsilon at Delta by the improved conversion, at the order Order.
-	Epsilon quantity.Loss `json:"epsilon"`
-	Order   quantity.Num  `json:"order"`
+	Epsilon dp.Loss `json:"epsilon"`
+	Order   dp.Num  `json:"order"`
 	// EpsilonClassic is ρ + 2√(ρ ln(1/δ)), GTU Fact A.4 optimised over α.
-	EpsilonClassic quantity.Loss `json:"epsilon_classic"`
-	Delta          float64       `json:"delta"`
+	EpsilonClassic dp.Loss `json:"epsilon_classic"`
+	Delta          float64 `json:"delta"`
 	// Target is the ε β was calibrated to (0: β given).
 	Target float64 `json:"target_epsilon,omitempty"`
 	// Horizon is t = Tη, the time of the diffusion the run discretises.
 	Horizon float64 `json:"horizon"`
 	// NoiseMultiplier z = √(2/η)/(βΔ): each step is the Gaussian mechanism
 	// with noise multiplier z (per-step ρ = 1/(2z²)).
-	NoiseMultiplier quantity.Noise `json:"noise_multiplier"`
-	Neighbours      string         `json:"neighbours"`
-	Covers          string         `json:"covers"`
-	Source          string         `json:"source"`
+	NoiseMultiplier dp.Noise `json:"noise_multiplier"`
+	Neighbours      string   `json:"neighbours"`
+	Covers          string   `json:"covers"`
+	Source          string   `json:"source"`
 }
 
 // PathRho is the slope of the RDP curve of T steps of size η at inverse
@@ -57,15 +57,15 @@ func PathPrivacy(beta, sensitivity float64, steps int64, eta, delta float64) (Pr
 		return Privacy{}, err
 	}
 	rho := PathRho(beta, sensitivity, steps, eta)
-	p := Privacy{Rho: quantity.Loss(rho), Delta: delta, Horizon: float64(steps) * eta,
-		NoiseMultiplier: quantity.Noise(math.Sqrt(2/eta) / (beta * sensitivity)),
+	p := Privacy{Rho: dp.Loss(rho), Delta: delta, Horizon: float64(steps) * eta,
+		NoiseMultiplier: dp.Noise(math.Sqrt(2/eta) / (beta * sensitivity)),
 		Neighbours:      "replace-one (one record replaced; Δ = 2·Sens/n)",
 		Covers:          "the whole path θ_1..θ_T: every iterate may be released, and any stopping time, prefix or average of iterates is covered (post-processing)",
 		Source:          Source}
 	e, a := rdp.LinearEpsilon(rho, delta, rdp.Improved)
-	p.Epsilon, p.Order = quantity.Loss(e), quantity.Num(a)
+	p.Epsilon, p.Order = dp.Loss(e), dp.Num(a)
 	ec, _ := rdp.LinearEpsilon(rho, delta, rdp.Classic)
-	p.EpsilonClassic = quantity.Loss(ec)
+	p.EpsilonClassic = dp.Loss(ec)
 	return p, nil
 }
 

@@ -1,9 +1,8 @@
 package langevin
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
-
-	"github.com/privamp/privamp/internal/quantity"
 )
 
 // Rates are the paper's excess-empirical-risk rates for (ε, δ)-DP at the
@@ -13,18 +12,18 @@ import (
 // bound privamp checks is the Gibbs law's p/β (Thm 2.4), in Derived.
 type Rates struct {
 	// Convex is L‖C‖√(p ln(1/δ))/(εn) (GTU Sec. 4.4, convex DP-ERM).
-	Convex quantity.Num `json:"convex"`
+	Convex dp.Num `json:"convex"`
 	// StronglyConvex is L²p ln(1/δ)/(mε²n²) (GTU Sec. 4.3; NaN when m = 0).
-	StronglyConvex quantity.Num `json:"strongly_convex"`
+	StronglyConvex dp.Num `json:"strongly_convex"`
 }
 
 // PaperRates evaluates the rates at Lipschitz constant L, diameter ‖C‖,
 // dimension p, n records, (ε, δ) and strong convexity m.
 func PaperRates(lipschitz, diameter float64, p, n int, eps, delta, m float64) Rates {
 	l := math.Log(1 / delta)
-	r := Rates{Convex: quantity.Num(lipschitz * diameter * math.Sqrt(float64(p)*l) / (eps * float64(n))), StronglyConvex: quantity.Num(math.NaN())}
+	r := Rates{Convex: dp.Num(lipschitz * diameter * math.Sqrt(float64(p)*l) / (eps * float64(n))), StronglyConvex: dp.Num(math.NaN())}
 	if m > 0 {
-		r.StronglyConvex = quantity.Num(lipschitz * lipschitz * float64(p) * l / (m * eps * eps * float64(n) * float64(n)))
+		r.StronglyConvex = dp.Num(lipschitz * lipschitz * float64(p) * l / (m * eps * eps * float64(n) * float64(n)))
 	}
 	return r
 }

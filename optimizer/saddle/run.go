@@ -2,12 +2,12 @@ package saddle
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/dataset"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -123,12 +123,12 @@ func epsCheckDelta(eps, delta float64) error {
 
 // Stats is a mean over repeats with a Student-t confidence interval.
 type Stats struct {
-	Repeats    int          `json:"repeats"`
-	Mean       quantity.Num `json:"mean"`
-	SD         quantity.Num `json:"sd"`
-	Lower      quantity.Num `json:"lower"`
-	Upper      quantity.Num `json:"upper"`
-	Confidence float64      `json:"confidence"`
+	Repeats    int     `json:"repeats"`
+	Mean       dp.Num  `json:"mean"`
+	SD         dp.Num  `json:"sd"`
+	Lower      dp.Num  `json:"lower"`
+	Upper      dp.Num  `json:"upper"`
+	Confidence float64 `json:"confidence"`
 }
 
 func stats(v []float64, conf float64) Stats {
@@ -143,19 +143,19 @@ func stats(v []float64, conf float64) Stats {
 	}
 	sd := math.Sqrt(ss / (n - 1))
 	h := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.5+conf/2) * sd / math.Sqrt(n)
-	return Stats{Repeats: len(v), Mean: quantity.Num(m), SD: quantity.Num(sd), Lower: quantity.Num(m - h), Upper: quantity.Num(m + h), Confidence: conf}
+	return Stats{Repeats: len(v), Mean: dp.Num(m), SD: dp.Num(sd), Lower: dp.Num(m - h), Upper: dp.Num(m + h), Confidence: conf}
 }
 
 // GameInfo describes the game of a run.
 type GameInfo struct {
-	Description string       `json:"data_description"`
-	N           int          `json:"n"`
-	DX          int          `json:"dx"`
-	DY          int          `json:"dy"`
-	PayoffBound float64      `json:"payoff_bound"`
-	Ell         quantity.Num `json:"ell"`
-	Value       quantity.Num `json:"measured_value"`
-	LPGap       quantity.Num `json:"measured_lp_gap"`
+	Description string  `json:"data_description"`
+	N           int     `json:"n"`
+	DX          int     `json:"dx"`
+	DY          int     `json:"dy"`
+	PayoffBound float64 `json:"payoff_bound"`
+	Ell         dp.Num  `json:"ell"`
+	Value       dp.Num  `json:"measured_value"`
+	LPGap       dp.Num  `json:"measured_lp_gap"`
 }
 
 // Result is the typed result of a run of Algorithm 1 or 3.
@@ -166,11 +166,11 @@ type Result struct {
 	Privacy       Privacy  `json:"privacy"`
 	// Steps is T (Algorithm 1) or the mean number of rounds 𝒯+1
 	// (Algorithm 3); Batch the batch size (Algorithm 1).
-	Steps     quantity.Num `json:"steps"`
-	Samples   int          `json:"samples,omitempty"`
-	Batch     int          `json:"batch,omitempty"`
-	Eta       float64      `json:"eta"`
-	EtaSource string       `json:"eta_source"`
+	Steps     dp.Num  `json:"steps"`
+	Samples   int     `json:"samples,omitempty"`
+	Batch     int     `json:"batch,omitempty"`
+	Eta       float64 `json:"eta"`
+	EtaSource string  `json:"eta_source"`
 	// Algorithm 3's U, M, α.
 	StopBudget     float64 `json:"stop_budget,omitempty"`
 	Truncation     int     `json:"truncation,omitempty"`
@@ -181,17 +181,17 @@ type Result struct {
 	IterateGap Stats `json:"measured_iterate_gap"`
 	// UniformGap is the gap of the uniform pair, the data-independent
 	// baseline (x_1, y_1): a private output is useful only below it.
-	UniformGap quantity.Num `json:"measured_uniform_gap"`
+	UniformGap dp.Num `json:"measured_uniform_gap"`
 	// Bound is the theorem's explicit bound on E Gap (Algorithm 3: the
 	// mean of the per-run conditional bounds), DerivedBound the tighter
 	// bilinear bound of docs/saddle.md, Excess the gap minus the per-run
 	// bound (Algorithm 3), Rate the theorem's rate with constant 1.
-	Bound        quantity.Num `json:"bound"`
-	BoundSource  string       `json:"bound_source"`
-	DerivedBound quantity.Num `json:"derived_bound"`
-	Excess       *Stats       `json:"measured_excess,omitempty"`
-	Rate         quantity.Num `json:"rate"`
-	RateSource   string       `json:"rate_source"`
+	Bound        dp.Num `json:"bound"`
+	BoundSource  string `json:"bound_source"`
+	DerivedBound dp.Num `json:"derived_bound"`
+	Excess       *Stats `json:"measured_excess,omitempty"`
+	Rate         dp.Num `json:"rate"`
+	RateSource   string `json:"rate_source"`
 	// MaxSupport is the largest support of x̃ or ỹ over the repeats; it is
 	// at most the number of steps (T-sparsity).
 	MaxSupport  int                    `json:"measured_max_support"`
@@ -247,9 +247,9 @@ func newResult(alg string, g *Game, c Common) (*Result, error) {
 	for j := range uy {
 		uy[j] = 1 / float64(g.DY)
 	}
-	return &Result{Algorithm: alg, TargetEpsilon: c.TargetEpsilon, OK: true, Assumptions: g.Assumptions, UniformGap: quantity.Num(g.Gap(ux, uy)),
-		Game: GameInfo{Description: g.Description, N: g.N(), DX: g.DX, DY: g.DY, PayoffBound: g.Bound, Ell: quantity.Num(ell(g.DX, g.DY)),
-			Value: quantity.Num(eq.Value), LPGap: quantity.Num(eq.Gap)}}, nil
+	return &Result{Algorithm: alg, TargetEpsilon: c.TargetEpsilon, OK: true, Assumptions: g.Assumptions, UniformGap: dp.Num(g.Gap(ux, uy)),
+		Game: GameInfo{Description: g.Description, N: g.N(), DX: g.DX, DY: g.DY, PayoffBound: g.Bound, Ell: dp.Num(ell(g.DX, g.DY)),
+			Value: dp.Num(eq.Value), LPGap: dp.Num(eq.Gap)}}, nil
 }
 
 // repeatGame returns the game of repeat r: a bootstrap sample of a data
@@ -318,7 +318,7 @@ func runSMDGame(g *Game, ds optimizer.DataSpec, p SMDParams, progress func(float
 		return nil, err
 	}
 	pr.PaperMaxStep = paperSMDStep(n, T, p.Samples, a, p.TargetEpsilon, p.Delta)
-	res.Privacy, res.Steps, res.Samples, res.Batch, res.Eta = pr, quantity.Num(T), p.Samples, n/T, tau
+	res.Privacy, res.Steps, res.Samples, res.Batch, res.Eta = pr, dp.Num(T), p.Samples, n/T, tau
 	rng := rand.New(rand.NewPCG(p.Seed, 0x5add1e))
 	gaps, igaps := make([]float64, p.Repeats), make([]float64, p.Repeats)
 	for r := range gaps {
@@ -335,9 +335,9 @@ func runSMDGame(g *Game, ds optimizer.DataSpec, p SMDParams, progress func(float
 	}
 	res.Gap, res.IterateGap = stats(gaps, p.Confidence), stats(igaps, p.Confidence)
 	paper, derived := SMDBound(g.DX, g.DY, T, a, tau)
-	res.Bound, res.DerivedBound = quantity.Num(paper), quantity.Num(derived)
+	res.Bound, res.DerivedBound = dp.Num(paper), dp.Num(derived)
 	res.BoundSource = "seed 003 proof of Thm 3.1 (Lemmas 3.8, 3.11): 8L1√(ℓ/T) + 4L1/T + 2ℓ/(τT) + 5τL0², bias term 0 for a bilinear game"
-	res.Rate = quantity.Num(Rate7(g.DX, g.DY, n, a, p.TargetEpsilon, p.Delta))
+	res.Rate = dp.Num(Rate7(g.DX, g.DY, n, a, p.TargetEpsilon, p.Delta))
 	res.RateSource = "Thm 3.1 (7): (L0+L1)[√(ℓ/n) + (ℓ^{3/2}√ln(1/δ)/(nε))^{1/2}], constant 1"
 	res.add("certified ε ≤ target ε", pr.Epsilon <= p.TargetEpsilon, pr.Epsilon, p.TargetEpsilon,
 		"Prop. 3.3's accounting (each vertex 4L0τ/B-DP, k = 2T(K+1)) through Thm 3.5 at the step size used")
@@ -422,14 +422,14 @@ func runBRGame(g *Game, ds optimizer.DataSpec, p BRParams, progress func(float64
 			progress(float64(r+1) / float64(p.Repeats))
 		}
 	}
-	res.Steps = quantity.Num(rounds / float64(p.Repeats))
+	res.Steps = dp.Num(rounds / float64(p.Repeats))
 	res.Gap, res.IterateGap = stats(gaps, p.Confidence), stats(igaps, p.Confidence)
 	ex := stats(excess, p.Confidence)
 	res.Excess = &ex
-	res.Bound = quantity.Num(bounds / float64(p.Repeats))
+	res.Bound = dp.Num(bounds / float64(p.Repeats))
 	res.DerivedBound = res.Bound
 	res.BoundSource = "explicit form of the proof of Thm 3.14 for a bilinear game, conditional on the N_t (docs/saddle.md); mean over the runs"
-	res.Rate = quantity.Num(Rate314(g.DX, g.DY, n, M, a, p.TargetEpsilon, p.Delta))
+	res.Rate = dp.Num(Rate314(g.DX, g.DY, n, M, a, p.TargetEpsilon, p.Delta))
 	res.RateSource = "Thm 3.14: log n (√C√(ℓ/n) + √L0 C^{1/4}(ℓ^{3/2}√ln(1/δ)/(nε))^{1/2}), constant 1, probability 0.99"
 	res.add("certified ε ≤ target ε", pr.Epsilon <= p.TargetEpsilon, pr.Epsilon, p.TargetEpsilon,
 		"recounted Prop. 3.17 (each vertex 2·max_N 2τL0(2w_N+1)/b(N)-DP, k ≤ 6U) through Thm 3.5 at the step size used")

@@ -2,11 +2,11 @@ package saddle
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"math/rand/v2"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 )
 
@@ -83,16 +83,16 @@ type SCOResult struct {
 	// released point over the repeats, AverageExcess that of the
 	// unreleased w^T; UniformExcess that of the uniform point x_1 (the
 	// data-independent baseline).
-	Excess        Stats        `json:"measured_excess"`
-	AverageExcess Stats        `json:"measured_average_excess"`
-	UniformExcess quantity.Num `json:"measured_uniform_excess"`
+	Excess        Stats  `json:"measured_excess"`
+	AverageExcess Stats  `json:"measured_average_excess"`
+	UniformExcess dp.Num `json:"measured_uniform_excess"`
 	// ReferenceGap is the Frank–Wolfe gap of the reference minimiser (data
 	// only): min F is taken as F(x̄) − gap, so the excess is an upper value.
-	ReferenceGap quantity.Num `json:"measured_reference_gap,omitempty"`
-	Bound        quantity.Num `json:"bound"`
-	BoundSource  string       `json:"bound_source"`
-	Rate         quantity.Num `json:"rate"`
-	RateSource   string       `json:"rate_source"`
+	ReferenceGap dp.Num `json:"measured_reference_gap,omitempty"`
+	Bound        dp.Num `json:"bound"`
+	BoundSource  string `json:"bound_source"`
+	Rate         dp.Num `json:"rate"`
+	RateSource   string `json:"rate_source"`
 	// MaxSupport is the largest support of ŵ_T over the repeats (≤ K).
 	MaxSupport  int                    `json:"measured_max_support"`
 	Checks      []optimizer.TrainCheck `json:"checks"`
@@ -158,9 +158,9 @@ func runSCOProblem(pr *SCOProblem, p SCOParams, progress func(float64)) (*SCORes
 	for j := range uni {
 		uni[j] = 1 / float64(d)
 	}
-	res.UniformExcess = quantity.Num(pr.Excess(uni))
+	res.UniformExcess = dp.Num(pr.Excess(uni))
 	if pr.XStar == nil {
-		res.ReferenceGap = quantity.Num(pr.popGap)
+		res.ReferenceGap = dp.Num(pr.popGap)
 	}
 	rng := rand.New(rand.NewPCG(p.Seed, 0x5c0a))
 	ex, avg := make([]float64, p.Repeats), make([]float64, p.Repeats)
@@ -175,9 +175,9 @@ func runSCOProblem(pr *SCOProblem, p SCOParams, progress func(float64)) (*SCORes
 	}
 	res.Excess, res.AverageExcess = stats(ex, p.Confidence), stats(avg, p.Confidence)
 	b := SCOBound(d, T, K, q, c, tau)
-	res.Bound = quantity.Num(b)
+	res.Bound = dp.Num(b)
 	res.BoundSource = "explicit form of proof 4.5 (docs/saddle.md §8): ln d/(τT) + τL0²/2 + 4L2/K + 2L1/K + (4L1/T)Σ_t H_t + (τG/T)Σ_t (t − t0(t))"
-	res.Rate = quantity.Num(Rate42(d, n, c, p.TargetEpsilon, p.Delta))
+	res.Rate = dp.Num(Rate42(d, n, c, p.TargetEpsilon, p.Delta))
 	res.RateSource = "Thm 4.2 (second-order-smooth): (L0+L1)[√(ℓx/n) + ℓx ln(1/δ)^{1/4}/√(nε)] + L2/(√n ℓx^{1/4}) + L2ℓx^{1/4}ln(1/δ)^{1/4}/√(nε) + L1 ln(√(nℓx))[1/√n + ln(1/δ)^{1/4}/√(nε)], constant 1: reference only"
 	res.add(optimizer.NewCheck("certified ε ≤ target ε", pv.Epsilon <= p.TargetEpsilon, pv.Epsilon, p.TargetEpsilon,
 		"Prop. 4.3's accounting (each vertex 4L0τ/B-DP, k = K(q + ⌊T/q⌋)) through Thm 3.5 at the step size used"))

@@ -2,10 +2,10 @@ package plan
 
 import (
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -30,16 +30,16 @@ type Result struct {
 	// Sigma is the smallest verified σ (0 when infeasible): every person's
 	// ε, recomputed at it, is at most (1 − Margin/2)·target, so any σ
 	// above it (the printed, rounded-up value) meets every budget too.
-	Sigma       quantity.Noise `json:"sigma,omitempty"`
-	SigmaSource string         `json:"sigma_source"`
-	Eta         quantity.Num   `json:"eta,omitempty"`
-	EtaSource   string         `json:"eta_source,omitempty"`
-	Utility     *Utility       `json:"utility,omitempty"`
+	Sigma       dp.Noise `json:"sigma,omitempty"`
+	SigmaSource string   `json:"sigma_source"`
+	Eta         dp.Num   `json:"eta,omitempty"`
+	EtaSource   string   `json:"eta_source,omitempty"`
+	Utility     *Utility `json:"utility,omitempty"`
 	// Uniform is the plan that gives everyone the strictest budget, and the
 	// ratios σ/σ_uniform and bound/bound_uniform.
-	Uniform      Uniform      `json:"uniform"`
-	NoiseRatio   quantity.Num `json:"noise_ratio,omitempty"`
-	UtilityRatio quantity.Num `json:"utility_ratio,omitempty"`
+	Uniform      Uniform `json:"uniform"`
+	NoiseRatio   dp.Num  `json:"noise_ratio,omitempty"`
+	UtilityRatio dp.Num  `json:"utility_ratio,omitempty"`
 	// MaxAchievedRatio is the largest achieved/target ε, at position
 	// WorstIndex: the budget that sets σ.
 	MaxAchievedRatio float64 `json:"max_achieved_ratio,omitempty"`
@@ -64,10 +64,10 @@ type Result struct {
 // Uniform is the plan that gives everyone the strictest budget: the
 // baseline a per-person schedule is compared with.
 type Uniform struct {
-	Epsilon float64        `json:"epsilon"`
-	Delta   float64        `json:"delta"`
-	Sigma   quantity.Noise `json:"sigma"`
-	Utility Utility        `json:"utility"`
+	Epsilon float64  `json:"epsilon"`
+	Delta   float64  `json:"delta"`
+	Sigma   dp.Noise `json:"sigma"`
+	Utility Utility  `json:"utility"`
 }
 
 // Infeasibility describes a cap that some budgets cannot meet.
@@ -76,11 +76,11 @@ type Infeasibility struct {
 	// Options.TargetExcessRisk (CapField names the binding one, CapSource
 	// says how); 0 when the utility target cannot be met even without
 	// noise.
-	Cap       quantity.Max `json:"cap"`
-	CapField  string       `json:"cap_field"`
-	CapSource string       `json:"cap_source"`
+	Cap       dp.Max `json:"cap"`
+	CapField  string `json:"cap_field"`
+	CapSource string `json:"cap_source"`
 	// SigmaNeeded is the smallest σ that meets every budget (no cap).
-	SigmaNeeded quantity.Noise `json:"sigma_needed"`
+	SigmaNeeded dp.Noise `json:"sigma_needed"`
 	// Unreachable lists, in position order, the people whose budget the
 	// planned order cannot meet at σ = Cap, with the smallest ε each can
 	// be given at that σ (all of them at once). For people input each entry
@@ -89,7 +89,7 @@ type Infeasibility struct {
 	UnreachableCount int64         `json:"unreachable_count"`
 	// Floor is the smallest ε any one person can have at σ = Cap (the most
 	// private position).
-	Floor quantity.Loss `json:"floor_epsilon"`
+	Floor dp.Loss `json:"floor_epsilon"`
 	// Public and People are the remedies: public records appended at the
 	// end (Cor 31), or more people with the loosest budget.
 	Public Remedy `json:"public_remedy"`
@@ -101,14 +101,14 @@ type Infeasibility struct {
 // given their position's ε at that σ (all at once); AchievableMin and
 // Achievable are the smallest and largest of these in the run.
 type Unreachable struct {
-	First         int64         `json:"first"`
-	Last          int64         `json:"last"`
-	ID            string        `json:"id,omitempty"`
-	Tier          string        `json:"tier,omitempty"`
-	Epsilon       float64       `json:"epsilon"`
-	Delta         float64       `json:"delta"`
-	AchievableMin quantity.Loss `json:"achievable_min"`
-	Achievable    quantity.Loss `json:"achievable"`
+	First         int64   `json:"first"`
+	Last          int64   `json:"last"`
+	ID            string  `json:"id,omitempty"`
+	Tier          string  `json:"tier,omitempty"`
+	Epsilon       float64 `json:"epsilon"`
+	Delta         float64 `json:"delta"`
+	AchievableMin dp.Loss `json:"achievable_min"`
+	Achievable    dp.Loss `json:"achievable"`
 }
 
 // Remedy is the smallest number of extra records that makes the plan
@@ -117,12 +117,12 @@ type Unreachable struct {
 // was recomputed with package shifted at Sigma and meets the target (then
 // every σ ≥ Sigma does too: more noise lowers every ε).
 type Remedy struct {
-	Found    bool           `json:"found"`
-	Count    int64          `json:"count"`
-	Sigma    quantity.Noise `json:"sigma,omitempty"`
-	Utility  *Utility       `json:"utility,omitempty"`
-	Verified bool           `json:"verified"`
-	Reason   string         `json:"reason,omitempty"` // when not found or not verified
+	Found    bool     `json:"found"`
+	Count    int64    `json:"count"`
+	Sigma    dp.Noise `json:"sigma,omitempty"`
+	Utility  *Utility `json:"utility,omitempty"`
+	Verified bool     `json:"verified"`
+	Reason   string   `json:"reason,omitempty"` // when not found or not verified
 }
 
 // maxExtra bounds the remedy searches.
@@ -186,12 +186,12 @@ func Make(o Options, b Budgets) (*Result, error) {
 	}
 	res.Feasible = true
 	u := o.Utility(p.n, sigma)
-	res.Sigma, res.Utility = quantity.Noise(sigma), &u
+	res.Sigma, res.Utility = dp.Noise(sigma), &u
 	var eta float64
 	eta, res.EtaSource, _ = o.EtaRule(p.n, sigma)
-	res.Eta = quantity.Num(eta)
-	res.NoiseRatio = quantity.Num(sigma / float64(res.Uniform.Sigma))
-	res.UtilityRatio = quantity.Num(float64(u.Bound) / float64(res.Uniform.Utility.Bound))
+	res.Eta = dp.Num(eta)
+	res.NoiseRatio = dp.Num(sigma / float64(res.Uniform.Sigma))
+	res.UtilityRatio = dp.Num(float64(u.Bound) / float64(res.Uniform.Utility.Bound))
 	res.Plan = p.plan(sigma, b, perm, res.Achieved, res)
 	sm := res.Plan.Summary
 	res.MaxAchievedRatio, res.WorstIndex, res.Groups = sm.MaxAchievedRatio, sm.BindingPosition, sm.Groups
@@ -268,12 +268,12 @@ func uniform(p *problem) (Uniform, error) {
 	if err != nil {
 		return Uniform{}, err
 	}
-	return Uniform{Epsilon: strict.eps, Delta: strict.delta, Sigma: quantity.Noise(sig), Utility: p.s.Utility(p.n, sig)}, nil
+	return Uniform{Epsilon: strict.eps, Delta: strict.delta, Sigma: dp.Noise(sig), Utility: p.s.Utility(p.n, sig)}, nil
 }
 
 // infeasible explains a cap below the needed σ and searches the remedies.
 func (p *problem) infeasible(need, capSigma float64, capField, capSrc string, b Budgets, perm []int32) (*Infeasibility, error) {
-	inf := &Infeasibility{Cap: quantity.Max(capSigma), CapField: capField, CapSource: capSrc, SigmaNeeded: quantity.Noise(need)}
+	inf := &Infeasibility{Cap: dp.Max(capSigma), CapField: capField, CapSource: capSrc, SigmaNeeded: dp.Noise(need)}
 	var eps []float64
 	if capSigma > 0 {
 		var err error
@@ -292,9 +292,9 @@ func (p *problem) infeasible(need, capSigma float64, capField, capSrc string, b 
 		for _, gr := range p.groups {
 			floor = math.Min(floor, epsAt(g, best, gr.delta, p.s.Conversion))
 		}
-		inf.Floor = quantity.Loss(floor)
+		inf.Floor = dp.Loss(floor)
 	} else {
-		inf.Floor = quantity.Loss(math.Inf(1))
+		inf.Floor = dp.Loss(math.Inf(1))
 	}
 	for r, gr := range p.groups {
 		bound := gr.eps * (1 - Margin/2)
@@ -311,16 +311,16 @@ func (p *problem) infeasible(need, capSigma float64, capField, capSrc string, b 
 			inf.UnreachableCount++
 			if b.People != nil {
 				i := perm[t-1]
-				inf.Unreachable = append(inf.Unreachable, Unreachable{First: t, Last: t, ID: b.People.ID[i], Epsilon: gr.eps, Delta: gr.delta, AchievableMin: quantity.Loss(e), Achievable: quantity.Loss(e)})
+				inf.Unreachable = append(inf.Unreachable, Unreachable{First: t, Last: t, ID: b.People.ID[i], Epsilon: gr.eps, Delta: gr.delta, AchievableMin: dp.Loss(e), Achievable: dp.Loss(e)})
 				continue
 			}
 			if cur == nil {
-				inf.Unreachable = append(inf.Unreachable, Unreachable{First: t, Last: t, Tier: b.Tiers[gr.tier].Name, Epsilon: gr.eps, Delta: gr.delta, AchievableMin: quantity.Loss(e), Achievable: quantity.Loss(e)})
+				inf.Unreachable = append(inf.Unreachable, Unreachable{First: t, Last: t, Tier: b.Tiers[gr.tier].Name, Epsilon: gr.eps, Delta: gr.delta, AchievableMin: dp.Loss(e), Achievable: dp.Loss(e)})
 				cur = &inf.Unreachable[len(inf.Unreachable)-1]
 			}
 			cur.Last = t
-			cur.Achievable = quantity.Loss(math.Max(float64(cur.Achievable), e))
-			cur.AchievableMin = quantity.Loss(math.Min(float64(cur.AchievableMin), e))
+			cur.Achievable = dp.Loss(math.Max(float64(cur.Achievable), e))
+			cur.AchievableMin = dp.Loss(math.Min(float64(cur.AchievableMin), e))
 		}
 	}
 	inf.Public = p.remedy(true)
@@ -376,7 +376,7 @@ func (p *problem) remedy(public bool) Remedy {
 			}
 		}
 		u := q.s.Utility(q.total(), sigma)
-		r.Sigma, r.Utility = quantity.Noise(sigma), &u
+		r.Sigma, r.Utility = dp.Noise(sigma), &u
 	}
 	if !r.Verified {
 		r.Reason = "found by the per-group check but not confirmed by recomputing every person's ε"
@@ -399,7 +399,7 @@ func (p *problem) noRemedy(public bool) string {
 			if g, err := q.guarantee(c); err == nil {
 				r := q.loosest()
 				e := epsAt(g, q.lastPos(r), q.groups[r].delta, q.s.Conversion)
-				msg += fmt.Sprintf(": the least private position gets ε = %s at σ = %s whatever n is, above the loosest budget ε = %g; public records at the end help instead", quantity.Loss(e), quantity.Max(c), q.groups[r].eps)
+				msg += fmt.Sprintf(": the least private position gets ε = %s at σ = %s whatever n is, above the loosest budget ε = %g; public records at the end help instead", dp.Loss(e), dp.Max(c), q.groups[r].eps)
 			}
 		}
 	}

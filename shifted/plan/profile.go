@@ -3,13 +3,13 @@ package plan
 import (
 	"bufio"
 	"fmt"
+	"github.com/privamp/privamp/dp"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -17,13 +17,13 @@ import (
 // they achieve under the plan and the ε the uniform plan (everyone at the
 // strictest budget) would give them.
 type Point struct {
-	Index    int64         `json:"index"`
-	ID       string        `json:"id,omitempty"`
-	Tier     string        `json:"tier,omitempty"`
-	Epsilon  float64       `json:"epsilon"` // target
-	Delta    float64       `json:"delta"`
-	Achieved quantity.Loss `json:"achieved"`
-	Uniform  quantity.Loss `json:"uniform"`
+	Index    int64   `json:"index"`
+	ID       string  `json:"id,omitempty"`
+	Tier     string  `json:"tier,omitempty"`
+	Epsilon  float64 `json:"epsilon"` // target
+	Delta    float64 `json:"delta"`
+	Achieved dp.Loss `json:"achieved"`
+	Uniform  dp.Loss `json:"uniform"`
 }
 
 // Profile returns the plan at about k log-spaced positions (shifted.LogSpaced)
@@ -59,7 +59,7 @@ func (r *Result) Profile(k int) ([]Point, error) {
 			return nil, err
 		}
 		out[i] = Point{Index: t, ID: p.id(t), Tier: p.tier(t), Epsilon: e, Delta: d,
-			Achieved: quantity.Loss(r.Achieved[t-1]), Uniform: quantity.Loss(u.Epsilon)}
+			Achieved: dp.Loss(r.Achieved[t-1]), Uniform: dp.Loss(u.Epsilon)}
 	}
 	return out, nil
 }

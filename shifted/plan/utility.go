@@ -1,10 +1,10 @@
 package plan
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/internal/numeric"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -13,9 +13,9 @@ import (
 type Utility struct {
 	// Bound is NaN (null in JSON) when seed 002 gives no bound for the
 	// variant; an upper bound, printed rounded up.
-	Bound  quantity.Loss `json:"bound"`
-	Eta    quantity.Num  `json:"eta"` // the step size it holds at
-	Source string        `json:"source"`
+	Bound  dp.Loss `json:"bound"`
+	Eta    dp.Num  `json:"eta"` // the step size it holds at
+	Source string  `json:"source"`
 }
 
 // theorem returns the utility theorem behind the setting's step-size rule
@@ -62,7 +62,7 @@ func (o Options) utilityParams(n int64, sigma float64) shifted.UtilityParams {
 // applies: Bound is NaN.
 func (o Options) Utility(n int64, sigma float64) Utility {
 	eta, _, paper := o.EtaRule(n, sigma)
-	u := Utility{Bound: quantity.Loss(math.NaN()), Eta: quantity.Num(eta)}
+	u := Utility{Bound: dp.Loss(math.NaN()), Eta: dp.Num(eta)}
 	if o.Training.EpochCount() > 1 {
 		u.Source = "none: seed 002 bounds the excess population risk of a single pass over i.i.d. data (Thm 28); later passes reuse the data"
 		return u
@@ -70,9 +70,9 @@ func (o Options) Utility(n int64, sigma float64) Utility {
 	up := o.utilityParams(n, sigma)
 	if paper {
 		th := o.theorem()
-		u.Bound, u.Source = quantity.Loss(th.Bound(up)), th.String()+": "+th.BoundFormula()
+		u.Bound, u.Source = dp.Loss(th.Bound(up)), th.String()+": "+th.BoundFormula()
 	} else {
-		u.Bound = quantity.Loss(up.Thm28(eta, 2*o.Radius, o.Training.Variant != shifted.VariantStop))
+		u.Bound = dp.Loss(up.Thm28(eta, 2*o.Radius, o.Training.Variant != shifted.VariantStop))
 		u.Source = "FMTT18 Thm 28's regret argument at this η: D²/(2ηT) + η(L² + dσ²)/2 + DL/T, D = 2R"
 	}
 	if o.Training.Variant == shifted.VariantPNSGD {

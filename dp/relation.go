@@ -1,4 +1,4 @@
-package pld
+package dp
 
 import "github.com/privamp/privamp/internal/field"
 
