@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/spf13/cobra"
@@ -104,7 +105,7 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 	if err != nil {
 		return err
 	}
-	return reportStatus(a, fromReport(rep), rep.OK)
+	return reportVerdict(a, fromReport(rep), rep.Verdict())
 }
 
 // fromReport renders a library report: its lines, then its checks.
@@ -115,18 +116,19 @@ func fromReport(rep *algorithms.Report) *report {
 	}
 	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"}}
 	for _, ch := range rep.Checks {
-		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, ch.Status, checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
+		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, string(ch.Status), checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
 	}
 	return r
 }
 
-// reportStatus renders r and exits 1 when a check failed.
-func reportStatus(a *app, r *report, ok bool) error {
+// reportVerdict renders r and exits with the verdict's status
+// (dp.Verdict.ExitStatus: 1 when a check failed or an audit is violated).
+func reportVerdict(a *app, r *report, v dp.Verdict) error {
 	if err := render(a.out, a.mode, r); err != nil {
 		return err
 	}
-	if !ok {
-		return &exitError{code: exitFailure}
+	if c := v.ExitStatus(); c != exitOK {
+		return &exitError{code: c}
 	}
 	return nil
 }

@@ -2,11 +2,12 @@ package main
 
 import (
 	"bytes"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/internal/output"
@@ -135,7 +136,7 @@ func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
 			return flagged("plot", err)
 		}
 	}
-	return reportStatus(a, fromReport(algorithms.TrainReport(res)), res.OK)
+	return reportVerdict(a, fromReport(algorithms.TrainReport(res)), dp.VerdictOf(res.Checks))
 }
 
 func checkNum(x dp.Num) string {
