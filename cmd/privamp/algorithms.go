@@ -64,9 +64,11 @@ func registerAlgorithmFlags(f *pflag.FlagSet) string {
 	return list
 }
 
-// runAlgorithm runs a catalogued algorithm: the problem flags and the
-// algorithm's own parameters go to the library, any other flag is refused.
-func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
+// algorithmOptions fills opts with the catalogued algorithm rf.algorithm:
+// the problem flags and the algorithm's own parameters go to the library,
+// any other flag is refused.
+func algorithmOptions(cmd *cobra.Command, rf *runFlags, opts *runOptions) error {
+	name := rf.algorithm
 	alg, err := algorithms.Lookup(name)
 	if err != nil {
 		return err
@@ -92,20 +94,25 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 		return badInput("--%s does not apply to --algorithm %s (see run --help)", bad, name)
 	}
 	s := rf.build(cmd, false) // the data, the loss and the domain (+Inf with --no-projection)
-	in := algorithms.Input{Data: s.Data, Loss: s.Loss, Radius: s.Radius, Set: set}
-	bar := newBar(a)
+	opts.Algorithm, opts.Params, opts.Input = &alg, params, algorithms.Input{Data: s.Data, Loss: s.Loss, Radius: s.Radius, Set: set}
+	return nil
+}
+
+// runAlgorithm runs opts' catalogued algorithm and renders its report.
+func runAlgorithm(opts *runOptions) error {
+	in, name, bar := opts.Input, opts.Algorithm.Name, newBar(opts.IO)
 	in.Progress = func(done float64) { bar.set(name, int64(1000*done), 1000) }
-	rep, err := alg.Run(in, params)
+	rep, err := opts.Algorithm.Run(in, opts.Params)
 	bar.finish()
-	if err == nil && rf.plot != "" && rep.Figure == nil {
+	if err == nil && opts.Plot != "" && rep.Figure == nil {
 		err = badInput("--plot: --algorithm %s draws no figure", name)
-	} else if err == nil && rf.plot != "" {
-		err = plotTo(rf.plot)(output.FigurePlot(rep.Figure))
+	} else if err == nil && opts.Plot != "" {
+		err = plotTo(opts.Plot)(output.FigurePlot(rep.Figure))
 	}
 	if err != nil {
 		return err
 	}
-	return reportVerdict(a, fromReport(rep), rep.Verdict())
+	return reportVerdict(opts.IO, fromReport(rep), rep.Verdict())
 }
 
 // fromReport renders a library report: its lines, then its checks.

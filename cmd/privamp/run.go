@@ -17,7 +17,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-func init() { register(newRunCmd) }
+func init() { register(func(a *app) *cobra.Command { return newRunCmd(a, nil) }) }
 
 type runFlags struct {
 	problemFlags
@@ -26,8 +26,21 @@ type runFlags struct {
 	plan                optimizer.PlanSpec
 }
 
-func newRunCmd(a *app) *cobra.Command {
-	rf := &runFlags{}
+// runOptions is what `privamp run` was asked: every flag parsed and its
+// combinations checked; nothing computed.
+type runOptions struct {
+	IO          *app
+	Spec        optimizer.Spec // the PNSGD run (optimizer.Train), when Algorithm is nil
+	Trace, Plot string         // --trace, --plot
+	// Algorithm, if set, is the catalogued algorithm run instead, with its
+	// parameters (Params) and its data, loss and domain (Input).
+	Algorithm *algorithms.Algorithm
+	Params    any
+	Input     algorithms.Input
+}
+
+func newRunCmd(a *app, runF func(*runOptions) error) *cobra.Command {
+	rf, opts := &runFlags{}, &runOptions{IO: a}
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Train with projected noisy SGD (PNSGD, Skip, Stop, multi-epoch, minibatch) and check it against the bounds",
@@ -84,6 +97,7 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 		if ext := strings.ToLower(filepath.Ext(rf.plot)); rf.plot != "" && ext != ".png" && ext != ".svg" {
 			return badInput("--plot must name a .png or .svg file, got %q", rf.plot)
 		}
+		opts.Trace, opts.Plot = rf.trace, rf.plot
 		switch rf.algorithm {
 		case "pnsgd", "skip", "stop":
 			if changed(cmd, "variant") && rf.variant != rf.algorithm {
@@ -92,51 +106,63 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 			rf.variant = rf.algorithm
 		case "":
 		default:
-			return runAlgorithm(a, cmd, rf, rf.algorithm)
+			if err := algorithmOptions(cmd, rf, opts); err != nil {
+				return err
+			}
 		}
-		return runRun(a, cmd, rf)
+		if opts.Algorithm == nil {
+			if err := checkProblemFlags(cmd, &rf.problemFlags); err != nil {
+				return err
+			}
+			follow := rf.plan.Path != ""
+			if fl := firstChanged(cmd, "id", "row-ids", "tier", "public-data"); !follow && fl != "" {
+				return badInput("--%s goes with --plan (it matches the rows of --data to a privamp plan)", fl)
+			}
+			if opts.Spec = rf.build(cmd, follow); follow {
+				opts.Spec.Plan = &rf.plan
+			}
+		}
+		if runF != nil {
+			return runF(opts)
+		}
+		return runRun(opts)
 	}
 	return cmd
 }
 
-func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
-	if err := checkProblemFlags(cmd, &rf.problemFlags); err != nil {
-		return err
+// runRun trains (optimizer.Train) or runs the catalogued algorithm, writes
+// the trace and plot, and renders to opts.IO; a FAILED check exits 1.
+func runRun(opts *runOptions) error {
+	if opts.Algorithm != nil {
+		return runAlgorithm(opts)
 	}
-	follow := rf.plan.Path != ""
-	if fl := firstChanged(cmd, "id", "row-ids", "tier", "public-data"); !follow && fl != "" {
-		return badInput("--%s goes with --plan (it matches the rows of --data to a privamp plan)", fl)
-	}
-	spec := rf.build(cmd, follow)
-	if follow {
-		spec.Plan = &rf.plan
-	}
-	bar := newBar(a)
+	spec := opts.Spec
+	bar := newBar(opts.IO)
 	spec.Progress = bar.set
 	res, err := optimizer.Train(spec)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	if rf.trace != "" {
+	if opts.Trace != "" {
 		var buf bytes.Buffer
 		if err := optimizer.WriteTrace(&buf, res.Trace); err != nil {
 			return err
 		}
-		if err := writeFileAtomic(rf.trace, buf.Bytes()); err != nil {
+		if err := writeFileAtomic(opts.Trace, buf.Bytes()); err != nil {
 			return flagged("trace", err)
 		}
 	}
-	if rf.plot != "" {
+	if opts.Plot != "" {
 		ps, err := output.TracePlots(res.Trace, res.Name)
 		if err == nil {
-			err = savePlots(rf.plot, 3.5*vg.Inch, ps...)
+			err = savePlots(opts.Plot, 3.5*vg.Inch, ps...)
 		}
 		if err != nil {
 			return flagged("plot", err)
 		}
 	}
-	return reportVerdict(a, fromReport(algorithms.TrainReport(res)), dp.VerdictOf(res.Checks))
+	return reportVerdict(opts.IO, fromReport(algorithms.TrainReport(res)), dp.VerdictOf(res.Checks))
 }
 
 func checkNum(x dp.Num) string {
