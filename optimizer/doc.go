@@ -59,7 +59,7 @@
 // Composition): per-index ε, the worst index, sources and assumptions, in
 // TrainResult.Privacy. This package adds only the exact divergence of the
 // Gaussian cases (ExactRho, GaussianShiftEpsilon) beside the bound. The
-// empirical lower bound of an audit is package optimizer/audit, which
+// empirical lower bound of an audit is package audit, which
 // imports this package. Claims about a training run and their verification
-// (privamp verify) are package optimizer/claim.
+// (privamp verify) are package verify.
 package optimizer

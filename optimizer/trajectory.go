@@ -32,7 +32,7 @@ type Point struct {
 	// squared norms of the Gaussian noise Z_s ~ N(0, σ²I_d) added to the
 	// gradient at each of those steps (w ← Π_K(w − η(g + Z))). Under the
 	// run's σ, NoiseSq/σ² is χ² with NoiseDOF degrees of freedom, so a
-	// verifier can test a claimed σ against it (package optimizer/claim).
+	// verifier can test a claimed σ against it (package verify).
 	NoiseSq float64
 	// NoiseDOF is the number of Gaussian coordinates those steps drew:
 	// (steps since the previous point) × d.

@@ -17,7 +17,7 @@ const calibrateMaxSigma = 1e12
 // worst ≥ 0; a negative worst sets no worst-case target) and ε_t ≤ per[t]
 // for every index t in per. It is privamp's one calibration of σ for a run:
 // the σ a plan-free run calibrates (package optimizer) and the σ that would
-// make a claim true (package optimizer/claim).
+// make a claim true (package verify).
 //
 // ε_t is the RDP curve of index t (FMTT18 Thm 22 through Guarantee)
 // converted at δ by the improved conversion (Balle et al. 2020, Thm 21;

@@ -1,6 +1,6 @@
 // Package lines bounds the length of the lines a text input may hold, so a
 // reader that keeps one line in memory at a time (the people CSV of
-// shifted/plan, the trajectory CSV of optimizer/claim) uses bounded memory
+// shifted/plan, the trajectory CSV of verify) uses bounded memory
 // whatever the input: a file without newlines is refused at its limit, not
 // read whole.
 package lines

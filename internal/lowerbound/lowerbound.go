@@ -14,7 +14,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/privamp/privamp/optimizer/audit"
+	"github.com/privamp/privamp/audit"
 )
 
 // Sample runs the algorithm once, on D (onD) or on its neighbour D′, with

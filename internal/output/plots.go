@@ -7,10 +7,10 @@ import (
 	"github.com/privamp/privamp/dp"
 	"math"
 
+	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/algorithms"
-	"github.com/privamp/privamp/optimizer/audit"
 	"github.com/privamp/privamp/shifted"
 	"github.com/privamp/privamp/shifted/plan"
 	"gonum.org/v1/plot"

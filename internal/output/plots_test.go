@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/privamp/privamp/optimizer/audit"
+	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/shifted"
 )
 

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/internal/lowerbound"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/audit"
 	"github.com/privamp/privamp/shifted"
 )
 

@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/internal/lowerbound"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/audit"
 	"github.com/privamp/privamp/optimizer/dataset"
 )
 

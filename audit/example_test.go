@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/audit"
 	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
@@ -42,7 +42,7 @@ func ExampleRun() {
 // Audit a training run from its canary scores: the lower bound on ε that
 // the scores prove, beside the claimed ε.
 func ExampleEvaluate() {
-	f, err := os.Open("../../examples/canary-scores.csv") // 4000 canaries, 1-GDP scores
+	f, err := os.Open("../examples/canary-scores.csv") // 4000 canaries, 1-GDP scores
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,4 +1,4 @@
-package claim
+package verify
 
 import (
 	"encoding/json"
@@ -248,7 +248,7 @@ func TestDPSGDJSONAndTrajectory(t *testing.T) {
 	if _, err := Verify(c, Rows{{Step: 1}}); err == nil {
 		t.Error("a trajectory was accepted with a DP-SGD claim")
 	}
-	if _, _, _, err := Load("../../examples/dpsgd-claim.json", "../../examples/trajectory.csv"); err == nil || !strings.Contains(err.Error(), "trajectory") {
+	if _, _, _, err := Load("../examples/dpsgd-claim.json", "../examples/trajectory.csv"); err == nil || !strings.Contains(err.Error(), "trajectory") {
 		t.Errorf("Load with a trajectory: %v", err)
 	}
 }
@@ -297,7 +297,7 @@ func TestDPSGDFixedSizeReplaceOne(t *testing.T) {
 
 // The fixed-size example file is read and VALID by the default accountant.
 func TestDPSGDFixedSizeExampleFile(t *testing.T) {
-	c, _, _, err := Load("../../examples/dpsgd-fixed-size-claim.json", "")
+	c, _, _, err := Load("../examples/dpsgd-fixed-size-claim.json", "")
 	if err != nil || c.DPSGD == nil {
 		t.Fatal(c, err)
 	}

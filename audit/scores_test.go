@@ -198,7 +198,7 @@ func FuzzReadCanaries(f *testing.F) {
 // its id column.
 func repeated(t *testing.T, k int, ids bool) []byte {
 	t.Helper()
-	src, err := os.ReadFile("../../examples/canary-scores.csv")
+	src, err := os.ReadFile("../examples/canary-scores.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package claim
+package verify
 
 import (
 	"bytes"
@@ -45,7 +45,7 @@ func planCheck(pv *PlanVerification, name string) Check {
 // the summary is recomputed and an edit beyond rounding is INVALID, naming
 // the field.
 func TestIssue22PlanSummary(t *testing.T) {
-	raw, err := os.ReadFile("../../examples/plan/breast-cancer-plan.json")
+	raw, err := os.ReadFile("../examples/plan/breast-cancer-plan.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestIssue22PlanSummaryNoFalseAlarm(t *testing.T) {
 // composition, a plan whose targets composition meets is VALID via
 // composition, and with β amplification decides.
 func TestIssue22PlanSmoothness(t *testing.T) {
-	raw, err := os.ReadFile("../../examples/plan/plan.json")
+	raw, err := os.ReadFile("../examples/plan/plan.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/algorithms"
-	"github.com/privamp/privamp/optimizer/audit"
 	"github.com/privamp/privamp/shifted"
 )
 

@@ -1,4 +1,4 @@
-package claim
+package verify
 
 import (
 	"bytes"
@@ -101,11 +101,11 @@ func TestIssue22PublicSteps(t *testing.T) {
 // exampleClaim returns examples/claim.json and examples/trajectory.csv.
 func exampleClaim(t *testing.T) (string, []byte) {
 	t.Helper()
-	claim, err := os.ReadFile("../../examples/claim.json")
+	claim, err := os.ReadFile("../examples/claim.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	trace, err := os.ReadFile("../../examples/trajectory.csv")
+	trace, err := os.ReadFile("../examples/trajectory.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

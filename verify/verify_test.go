@@ -1,4 +1,4 @@
-package claim
+package verify
 
 import (
 	"bytes"
@@ -328,11 +328,11 @@ func TestVerifyIssue9Hole2(t *testing.T) {
 		}
 	}
 	// ... and the shipped example, edited the same way.
-	claim, err := os.ReadFile("../../examples/claim.json")
+	claim, err := os.ReadFile("../examples/claim.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := os.ReadFile("../../examples/trajectory.csv")
+	ex, err := os.ReadFile("../examples/trajectory.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -489,14 +489,14 @@ func TestVerificationJSON(t *testing.T) {
 // TestLoad: the trajectory named in a claim is read relative to the claim
 // file; an override replaces it; errors name the file they are about.
 func TestLoad(t *testing.T) {
-	c, trace, tpath, err := Load("../../examples/claim.json", "")
-	if err != nil || c.N != 569 || trace.(*TraceSummary).Len() != 569 || tpath != "../../examples/trajectory.csv" {
+	c, trace, tpath, err := Load("../examples/claim.json", "")
+	if err != nil || c.N != 569 || trace.(*TraceSummary).Len() != 569 || tpath != "../examples/trajectory.csv" {
 		t.Fatalf("%v %v %q", err, trace, tpath)
 	}
 	dir := t.TempDir()
 	bad := dir + "/t.csv"
 	os.WriteFile(bad, []byte("step,grad_norm,step_size\n1,x,1\n"), 0o644)
-	if _, _, _, err := Load("../../examples/claim.json", bad); err == nil || !strings.Contains(err.Error(), bad+": line 2") {
+	if _, _, _, err := Load("../examples/claim.json", bad); err == nil || !strings.Contains(err.Error(), bad+": line 2") {
 		t.Errorf("override: %v", err)
 	}
 	if _, _, _, err := Load(dir+"/none.json", ""); err == nil || !strings.Contains(err.Error(), "none.json") {

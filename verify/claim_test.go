@@ -1,4 +1,4 @@
-package claim
+package verify
 
 import (
 	"errors"
@@ -88,7 +88,7 @@ func TestParseClaimSyntaxErrorLine(t *testing.T) {
 }
 
 func TestExampleClaimFile(t *testing.T) {
-	f, err := os.Open("../../examples/claim.json")
+	f, err := os.Open("../examples/claim.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestExampleClaimFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tf, err := os.Open("../../examples/" + c.Trajectory)
+	tf, err := os.Open("../examples/" + c.Trajectory)
 	if err != nil {
 		t.Fatal(err)
 	}

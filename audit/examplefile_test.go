@@ -10,7 +10,7 @@ import (
 )
 
 // exampleCanaryPath is the example file of the package docs.
-const exampleCanaryPath = "../../examples/canary-scores.csv"
+const exampleCanaryPath = "../examples/canary-scores.csv"
 
 // exampleCanaryCSV makes examples/canary-scores.csv: 4000 canaries, each a
 // member with probability 1/2 (rng.IntN(2)), non-members scoring N(0, 1)

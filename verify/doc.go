@@ -170,4 +170,4 @@
 // internal/quantity kinds, so a non-finite value is null.
 //
 // See examples/claim.json in the repository.
-package claim
+package verify

@@ -1,10 +1,10 @@
-package claim_test
+package verify_test
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/privamp/privamp/optimizer/claim"
+	"github.com/privamp/privamp/verify"
 )
 
 // Verify a claim without a trajectory (n written as 1e3, a whole number): the constants are taken on trust, the
@@ -16,16 +16,16 @@ func ExampleVerify() {
 	  "algorithm": "pnsgd", "n": 1e3, "eta": 0.5, "sigma": 2,
 	  "lipschitz": 1, "smoothness": 1, "delta": 1e-5, "epsilon": 5
 	}`
-	c, err := claim.ParseClaim(strings.NewReader(doc))
+	c, err := verify.ParseClaim(strings.NewReader(doc))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	v, _ := claim.Verify(c, nil)
+	v, _ := verify.Verify(c, nil)
 	fmt.Printf("%s via %s: certified ε = %s at index %d\n", v.Verdict, v.Via, v.WorstEpsilon, v.WorstIndex)
 
 	c.Sigma = 1
-	v, _ = claim.Verify(c, nil)
+	v, _ = verify.Verify(c, nil)
 	fmt.Printf("σ = 1: %s, certified ε = %s, σ needed %s\n", v.Verdict, v.WorstEpsilon, v.SigmaNeeded)
 	// Output:
 	// VALID via amplification by iteration: certified ε = 4.72839 at index 1000
@@ -38,14 +38,14 @@ func ExampleVerify() {
 func ExampleVerifyDPSGD() {
 	const doc = `{"algorithm": "dpsgd", "sampling": "poisson", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1,
 	  "epochs": 60, "delta": 1e-5, "epsilon": 2.5}`
-	c, err := claim.ParseClaim(strings.NewReader(doc))
+	c, err := verify.ParseClaim(strings.NewReader(doc))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	v, _ := claim.VerifyDPSGD(c.DPSGD, claim.Options{Accountant: claim.RDPAccountant()})
+	v, _ := verify.VerifyDPSGD(c.DPSGD, verify.Options{Accountant: verify.RDPAccountant()})
 	fmt.Printf("%s via %s: %d steps, certified ε = %s, noise multiplier needed %s\n", v.Verdict, v.Via, v.DPSGD.Steps, v.WorstEpsilon, v.NoiseMultiplierNeeded)
-	v, _ = claim.VerifyDPSGD(c.DPSGD, claim.Options{}) // the tightest accountant: the PLD here
+	v, _ = verify.VerifyDPSGD(c.DPSGD, verify.Options{}) // the tightest accountant: the PLD here
 	fmt.Printf("%s via %s: certified ε = %s\n", v.Verdict, v.Via, v.WorstEpsilon)
 	// Output:
 	// INVALID via RDP accountant: 14063 steps, certified ε = 2.59665, noise multiplier needed 1.12499
@@ -59,15 +59,15 @@ func ExampleVerifyDPSGD() {
 func ExampleVerifyDPSGD_fixedSize() {
 	const doc = `{"algorithm": "dpsgd", "sampling": "fixed-size", "n": 60000, "batch_size": 256,
 	  "noise_multiplier": 1.1, "epochs": 60, "neighbours": "replace-one", "delta": 1e-5, "epsilon": 18.6}`
-	c, err := claim.ParseClaim(strings.NewReader(doc))
+	c, err := verify.ParseClaim(strings.NewReader(doc))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	v, _ := claim.VerifyDPSGD(c.DPSGD, claim.Options{})
+	v, _ := verify.VerifyDPSGD(c.DPSGD, verify.Options{})
 	fmt.Printf("%s: certified ε = %s\n", v.Verdict, v.WorstEpsilon)
 	c.DPSGD.Neighbours = "add-remove"
-	v, _ = claim.VerifyDPSGD(c.DPSGD, claim.Options{})
+	v, _ = verify.VerifyDPSGD(c.DPSGD, verify.Options{})
 	fmt.Println(v.Verdict)
 	// Output:
 	// VALID: certified ε = 18.4545
