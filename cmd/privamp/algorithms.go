@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/optimizer/algorithms"
+	"github.com/privamp/privamp/plots"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -99,7 +99,7 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 	if err == nil && rf.plot != "" && rep.Figure == nil {
 		err = badInput("--plot: --algorithm %s draws no figure", name)
 	} else if err == nil && rf.plot != "" {
-		err = plotTo(rf.plot)(output.FigurePlot(rep.Figure))
+		err = plotTo(rf.plot)(plots.Figure(rep.Figure))
 	}
 	if err != nil {
 		return err
