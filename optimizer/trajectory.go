@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/dataset"
 )
 
 // Point is one recorded step of a trajectory.

@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/audit"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
 

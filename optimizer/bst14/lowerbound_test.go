@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/lowerbound"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/audit"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // TestSGDMonteCarloLowerBound is the Monte Carlo oracle (issue 22) for

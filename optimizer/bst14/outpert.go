@@ -6,10 +6,10 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/tables"
 )
 

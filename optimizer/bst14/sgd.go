@@ -7,10 +7,10 @@ import (
 	"math/rand/v2"
 
 	"github.com/privamp/privamp/composition/pld"
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/tables"
 )
 

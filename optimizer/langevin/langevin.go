@@ -5,10 +5,10 @@ import (
 	"github.com/privamp/privamp/dp"
 	"math"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
 

@@ -7,9 +7,9 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
