@@ -7,7 +7,7 @@ import "math"
 // bst14 evaluates a normalised (L = ‖C‖₂ = 1) rate in general units: the
 // risk is multiplied by L‖C‖₂ and Δ is replaced by Δ‖C‖₂/L (the table's
 // caption). f receives the normalised Δ.
-func bst14(f func(p Params, delta float64) float64) func(Params) (float64, bool) {
+func bst14Eval(f func(p Params, delta float64) float64) func(Params) (float64, bool) {
 	return func(p Params) (float64, bool) {
 		return p.Lipschitz * p.Diameter * f(p, p.StrongConvexity*p.Diameter/p.Lipschitz), false
 	}
@@ -18,7 +18,7 @@ func bst14Cap(p Params) float64 { return p.N * p.Lipschitz * p.Diameter }
 var bst14Hidden = Hidden{Constants: true}
 
 func bst14Cell(form, source string, mono int, f func(p Params, delta float64) float64) Cell {
-	return Cell{Form: form, Hidden: bst14Hidden, Source: source, Eval: bst14(f), Cap: bst14Cap, Monotone: mono}
+	return Cell{Form: form, Hidden: bst14Hidden, Source: source, Eval: bst14Eval(f), Cap: bst14Cap, Monotone: mono}
 }
 
 var bst14Empty = Cell{Form: "—", Note: "empty in the paper: no new upper bound in the smooth case (the previous one is already tight)"}
