@@ -93,7 +93,7 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 	s := rf.build(cmd, false) // the data, the loss and the domain (+Inf with --no-projection)
 	in := algorithms.Input{Data: s.Data, Loss: s.Loss, Radius: s.Radius, Set: set}
 	bar := newBar(a)
-	in.Progress = func(done float64) { bar.set(name, int64(1000*done), 1000) }
+	in.Progress = func(done, total int64) { bar.set(name, done, total) }
 	rep, err := alg.Run(in, params)
 	bar.finish()
 	if err == nil && rf.plot != "" && rep.Figure == nil {

@@ -111,7 +111,7 @@ func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
 		spec.Plan = &rf.plan
 	}
 	bar := newBar(a)
-	spec.Progress = bar.set
+	spec.Progress = func(done, total int64) { bar.set("training", done, total) }
 	res, err := optimizer.Train(spec)
 	bar.finish()
 	if err != nil {
