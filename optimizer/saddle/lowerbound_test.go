@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/privamp/privamp/internal/lowerbound"
+	"github.com/privamp/privamp/audit/lowerbound"
 	"github.com/privamp/privamp/optimizer/audit"
 )
 
