@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/audit"
-	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/plots"
 	"github.com/privamp/privamp/verify"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -77,7 +77,7 @@ func auditScores(a *app, cmd *cobra.Command, af *auditFlags) error {
 		return flagError(err, nil)
 	}
 	if s.plot != "" {
-		if err := plotTo(s.plot)(output.TradeoffPlot(ev)); err != nil {
+		if err := plotTo(s.plot)(plots.Tradeoff(ev)); err != nil {
 			return err
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/audit"
-	"github.com/privamp/privamp/internal/lowerbound"
+	"github.com/privamp/privamp/audit/lowerbound"
 )
 
 // TestSMDMonteCarloLowerBound is the Monte Carlo oracle (issue 22) for
