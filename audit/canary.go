@@ -3,8 +3,8 @@ package audit
 import (
 	"math"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // Canary is a worst-case pair of examples for an audit at one index: the

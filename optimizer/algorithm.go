@@ -6,8 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
 

@@ -15,7 +15,7 @@
 // the data's feature and label bounds, and the sensitivity Sens ≤ L that the
 // privacy analysis needs (the ℓ2 term cancels between neighbours).
 //
-// The records are a dataset.Dataset (package optimizer/dataset): a CSV file
+// The records are a dataset.Dataset (package dataset): a CSV file
 // or a seeded generator with a known population (dataset.Synthetic), so that
 // excess population risk can be measured (MeasureUtility). Build turns a
 // DataSpec and a LossSpec into a Problem: it reads or draws the records,

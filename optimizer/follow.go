@@ -8,8 +8,8 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 	"github.com/privamp/privamp/shifted/plan"
 )

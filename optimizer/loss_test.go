@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/dp"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 func testObjectives() []Objective {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/optimizer/clipped"
 )
 
 // FuzzEvaluate instantiates every table at arbitrary parameters: inputs are
@@ -102,7 +104,7 @@ func FuzzCalculators(f *testing.F) {
 			}
 		}
 		if r, err := ClippedMean(k, a, math.Min(a, b), 0, math.Round(c), eps, 3); err == nil {
-			if math.IsNaN(r.MSE) || r.MSE < r.SamplingTerm || r.MSEOpt > ClippedMSE(k, a, math.Min(a, b), r.TauOpt*1.01, math.Round(c), eps, 3)*(1+1e-9) {
+			if math.IsNaN(r.MSE) || r.MSE < r.SamplingTerm || r.MSEOpt > clipped.MSEBound(k, a, math.Min(a, b), r.TauOpt*1.01, math.Round(c), eps, 3)*(1+1e-9) {
 				t.Fatalf("clipped %+v", r)
 			}
 		}

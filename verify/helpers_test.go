@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 )

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/lines"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // TracePoint is one row of a user-supplied trajectory. Loss, Contraction,

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/dp"
-	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/optimizer/algorithms"
+	"github.com/privamp/privamp/plots"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -101,13 +101,13 @@ func algorithmOptions(cmd *cobra.Command, rf *runFlags, opts *runOptions) error 
 // runAlgorithm runs opts' catalogued algorithm and renders its report.
 func runAlgorithm(opts *runOptions) error {
 	in, name, bar := opts.Input, opts.Algorithm.Name, newBar(opts.IO)
-	in.Progress = func(done float64) { bar.set(name, int64(1000*done), 1000) }
+	in.Progress = func(done, total int64) { bar.set(name, done, total) }
 	rep, err := opts.Algorithm.Run(in, opts.Params)
 	bar.finish()
 	if err == nil && opts.Plot != "" && rep.Figure == nil {
 		err = badInput("--plot: --algorithm %s draws no figure", name)
 	} else if err == nil && opts.Plot != "" {
-		err = plotTo(opts.Plot)(output.FigurePlot(rep.Figure))
+		err = plotTo(opts.Plot)(plots.Figure(rep.Figure))
 	}
 	if err != nil {
 		return err

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/audit"
-	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/plots"
 	"github.com/privamp/privamp/verify"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -86,7 +86,7 @@ func auditScores(a *app, s *scoresOptions) error {
 		return flagError(err, nil)
 	}
 	if s.Plot != "" {
-		if err := plotTo(s.Plot)(output.TradeoffPlot(ev)); err != nil {
+		if err := plotTo(s.Plot)(plots.Tradeoff(ev)); err != nil {
 			return err
 		}
 	}

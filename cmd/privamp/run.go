@@ -10,9 +10,9 @@ import (
 	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/flagconfig"
-	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/algorithms"
+	"github.com/privamp/privamp/plots"
 	"github.com/spf13/cobra"
 	"gonum.org/v1/plot/vg"
 )
@@ -138,7 +138,7 @@ func runRun(opts *runOptions) error {
 	}
 	spec := opts.Spec
 	bar := newBar(opts.IO)
-	spec.Progress = bar.set
+	spec.Progress = func(done, total int64) { bar.set("training", done, total) }
 	res, err := optimizer.Train(spec)
 	bar.finish()
 	if err != nil {
@@ -154,7 +154,7 @@ func runRun(opts *runOptions) error {
 		}
 	}
 	if opts.Plot != "" {
-		ps, err := output.TracePlots(res.Trace, res.Name)
+		ps, err := plots.Trace(res.Trace, res.Name)
 		if err == nil {
 			err = savePlots(opts.Plot, 3.5*vg.Inch, ps...)
 		}

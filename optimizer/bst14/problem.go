@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
 

@@ -7,9 +7,9 @@ import (
 	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/audit"
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // Coupling is the coupled-trajectory stability check (GTU proof of Thm 2.5,

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/audit"
+	"github.com/privamp/privamp/audit/lowerbound"
 	"github.com/privamp/privamp/dp"
-	"github.com/privamp/privamp/internal/lowerbound"
 )
 
 // TestSMDMonteCarloLowerBound is the Monte Carlo oracle (issue 22) for

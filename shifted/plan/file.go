@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/jsonin"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
@@ -322,7 +323,7 @@ func (p *Plan) Verify() (*Verification, error) { return p.VerifyProgress(nil) }
 
 // VerifyProgress is Verify that reports, if progress is not nil, how many
 // positions' ε are recomputed of how many.
-func (p *Plan) VerifyProgress(progress func(done, n int64)) (*Verification, error) {
+func (p *Plan) VerifyProgress(progress dp.Progress) (*Verification, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}

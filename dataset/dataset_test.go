@@ -55,7 +55,7 @@ func TestReadCSVErrorsNameLine(t *testing.T) {
 }
 
 func TestShippedBreastCancer(t *testing.T) {
-	f, err := os.Open("../../testdata/breast_cancer.csv")
+	f, err := os.Open("../testdata/breast_cancer.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

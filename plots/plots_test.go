@@ -1,4 +1,4 @@
-package output
+package plots
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 func TestPlots(t *testing.T) {
 	ev := &audit.Evaluation{Delta: 1e-5, Curve: []audit.TradeoffPoint{{FPR: 0.01, FNR: 0.9}, {FPR: 0.1, FNR: 0.5}, {FPR: 0.5, FNR: 0.1}},
 		ClaimedCurve: []audit.TradeoffPoint{{FPR: 0.01, FNR: 0.98}, {FPR: 0.5, FNR: 0.4}}}
-	p, err := TradeoffPlot(ev)
+	p, err := Tradeoff(ev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestPlots(t *testing.T) {
 		}
 	}
 	c := shifted.Curves{N: 2, Delta: 1e-5, Columns: []shifted.CurveColumn{{Name: "x", Epsilon: []float64{0, 0}}}}
-	if _, err := CurvePlot(c); !errors.Is(err, ErrNothingToPlot) {
+	if _, err := Curve(c); !errors.Is(err, ErrNothingToPlot) {
 		t.Errorf("all-zero curve: %v", err)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/dataset"
 )
 
 // Read a small CSV file, clip its rows to a declared feature bound and map

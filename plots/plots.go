@@ -1,13 +1,20 @@
-package output
+// Package plots draws privamp's results with gonum/plot: per-person ε
+// curves (shifted.Curves), ε against passes (shifted.EpochCurve), a plan's
+// ε by position (plan.Result), an audit's trade-off curve
+// (audit.Evaluation), a training trace (optimizer.Point) and a catalogued
+// algorithm's report figure (algorithms.Figure); Image stacks the plots into
+// one PNG or SVG. It stands above the packages whose results it draws, so
+// that internal/ (the ground floor) imports nothing above it.
+package plots
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/audit"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/algorithms"
@@ -74,10 +81,10 @@ func Image(format string, ht vg.Length, ps ...*plot.Plot) ([]byte, error) {
 // axis cannot show them).
 var ErrNothingToPlot = errors.New("nothing to plot, every ε is 0 or has no finite guarantee")
 
-// TracePlots are the panels of a training trace: the empirical risk and the distance
+// Trace returns the panels of a training trace: the empirical risk and the distance
 // to the non-private optimum against the step (points without a distance
 // are left out; a non-finite loss is an error).
-func TracePlots(pts []optimizer.Point, name string) ([]*plot.Plot, error) {
+func Trace(pts []optimizer.Point, name string) ([]*plot.Plot, error) {
 	loss, dist := plotter.XYs{}, plotter.XYs{}
 	for _, p := range pts {
 		loss = append(loss, plotter.XY{X: float64(p.Step), Y: p.Loss})
@@ -105,9 +112,9 @@ func TracePlots(pts []optimizer.Point, name string) ([]*plot.Plot, error) {
 	return ps, nil
 }
 
-// PlanPlot draws target and achieved ε against the position on log axes,
+// Plan draws target and achieved ε against the position on log axes,
 // with the uniform plan's ε for comparison (plan.Result.Profile).
-func PlanPlot(res *plan.Result) (*plot.Plot, error) {
+func Plan(res *plan.Result) (*plot.Plot, error) {
 	pts, err := res.Profile(400)
 	if err != nil {
 		return nil, err
@@ -145,10 +152,10 @@ func PlanPlot(res *plan.Result) (*plot.Plot, error) {
 	return pl, nil
 }
 
-// TradeoffPlot draws an audit's empirical trade-off curve (FNR against
+// Tradeoff draws an audit's empirical trade-off curve (FNR against
 // FPR, log axes) and the claimed (ε, δ)'s curve: a claim is contradicted
 // where the empirical curve passes below its curve.
-func TradeoffPlot(ev *audit.Evaluation) (*plot.Plot, error) {
+func Tradeoff(ev *audit.Evaluation) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "Membership test on the canaries: trade-off curve"
 	p.X.Label.Text, p.Y.Label.Text = "false positive rate", "false negative rate"
@@ -176,10 +183,10 @@ func TradeoffPlot(ev *audit.Evaluation) (*plot.Plot, error) {
 	return p, nil
 }
 
-// CurvePlot draws ε against n − t + 1 on log axes (at most about 2000
+// Curve draws ε against n − t + 1 on log axes (at most about 2000
 // log-spaced rows). Points with ε = 0 or no
 // finite guarantee cannot be drawn on a log axis and are left out.
-func CurvePlot(c shifted.Curves) (*plot.Plot, error) {
+func Curve(c shifted.Curves) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Per-person privacy, n = %d, δ = %s", c.N, quantity.Nearest(c.Delta))
 	p.X.Label.Text, p.Y.Label.Text = "steps from the record to the end, n − t + 1", "ε"
@@ -225,9 +232,9 @@ func CurvePlot(c shifted.Curves) (*plot.Plot, error) {
 	return p, nil
 }
 
-// EpochsPlot draws the worst record's ε against the number of passes on log
+// Epochs draws the worst record's ε against the number of passes on log
 // axes: FMTT18, the bounded domain (with its burn-in marked) and DP-SGD.
-func EpochsPlot(c shifted.EpochCurve) (*plot.Plot, error) {
+func Epochs(c shifted.EpochCurve) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("ε of the worst record against passes, n = %d, δ = %s", c.N, quantity.Nearest(c.Delta))
 	p.X.Label.Text, p.Y.Label.Text = "passes over the data", "ε"
@@ -272,10 +279,10 @@ func EpochsPlot(c shifted.EpochCurve) (*plot.Plot, error) {
 	return p, nil
 }
 
-// FigurePlot draws a report's figure: each curve's means joined by a line,
+// Figure draws a report's figure: each curve's means joined by a line,
 // with error bars at its confidence limits (points that a log axis cannot
 // show are left out).
-func FigurePlot(f *algorithms.Figure) (*plot.Plot, error) {
+func Figure(f *algorithms.Figure) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = f.Title, f.X, f.Y
 	if f.LogX {

@@ -6,7 +6,9 @@
 // set beside the certified ε (audit.Compare). It writes no estimator of its
 // own: a lower bound above the certificate at the stated confidence shows
 // that the certificate, its assumptions or the implementation is wrong
-// (issue 22, "Monte Carlo lower bounds as a second oracle").
+// (issue 22, "Monte Carlo lower bounds as a second oracle"). It stands
+// beside the audit it uses (it was internal/lowerbound, an upward arrow from
+// the ground floor); the algorithms' tests import it.
 package lowerbound
 
 import (
