@@ -73,11 +73,7 @@ type traceReader struct {
 // and every error keeps its line number). Both read CSV the same way:
 // lines starting with '#' are comments, empty lines are skipped.
 func scanTrace(r io.Reader, each func(TracePoint)) error {
-	err := scanLines(lines.Limit(r, lines.MaxBytes), each)
-	if tl := (*lines.TooLong)(nil); errors.As(err, &tl) {
-		return &dp.Error{Where: dp.InputFile, Line: tl.Line, Reason: fmt.Sprintf("longer than %d bytes, the most a line may hold", tl.Max)}
-	}
-	return err
+	return scanLines(lines.Limit(r, lines.MaxBytes), each) // a line past the limit is its *dp.Error
 }
 
 func scanLines(r io.Reader, each func(TracePoint)) error {
@@ -113,8 +109,8 @@ func (tr *traceReader) slow(r io.Reader, first int) error {
 		if err == io.EOF {
 			break
 		}
-		if tl := (*lines.TooLong)(nil); errors.As(err, &tl) {
-			return tl // its line counts from the start of the input
+		if tl := (*dp.Error)(nil); errors.As(err, &tl) {
+			return tl // a line past the limit: its line counts from the start of the input
 		}
 		if err != nil {
 			l := 1

@@ -101,8 +101,9 @@ func ReadCSVFile(path string) (*People, error) {
 func ReadCSV(r io.Reader) (*People, error) {
 	pr := &peopleReader{p: &People{}, size: inputSize(r)}
 	p, err := pr.read(lines.Limit(r, lines.MaxBytes))
-	if tl := (*lines.TooLong)(nil); errors.As(err, &tl) {
-		return nil, badRows(badLine(tl.Line, fmt.Sprintf("longer than %d bytes, the most a line may hold", tl.Max)))
+	var re *rowsError
+	if tl := (*dp.Error)(nil); !errors.As(err, &re) && errors.As(err, &tl) {
+		return nil, badRows(tl) // a line past the limit
 	}
 	return p, err
 }
