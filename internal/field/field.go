@@ -108,14 +108,6 @@ func AtLine(line int, reason string, args ...any) *Error {
 	return &Error{Line: line, Reason: reason, Where: InputFile}
 }
 
-// InFile returns the *Error of the key at path (a field of an input file
-// checked after reading, so at no known line): `field "path": reason`.
-func InFile(path string, value any, reason string, args ...any) *Error {
-	e := New(path, value, reason, args...)
-	e.Where = InputFile
-	return e
-}
-
 // As returns the *Error in err's chain, if any.
 func As(err error) (*Error, bool) {
 	var fe *Error
