@@ -19,8 +19,8 @@ import (
 // returns a non-nil pointer to decode it into (the same one may be reused:
 // its fields keep the values they had where the input does not set them,
 // so reset it), and Added(i) is called once it is decoded. An error from
-// Start or Added stops decoding; one that is not an *field.Error becomes an
-// *field.Error naming the list or element and its line. A null list calls
+// Start or Added stops decoding; one that is not already an input file's
+// *field.Error becomes one naming the list or element and its line. A null list calls
 // nothing, as if the key were absent.
 type Elements interface {
 	Start() error
@@ -81,8 +81,9 @@ func (d *decoder) elements(e Elements) error {
 	}
 }
 
-// callerError makes an error of an Elements method an *field.Error at the
-// current path.
+// callerError makes an error of an Elements method an input file's
+// *field.Error at the current path (a parameter's *field.Error too: its
+// field is not a key of the file).
 func (d *decoder) callerError(err error, line int) error {
 	var e *field.Error
 	if errors.As(err, &e) && e.Where == field.InputFile {
