@@ -11,16 +11,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 )
-
-// LineError is a malformed CSV line.
-type LineError struct {
-	Line int
-	Msg  string
-}
-
-func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
 // CSVOptions chooses the label column of a CSV file.
 type CSVOptions struct {
@@ -42,7 +35,7 @@ type CSVOptions struct {
 // opt.Label is the label, the column opt.Key (if any) a text key; every
 // other column is a feature. Empty lines and
 // lines starting with '#' are skipped. A malformed line is reported as a
-// *LineError naming its line number; nothing is returned then.
+// *dp.Error naming its line number; nothing is returned then.
 func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 	if opt.Label == "" {
 		return nil, errors.New("no label column given")
@@ -60,7 +53,7 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 	for {
 		text, err := br.ReadString('\n')
 		if err != nil && err != io.EOF {
-			return nil, &LineError{Line: line + 1, Msg: err.Error()}
+			return nil, &dp.Error{Where: dp.InputFile, Line: line + 1, Reason: err.Error()}
 		}
 		if len(text) == 0 && err == io.EOF {
 			break
@@ -87,10 +80,10 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 			for i, f := range fields {
 				f = strings.TrimSpace(f)
 				if f == "" {
-					return nil, &LineError{Line: line, Msg: fmt.Sprintf("header column %d has no name", i+1)}
+					return nil, &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("header column %d has no name", i+1)}
 				}
 				if seen[f] {
-					return nil, &LineError{Line: line, Msg: fmt.Sprintf("header repeats column %q", f)}
+					return nil, &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("header repeats column %q", f)}
 				}
 				seen[f] = true
 				header[i] = f
@@ -102,10 +95,10 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 				}
 			}
 			if labelCol < 0 {
-				return nil, &LineError{Line: line, Msg: fmt.Sprintf("header has no column %q (columns: %s)", opt.Label, abbreviate(header))}
+				return nil, &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("header has no column %q (columns: %s)", opt.Label, abbreviate(header))}
 			}
 			if opt.Key != "" && keyCol < 0 && !opt.OptionalKey {
-				return nil, &LineError{Line: line, Msg: fmt.Sprintf("header has no column %q (columns: %s)", opt.Key, abbreviate(header))}
+				return nil, &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("header has no column %q (columns: %s)", opt.Key, abbreviate(header))}
 			}
 			ds.D = len(header) - 1
 			if keyCol >= 0 {
@@ -113,7 +106,7 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 				ds.Keys = []string{}
 			}
 			if ds.D < 1 {
-				return nil, &LineError{Line: line, Msg: "header needs the label and at least one feature column"}
+				return nil, &dp.Error{Where: dp.InputFile, Line: line, Reason: "header needs the label and at least one feature column"}
 			}
 			for i, h := range header {
 				if i != labelCol && i != keyCol {
@@ -122,16 +115,16 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 			}
 		} else {
 			if len(fields) != len(header) {
-				return nil, &LineError{Line: line, Msg: fmt.Sprintf("has %d fields, the header has %d", len(fields), len(header))}
+				return nil, &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("has %d fields, the header has %d", len(fields), len(header))}
 			}
 			if ds.N() >= maxRows {
-				return nil, &LineError{Line: line, Msg: fmt.Sprintf("more than %d data rows", maxRows)}
+				return nil, &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("more than %d data rows", maxRows)}
 			}
 			for i, f := range fields {
 				if i == keyCol {
 					k := strings.TrimSpace(f)
 					if k == "" {
-						return nil, &LineError{Line: line, Msg: fmt.Sprintf("column %q: empty", header[i])}
+						return nil, &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("column %q: empty", header[i])}
 					}
 					ds.Keys = append(ds.Keys, k)
 					continue
@@ -153,24 +146,24 @@ func ReadCSV(r io.Reader, opt CSVOptions) (*Dataset, error) {
 		}
 	}
 	if header == nil {
-		return nil, &LineError{Line: max(line, 1), Msg: "no header line"}
+		return nil, &dp.Error{Where: dp.InputFile, Line: max(line, 1), Reason: "no header line"}
 	}
 	if ds.N() == 0 {
-		return nil, &LineError{Line: line, Msg: "no data rows after the header"}
+		return nil, &dp.Error{Where: dp.InputFile, Line: line, Reason: "no data rows after the header"}
 	}
 	return ds, nil
 }
 
-// CSVError is the *LineError of a CSV syntax error at line (the one way the
+// CSVError is the *dp.Error of a CSV syntax error at line (the one way the
 // data sets and the trajectories report one).
-func CSVError(line int, err error) *LineError {
-	return &LineError{Line: max(line, 1), Msg: "not valid CSV: " + cleanCSVErr(err)}
+func CSVError(line int, err error) *dp.Error {
+	return &dp.Error{Where: dp.InputFile, Line: max(line, 1), Reason: "not valid CSV: " + cleanCSVErr(err)}
 }
 
-// NotANumber is the *LineError of a field that is not a number (shown up to
+// NotANumber is the *dp.Error of a field that is not a number (shown up to
 // 30 characters).
-func NotANumber(line int, column, field, what string) *LineError {
-	return &LineError{Line: line, Msg: fmt.Sprintf("column %q: %q is not %s", column, truncate(field, 30), what)}
+func NotANumber(line int, column, field, what string) *dp.Error {
+	return &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("column %q: %q is not %s", column, truncate(field, 30), what)}
 }
 
 func cleanCSVErr(err error) string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 )
 
@@ -43,12 +44,12 @@ func TestReadCSVErrorsNameLine(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := ReadCSV(strings.NewReader(c.in), CSVOptions{Label: "y"})
-		var le *LineError
+		var le *dp.Error
 		if !errors.As(err, &le) {
-			t.Errorf("%q: error %v is not a LineError", c.in, err)
+			t.Errorf("%q: error %v is not a *dp.Error", c.in, err)
 			continue
 		}
-		if le.Line != c.line || !strings.Contains(le.Msg, c.frag) {
+		if le.Line != c.line || !strings.Contains(le.Reason, c.frag) {
 			t.Errorf("%q: got %v, want line %d containing %q", c.in, err, c.line, c.frag)
 		}
 	}
@@ -100,7 +101,7 @@ func FuzzReadCSV(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		ds, err := ReadCSV(strings.NewReader(in), CSVOptions{Label: "y", MaxRows: 1000})
 		if err != nil {
-			var le *LineError
+			var le *dp.Error
 			if !errors.As(err, &le) || le.Line < 1 || !strings.HasPrefix(err.Error(), "line ") {
 				t.Fatalf("error without a line: %v", err)
 			}
@@ -138,8 +139,8 @@ func TestReadCSVKey(t *testing.T) {
 		{"id,y\np,0\n", "at least one feature", 1},
 	} {
 		_, err := ReadCSV(strings.NewReader(c.in), CSVOptions{Label: "y", Key: "id"})
-		var le *LineError
-		if !errors.As(err, &le) || le.Line != c.line || !strings.Contains(le.Msg, c.frag) {
+		var le *dp.Error
+		if !errors.As(err, &le) || le.Line != c.line || !strings.Contains(le.Reason, c.frag) {
 			t.Errorf("%q: %v, want line %d with %q", c.in, err, c.line, c.frag)
 		}
 	}

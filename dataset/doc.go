@@ -8,7 +8,7 @@
 // one example per line with a finite number in every column; CSVOptions
 // names the label column and an optional text key column (an id, or a
 // privacy plan's tier). Empty lines and lines starting with '#' are skipped.
-// A malformed line is a *LineError carrying its line number, and nothing is
+// A malformed line is a *dp.Error carrying its line number, and nothing is
 // returned then.
 //
 // # Preprocessing

@@ -25,7 +25,7 @@ const calibrateMaxSigma = 1e12
 // non-increasing in σ, so the set of σ that meet the targets is an interval
 // [σ*, ∞); σ* is found by bisection on ln σ to relative precision 1e-7 and
 // the answer is always on the safe side: the targets hold at the returned σ.
-// Errors are *FieldError: the run does not validate (at σ = 1 when r.Sigma
+// Errors are *dp.Error: the run does not validate (at σ = 1 when r.Sigma
 // is 0), or no σ ≤ 10¹² meets the targets (field "sigma").
 func (r Training) CalibrateSigma(worst float64, per map[int64]float64) (float64, error) {
 	probe := r

@@ -6,11 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/optimizer/clipped"
 )
 
 // FuzzEvaluate instantiates every table at arbitrary parameters: inputs are
-// either refused with a RangeError or give values that are never NaN, are
+// either refused with a *dp.Error or give values that are never NaN, are
 // infinite only where exact (the paper's "∞"), are labelled, and move in n
 // the way the rate says.
 func FuzzEvaluate(f *testing.F) {
@@ -27,7 +28,7 @@ func FuzzEvaluate(f *testing.F) {
 		p := Params{N: math.Round(n), D: math.Round(d), Epsilon: eps, Delta: delta, Lipschitz: L, Radius: R, StrongConvexity: m, Smoothness: m, Psi: psi, MomentOrder: k}
 		ev, err := tb.Evaluate(p)
 		if err != nil {
-			var re *RangeError
+			var re *dp.Error
 			if !errors.As(err, &re) || err.Error() == "" {
 				t.Fatalf("%s: non-range error %v", tb.Name, err)
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/jsonin"
 )
 
@@ -46,7 +47,7 @@ func parseBST14(r io.Reader) (*DPSGDClaim, error) {
 		return nil, err
 	}
 	bad := func(f string, value any, format string, a ...any) error {
-		return &Error{Field: f, Value: value, Reason: fmt.Sprintf(format, a...)}
+		return &dp.Error{Where: dp.InputFile, Field: f, Value: value, Reason: fmt.Sprintf(format, a...)}
 	}
 	switch {
 	case b.N < 2:

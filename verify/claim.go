@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/jsonin"
 	"github.com/privamp/privamp/internal/lines"
 	"github.com/privamp/privamp/shifted"
@@ -52,19 +53,13 @@ type IndexClaim struct {
 // most per_index entries a claim may hold (100000).
 const MaxBytes = 8 << 20
 
-// Error is a bad claim: the field (a path such as
-// "per_index[2].epsilon"; empty for the document as a whole), its line (0
-// for checks made after reading), the value and the reason. It is the error
-// every privamp JSON reader returns (claims, plans, schedules).
-type Error = jsonin.Error
-
 // ParseClaim reads and validates a claim: one JSON object of at most
 // MaxBytes bytes whose keys are exactly the json names of Claim's
 // fields, each at most once (a key that differs only by case, such as
 // "Epsilon", is refused by name), with whole numbers in any notation (1e6,
 // 500.0) where an integer is expected. A claim whose "algorithm" is
 // "dpsgd" is read as a DPSGDClaim (into Claim.DPSGD), with its own keys
-// under the same rules. Errors are *Error.
+// under the same rules. Errors are *dp.Error.
 func ParseClaim(r io.Reader) (*Claim, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
 	if err != nil {
@@ -89,14 +84,14 @@ func ParseClaim(r io.Reader) (*Claim, error) {
 		return nil, err
 	}
 	if c.Epsilon == nil && len(c.PerIndex) == 0 {
-		return nil, &Error{Field: "epsilon", Reason: "give the claimed ε (\"epsilon\", worst case) or \"per_index\" claims, or both"}
+		return nil, &dp.Error{Where: dp.InputFile, Field: "epsilon", Reason: "give the claimed ε (\"epsilon\", worst case) or \"per_index\" claims, or both"}
 	}
 	return c, c.validate()
 }
 
 func (c *Claim) validate() error {
 	bad := func(f string, value any, format string, a ...any) error {
-		return &Error{Field: f, Value: value, Reason: fmt.Sprintf(format, a...)}
+		return &dp.Error{Where: dp.InputFile, Field: f, Value: value, Reason: fmt.Sprintf(format, a...)}
 	}
 	v, err := shifted.ParseVariant(c.Algorithm)
 	if err != nil || c.Algorithm == "" {

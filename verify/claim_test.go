@@ -63,7 +63,7 @@ func TestParseClaimErrorsNameField(t *testing.T) {
 			in = strings.Replace(baseClaim, "{", "{"+c.edit+",", 1)
 		}
 		_, err := ParseClaim(strings.NewReader(in))
-		var ce *Error
+		var ce *dp.Error
 		if !errors.As(err, &ce) || ce.Field != c.field {
 			t.Errorf("case %d (%s): got %v, want an error naming %q", i, c.edit, err, c.field)
 		}
@@ -78,7 +78,7 @@ func replaceField(s, key, repl string) string {
 
 func TestParseClaimSyntaxErrorLine(t *testing.T) {
 	_, err := ParseClaim(strings.NewReader("{\n\"n\": 3,\n\"eta\": ,\n}"))
-	var ce *Error
+	var ce *dp.Error
 	if !errors.As(err, &ce) || ce.Line != 3 {
 		t.Fatalf("got %v, want line 3", err)
 	}
@@ -125,7 +125,7 @@ func FuzzParseClaim(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		c, err := ParseClaim(strings.NewReader(in))
 		if err != nil {
-			var ce *Error
+			var ce *dp.Error
 			if !errors.As(err, &ce) || (ce.Field == "" && ce.Line < 1) {
 				t.Fatalf("error names neither field nor line: %v", err)
 			}
@@ -170,7 +170,7 @@ func TestParseClaimIssue9Hole4(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := ParseClaim(strings.NewReader(c.in))
-		var ce *Error
+		var ce *dp.Error
 		if !errors.As(err, &ce) || ce.Field != c.field || ce.Line != c.line || !strings.Contains(ce.Reason, c.reason) {
 			t.Errorf("%s:\n got %v\nwant line %d, field %q: …%s", c.in, err, c.line, c.field, c.reason)
 		}
@@ -187,7 +187,7 @@ func TestParseClaimIssue9Hole4(t *testing.T) {
 	} {
 		in := strings.Replace(baseClaim, "{", "{"+pad, 1)
 		_, err := ParseClaim(strings.NewReader(in))
-		var ce *Error
+		var ce *dp.Error
 		if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "exceeds the 8388608-byte (8 MiB) limit") || strings.Contains(err.Error(), "end of") {
 			t.Errorf("oversize claim (%d bytes): %v", len(in), err)
 		}

@@ -29,7 +29,7 @@
 //   - the file is at most MaxBytes (8 MiB) long; a longer one is refused as
 //     too large (not as a truncated object).
 //
-// A bad claim is an *Error naming the field (a path such as
+// A bad claim is a *dp.Error naming the field (a path such as
 // "per_index[2].epsilon"), the line, the value and the reason. The keys:
 //
 //	"algorithm"         "pnsgd" (Alg. 1; Alg. 2 with epochs > 1), "skip" or "stop"   required

@@ -105,10 +105,10 @@ func parseDPSGD(r io.Reader) (*DPSGDClaim, error) {
 // (compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy: steps =
 // int(math.ceil(epochs * n / batch_size))). A claim that gives two ways to
 // the same quantity (steps and epochs; sample_rate and batch_size or n) is
-// refused naming both keys. Errors are *Error.
+// refused naming both keys. Errors are *dp.Error.
 func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 	bad := func(f string, value any, format string, a ...any) error {
-		return &Error{Field: f, Value: value, Reason: fmt.Sprintf(format, a...)}
+		return &dp.Error{Where: dp.InputFile, Field: f, Value: value, Reason: fmt.Sprintf(format, a...)}
 	}
 	r := DPSGDRun{Sampling: d.Sampling, Neighbours: d.Neighbours, NoiseMultiplier: dp.Noise(d.NoiseMultiplier), Delta: dp.Loss(d.Delta)}
 	if d.Algorithm != AlgorithmDPSGD {

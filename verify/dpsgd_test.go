@@ -138,7 +138,7 @@ func TestDPSGDClaimErrors(t *testing.T) {
 		{`"sample_rate": 0.01, "steps": 10, "sigma": 1}`, "sigma", nil},
 	} {
 		_, err := ParseClaim(strings.NewReader(base + tc.rest))
-		var e *Error
+		var e *dp.Error
 		if !errors.As(err, &e) || e.Field != tc.field {
 			t.Errorf("%s: got %v, want a field error naming %q", tc.rest, err, tc.field)
 			continue

@@ -91,7 +91,7 @@ func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 // ScanTrace reads a trajectory CSV in the format of ReadTrace, for the
 // claim c, keeping only what Verify needs (TraceSummary): memory is a read
 // buffer, whatever the number of rows (at most MaxTraceRows). Errors are
-// *dataset.LineError, as ReadTrace's.
+// *dp.Error (Line, Reason), as ReadTrace's.
 func ScanTrace(r io.Reader, c *Claim) (*TraceSummary, error) {
 	s := newTraceSummary(c)
 	if err := scanTrace(r, s.add); err != nil {

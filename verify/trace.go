@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/lines"
 	"github.com/privamp/privamp/optimizer"
 )
@@ -44,7 +45,7 @@ const MaxTraceRows = 10_000_000
 // not ignored; other columns are ignored), then at most MaxTraceRows rows
 // of numbers, the step a whole number, each line at most lines.MaxBytes
 // (1 MiB) long. A field that is not a number is an error; an empty field
-// is NaN. Errors are *dataset.LineError.
+// is NaN. Errors are *dp.Error (Line, Reason).
 //
 // ReadTrace keeps every row (56 bytes each); ScanTrace reads the same
 // format into the running maxima Verify needs, in constant memory.
@@ -72,11 +73,7 @@ type traceReader struct {
 // and every error keeps its line number). Both read CSV the same way:
 // lines starting with '#' are comments, empty lines are skipped.
 func scanTrace(r io.Reader, each func(TracePoint)) error {
-	err := scanLines(lines.Limit(r, lines.MaxBytes), each)
-	if tl := (*lines.TooLong)(nil); errors.As(err, &tl) {
-		return &dataset.LineError{Line: tl.Line, Msg: fmt.Sprintf("longer than %d bytes, the most a line may hold", tl.Max)}
-	}
-	return err
+	return scanLines(lines.Limit(r, lines.MaxBytes), each) // a line past the limit is its *dp.Error
 }
 
 func scanLines(r io.Reader, each func(TracePoint)) error {
@@ -112,8 +109,8 @@ func (tr *traceReader) slow(r io.Reader, first int) error {
 		if err == io.EOF {
 			break
 		}
-		if tl := (*lines.TooLong)(nil); errors.As(err, &tl) {
-			return tl // its line counts from the start of the input
+		if tl := (*dp.Error)(nil); errors.As(err, &tl) {
+			return tl // a line past the limit: its line counts from the start of the input
 		}
 		if err != nil {
 			l := 1
@@ -132,10 +129,10 @@ func (tr *traceReader) slow(r io.Reader, first int) error {
 
 func (tr *traceReader) finish() error {
 	if !tr.header {
-		return &dataset.LineError{Line: 1, Msg: "no header line"}
+		return &dp.Error{Where: dp.InputFile, Line: 1, Reason: "no header line"}
 	}
 	if tr.rows == 0 {
-		return &dataset.LineError{Line: 2, Msg: "no rows after the header"}
+		return &dp.Error{Where: dp.InputFile, Line: 2, Reason: "no rows after the header"}
 	}
 	return nil
 }
@@ -152,12 +149,12 @@ func (tr *traceReader) record(line int, rec []string) error {
 		for i, h := range rec {
 			h = strings.Clone(strings.TrimSpace(h))
 			if _, dup := col[h]; dup && known[h] {
-				return &dataset.LineError{Line: line, Msg: fmt.Sprintf("header repeats column %q", h)}
+				return &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("header repeats column %q", h)}
 			}
 			if !known[h] {
 				for _, k := range optimizer.TraceHeader {
 					if strings.EqualFold(h, k) {
-						return &dataset.LineError{Line: line, Msg: fmt.Sprintf("header column %q: column names are case-sensitive; did you mean %q?", h, k)}
+						return &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("header column %q: column names are case-sensitive; did you mean %q?", h, k)}
 					}
 				}
 			}
@@ -165,7 +162,7 @@ func (tr *traceReader) record(line int, rec []string) error {
 		}
 		for _, need := range []string{"step", "grad_norm", "step_size"} {
 			if _, ok := col[need]; !ok {
-				return &dataset.LineError{Line: line, Msg: fmt.Sprintf("header has no column %q (need step, grad_norm, step_size)", need)}
+				return &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("header has no column %q (need step, grad_norm, step_size)", need)}
 			}
 		}
 		for k, name := range optimizer.TraceHeader {
@@ -178,7 +175,7 @@ func (tr *traceReader) record(line int, rec []string) error {
 		return nil
 	}
 	if tr.rows == MaxTraceRows {
-		return &dataset.LineError{Line: line, Msg: fmt.Sprintf("more than %d rows", MaxTraceRows)}
+		return &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("more than %d rows", MaxTraceRows)}
 	}
 	// The columns of TraceHeader: step, loss, grad_norm, step_size,
 	// contraction, dist_to_opt, noise_sq, noise_dof (−1: absent).
@@ -190,7 +187,7 @@ func (tr *traceReader) record(line int, rec []string) error {
 			v[k] = math.NaN()
 			continue
 		case i >= len(rec):
-			return &dataset.LineError{Line: line, Msg: fmt.Sprintf("missing column %q", name)}
+			return &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("missing column %q", name)}
 		}
 		x := math.NaN() // an empty field
 		if f := strings.TrimSpace(rec[i]); f != "" {
@@ -202,7 +199,7 @@ func (tr *traceReader) record(line int, rec []string) error {
 		}
 		v[k] = x
 		if k == 0 && (x != math.Trunc(x) || math.Abs(x) > 1e15) { // NaN too
-			return &dataset.LineError{Line: line, Msg: fmt.Sprintf("column \"step\": %v is not a whole number of steps", x)}
+			return &dp.Error{Where: dp.InputFile, Line: line, Reason: fmt.Sprintf("column \"step\": %v is not a whole number of steps", x)}
 		}
 	}
 	p := TracePoint{Step: int(v[0]), Loss: v[1], GradNorm: v[2], StepSize: v[3], Contraction: v[4], Dist: v[5], NoiseSq: v[6], NoiseDOF: v[7], Line: line}

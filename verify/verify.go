@@ -155,7 +155,7 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	}
 	if c.DPSGD != nil {
 		if trace != nil {
-			return Verification{}, &Error{Field: "trajectory", Reason: "a trajectory applies to pnsgd, skip and stop claims, not to dpsgd"}
+			return Verification{}, &dp.Error{Where: dp.InputFile, Field: "trajectory", Reason: "a trajectory applies to pnsgd, skip and stop claims, not to dpsgd"}
 		}
 		return VerifyDPSGD(c.DPSGD, o)
 	}
