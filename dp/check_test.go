@@ -1,6 +1,7 @@
 package dp
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -57,5 +58,22 @@ func TestVerdictExitStatus(t *testing.T) {
 	if VerdictOf([]Check{NewCheck("a", true, 1, 2, ""), {Name: "w", Status: Worse}}) != Passed ||
 		VerdictOf([]Check{NewCheck("a", false, 3, 2, "")}) != Failed {
 		t.Error("VerdictOf: only a FAIL fails a run")
+	}
+}
+
+// A check's JSON keys are today's: name, status, value, bound, detail, and
+// basis only where claim verification sets it; statuses and verdicts
+// encode as their words.
+func TestCheckJSON(t *testing.T) {
+	b, err := json.Marshal(Check{Name: "n", Status: Unmet, Value: 1, Bound: 2, Detail: "d"})
+	if err != nil || string(b) != `{"name":"n","status":"UNMET","value":1,"bound":2,"detail":"d"}` {
+		t.Errorf("run's check: %s %v", b, err)
+	}
+	b, _ = json.Marshal(Check{Name: "n", Status: NA, Basis: "checked (arithmetic)", Value: 1, Bound: 2})
+	if string(b) != `{"name":"n","status":"N/A","basis":"checked (arithmetic)","value":1,"bound":2,"detail":""}` {
+		t.Errorf("verify's check: %s", b)
+	}
+	if b, _ := json.Marshal(struct{ V Verdict }{Unsupported}); string(b) != `{"V":"UNSUPPORTED"}` {
+		t.Errorf("verdict: %s", b)
 	}
 }

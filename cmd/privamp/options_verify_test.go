@@ -206,3 +206,18 @@ func TestRunRunSpec(t *testing.T) {
 		}
 	}
 }
+
+// One run, one number, through the whole binary: `privamp verify` of a
+// DP-SGD claim certifies the ε `privamp dpsgd` prints for the same run
+// (package verify's TestDPSGDClaimSameEpsilonAsDPSGD pins more runs).
+func TestVerifyDPSGDClaimMatchesDPSGDCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("privamp dpsgd takes over a second (its PLD and optimistic grid); package verify's test runs under -short")
+	}
+	d := jsonOf(t, "dpsgd", "--sampling-rate", "0.01", "--steps", "1000", "--noise", "1.1", "--delta", "1e-5")
+	p := writeClaim(t, t.TempDir(), `{"algorithm": "dpsgd", "sampling": "poisson", "sample_rate": 0.01, "steps": 1000, "noise_multiplier": 1.1, "delta": 1e-5, "epsilon": 3}`)
+	v := jsonOf(t, "verify", p)
+	if d["epsilon"] != v["worst_epsilon"] || d["source"] != v["source"] || v["verdict"] != "VALID" {
+		t.Errorf("dpsgd ε = %v (%v); verify certifies %v (%v), %v", d["epsilon"], d["source"], v["worst_epsilon"], v["source"], v["verdict"])
+	}
+}
