@@ -1,4 +1,4 @@
-// Package claim reads a training run's stated privacy guarantee (a claim)
+// Package verify reads a training run's stated privacy guarantee (a claim)
 // and decides whether privamp can prove it: the library behind privamp
 // verify.
 //

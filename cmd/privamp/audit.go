@@ -26,11 +26,7 @@ type auditOptions struct {
 }
 
 func newAuditCmd(a *app, runF func(*auditOptions) error) *cobra.Command {
-	af, opts := &struct {
-		problemFlags
-		as audit.Spec
-		sf scoresOptions
-	}{}, &auditOptions{IO: a}
+	pf, sf, opts := &problemFlags{}, &scoresOptions{}, &auditOptions{IO: a}
 	cmd := &cobra.Command{
 		Use:   "audit",
 		Short: "Empirical lower bound on ε: run the algorithm many times on neighbouring data sets",
@@ -59,25 +55,25 @@ VIOLATED (the lower bound exceeds it: the claim is false, exit 1) or CONSISTENT.
   privamp audit --scores examples/canary-scores.csv --epsilon 0.5 --plot tradeoff.png`,
 	}
 	f := cmd.Flags()
-	af.register(f)
-	f.IntVar(&af.as.Trials, "trials", 2000, "runs on each of the two neighbouring data sets (20 to 1e7)")
-	f.Int64Var(&af.as.Index, "index", 0, "index (1-based) of the canary (default: the worst-case index)")
-	f.IntVar(&af.as.Workers, "workers", 0, "parallel workers (0 to 1024); 0: all cores")
-	f.Float64Var(&af.as.Confidence, "confidence", 0.95, "confidence of the lower bound")
-	af.sf.register(f)
+	pf.register(f)
+	f.IntVar(&opts.Audit.Trials, "trials", 2000, "runs on each of the two neighbouring data sets (20 to 1e7)")
+	f.Int64Var(&opts.Audit.Index, "index", 0, "index (1-based) of the canary (default: the worst-case index)")
+	f.IntVar(&opts.Audit.Workers, "workers", 0, "parallel workers (0 to 1024); 0: all cores")
+	f.Float64Var(&opts.Audit.Confidence, "confidence", 0.95, "confidence of the lower bound")
+	sf.register(f)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if changed(cmd, "scores") {
-			af.sf.Confidence, af.sf.Delta, af.sf.In = af.as.Confidence, af.spec.Training.Delta, cmd.InOrStdin()
-			if err := checkScoresFlags(cmd, &af.sf); err != nil {
+			sf.Confidence, sf.Delta, sf.In = opts.Audit.Confidence, pf.spec.Training.Delta, cmd.InOrStdin()
+			if err := checkScoresFlags(cmd, sf); err != nil {
 				return err
 			}
-			opts.Scores = &af.sf
+			opts.Scores = sf
 		} else if n := firstChanged(cmd, "claim", "epsilon", "plot", "assume-gdp", "thresholds"); n != "" {
 			return badInput("--%s goes with --scores", n)
-		} else if err := checkProblemFlags(cmd, &af.problemFlags); err != nil {
+		} else if err := checkProblemFlags(cmd, pf); err != nil {
 			return err
 		}
-		opts.Training, opts.Audit = af.build(cmd, false), af.as
+		opts.Training = pf.build(cmd, false)
 		if runF != nil {
 			return runF(opts)
 		}

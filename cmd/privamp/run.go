@@ -21,9 +21,9 @@ func init() { register(func(a *app) *cobra.Command { return newRunCmd(a, nil) })
 
 type runFlags struct {
 	problemFlags
-	trace, plot, config string
-	algorithm           string
-	plan                optimizer.PlanSpec
+	config    string
+	algorithm string
+	plan      optimizer.PlanSpec
 }
 
 // runOptions is what `privamp run` was asked: every flag parsed and its
@@ -72,8 +72,8 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 	s := &rf.spec
 	f.IntVar(&s.Repeats, "repeats", 0, "repeat the run on fresh training sets (synthetic: the generator; CSV: bootstrap samples) and compare the mean excess risk with the utility bound")
 	f.Float64Var(&s.Confidence, "confidence", 0.95, "confidence level of the utility interval")
-	f.StringVar(&rf.trace, "trace", "", "write the trajectory (decimated) as CSV ('-': standard output): step, loss, grad_norm, step_size, contraction, dist_to_opt, noise_sq, noise_dof (Σ‖Z‖² of the noise drawn since the previous row and its coordinates: verify tests σ with them)")
-	f.StringVar(&rf.plot, "plot", "", "draw loss and distance-to-optimum curves to FILE.png or FILE.svg")
+	f.StringVar(&opts.Trace, "trace", "", "write the trajectory (decimated) as CSV ('-': standard output): step, loss, grad_norm, step_size, contraction, dist_to_opt, noise_sq, noise_dof (Σ‖Z‖² of the noise drawn since the previous row and its coordinates: verify tests σ with them)")
+	f.StringVar(&opts.Plot, "plot", "", "draw loss and distance-to-optimum curves to FILE.png or FILE.svg")
 	f.StringVar(&rf.config, "config", "", "read flags from a JSON object (keys: flag names with _ for -)")
 	f.Int64SliceVar(&s.Indices, "index", nil, "also show the guarantee of these indices (1-based positions)")
 	f.IntVar(&s.MaxPoints, "max-points", 2000, "most trajectory points recorded")
@@ -90,14 +90,13 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 				return err
 			}
 		}
-		if err := checkOutputs([][2]string{{"trace", rf.trace}, {"plot", rf.plot}}, [][2]string{{"data", rf.spec.Data.Path},
+		if err := checkOutputs([][2]string{{"trace", opts.Trace}, {"plot", opts.Plot}}, [][2]string{{"data", rf.spec.Data.Path},
 			{"public-data", rf.plan.PublicData}, {"plan", rf.plan.Path}, {"config", rf.config}, {"scaling", rf.spec.Data.Scaling}}); err != nil {
 			return err
 		}
-		if ext := strings.ToLower(filepath.Ext(rf.plot)); rf.plot != "" && ext != ".png" && ext != ".svg" {
-			return badInput("--plot must name a .png or .svg file, got %q", rf.plot)
+		if ext := strings.ToLower(filepath.Ext(opts.Plot)); opts.Plot != "" && ext != ".png" && ext != ".svg" {
+			return badInput("--plot must name a .png or .svg file, got %q", opts.Plot)
 		}
-		opts.Trace, opts.Plot = rf.trace, rf.plot
 		switch rf.algorithm {
 		case "pnsgd", "skip", "stop":
 			if changed(cmd, "variant") && rf.variant != rf.algorithm {
