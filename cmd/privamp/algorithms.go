@@ -128,8 +128,7 @@ func fromReport(rep *algorithms.Report) *report {
 	return r
 }
 
-// reportVerdict renders r and exits with the verdict's status
-// (dp.Verdict.ExitStatus: 1 when a check failed or an audit is violated).
+// reportVerdict renders r and exits with the verdict's dp.Verdict.ExitStatus.
 func reportVerdict(a *app, r *report, v dp.Verdict) error {
 	if err := render(a.out, a.mode, r); err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/dp"
-
 	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/algorithms"

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/dp"
-
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted/plan"
 	"github.com/privamp/privamp/verify"
