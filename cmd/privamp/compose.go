@@ -123,7 +123,7 @@ func composeEvents(a *app, cmd *cobra.Command, path, acc string, target float64)
 	if err != nil {
 		return badInput("--events %s: %v", path, err)
 	}
-	res, err := events.Account(ev, events.Query{Delta: target, Accountant: composition.Accountant(acc)})
+	res, err := events.Account(ev, events.Query{Delta: target, Accountant: acc})
 	if err != nil {
 		return flagError(err, map[string]string{"delta": "target-delta"})
 	}
@@ -136,7 +136,7 @@ func composeEvents(a *app, cmd *cobra.Command, path, acc string, target float64)
 		r.Rows = append(r.Rows, row{"ε by RDP", *res.RDPEpsilon, "α = " + res.RDPOrder.String(), res.RDPSource})
 	}
 	for _, p := range res.Phases {
-		r.Table.Rows = append(r.Table.Rows, []string{p.Path, p.Mechanism, p.Sampling, p.SamplingProbability.String(), p.Noise(), p.Count.String(), strconv.FormatBool(p.PLD), strconv.FormatBool(p.RDP)})
+		r.Table.Rows = append(r.Table.Rows, []string{p.Path, p.Mechanism, p.Sampling.String(), p.SamplingProbability.String(), p.Noise(), p.Count.String(), strconv.FormatBool(p.PLD), strconv.FormatBool(p.RDP)})
 	}
 	return render(a.out, a.mode, withResult("compose", res, r))
 }

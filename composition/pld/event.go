@@ -124,12 +124,15 @@ func (a Accountant) plds(e dp.Event, r dp.Relation, delta float64) (sound, optim
 		o = o.For(int(k), delta)
 	}
 	bs := &treeBuilder{rel: r, sens: r.Sensitivity(), opt: o}
-	if _, ok := e.(dp.SelfComposed); ok && delta > 0 && delta < 1e-9 {
+	run, isRun := dp.AsSampledGaussianRun(e)
+	if _, ok := e.(dp.SelfComposed); ok && delta > 0 && (delta < 1e-9 || isRun && run.Sampling != dp.None) {
 		// A file that is one mechanism run k times is self-composed with
 		// FFTs tuned for δ (SelfComposeFor): at tiny δ the untilted FFT's
 		// rounding bound alone would exceed δ. It is not used inside a
 		// composition (the tilt is tuned for the final ε) nor at larger δ,
-		// where the untilted bound is already far below δ.
+		// where the untilted bound is already far below δ, except for a
+		// DP-SGD run, whose FFTs are tuned as DPSGD tunes them so that its
+		// δ(ε) agrees with Account's ε.
 		bs.delta = delta
 	}
 	bo := *bs
