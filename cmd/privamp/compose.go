@@ -92,39 +92,36 @@ the RDP accountant (--accountant rdp|pld|best) at --target-delta.
 				return badInput("--events %s: %v", evPath, err)
 			}
 			opts.Events = &ev
-			if runF != nil {
-				return runF(opts)
-			}
-			return composeRun(opts)
-		}
-		listName := "list"
-		hasList := firstChanged(cmd, "list", "guarantee") != ""
-		switch {
-		case hasList && firstChanged(cmd, "epsilon", "compositions", "delta") != "":
-			return badInput("--list/--guarantee cannot be combined with --epsilon, --delta or --compositions")
-		case hasList:
-			if !changed(cmd, "list") {
-				listName = "guarantee"
-			}
-			items := guarantees
-			if changed(cmd, "list") {
-				items = append(strings.Split(listFlag, ","), guarantees...)
-			}
-			q.List = []composition.Guarantee{}
-			for i, it := range items {
-				g, err := composition.ParseGuarantee(it)
-				if err != nil {
-					return badInput("--%s item %d (%q): %v", listName, i+1, strings.TrimSpace(it), err)
+		} else {
+			listName := "list"
+			hasList := firstChanged(cmd, "list", "guarantee") != ""
+			switch {
+			case hasList && firstChanged(cmd, "epsilon", "compositions", "delta") != "":
+				return badInput("--list/--guarantee cannot be combined with --epsilon, --delta or --compositions")
+			case hasList:
+				if !changed(cmd, "list") {
+					listName = "guarantee"
 				}
-				q.List = append(q.List, g)
+				items := guarantees
+				if changed(cmd, "list") {
+					items = append(strings.Split(listFlag, ","), guarantees...)
+				}
+				q.List = []composition.Guarantee{}
+				for i, it := range items {
+					g, err := composition.ParseGuarantee(it)
+					if err != nil {
+						return badInput("--%s item %d (%q): %v", listName, i+1, strings.TrimSpace(it), err)
+					}
+					q.List = append(q.List, g)
+				}
+			case !changed(cmd, "epsilon"):
+				return badInput("--epsilon is required (ε of each of --compositions mechanisms), or give --list/--guarantee")
+			case !changed(cmd, "compositions"):
+				return badInput("--compositions is required with --epsilon (number of mechanisms)")
 			}
-		case !changed(cmd, "epsilon"):
-			return badInput("--epsilon is required (ε of each of --compositions mechanisms), or give --list/--guarantee")
-		case !changed(cmd, "compositions"):
-			return badInput("--compositions is required with --epsilon (number of mechanisms)")
+			q.DeltaPrime, q.TargetDelta, q.TargetEpsilon = given(cmd, "delta-prime", dPrime), given(cmd, "target-delta", target), given(cmd, "target-epsilon", tEps)
+			opts.Query, opts.ListFlag = q, listName
 		}
-		q.DeltaPrime, q.TargetDelta, q.TargetEpsilon = given(cmd, "delta-prime", dPrime), given(cmd, "target-delta", target), given(cmd, "target-epsilon", tEps)
-		opts.Query, opts.ListFlag = q, listName
 		if runF != nil {
 			return runF(opts)
 		}
