@@ -1,5 +1,7 @@
 package dp
 
+import "math/big"
+
 // Event is one description of what a run did to the data, in the
 // vocabulary of Google's dp_accounting (dp_event.py: the DpEvent classes,
 // named here without the suffix). An event says what ran, not how it is
@@ -72,30 +74,58 @@ func (s SampledWithoutReplacement) Rate() float64 {
 	return float64(s.SampleSize) / float64(s.SourceDatasetSize)
 }
 
-// fixedSizeDenominator is the dataset size DPSGD writes a fixed-size rate
-// over when it is given as a rate: 2⁵³, so that m/2⁵³ is exact.
+// fixedSizeDenominator is the largest dataset size a rate is written over
+// (2⁵³, where every whole number is a float64).
 const fixedSizeDenominator = 1 << 53
 
 // DPSGD is the event of a DP-SGD run (Abadi et al. 2016): steps of the
 // Gaussian mechanism with noise multiplier z on a batch sampled at rate q,
 // Poisson (each record independently) or WithoutReplacement (batches of
-// exactly q·n records; the rate is written as m/2⁵³ with m = ⌈q·2⁵³⌉, at
-// least q, which only a dataset size would make exact: use
-// DPSGDFixedSize where n and the batch are known). With None every step
-// sees every record (q is ignored).
+// b records out of n with b/n = q; DPSGDFixedSize where b and n are known).
+// A rate without sizes is written as the fraction m/n of smallest n whose
+// float64 quotient is q (a continued-fraction convergent), and where none
+// with n ≤ 2⁵³ is, as m/2⁵³ with m = ⌈q·2⁵³⌉ > q: a larger rate, which
+// only raises ε. With None every step sees every record (q is ignored).
 func DPSGD(q, z float64, steps int64, s Sampling) Event {
 	var step Event = Gaussian{NoiseMultiplier: z}
 	switch s {
 	case Poisson:
 		step = PoissonSampled{SamplingProbability: q, Event: step}
 	case WithoutReplacement:
-		m := int64(q * fixedSizeDenominator)
-		if float64(m) < q*fixedSizeDenominator {
-			m++
-		}
-		step = SampledWithoutReplacement{SourceDatasetSize: fixedSizeDenominator, SampleSize: m, Event: step}
+		m, n := fraction(q)
+		step = SampledWithoutReplacement{SourceDatasetSize: n, SampleSize: m, Event: step}
 	}
 	return SelfComposed{Event: step, Count: steps}
+}
+
+// fraction returns m/n whose float64 quotient is q ∈ (0, 1] with the
+// smallest n ≤ 2⁵³ among q's continued-fraction convergents, else m =
+// ⌈q·2⁵³⌉ over 2⁵³ (then m/n ≥ q, exactly: a power-of-two denominator).
+func fraction(q float64) (m, n int64) {
+	// The convergents h/k of q's exact value num/den (a float64 is a
+	// dyadic rational), in integers.
+	r := new(big.Rat).SetFloat64(q)
+	num, den := new(big.Int).Set(r.Num()), new(big.Int).Set(r.Denom())
+	h0, h1, k0, k1 := big.NewInt(0), big.NewInt(1), big.NewInt(1), big.NewInt(0)
+	limit := big.NewInt(fixedSizeDenominator)
+	a, rem := new(big.Int), new(big.Int)
+	for den.Sign() != 0 {
+		a.QuoRem(num, den, rem)
+		h0, h1 = h1, new(big.Int).Add(new(big.Int).Mul(a, h1), h0)
+		k0, k1 = k1, new(big.Int).Add(new(big.Int).Mul(a, k1), k0)
+		if k1.Cmp(limit) > 0 {
+			break
+		}
+		if k1.Sign() > 0 && float64(h1.Int64())/float64(k1.Int64()) == q {
+			return h1.Int64(), k1.Int64()
+		}
+		num, den = den, new(big.Int).Set(rem)
+	}
+	m = int64(q * fixedSizeDenominator)
+	if float64(m) < q*fixedSizeDenominator {
+		m++
+	}
+	return m, fixedSizeDenominator
 }
 
 // DPSGDFixedSize is the event of a DP-SGD run with batches of exactly
