@@ -56,11 +56,6 @@ func (ev Events) relation() dp.Relation {
 	return r
 }
 
-// sensitivity is the sensitivity of a sum of records' contributions that
-// are each bounded by 1: 1 when a record is added or removed, 2 when one is
-// replaced by another (the sum moves by g − g′).
-func (ev Events) sensitivity() float64 { return ev.relation().Sensitivity() }
-
 // DP is the run the validated file describes as a dp.Event (the wire form
 // decoded), with its neighbouring relation.
 func (ev Events) DP() (dp.Event, dp.Relation) { return ev.Event.dp(), ev.relation() }
