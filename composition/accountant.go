@@ -76,7 +76,8 @@ func (t Tight) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, 
 	if err != nil {
 		return dp.Guarantee{}, err
 	}
-	return dp.Guarantee{Epsilon: a.Epsilon, Delta: a.Delta, Relation: r, Accountant: a.Accountant, Source: a.Source}, nil
+	return dp.Guarantee{Epsilon: a.Epsilon, Delta: a.Delta, Relation: r, Accountant: a.Accountant, Source: a.Source,
+		Assumptions: dp.Assumptions(e, r)}, nil
 }
 
 // Delta is t's δ at eps: the smaller sound δ of the accountants t runs.
