@@ -12,7 +12,7 @@ import (
 type Guarantee struct {
 	Epsilon  Loss     `json:"epsilon"`
 	Delta    Loss     `json:"delta"`
-	Relation Relation `json:"-"`
+	Relation Relation `json:"neighbours"`
 	// Accountant names the accountant whose bound this is ("rdp", "pld",
 	// "analytic-gaussian").
 	Accountant  string   `json:"accountant"`
