@@ -79,9 +79,9 @@ func runAudit(a *app, cmd *cobra.Command, af *auditFlags) error {
 	}
 	bar := newBar(a)
 	var mu sync.Mutex
-	rep, err := audit.Training(af.build(cmd, false), af.as, func(done int) {
+	rep, err := audit.Training(af.build(cmd, false), af.as, func(done, total int64) {
 		mu.Lock()
-		bar.set("audit", int64(done), int64(2*af.as.Trials))
+		bar.set("audit", done, total)
 		mu.Unlock()
 	})
 	bar.finish()
