@@ -179,3 +179,36 @@ func TestOneProgressSignature(t *testing.T) {
 		t.Errorf("the check missed a second signature: %q", bad)
 	}
 }
+
+// consumers lists the imports, by a non-test file of an algorithm package
+// (optimizer/, shifted/) or of the accounting below them, of a package that
+// consumes the algorithms' results (audit/, verify/, plots/, tables/):
+// those stand above the algorithms, so such an import is an arrow up.
+func consumers(files map[string][]string) []string {
+	var bad []string
+	for file, imps := range files {
+		if strings.HasSuffix(file, "_test.go") || !(under(file, "optimizer") || under(file, "shifted") || under(file, "composition") ||
+			under(file, "rdp") || under(file, "zcdp") || under(file, "dataset") || under(file, "dp")) {
+			continue
+		}
+		for _, imp := range imps {
+			if under(imp, "audit") || under(imp, "verify") || under(imp, "plots") || under(imp, "tables") {
+				bad = append(bad, file+" imports "+imp)
+			}
+		}
+	}
+	return bad
+}
+
+// The algorithms and the accounting import none of the packages that
+// consume their results (their tests may: the Monte Carlo oracle is
+// audit/lowerbound).
+func TestAlgorithmsImportNoConsumer(t *testing.T) {
+	for _, b := range consumers(moduleImports(t, "../..")) {
+		t.Errorf("%s: audit, verify, plots and tables stand above the algorithms", b)
+	}
+	fake := map[string][]string{"optimizer/langevin/c.go": {"audit"}, "optimizer/bst14/x_test.go": {"audit/lowerbound"}, "audit/a.go": {"optimizer"}}
+	if b := consumers(fake); len(b) != 1 || b[0] != "optimizer/langevin/c.go imports audit" {
+		t.Errorf("the check misses an arrow up or flags a test: %q", b)
+	}
+}
