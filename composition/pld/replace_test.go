@@ -226,10 +226,14 @@ func TestReplaceOneDominatesByIntegration(t *testing.T) {
 			}
 		}
 	}
+	draws := 3 // random pairs per configuration; 1 under -short
+	if testing.Short() {
+		draws = 1
+	}
 	for _, z := range []float64{0.8, 1.5} {
 		// Poisson: (1−γ)N(0) + γN(u) against (1−γ)N(0) + γN(v).
 		for _, gamma := range []float64{0.1, 0.5} {
-			for range 3 {
+			for range draws {
 				w := []float64{1 - gamma, gamma}
 				check("poisson", gamma, z, mixture{w, [][2]float64{{0, 0}, unitDisc(rng)}}, mixture{w, [][2]float64{{0, 0}, unitDisc(rng)}}, false)
 			}
@@ -253,7 +257,7 @@ func TestReplaceOneDominatesByIntegration(t *testing.T) {
 				}
 				return m
 			}
-			for range 3 {
+			for range draws {
 				x := [3][2]float64{unitDisc(rng), unitDisc(rng), unitDisc(rng)}
 				x2 := x
 				x2[0] = unitDisc(rng)
