@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/privamp/privamp/internal/output"
+	"github.com/privamp/privamp/plots"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
 )
@@ -75,7 +75,7 @@ assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at
 			return err
 		}
 		if plotPath != "" {
-			if err := plotTo(plotPath)(output.CurvePlot(c)); err != nil {
+			if err := plotTo(plotPath)(plots.Curve(c)); err != nil {
 				return err
 			}
 		}

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/plots"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
 )
@@ -60,7 +60,7 @@ The burn-in is the number of passes after which the bounded-domain ε changes by
 			return err
 		}
 		if plotPath != "" {
-			if err := plotTo(plotPath)(output.EpochsPlot(c)); err != nil {
+			if err := plotTo(plotPath)(plots.Epochs(c)); err != nil {
 				return err
 			}
 		}

@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/plots"
 	"github.com/privamp/privamp/shifted"
 	"github.com/privamp/privamp/shifted/plan"
 	"github.com/spf13/cobra"
@@ -205,7 +205,7 @@ func runPlan(a *app, cmd *cobra.Command, f *planFlags) error {
 		out.PlanFile = f.out
 	}
 	if f.plotPath != "" {
-		if err := plotTo(f.plotPath)(output.PlanPlot(res)); err != nil {
+		if err := plotTo(f.plotPath)(plots.Plan(res)); err != nil {
 			return err
 		}
 		out.PlotFile = f.plotPath
