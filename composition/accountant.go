@@ -156,7 +156,7 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 	default:
 		return Accounting{}, field.New("accountant", t.Only, "must be rdp, pld or best")
 	}
-	if err := dp.Check(e, r); err != nil {
+	if err := dp.Validate(e, r); err != nil {
 		return Accounting{}, err
 	}
 	if err := field.OpenUnit("delta", delta); err != nil {

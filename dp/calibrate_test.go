@@ -10,7 +10,7 @@ import (
 type inverse struct{ c float64 }
 
 func (inverse) Name() string                       { return "inverse" }
-func (inverse) Supports(e Event, r Relation) error { return Check(e, r) }
+func (inverse) Supports(e Event, r Relation) error { return Validate(e, r) }
 func (a inverse) Epsilon(e Event, r Relation, delta float64) (Guarantee, error) {
 	g, ok := e.(Gaussian)
 	if !ok {
@@ -59,7 +59,7 @@ func TestParseSampling(t *testing.T) {
 }
 
 // Check refuses what no accountant reads, naming the parameter.
-func TestCheck(t *testing.T) {
+func TestValidate(t *testing.T) {
 	g := Gaussian{NoiseMultiplier: 1}
 	ok := []struct {
 		e Event
@@ -70,7 +70,7 @@ func TestCheck(t *testing.T) {
 		{RandomizedResponse{NoiseParameter: 0.5, NumBuckets: 2}, ReplaceOne},
 	}
 	for _, c := range ok {
-		if err := Check(c.e, c.r); err != nil {
+		if err := Validate(c.e, c.r); err != nil {
 			t.Errorf("%+v: %v", c.e, err)
 		}
 	}
@@ -92,7 +92,7 @@ func TestCheck(t *testing.T) {
 		{nil, AddRemove, "event"},
 	}
 	for _, c := range bad {
-		err := Check(c.e, c.r)
+		err := Validate(c.e, c.r)
 		if err == nil || !strings.Contains(err.Error(), c.field) {
 			t.Errorf("%+v: %v, want an error on %s", c.e, err, c.field)
 		}

@@ -41,13 +41,13 @@ func Runs(e Event) float64 {
 	return n
 }
 
-// Check checks that e is an event privamp's accountants read under r:
+// Validate checks that e is an event privamp's accountants read under r:
 // every parameter in its range (the ranges of docs/accounting.md), counts
 // whole and at least 1, at most MaxRuns runs, sampling events that wrap a
 // Gaussian, randomized response binary and, like sampling without
 // replacement, under replace-one only. Errors are field errors named by the
 // event's parameter.
-func Check(e Event, r Relation) error {
+func Validate(e Event, r Relation) error {
 	if e == nil {
 		return field.New("event", nil, "is missing")
 	}

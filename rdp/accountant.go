@@ -20,11 +20,11 @@ const Source = "RDP: Mironov 2017 (Gaussian, Laplace, composition; replace-one a
 func (Accountant) Name() string { return "rdp" }
 
 // Supports is nil for every event dp.Check accepts.
-func (Accountant) Supports(e dp.Event, r dp.Relation) error { return dp.Check(e, r) }
+func (Accountant) Supports(e dp.Event, r dp.Relation) error { return dp.Validate(e, r) }
 
 // Curve is the Rényi curve of e under r (e checked by Supports).
 func (Accountant) Curve(e dp.Event, r dp.Relation) (Curve, error) {
-	if err := dp.Check(e, r); err != nil {
+	if err := dp.Validate(e, r); err != nil {
 		return nil, err
 	}
 	return curveOf(e, r, r.Sensitivity()), nil

@@ -334,7 +334,7 @@ func (c *certifier) Supports(e dp.Event, r dp.Relation) error {
 	if run, ok := dp.AsSampledGaussianRun(e); !ok || run.Sampling == dp.None {
 		return field.New("event", e.EventType(), "is not a sampled Gaussian run: the calibration certifies DP-SGD runs only")
 	}
-	return dp.Check(e, r)
+	return dp.Validate(e, r)
 }
 
 func (c *certifier) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, error) {

@@ -31,7 +31,7 @@ func (Accountant) Name() string { return "pld" }
 // Supports is nil for every event dp.Check accepts whose mechanisms each
 // run at most MaxRuns times.
 func (Accountant) Supports(e dp.Event, r dp.Relation) error {
-	if err := dp.Check(e, r); err != nil {
+	if err := dp.Validate(e, r); err != nil {
 		return err
 	}
 	return dp.Leaves(e, func(l dp.Event, k float64) error {
