@@ -220,24 +220,6 @@ func TestRoundingDirection(t *testing.T) {
 	}
 }
 
-// Laplace calibration: the returned scale meets the target when recomputed,
-// and a 0.1% smaller scale does not.
-func TestLaplaceCalibration(t *testing.T) {
-	for _, k := range []string{"1", "10", "1000"} {
-		obj := jsonOf(t, "laplace", "--target-epsilon", "1", "--compositions", k, "--delta", "1e-6")
-		b := obj["scale"].(float64)
-		again := jsonOf(t, "laplace", "--scale", fmtFull(b), "--compositions", k, "--delta", "1e-6")
-		if e := again["epsilon"].(float64); e > 1 {
-			t.Errorf("k=%s: b=%v recomputes to ε=%v", k, b, e)
-		}
-		less := jsonOf(t, "laplace", "--scale", fmtFull(b*0.999), "--compositions", k, "--delta", "1e-6")
-		if e := less["epsilon"].(float64); e <= 1 {
-			t.Errorf("k=%s: b=%v is not the smallest (0.999b gives %v)", k, b, e)
-		}
-	}
-	expectBadInput(t, []string{"laplace", "--scale", "1", "--target-epsilon", "1"}, "--scale")
-}
-
 // Issue 9: dpsgd without --n/--batch no longer fails on a flag the user
 // never gave. On the old code --sampling-rate did not exist, and a batch
 // larger than the example's n was refused against that default n.
