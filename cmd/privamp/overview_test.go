@@ -1,26 +1,49 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 )
 
-// The README's first command: privamp with no arguments runs the main job.
-func TestDefaultRun(t *testing.T) {
+// mainJob runs privamp with no arguments once as text and once with --json
+// and keeps both outputs for the tests below (the MNIST-sized run is the
+// slowest of the main job's inputs, and its tests only read its outputs).
+var mainJob = sync.OnceValues(func() (string, string) {
 	out, errs, code := runCLI()
 	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+		return "", fmt.Sprintf("exit %d: %s", code, errs)
 	}
+	js, errs, code := runCLI("--json")
+	if code != 0 {
+		return "", fmt.Sprintf("--json: exit %d: %s", code, errs)
+	}
+	return out, js
+})
+
+// mainJobOutputs returns the main job's text and its JSON object.
+func mainJobOutputs(t *testing.T) (string, map[string]any) {
+	t.Helper()
+	out, js := mainJob()
+	if out == "" {
+		t.Fatal(js)
+	}
+	return out, decodeOne(t, js)
+}
+
+// The README's first command: privamp with no arguments runs the main job.
+func TestDefaultRun(t *testing.T) {
+	out, obj := mainJobOutputs(t)
 	for _, want := range []string{"worked example on embedded defaults", "iteration, best record", "sampling, add/remove", "Sources:", "Assumptions:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	obj := jsonOf(t)
 	// DP-SGD's own accounting of the same run (add/remove) is the dpsgd value.
 	d := jsonOf(t, "dpsgd")
 	if obj["command"] != "compare" || d["epsilon"] == nil {
@@ -34,7 +57,7 @@ func TestDefaultRun(t *testing.T) {
 // batch of 256, as DP-SGD does: the worst record's ε is shifted.SGD's, and
 // the output says how loose the replace-one sampling baseline may be.
 func TestDefaultRunNominalBatch(t *testing.T) {
-	obj := jsonOf(t)
+	out, obj := mainJobOutputs(t)
 	it := obj["iteration"].(map[string]any)
 	worst := it["worst_epsilon"].(float64)
 	run := shifted.SGD{N: 60000, Batch: 256, Epochs: 60, Sigma: 1.1 / 256, Loss: shifted.Loss{Lipschitz: 1}}
@@ -55,7 +78,6 @@ func TestDefaultRunNominalBatch(t *testing.T) {
 	if l := obj["sampling_replace_one_looseness"].(float64); l != ro/ar || !(l > 1) {
 		t.Fatalf("looseness %v, want %v", l, ro/ar)
 	}
-	out, _, _ := runCLI()
 	for _, s := range []string{"sampling, replace-one (like for like, loose)", "× too high (see the notes)", "replace-one sampling baseline is loose", "scale of the possible looseness"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("output lacks %q", s)
