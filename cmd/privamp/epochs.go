@@ -14,9 +14,20 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newEpochsCmd) }
+func init() { register(func(a *app) *cobra.Command { return newEpochsCmd(a, nil) }) }
 
-func newEpochsCmd(a *app) *cobra.Command {
+// epochsOptions is what `privamp epochs` was asked: every flag parsed and
+// its combinations checked; nothing computed.
+type epochsOptions struct {
+	IO *app
+	ampRun
+	MaxEpochs int64 // 1 to 1e6 passes
+	Points    int   // about how many pass counts, log-spaced
+	Plot      string
+	Sampling  bool // DP-SGD's accounting beside (not --no-sampling)
+}
+
+func newEpochsCmd(a *app, runF func(*epochsOptions) error) *cobra.Command {
 	var f ampFlags
 	var maxEpochs, points int
 	var plotPath string
@@ -55,18 +66,28 @@ The burn-in is the number of passes after which the bounded-domain ε changes by
 		if err != nil {
 			return err
 		}
-		c, err := shifted.EpsilonByEpochs(r, shifted.LogSpacedEpochs(int64(maxEpochs), points), o.Conversion, !noSampling)
-		if err != nil {
-			return err
+		opts := &epochsOptions{a, ampRun{r, o}, int64(maxEpochs), points, plotPath, !noSampling}
+		if runF != nil {
+			return runF(opts)
 		}
-		if plotPath != "" {
-			if err := plotTo(plotPath)(output.EpochsPlot(c)); err != nil {
-				return err
-			}
-		}
-		return render(a.out, a.mode, epochsReport(c))
+		return epochsRun(opts)
 	}
 	return cmd
+}
+
+// epochsRun computes the curves over the passes, draws them if asked, and
+// renders them to opts.IO.
+func epochsRun(opts *epochsOptions) error {
+	c, err := shifted.EpsilonByEpochs(opts.Training, shifted.LogSpacedEpochs(opts.MaxEpochs, opts.Points), opts.Options.Conversion, opts.Sampling)
+	if err != nil {
+		return err
+	}
+	if opts.Plot != "" {
+		if err := plotTo(opts.Plot)(output.EpochsPlot(c)); err != nil {
+			return err
+		}
+	}
+	return render(opts.IO.out, opts.IO.mode, epochsReport(c))
 }
 
 func epochsReport(c shifted.EpochCurve) *report {
