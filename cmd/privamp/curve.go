@@ -10,7 +10,18 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newCurveCmd) }
+func init() { register(func(a *app) *cobra.Command { return newCurveCmd(a, nil) }) }
+
+// curveOptions is what `privamp curve` was asked: every flag parsed and its
+// combinations checked; nothing computed.
+type curveOptions struct {
+	IO *app
+	ampRun
+	Variants []shifted.Variant // one column each
+	Points   int               // about how many indices; 0: every index (--all)
+	Plot     string
+	Sampling bool // a column of sampling's ε (not --no-sampling)
+}
 
 // curveResult is curve's --json object: one column per variant.
 type curveResult struct {
@@ -18,7 +29,7 @@ type curveResult struct {
 	shifted.Curves
 }
 
-func newCurveCmd(a *app) *cobra.Command {
+func newCurveCmd(a *app, runF func(*curveOptions) error) *cobra.Command {
 	var f ampFlags
 	var variants, plotPath string
 	var points int
@@ -67,26 +78,37 @@ assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at
 		case all && a.mode.json && r.N > 1_000_000: // the CSV streams any n
 			return badInput("--json prints at most 1000000 indices; use the CSV output for --all with --n %d", r.N)
 		}
+		opts := &curveOptions{a, ampRun{r, o}, vs, points, plotPath, !noSampling}
 		if all {
-			points = 0
+			opts.Points = 0
 		}
-		c, err := shifted.PersonCurves(r, vs, o, points, !noSampling)
-		if err != nil {
-			return err
+		if runF != nil {
+			return runF(opts)
 		}
-		if plotPath != "" {
-			if err := plotTo(plotPath)(output.CurvePlot(c)); err != nil {
-				return err
-			}
-		}
-		if a.mode.json {
-			c.ExpandIndex()
-			return render(a.out, a.mode, &report{Result: curveResult{"curve", c}})
-		}
-		if !a.quiet {
-			fmt.Fprintf(a.errw, "# %s\n", strings.Join(c.Describe(), "\n# "))
-		}
-		return c.WriteCSV(a.out)
+		return curveRun(opts)
 	}
 	return cmd
+}
+
+// curveRun computes the curves, draws them if asked, and writes them to
+// opts.IO as CSV (comments on its error stream) or JSON.
+func curveRun(opts *curveOptions) error {
+	a := opts.IO
+	c, err := shifted.PersonCurves(opts.Training, opts.Variants, opts.Options, opts.Points, opts.Sampling)
+	if err != nil {
+		return err
+	}
+	if opts.Plot != "" {
+		if err := plotTo(opts.Plot)(output.CurvePlot(c)); err != nil {
+			return err
+		}
+	}
+	if a.mode.json {
+		c.ExpandIndex()
+		return render(a.out, a.mode, &report{Result: curveResult{"curve", c}})
+	}
+	if !a.quiet {
+		fmt.Fprintf(a.errw, "# %s\n", strings.Join(c.Describe(), "\n# "))
+	}
+	return c.WriteCSV(a.out)
 }
