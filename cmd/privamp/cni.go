@@ -3,20 +3,35 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newCNICmd) }
+func init() { register(func(a *app) *cobra.Command { return newCNICmd(a, nil) }) }
+
+// cniOptions is what `privamp cni` was asked: every flag parsed and its
+// combinations checked; nothing read or computed.
+type cniOptions struct {
+	IO         *app
+	Schedule   string    // the schedule file; '-': Stdin
+	Stdin      io.Reader // the command's standard input
+	Allocation string    // where to write the optimal shifts ('' none)
+	Delta      float64
+	Alphas     []float64 // RDP orders to print
+	Segments   int       // how many segments of the minorant to list
+	Conversion rdp.Conversion
+}
 
 // cniMaxAllocation is the longest schedule whose allocation --allocation writes.
 const cniMaxAllocation = 10_000_000
 
-func newCNICmd(a *app) *cobra.Command {
+func newCNICmd(a *app, runF func(*cniOptions) error) *cobra.Command {
 	var path, allocPath string
 	var delta float64
 	var alphas []float64
@@ -63,41 +78,52 @@ range, a schedule that is unreadable or invalid, named by its line or key, or an
 		case allocPath != "" && path != "-" && samePath(path, allocPath):
 			return badInput("--allocation %s would overwrite the input --schedule %s", allocPath, path)
 		}
-		rd := cmd.InOrStdin()
-		if path != "-" {
-			fh, err := os.Open(path)
-			if err != nil {
-				return badInput("--schedule: cannot read %s: %v", path, errors.Unwrap(err))
-			}
-			defer fh.Close()
-			bar := newBar(a)
-			defer bar.finish()
-			rd = bar.reader("reading "+path, fh)
+		opts := &cniOptions{a, path, cmd.InOrStdin(), allocPath, delta, alphas, show, c}
+		if runF != nil {
+			return runF(opts)
 		}
-		sch, err := shifted.ParseSchedule(rd)
-		if err == nil && allocPath != "" && sch.Len() > cniMaxAllocation {
-			return badInput("--allocation writes schedules of at most %d steps; this one has %d", cniMaxAllocation, sch.Len())
-		}
-		var sol shifted.Solution
-		if err == nil {
-			sol, err = shifted.Solve(sch)
-		}
-		if err != nil {
-			return badInput("--schedule %s: %v", path, err)
-		}
-		res, err := sol.Report(delta, c, alphas, show)
-		if err != nil {
-			return err
-		}
-		if allocPath != "" {
-			if err := streamFileAtomic(allocPath, sol.WriteShiftsCSV); err != nil {
-				return flagged("allocation", err)
-			}
-			res.Notes = append(res.Notes, "optimal shifts a_t written to "+allocPath)
-		}
-		return render(a.out, a.mode, cniReport(res, allocPath))
+		return cniRun(opts)
 	}
 	return cmd
+}
+
+// cniRun reads and solves the schedule, writes the allocation if asked and
+// renders the bound to opts.IO.
+func cniRun(opts *cniOptions) error {
+	a, path, allocPath := opts.IO, opts.Schedule, opts.Allocation
+	rd := opts.Stdin
+	if path != "-" {
+		fh, err := os.Open(path)
+		if err != nil {
+			return badInput("--schedule: cannot read %s: %v", path, errors.Unwrap(err))
+		}
+		defer fh.Close()
+		bar := newBar(a)
+		defer bar.finish()
+		rd = bar.reader("reading "+path, fh)
+	}
+	sch, err := shifted.ParseSchedule(rd)
+	if err == nil && allocPath != "" && sch.Len() > cniMaxAllocation {
+		return badInput("--allocation writes schedules of at most %d steps; this one has %d", cniMaxAllocation, sch.Len())
+	}
+	var sol shifted.Solution
+	if err == nil {
+		sol, err = shifted.Solve(sch)
+	}
+	if err != nil {
+		return badInput("--schedule %s: %v", path, err)
+	}
+	res, err := sol.Report(opts.Delta, opts.Conversion, opts.Alphas, opts.Segments)
+	if err != nil {
+		return err
+	}
+	if allocPath != "" {
+		if err := streamFileAtomic(allocPath, sol.WriteShiftsCSV); err != nil {
+			return flagged("allocation", err)
+		}
+		res.Notes = append(res.Notes, "optimal shifts a_t written to "+allocPath)
+	}
+	return render(a.out, a.mode, cniReport(res, allocPath))
 }
 
 // cniResult is cni's --json object.
