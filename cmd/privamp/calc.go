@@ -51,10 +51,7 @@ func newCalcCmd(a *app, runF, runCalc func(*calcOptions) error) *cobra.Command {
 			"\n\nWhere a paper's constant is wrong or loose, the sound value is computed and the paper's shown beside it.\n\n" + exitStatuses,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(&calcOptions{IO: a})
-			}
-			return calcListRun(&calcOptions{IO: a})
+			return runWith(runF, calcListRun, &calcOptions{IO: a})
 		},
 	}
 	for _, c := range calcs {
@@ -113,10 +110,7 @@ func newCalculator(a *app, c tables.Calculator, runF func(*calcOptions) error) *
 			b()
 		}
 		opts := &calcOptions{a, c, query}
-		if runF != nil {
-			return runF(opts)
-		}
-		return calcRun(opts)
+		return runWith(runF, calcRun, opts)
 	}
 	return cmd
 }

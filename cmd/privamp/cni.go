@@ -79,10 +79,7 @@ range, a schedule that is unreadable or invalid, named by its line or key, or an
 			return badInput("--allocation %s would overwrite the input --schedule %s", allocPath, path)
 		}
 		opts := &cniOptions{a, path, cmd.InOrStdin(), allocPath, delta, alphas, show, c}
-		if runF != nil {
-			return runF(opts)
-		}
-		return cniRun(opts)
+		return runWith(runF, cniRun, opts)
 	}
 	return cmd
 }

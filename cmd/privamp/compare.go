@@ -47,10 +47,7 @@ records iteration wins.` + ampExit,
 			return err
 		}
 		opts := &compareOptions{a, ampRun{r, o}}
-		if runF != nil {
-			return runF(opts)
-		}
-		return compareRun(opts)
+		return runWith(runF, compareRun, opts)
 	}
 	return cmd
 }

@@ -73,10 +73,7 @@ func newConvertCmd(a *app, runF func(*convertOptions) error) *cobra.Command {
 		default:
 			return badInput("give --rho with --delta or --epsilon; --epsilon with --delta; or --order and --rdp-epsilon with --delta or --epsilon (see 'privamp convert --help')")
 		}
-		if runF != nil {
-			return runF(opts)
-		}
-		return convertRun(opts)
+		return runWith(runF, convertRun, opts)
 	}
 	return cmd
 }

@@ -82,10 +82,7 @@ assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at
 		if all {
 			opts.Points = 0
 		}
-		if runF != nil {
-			return runF(opts)
-		}
-		return curveRun(opts)
+		return runWith(runF, curveRun, opts)
 	}
 	return cmd
 }

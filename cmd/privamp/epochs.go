@@ -67,10 +67,7 @@ The burn-in is the number of passes after which the bounded-domain ε changes by
 			return err
 		}
 		opts := &epochsOptions{a, ampRun{r, o}, int64(maxEpochs), points, plotPath, !noSampling}
-		if runF != nil {
-			return runF(opts)
-		}
-		return epochsRun(opts)
+		return runWith(runF, epochsRun, opts)
 	}
 	return cmd
 }

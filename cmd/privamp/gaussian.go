@@ -67,10 +67,7 @@ With --target-epsilon, prints the smallest σ that meets (ε, δ) exactly, and t
 			return err
 		}
 		m.Calibrate = changed(cmd, "target-epsilon")
-		if runF != nil {
-			return runF(opts)
-		}
-		return gaussianRun(opts)
+		return runWith(runF, gaussianRun, opts)
 	}
 	return cmd
 }

@@ -47,10 +47,7 @@ sound ε is chosen and named. With --target-epsilon: the smallest scale b for th
 			return err
 		}
 		m.Calibrate = changed(cmd, "target-epsilon")
-		if runF != nil {
-			return runF(opts)
-		}
-		return laplaceRun(opts)
+		return runWith(runF, laplaceRun, opts)
 	}
 	return cmd
 }

@@ -120,10 +120,7 @@ Exit status: 0 a plan meets every budget, 1 infeasible under the cap (or a failu
 			}
 			opts.N = int64(f.n)
 		}
-		if runF != nil {
-			return runF(opts)
-		}
-		return planRun(opts)
+		return runWith(runF, planRun, opts)
 	}
 	return cmd
 }

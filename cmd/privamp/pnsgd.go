@@ -138,10 +138,7 @@ step that does not contract is refused unless --composition-fallback asks for th
 			return err
 		}
 		opts := &pnsgdOptions{a, ampRun{r, o}}
-		if runF != nil {
-			return runF(opts)
-		}
-		return pnsgdRun(opts)
+		return runWith(runF, pnsgdRun, opts)
 	}
 	return cmd
 }

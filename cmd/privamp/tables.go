@@ -75,10 +75,7 @@ Output: a table (default), --markdown, --csv or --json (one object).
 			}
 			opts.Table = t
 		}
-		if runF != nil {
-			return runF(opts)
-		}
-		return tablesRun(opts)
+		return runWith(runF, tablesRun, opts)
 	}
 	return cmd
 }
