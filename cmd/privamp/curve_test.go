@@ -30,10 +30,10 @@ func curveCSV(t *testing.T, args ...string) (string, string) {
 // curve's flags: the variants in order, --all as every index, --no-sampling.
 func TestCurveFlags(t *testing.T) {
 	o := mustParse(t, newCurveCmd, "--n", "100", "--sigma", "2", "--variants", "stop, skip,pnsgd", "--points", "7", "--plot", "c.svg")
-	if !reflect.DeepEqual(o.Variants, []shifted.Variant{shifted.VariantStop, shifted.VariantSkip, shifted.VariantPNSGD}) || o.Points != 7 || !o.Sampling || o.Plot != "c.svg" || !reflect.DeepEqual(o.ampRun, ampDefaults(100, 2)) {
+	if !reflect.DeepEqual(o.Variants, []shifted.Variant{shifted.VariantStop, shifted.VariantSkip, shifted.VariantPNSGD}) || o.Points != 7 || o.NoSampling || o.Plot != "c.svg" || !reflect.DeepEqual(o.ampRun, ampDefaults(100, 2)) {
 		t.Errorf("curve options %+v", o)
 	}
-	if o := mustParse(t, newCurveCmd, "--n", "100", "--sigma", "2", "--all", "--no-sampling"); o.Points != 0 || o.Sampling || len(o.Variants) != 1 {
+	if o := mustParse(t, newCurveCmd, "--n", "100", "--sigma", "2", "--all", "--no-sampling"); o.Points != 0 || !o.NoSampling || len(o.Variants) != 1 {
 		t.Errorf("curve --all options %+v", o)
 	}
 	refused(t, newCurveCmd, "only one", "--n", "100", "--sigma", "2", "--all", "--points", "3")

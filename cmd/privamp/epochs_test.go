@@ -17,10 +17,10 @@ func TestEpochs(t *testing.T) {
 	o := mustParse(t, newEpochsCmd, "--n", "1000", "--sigma", "1", "--eta", "0.05", "--radius", "1", "--max-epochs", "1000")
 	run := ampDefaults(1000, 1)
 	run.Training.Radius, run.Training.Loss.Eta = 1, 0.05
-	if !reflect.DeepEqual(o.ampRun, run) || o.MaxEpochs != 1000 || o.Points != 25 || !o.Sampling || o.Plot != "" {
+	if !reflect.DeepEqual(o.ampRun, run) || o.MaxEpochs != 1000 || o.Points != 25 || o.NoSampling || o.Plot != "" {
 		t.Errorf("epochs options %+v", o)
 	}
-	if o := mustParse(t, newEpochsCmd, "--n", "10", "--sigma", "1", "--no-sampling", "--points", "3", "--plot", "e.png"); o.Sampling || o.Points != 3 || o.Plot != "e.png" {
+	if o := mustParse(t, newEpochsCmd, "--n", "10", "--sigma", "1", "--no-sampling", "--points", "3", "--plot", "e.png"); !o.NoSampling || o.Points != 3 || o.Plot != "e.png" {
 		t.Errorf("epochs options %+v", o)
 	}
 	obj := runJSONOf(t, func(a *app) error { o.IO = a; return epochsRun(o) })
