@@ -123,46 +123,13 @@ func tablesListReport() *report {
 func tableReport(d tables.Description) *report {
 	r := &report{Title: d.Title + " — " + d.Paper + " (seed " + d.Seed + "), " + d.Source, Assumptions: d.Assumptions, Notes: d.Notes}
 	if !d.Evaluated {
-		hdr := []string{"row"}
-		for _, c := range d.Columns {
-			hdr = append(hdr, c.Header)
-		}
-		r.Table = &table{Header: append(hdr, "source")}
-		for _, rw := range d.Rows {
-			line := []string{rw.Label}
-			for _, c := range rw.Cells {
-				line = append(line, joinNonEmpty(" ", c.Form, c.Mark))
-			}
-			r.Table.Rows = append(r.Table.Rows, append(line, rw.Source))
-		}
+		hdr, rows := d.Grid()
+		r.Table = &table{Header: hdr, Rows: rows}
 		r.Notes = append(r.Notes, "evaluate at your numbers with --n, --dimension, --epsilon, --delta (see --help)")
 		return withResult("tables", d, r)
 	}
-	r.Table = &table{Header: []string{"row", "column", "form in the paper", "value", "label", "source"}}
-	for _, rw := range d.Rows {
-		for ci, c := range rw.Cells {
-			if !c.Evaluable {
-				continue
-			}
-			val := "—"
-			switch {
-			case c.Value != nil && c.Capped:
-				val = c.Value.String() + " (capped; rate " + c.Raw.String() + ")"
-			case c.Value != nil:
-				val = c.Value.String()
-			case c.ValueReason != "":
-				val = "∞"
-			}
-			r.Table.Rows = append(r.Table.Rows, []string{rw.Label, d.Columns[ci].Header, joinNonEmpty(" ", c.Form, c.Mark), val, c.Label, c.Source})
-			if e := c.Explicit; e != nil {
-				val, lab := "—", "n/a: "+e.Reason
-				if e.Reason == "" && e.Value != nil {
-					val, lab = e.Value.String(), "exact: explicit constants"
-				}
-				r.Table.Rows = append(r.Table.Rows, []string{rw.Label, d.Columns[ci].Header + " (explicit)", e.Form, val, lab, e.Source})
-			}
-		}
-	}
+	hdr, rows := d.EvaluatedGrid()
+	r.Table = &table{Header: hdr, Rows: rows}
 	for _, b := range d.Best {
 		gap := ""
 		if float64(b.Gap) == float64(b.Gap) { // not NaN
