@@ -62,21 +62,13 @@ func newCalcCmd(a *app, runF, runCalc func(*calcOptions) error) *cobra.Command {
 
 // calcListRun lists the calculators to opts.IO.
 func calcListRun(opts *calcOptions) error {
-	calcs := tables.Calculators()
+	list := tables.Catalogue()
 	r := &report{Title: "Calculators (privamp calc NAME --help)", Table: &table{Header: []string{"name", "what", "seed", "source"}}}
-	type entry struct {
-		Name        string `json:"name"`
-		Description string `json:"description"`
-		Seed        string `json:"seed"`
-		Source      string `json:"source"`
-	}
-	var list []entry
-	for _, c := range calcs {
-		r.Table.Rows = append(r.Table.Rows, []string{c.Name, c.Short, c.Source.Seed, c.Source.Theorem})
-		list = append(list, entry{c.Name, c.Short, c.Source.Seed, c.Source.Theorem})
+	for _, e := range list {
+		r.Table.Rows = append(r.Table.Rows, []string{e.Name, e.Description, e.Seed, e.Source})
 	}
 	return render(opts.IO.out, opts.IO.mode, withResult("calc", struct {
-		Calculators []entry `json:"calculators"`
+		Calculators []tables.CalculatorEntry `json:"calculators"`
 	}{list}, r))
 }
 

@@ -326,8 +326,8 @@ func planInfeasible(opts *planOptions, what string, out *planResult) error {
 		{"σ allowed", allowed, "", inf.CapSource + " (" + capFlag + ")"},
 		{"people whose budget is unreachable", inf.UnreachableCount, "", "ε recomputed with package shifted at σ = the cap, in the planned order"},
 		{"smallest ε anyone can have under the cap", inf.Floor, "", "the most private position at σ = the cap"},
-		{"remedy: public records at the end", planRemedy(inf.Public), "", "FMTT18 Cor 31: public records after the private ones add steps after everyone"},
-		{"remedy: more people with the loosest budget", planRemedy(inf.People), "", "extra records placed after the planned people (they too must meet the loosest budget)"},
+		{"remedy: public records at the end", inf.Public.Summary(), "", "FMTT18 Cor 31: public records after the private ones add steps after everyone"},
+		{"remedy: more people with the loosest budget", inf.People.Summary(), "", "extra records placed after the planned people (they too must meet the loosest budget)"},
 	}
 	if opts.Out+opts.Plot != "" {
 		res.Notes = append(res.Notes, "no plan or plot written: the plan is infeasible")
@@ -361,17 +361,4 @@ func planInfeasible(opts *planOptions, what string, out *planResult) error {
 		pub = strconv.FormatInt(inf.Public.Count, 10)
 	}
 	return &exitError{code: exitFailure, msg: fmt.Sprintf("plan infeasible under %s: %s cannot get their budget (see the table; public records needed: %s)", capFlag, quantity.Count(inf.UnreachableCount, "person", "people"), pub)}
-}
-
-// planRemedy describes a remedy; its σ is rounded up (dp.Noise), so
-// the printed σ meets every budget too.
-func planRemedy(rm plan.Remedy) string {
-	if !rm.Found {
-		return "none (see the notes)"
-	}
-	s := fmt.Sprintf("%d (then σ = %s, utility bound %s)", rm.Count, rm.Sigma, rm.Utility.Bound.OrNone())
-	if rm.Verified {
-		return s + "; recomputed: every target met"
-	}
-	return s + "; " + rm.Reason
 }
