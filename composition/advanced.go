@@ -1,11 +1,5 @@
 package composition
 
-import (
-	"math"
-
-	"github.com/privamp/privamp/internal/numeric"
-)
-
 // Advanced returns the advanced ("strong") composition of k adaptively chosen
 // (ε, δ)-DP mechanisms (Dwork–Rothblum–Vadhan 2010, Thm III.3; Dwork–Roth
 // 2014, Thm 3.20; the form of seed 001, Lemma 2.3):
@@ -21,6 +15,5 @@ func Advanced(eps, delta float64, k int, deltaPrime float64) (Guarantee, error) 
 		return Guarantee{}, err
 	}
 	kf := float64(k)
-	e := math.Sqrt(2*kf*numeric.NegLogUp(deltaPrime))*eps + kf*eps*math.Expm1(eps)
-	return Guarantee{Epsilon: e, Delta: kf*delta + deltaPrime}, nil
+	return Guarantee{Epsilon: AdvancedEpsilon(eps, kf, deltaPrime), Delta: kf*delta + deltaPrime}, nil
 }

@@ -76,17 +76,9 @@ func (m GaussianMechanism) Account() (GaussianResult, error) {
 	r := GaussianResult{Sensitivity: dp.Num(sens), Compositions: dp.Num(k), Delta: dp.Loss(m.Delta),
 		Method: "analytic-gaussian", Source: "Balle–Wang 2018, Thm 8", Conversion: m.Conversion.String()}
 	if m.Calibrate {
-		mu, err := CalibrateGaussian(m.TargetEpsilon, m.Delta)
-		if err != nil {
+		var err error
+		if sigma, err = GaussianSigma(sens, k, m.TargetEpsilon, m.Delta); err != nil {
 			return GaussianResult{}, field.New("target_epsilon", m.TargetEpsilon, "cannot be met: %v", err)
-		}
-		sigma = math.Sqrt(k) * sens / mu
-		// Rounding in σ = √k·Δ/μ must not push ε above the target.
-		for i := 0; i < 100; i++ {
-			if e, _ := GaussianEpsilon(math.Sqrt(k)*sens/sigma, m.Delta); e <= m.TargetEpsilon {
-				break
-			}
-			sigma *= 1 + 1e-12
 		}
 		r.Calibrated, r.TargetEpsilon = true, dp.Num(m.TargetEpsilon)
 		curve := func(s float64) rdp.Curve { return rdp.Linear(k * sens * sens / (2 * s * s)) }

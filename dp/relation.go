@@ -48,3 +48,7 @@ func ParseRelation(name, s string) (Relation, error) {
 	}
 	return AddRemove, field.New(name, s, "must be add-remove or replace-one (dp_accounting's add_or_remove_one or replace_one)")
 }
+
+// MarshalText writes the relation as String does, so that a result's
+// "neighbours" key reads "add-remove" or "replace-one".
+func (r Relation) MarshalText() ([]byte, error) { return []byte(r.String()), nil }

@@ -6,8 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -35,7 +35,7 @@ func (c Config) Eta() float64 { return c.Loss.Eta }
 
 // ValidateRun checks what running the configuration on n records in
 // dimension d needs (the accounting is checked by Training.Validate).
-// Errors are *shifted.FieldError values.
+// Errors are *dp.Error values.
 func (c Config) ValidateRun(n, d int) error {
 	if n < 1 {
 		return field.New("n", n, "must be ≥ 1: the data set is empty")

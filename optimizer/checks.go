@@ -8,7 +8,7 @@ import (
 	"github.com/privamp/privamp/internal/quantity"
 )
 
-// Statuses of a check (TrainCheck; package optimizer/claim uses the same
+// Statuses of a check (TrainCheck; package verify uses the same
 // words and adds UNMET).
 const (
 	// Pass: the check holds.

@@ -15,7 +15,7 @@
 // the data's feature and label bounds, and the sensitivity Sens ≤ L that the
 // privacy analysis needs (the ℓ2 term cancels between neighbours).
 //
-// The records are a dataset.Dataset (package optimizer/dataset): a CSV file
+// The records are a dataset.Dataset (package dataset): a CSV file
 // or a seeded generator with a known population (dataset.Synthetic), so that
 // excess population risk can be measured (MeasureUtility). Build turns a
 // DataSpec and a LossSpec into a Problem: it reads or draws the records,
@@ -59,7 +59,7 @@
 // Composition): per-index ε, the worst index, sources and assumptions, in
 // TrainResult.Privacy. This package adds only the exact divergence of the
 // Gaussian cases (ExactRho, GaussianShiftEpsilon) beside the bound. The
-// empirical lower bound of an audit is package optimizer/audit, which
+// empirical lower bound of an audit is package audit, which
 // imports this package. Claims about a training run and their verification
-// (privamp verify) are package optimizer/claim.
+// (privamp verify) are package verify.
 package optimizer

@@ -7,8 +7,8 @@ import (
 
 	"github.com/privamp/privamp/shifted"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/rdp"
 )
 

@@ -8,8 +8,8 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 	"github.com/privamp/privamp/shifted/plan"
 )
@@ -140,11 +140,10 @@ func (pl *planFollow) arrange(ds *dataset.Dataset) (*dataset.Dataset, error) {
 			keys[i] = strconv.Itoa(i + 1)
 		}
 	}
-	rows, err := pl.plan.Arrange(keys)
-	var ae *plan.ArrangeError
+	rows, err := pl.plan.Arrange(keys, ds.Lines)
+	var ae dp.Errors
 	if errors.As(err, &ae) {
-		return nil, field.New("data", ds.Source, "does not match the plan %s: %s", pl.path,
-			ae.Describe(func(i int) string { return fmt.Sprintf("line %d", ds.Lines[i]) }))
+		return nil, field.New("data", ds.Source, "does not match the plan %s: %v", pl.path, err)
 	} else if err != nil {
 		return nil, field.New("plan", pl.path, "%v", err)
 	}

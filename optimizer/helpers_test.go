@@ -1,7 +1,7 @@
 package optimizer
 
 import (
-	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/dataset"
 )
 
 // objectiveOf is the objective of the loss that generates g's labels, built

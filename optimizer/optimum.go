@@ -3,7 +3,7 @@ package optimizer
 import (
 	"math"
 
-	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/dataset"
 )
 
 // Optimum is the non-private minimiser of the empirical risk over K.

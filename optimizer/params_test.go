@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/shifted"
 )
 

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/quantity"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -101,7 +101,7 @@ const (
 // keyColumn names a text column of the CSV file (not a feature) and arrange,
 // if not nil, reorders (and may extend) the records read before anything
 // else happens to them (a privacy plan's order). Errors are
-// *shifted.FieldError values.
+// *dp.Error values.
 func Build(ds DataSpec, ls LossSpec, radius float64, tr shifted.Training, keyColumn string, arrange func(*dataset.Dataset) (*dataset.Dataset, error)) (*Problem, error) {
 	p := &Problem{}
 	if err := field.First(field.OpenUnit("delta", tr.Delta), field.NonNegative("l2", ls.L2)); err != nil {

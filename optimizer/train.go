@@ -6,8 +6,8 @@ import (
 	"math"
 	"sort"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -36,8 +36,8 @@ type Spec struct {
 	MaxPoints int     `json:"max_points"`
 	// Plan, if set, is followed (order, σ, η, variant from the plan file).
 	Plan *PlanSpec `json:"plan,omitempty"`
-	// Progress, if set, is told how far training and repeats are.
-	Progress func(stage string, done, total int64) `json:"-"`
+	// Progress, if set, is told how many training steps are done.
+	Progress dp.Progress `json:"-"`
 }
 
 // TrainCheck is one test of a run against what is proven, with its numbers.
@@ -508,7 +508,7 @@ func (res *TrainResult) train(spec Spec) error {
 	}
 	tr := &Tracer{MaxPoints: spec.MaxPoints, Opt: opt.W}
 	if spec.Progress != nil {
-		tr.OnPoint = func(step, end int) { spec.Progress("training", int64(step), int64(end)) }
+		tr.OnPoint = spec.Progress
 	}
 	runner.SetTracer(tr)
 	out := runner.Run(spec.Seed)

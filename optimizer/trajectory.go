@@ -7,7 +7,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 )
 
 // Point is one recorded step of a trajectory.
@@ -32,7 +33,7 @@ type Point struct {
 	// squared norms of the Gaussian noise Z_s ~ N(0, σ²I_d) added to the
 	// gradient at each of those steps (w ← Π_K(w − η(g + Z))). Under the
 	// run's σ, NoiseSq/σ² is χ² with NoiseDOF degrees of freedom, so a
-	// verifier can test a claimed σ against it (package optimizer/claim).
+	// verifier can test a claimed σ against it (package verify).
 	NoiseSq float64
 	// NoiseDOF is the number of Gaussian coordinates those steps drew:
 	// (steps since the previous point) × d.
@@ -53,7 +54,7 @@ type Tracer struct {
 	Pairs int
 	// OnPoint, if set, is called after each recorded point with the step
 	// and the run's last step (for progress bars).
-	OnPoint func(step, end int)
+	OnPoint dp.Progress
 
 	Points []Point
 
@@ -114,7 +115,7 @@ func (t *Tracer) observe(step int, w []float64, gradNorm, noiseSq float64, lo, h
 	p.Contraction = t.contraction(w, lo, hi)
 	t.Points = append(t.Points, p)
 	if t.OnPoint != nil {
-		t.OnPoint(step, t.end)
+		t.OnPoint(int64(step), int64(t.end))
 	}
 }
 

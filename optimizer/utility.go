@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/shifted"
 	"gonum.org/v1/gonum/stat/distuv"
 )

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/rdp"
 )
@@ -24,7 +25,7 @@ func EpsilonsAll(g Guarantee, delta float64, conv rdp.Conversion) ([]float64, er
 // EpsilonsAllProgress is EpsilonsAll that reports, if progress is not nil,
 // the indices done of n after each chunk (from the computing goroutines,
 // one call at a time).
-func EpsilonsAllProgress(g Guarantee, delta float64, conv rdp.Conversion, progress func(done, n int64)) ([]float64, error) {
+func EpsilonsAllProgress(g Guarantee, delta float64, conv rdp.Conversion, progress dp.Progress) ([]float64, error) {
 	if err := checkDelta(delta); err != nil {
 		return nil, err
 	}

@@ -47,7 +47,7 @@ type Model struct {
 }
 
 // NewModel validates the run (with the smoothing of Options.Nonsmooth
-// applied to its loss) and maps it to its guarantee. Errors are *FieldError
+// applied to its loss) and maps it to its guarantee. Errors are *dp.Error
 // values naming the Training's JSON keys, or "nonsmooth", "dimension".
 func NewModel(r Training, o Options) (Model, error) {
 	m := Model{}

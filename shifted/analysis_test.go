@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/composition/pld"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/rdp"
 )
 
 func fieldOf(t *testing.T, err error) string {
 	t.Helper()
-	var fe *FieldError
+	var fe *dp.Error
 	if !errors.As(err, &fe) {
-		t.Fatalf("want a *FieldError, got %v", err)
+		t.Fatalf("want a *dp.Error, got %v", err)
 	}
 	if strings.Contains(fe.Error(), "--") {
 		t.Errorf("library error names a flag: %v", fe)

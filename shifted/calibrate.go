@@ -17,7 +17,7 @@ const calibrateMaxSigma = 1e12
 // worst ≥ 0; a negative worst sets no worst-case target) and ε_t ≤ per[t]
 // for every index t in per. It is privamp's one calibration of σ for a run:
 // the σ a plan-free run calibrates (package optimizer) and the σ that would
-// make a claim true (package optimizer/claim).
+// make a claim true (package verify).
 //
 // ε_t is the RDP curve of index t (FMTT18 Thm 22 through Guarantee)
 // converted at δ by the improved conversion (Balle et al. 2020, Thm 21;
@@ -25,7 +25,7 @@ const calibrateMaxSigma = 1e12
 // non-increasing in σ, so the set of σ that meet the targets is an interval
 // [σ*, ∞); σ* is found by bisection on ln σ to relative precision 1e-7 and
 // the answer is always on the safe side: the targets hold at the returned σ.
-// Errors are *FieldError: the run does not validate (at σ = 1 when r.Sigma
+// Errors are *dp.Error: the run does not validate (at σ = 1 when r.Sigma
 // is 0), or no σ ≤ 10¹² meets the targets (field "sigma").
 func (r Training) CalibrateSigma(worst float64, per map[int64]float64) (float64, error) {
 	probe := r

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -68,9 +69,9 @@ func TestCalibrateSigmaPerIndex(t *testing.T) {
 	}
 }
 
-// TestCalibrateSigmaErrors: an invalid run is a *FieldError naming the field.
+// TestCalibrateSigmaErrors: an invalid run is a *dp.Error naming the field.
 func TestCalibrateSigmaErrors(t *testing.T) {
-	var fe *FieldError
+	var fe *dp.Error
 	r := Training{Variant: VariantPNSGD, N: 0, Delta: 1e-5, Loss: Loss{Lipschitz: 1}}
 	if _, err := r.CalibrateSigma(1, nil); !errors.As(err, &fe) || fe.Field != "n" {
 		t.Errorf("n = 0: %v", err)

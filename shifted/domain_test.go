@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -266,7 +267,7 @@ func TestTrainingRadius(t *testing.T) {
 	for _, bad := range []float64{-1, math.NaN(), math.Inf(1), math.Inf(-1)} {
 		tr := base
 		tr.Radius = bad
-		var fe *FieldError
+		var fe *dp.Error
 		if err := tr.Validate(); !errors.As(err, &fe) || fe.Field != "radius" {
 			t.Fatalf("radius %v: %v", bad, err)
 		}

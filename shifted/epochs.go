@@ -89,7 +89,7 @@ func LogSpacedEpochs(max int64, points int) []int64 {
 // passes in epochs (sorted, each ≥ 1) for the fixed-order PNSGD run r:
 // FMTT18's bound, the bounded-domain bound when r declares a radius and it
 // applies (Training.DomainNote), and, when sampling is set, DP-SGD's
-// accounting of the same run with Poisson sampling. Errors are *FieldError.
+// accounting of the same run with Poisson sampling. Errors are *dp.Error.
 func EpsilonByEpochs(r Training, epochs []int64, conv rdp.Conversion, sampling bool) (EpochCurve, error) {
 	if r.Variant != VariantPNSGD {
 		return EpochCurve{}, field.New("variant", string(r.Variant), "must be pnsgd: the other variants are analysed for one pass")

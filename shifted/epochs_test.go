@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -87,7 +88,7 @@ func TestEpsilonByEpochs(t *testing.T) {
 	if err != nil || c.Points[1].Domain != nil || c.BurnIn != 0 || c.Points[0].Sampling != nil {
 		t.Fatalf("%+v %v", c, err)
 	}
-	var fe *FieldError
+	var fe *dp.Error
 	if _, err := EpsilonByEpochs(tr, []int64{10, 5}, rdp.Improved, false); !errors.As(err, &fe) || fe.Field != "epochs" {
 		t.Fatalf("%v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/jsonin"
 )
 
@@ -144,17 +145,11 @@ const ScheduleMaxBytes = 1 << 30
 // scheduleLimit is ScheduleMaxBytes, lowered by tests.
 var scheduleLimit int64 = ScheduleMaxBytes
 
-// ScheduleError is a bad schedule file: the field (a path such as
-// "steps[3].steps[1].variance"; empty for the file as a whole), its line
-// (0 for checks made after reading), the value and the reason. It is the
-// error of every privamp JSON reader (internal/jsonin).
-type ScheduleError = jsonin.Error
-
 // ParseSchedule reads a schedule in the JSON format of the package
 // documentation: one JSON object of at most ScheduleMaxBytes bytes, keys
 // exact and unique, counts and repeats whole numbers in any notation (1e7).
-// Entries are decoded one by one as they are read. Errors are
-// *ScheduleError naming the entry (e.g. steps[3].steps[1].variance) and, for
+// Entries are decoded one by one as they are read. Errors are *dp.Error
+// values (Where: dp.InputFile) naming the entry (e.g. steps[3].steps[1].variance) and, for
 // what is wrong with the text itself, the line.
 func ParseSchedule(r io.Reader) (Schedule, error) {
 	var items items
@@ -166,13 +161,13 @@ func ParseSchedule(r io.Reader) (Schedule, error) {
 	if js.Variance != nil {
 		def.Variance = *js.Variance
 		if err := (Step{Variance: def.Variance, Contraction: 1}).check(); err != nil {
-			return nil, &ScheduleError{Field: "variance", Value: def.Variance, Reason: err.Error()}
+			return nil, &dp.Error{Where: dp.InputFile, Field: "variance", Value: def.Variance, Reason: err.Error()}
 		}
 	}
 	if js.Contraction != nil {
 		def.Contraction = *js.Contraction
 		if err := (Step{Variance: 1, Contraction: def.Contraction}).check(); err != nil {
-			return nil, &ScheduleError{Field: "contraction", Value: def.Contraction, Reason: err.Error()}
+			return nil, &dp.Error{Where: dp.InputFile, Field: "contraction", Value: def.Contraction, Reason: err.Error()}
 		}
 	}
 	sch, _, err := expand(&items, 0, items.n, def, "steps", 0)
@@ -183,7 +178,7 @@ func ParseSchedule(r io.Reader) (Schedule, error) {
 		sch = slices.Clip(append(Schedule(nil), sch...))
 	}
 	if len(sch) == 0 {
-		return nil, &ScheduleError{Field: "steps", Reason: "is empty: the schedule needs at least one step"}
+		return nil, &dp.Error{Where: dp.InputFile, Field: "steps", Reason: "is empty: the schedule needs at least one step"}
 	}
 	return sch, nil
 }
@@ -196,7 +191,7 @@ func ParseSchedule(r io.Reader) (Schedule, error) {
 // for errors.
 func expand(items *items, lo, hi int, def Step, path string, depth int) (Schedule, int64, error) {
 	if depth >= maxDepth {
-		return nil, 0, &ScheduleError{Field: path, Reason: fmt.Sprintf("groups nest more than %d deep", maxDepth)}
+		return nil, 0, &dp.Error{Where: dp.InputFile, Field: path, Reason: fmt.Sprintf("groups nest more than %d deep", maxDepth)}
 	}
 	var sch Schedule
 	if depth == 0 {
@@ -207,12 +202,12 @@ func expand(items *items, lo, hi int, def Step, path string, depth int) (Schedul
 	at := func() string { return fmt.Sprintf("%s[%d]", path, i) }
 	push := func(r Run) error {
 		if steps > MaxSteps-r.Count {
-			return &ScheduleError{Field: at(), Reason: fmt.Sprintf("the schedule exceeds %d steps", MaxSteps)}
+			return &dp.Error{Where: dp.InputFile, Field: at(), Reason: fmt.Sprintf("the schedule exceeds %d steps", MaxSteps)}
 		}
 		steps += r.Count
 		sch = sch.Append(r.Step, r.Count)
 		if len(sch) > MaxRuns {
-			return &ScheduleError{Field: at(), Reason: fmt.Sprintf("the schedule exceeds %d runs once groups are expanded", MaxRuns)}
+			return &dp.Error{Where: dp.InputFile, Field: at(), Reason: fmt.Sprintf("the schedule exceeds %d runs once groups are expanded", MaxRuns)}
 		}
 		return nil
 	}
@@ -223,21 +218,21 @@ func expand(items *items, lo, hi int, def Step, path string, depth int) (Schedul
 			pos += int(e.body)
 			p := at()
 			if e.flags&(hasVariance|hasContraction|hasSensitivity|hasCount) != 0 {
-				return nil, 0, &ScheduleError{Field: p, Reason: "a group has only \"repeat\" and \"steps\""}
+				return nil, 0, &dp.Error{Where: dp.InputFile, Field: p, Reason: "a group has only \"repeat\" and \"steps\""}
 			}
 			k := e.n
 			if k < 1 {
-				return nil, 0, &ScheduleError{Field: p + ".repeat", Value: k, Reason: fmt.Sprintf("must be ≥ 1, got %d", k)}
+				return nil, 0, &dp.Error{Where: dp.InputFile, Field: p + ".repeat", Value: k, Reason: fmt.Sprintf("must be ≥ 1, got %d", k)}
 			}
 			if bhi == blo {
-				return nil, 0, &ScheduleError{Field: p + ".steps", Reason: "must list at least one step"}
+				return nil, 0, &dp.Error{Where: dp.InputFile, Field: p + ".steps", Reason: "must list at least one step"}
 			}
 			sub, n, err := expand(items, blo, bhi, def, p+".steps", depth+1)
 			if err != nil {
 				return nil, 0, err
 			}
 			if n > MaxSteps/k {
-				return nil, 0, &ScheduleError{Field: p, Reason: fmt.Sprintf("the schedule exceeds %d steps", MaxSteps)}
+				return nil, 0, &dp.Error{Where: dp.InputFile, Field: p, Reason: fmt.Sprintf("the schedule exceeds %d steps", MaxSteps)}
 			}
 			if len(sub) == 1 {
 				if err := push(Run{Step: sub[0].Step, Count: sub[0].Count * k}); err != nil {
@@ -246,7 +241,7 @@ func expand(items *items, lo, hi int, def Step, path string, depth int) (Schedul
 				continue
 			}
 			if int64(len(sub)-1) > int64(MaxRuns)/k {
-				return nil, 0, &ScheduleError{Field: p, Reason: fmt.Sprintf("the schedule exceeds %d runs once groups are expanded", MaxRuns)}
+				return nil, 0, &dp.Error{Where: dp.InputFile, Field: p, Reason: fmt.Sprintf("the schedule exceeds %d runs once groups are expanded", MaxRuns)}
 			}
 			for rep := int64(0); rep < k; rep++ {
 				for _, r := range sub {
@@ -268,17 +263,17 @@ func expand(items *items, lo, hi int, def Step, path string, depth int) (Schedul
 			st.Sensitivity = e.sensitivity
 		}
 		if math.IsNaN(st.Variance) {
-			return nil, 0, &ScheduleError{Field: at(), Reason: "no variance (give \"variance\" here or at the top level)"}
+			return nil, 0, &dp.Error{Where: dp.InputFile, Field: at(), Reason: "no variance (give \"variance\" here or at the top level)"}
 		}
 		if err := st.check(); err != nil {
-			return nil, 0, &ScheduleError{Field: at(), Reason: err.Error()}
+			return nil, 0, &dp.Error{Where: dp.InputFile, Field: at(), Reason: err.Error()}
 		}
 		count := int64(1)
 		if e.flags&hasCount != 0 {
 			count = e.n
 		}
 		if count < 1 {
-			return nil, 0, &ScheduleError{Field: at() + ".count", Value: count, Reason: fmt.Sprintf("must be ≥ 1, got %d", count)}
+			return nil, 0, &dp.Error{Where: dp.InputFile, Field: at() + ".count", Value: count, Reason: fmt.Sprintf("must be ≥ 1, got %d", count)}
 		}
 		if err := push(Run{Step: st, Count: count}); err != nil {
 			return nil, 0, err

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/dp"
 )
 
 func TestParseSchedule(t *testing.T) {
@@ -86,9 +88,9 @@ func TestParseScheduleErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := ParseSchedule(strings.NewReader(c.src))
-		var se *ScheduleError
-		if !errors.As(err, &se) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v, want a *ScheduleError with %q", c.src, err, c.want)
+		var se *dp.Error
+		if !errors.As(err, &se) || se.Where != dp.InputFile || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want a *dp.Error with %q", c.src, err, c.want)
 		}
 	}
 }
@@ -113,7 +115,7 @@ func TestParseScheduleStrict(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := ParseSchedule(strings.NewReader(c.src))
-		var se *ScheduleError
+		var se *dp.Error
 		if !errors.As(err, &se) || se.Field != c.field || se.Line != c.line || !strings.Contains(se.Reason, c.want) {
 			t.Errorf("%s: %v, want line %d field %q: …%s", c.src, err, c.line, c.field, c.want)
 		}

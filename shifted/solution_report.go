@@ -54,7 +54,7 @@ type SegmentReport struct {
 }
 
 // Report converts the solution at δ, evaluates the RDP curve αK at alphas
-// and lists at most segments segments. Errors are *FieldError values
+// and lists at most segments segments. Errors are *dp.Error values
 // ("delta", "alpha", "segments").
 func (s Solution) Report(delta float64, conv rdp.Conversion, alphas []float64, segments int) (SolutionReport, error) {
 	if err := field.OpenUnit("delta", delta); err != nil {

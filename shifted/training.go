@@ -8,11 +8,6 @@ import (
 	"github.com/privamp/privamp/internal/field"
 )
 
-// FieldError is the error every validation in privamp's library returns: the
-// field (as the library and the JSON formats spell it), the refused value and
-// the reason. Test for it with errors.As.
-type FieldError = field.Error
-
 // Variant is the output rule of projected noisy SGD (FMTT18 §4). It is the
 // one variant type of privamp: the accounting (package shifted), the planner
 // (shifted/plan), the optimizer and the command line all use it.
@@ -127,7 +122,7 @@ func (r Training) StepsPerEpoch() int64 {
 func (r Training) Steps() int64 { return r.EpochCount() * r.StepsPerEpoch() }
 
 // Validate checks every field and the combinations the analysis covers.
-// Errors are *FieldError values naming the field by its JSON key.
+// Errors are *dp.Error values naming the field by its JSON key.
 func (r Training) Validate() error {
 	if _, err := ParseVariant(string(r.Variant)); err != nil {
 		return err

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/dp"
 )
 
 func baseTraining() Training {
@@ -34,9 +36,9 @@ func TestTrainingValidateNamesTheField(t *testing.T) {
 		r := baseTraining()
 		c.edit(&r)
 		err := r.Validate()
-		var fe *FieldError
+		var fe *dp.Error
 		if !errors.As(err, &fe) {
-			t.Errorf("%+v: want a *FieldError, got %v", r, err)
+			t.Errorf("%+v: want a *dp.Error, got %v", r, err)
 			continue
 		}
 		if fe.Field != c.field {

@@ -3,6 +3,7 @@ package tables
 import (
 	"math"
 
+	"github.com/privamp/privamp/optimizer/bst14"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -54,19 +55,6 @@ type BST14SGDAudit struct {
 	Source     Source
 }
 
-// BST14Sigma returns Theorem 2.1's σ² = 32L²n² ln(n/δ) ln(1/δ)/ε².
-func BST14Sigma(n, eps, delta, lipschitz float64) float64 {
-	return math.Sqrt(32 * lipschitz * lipschitz * n * n * math.Log(n/delta) * math.Log(1/delta) / (eps * eps))
-}
-
-// BST14Chain returns the ε that the paper's proof of Theorem 2.1 delivers
-// for its own σ: ε₁ = 2ε/(2n√ln(1/δ)) per step after amplification (Lemma
-// 2.2), then Lemma 2.3 over T = n² steps at δ′ = δ/2.
-func BST14Chain(n, eps, delta float64) float64 {
-	e1 := 2 * (eps / (2 * math.Sqrt(math.Log(1/delta)))) / n
-	return strongEps(e1, n*n, delta/2)
-}
-
 // BST14SGD audits seed 001's noise rule with the RDP accountant: the ε the
 // paper's σ gives (replace-one, add/remove), and the σ the accountant needs
 // for the same target. It takes about a second (calibration bisects over
@@ -82,11 +70,11 @@ func BST14SGD(n, eps, delta, lipschitz float64) (BST14SGDAudit, error) {
 		return BST14SGDAudit{}, rangeErr("epsilon", "must be ≤ 2√ln(1/δ) = %.6g (Thm 2.1's proof needs a per-step ε/(2√ln(1/δ)) ≤ 1), got %v", lim, eps)
 	}
 	a := BST14SGDAudit{N: n, Epsilon: eps, Delta: delta, Lipschitz: lipschitz, Q: 1 / n, Steps: n * n, Source: BST14SGDSource}
-	a.Sigma = BST14Sigma(n, eps, delta, lipschitz)
+	a.Sigma = bst14.SGDPaperSigma(n, eps, delta, lipschitz)
 	a.Sigma2 = a.Sigma * a.Sigma
 	a.ZReplaceOne = a.Sigma / (2 * n * lipschitz)
 	a.ZAddRemove = a.Sigma / (n * lipschitz)
-	a.PaperChain = BST14Chain(n, eps, delta)
+	a.PaperChain = bst14.SGDPaperChain(n, eps, delta)
 	ro := func(z float64) rdp.Curve { return rdp.Repeat(rdp.SampledGaussianReplaceOne{Q: a.Q, Z: z}, a.Steps) }
 	ar := func(z float64) rdp.Curve { return rdp.Repeat(rdp.SampledGaussian{Q: a.Q, Z: z}, a.Steps) }
 	var err error

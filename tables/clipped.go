@@ -3,6 +3,7 @@ package tables
 import (
 	"math"
 
+	"github.com/privamp/privamp/optimizer/clipped"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -39,28 +40,6 @@ type ClippedMeanResult struct {
 	Source                  Source
 }
 
-// ClippedBias returns Lemma 6's bias bound r_k^k/((k−1)τ^{k−1}), in log
-// space (r_k^k may overflow for large k).
-func ClippedBias(k, rk, tau float64) float64 {
-	return math.Exp(k*math.Log(rk) - math.Log(k-1) - (k-1)*math.Log(tau))
-}
-
-// ClippedMSE returns Lemma 6's MSE bound dσ² + r_2²/s + bias² with σ² =
-// 2τ²/(s²ρ).
-func ClippedMSE(k, rk, r2, tau, s, rho, d float64) float64 {
-	b := ClippedBias(k, rk, tau)
-	return d*2*tau*tau/(s*s*rho) + r2*r2/s + b*b
-}
-
-// OptimalClip returns the τ minimising the MSE bound of Lemma 6 in closed
-// form. Writing the bound as Aτ² + Bτ^{−(2k−2)} + const with A = 2d/(s²ρ),
-// B = r_k^{2k}/(k−1)², its derivative vanishes at τ^{2k} = (k−1)B/A, so
-// τ* = r_k·(s²ρ/(2d(k−1)))^{1/(2k)}; the bound there is
-// (k/(k−1))·Aτ*² + r_2²/s.
-func OptimalClip(k, rk, s, rho, d float64) float64 {
-	return rk * math.Pow(s*s*rho/(2*d*(k-1)), 1/(2*k))
-}
-
 // ClippedMean evaluates Lemma 6 at τ, and at the MSE-optimal τ*. If tau is
 // 0, τ* is used.
 func ClippedMean(k, rk, r2, tau, s, rho, d float64) (ClippedMeanResult, error) {
@@ -74,7 +53,7 @@ func ClippedMean(k, rk, r2, tau, s, rho, d float64) (ClippedMeanResult, error) {
 		return ClippedMeanResult{}, rangeErr("second_moment", "must be ≤ r_k = %v (r_2 ≤ r_k by Jensen), got %v", rk, r2)
 	}
 	r := ClippedMeanResult{K: k, RK: rk, R2: r2, S: s, Rho: rho, D: d, Source: ClippedMeanSource}
-	r.TauOpt = OptimalClip(k, rk, s, rho, d)
+	r.TauOpt = clipped.OptimalClip(k, rk, s, rho, d)
 	if tau == 0 {
 		tau = r.TauOpt
 	} else if err := positiveFinite("tau", tau); err != nil {
@@ -82,12 +61,12 @@ func ClippedMean(k, rk, r2, tau, s, rho, d float64) (ClippedMeanResult, error) {
 	}
 	r.Tau = tau
 	r.Sigma = math.Sqrt(2 * tau * tau / (s * s * rho))
-	r.Bias = ClippedBias(k, rk, tau)
+	r.Bias = clipped.BiasBound(k, rk, tau)
 	r.NoiseTerm = d * r.Sigma * r.Sigma
 	r.SamplingTerm = r2 * r2 / s
 	r.MSE = r.NoiseTerm + r.SamplingTerm + r.Bias*r.Bias
-	r.BiasOpt = ClippedBias(k, rk, r.TauOpt)
-	r.MSEOpt = ClippedMSE(k, rk, r2, r.TauOpt, s, rho, d)
+	r.BiasOpt = clipped.BiasBound(k, rk, r.TauOpt)
+	r.MSEOpt = clipped.MSEBound(k, rk, r2, r.TauOpt, s, rho, d)
 	return r, nil
 }
 

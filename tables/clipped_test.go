@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/internal/numeric"
+	"github.com/privamp/privamp/optimizer/clipped"
 )
 
 // docs/seeds.md#seed-004-test-vectors.
@@ -15,8 +16,8 @@ func TestClippedVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkNear(t, "MeanOracle σ", r.Sigma, 0.002, 1e-12)
-	checkNear(t, "bias k=2", ClippedBias(2, 1, 2), 0.5, 1e-12)
-	checkNear(t, "bias k=4", ClippedBias(4, math.Pow(3, 0.25), 2), 0.125, 1e-12)
+	checkNear(t, "bias k=2", clipped.BiasBound(2, 1, 2), 0.5, 1e-12)
+	checkNear(t, "bias k=4", clipped.BiasBound(4, math.Pow(3, 0.25), 2), 0.125, 1e-12)
 	// The true bias for Z ~ N(0,1), τ = 2: E(|Z| − 2)₊ = 2(φ(2) − 2(1 − Φ(2))) = 0.0169814.
 	phi := math.Exp(-2) / math.Sqrt(2*math.Pi)
 	truth := 2 * (phi - 2*0.5*math.Erfc(2/math.Sqrt2))
@@ -48,8 +49,8 @@ func TestOptimalClip(t *testing.T) {
 	for _, c := range []struct{ k, rk, r2, s, rho, d float64 }{
 		{2, 1, 1, 100, 0.5, 10}, {4, 3.78, 2, 1000, 1, 100}, {8, 7.3, 2, 50, 0.1, 1}, {3, 10, 1, 1e4, 2, 1000},
 	} {
-		tau := OptimalClip(c.k, c.rk, c.s, c.rho, c.d)
-		f := func(lt float64) float64 { return ClippedMSE(c.k, c.rk, c.r2, math.Exp(lt), c.s, c.rho, c.d) }
+		tau := clipped.OptimalClip(c.k, c.rk, c.s, c.rho, c.d)
+		f := func(lt float64) float64 { return clipped.MSEBound(c.k, c.rk, c.r2, math.Exp(lt), c.s, c.rho, c.d) }
 		lt, v := numeric.MinimizeUnimodal(f, math.Log(tau)-10, math.Log(tau)+10, 200)
 		checkNear(t, "τ*", tau, math.Exp(lt), 1e-4)
 		r, _ := ClippedMean(c.k, c.rk, c.r2, 0, c.s, c.rho, c.d)

@@ -15,14 +15,6 @@ import (
 // (composition.Advanced, BasicRepeat, FilterEpsilon, FilterMaxStep,
 // Cor36Step); this file adds the side-by-side comparisons and the sources.
 
-// strongEps is Lemma 2.3's ε′ = √(2T ln(1/δ′))·ε + Tε(e^ε − 1) without
-// composition.Advanced's limit on T, for the paper's own proof chain of
-// Thm 2.1, which composes n² steps (n² may exceed composition.MaxK). Tests
-// check it against composition.Advanced.
-func strongEps(eps, T, deltaPrime float64) float64 {
-	return math.Sqrt(2*T*math.Log(1/deltaPrime))*eps + T*eps*math.Expm1(eps)
-}
-
 // StrongCompositionSource cites Lemma 2.3.
 var StrongCompositionSource = Source{
 	Paper:   paperBST,
@@ -85,7 +77,7 @@ func StrongCompositionStep(target, T, deltaPrime float64) (float64, error) {
 	if err := firstError(positiveFinite("target_epsilon", target), integerAtLeast("steps", T, 1), openUnit("delta", deltaPrime)); err != nil {
 		return 0, err
 	}
-	ok := func(e float64) bool { return math.Min(T*e, strongEps(e, T, deltaPrime)) <= target }
+	ok := func(e float64) bool { return math.Min(T*e, composition.AdvancedEpsilon(e, T, deltaPrime)) <= target }
 	lo := target / T // basic composition meets the target exactly
 	hi := 2 * lo
 	for ok(hi) {

@@ -1,5 +1,9 @@
-// Package tables holds what privamp's five seed papers prove, as data and as
-// calculators.
+// Package tables presents what privamp's five seed papers prove, as data and
+// as calculators. It only presents: a formula that an algorithm or an
+// accountant computes with lives in that algorithm's or accountant's package
+// (optimizer/bst14, optimizer/clipped, optimizer/langevin, composition), and
+// the calculators here check the user's inputs, call it and add the paper's
+// source; no package but the CLI imports tables.
 //
 // Rate tables. Each paper's summary table is reproduced cell by cell as Go
 // data (a Table of Rows of Cells). A cell keeps the paper's printed form,
@@ -29,8 +33,10 @@
 // the RDP accountant), clipped.go (seed 004's clipped mean oracle and its
 // zCDP budgets) and composition.go (seed 001's strong composition, seed
 // 003's fully adaptive composition). The arithmetic of composition and of
-// the exact Gaussian profile is privamp's composition package; this package
-// adds the papers' forms beside it. Every result names its paper, theorem,
+// the exact Gaussian profile is privamp's composition package, and the
+// formulas the algorithms run with are theirs (bst14.SGDPaperSigma,
+// bst14.ExpMechBound, clipped.MSEBound, langevin.HorizonRho, …); this
+// package adds the papers' forms beside them. Every result names its paper, theorem,
 // assumptions and validity range, and every function refuses inputs outside
 // that range with an error that says why.
 //

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/optimizer/bst14"
 )
 
 // The exponential mechanism: over finitely many candidates (seed 003, Thm 3.4
@@ -98,14 +99,13 @@ func ExpMechConvex(eps, lipschitz, diameter, dim, n, failure float64) (ExpMechCo
 		integerAtLeast("dimension", dim, 1), integerAtLeast("n", n, 1), openUnit("failure", failure)); err != nil {
 		return ExpMechConvexResult{}, err
 	}
-	lc := lipschitz * diameter
-	r := ExpMechConvexResult{Epsilon: eps, Lipschitz: lipschitz, Diameter: diameter, Dim: dim, N: n, Failure: failure,
-		Temperature: eps / (2 * lc), BetaAverage: eps * n / (2 * lc), Source: ExpMechConvexSource}
-	r.TailBound = 8 * lc / eps * ((dim+1)*math.Log(3) + math.Log(1/failure))
-	r.MeanBST = 8 * lc / eps * ((dim+1)*math.Log(3) + 1)
-	r.MeanGibbs = 2 * dim * lc / eps
-	r.Mean = math.Min(r.MeanBST, r.MeanGibbs)
-	return r, nil
+	u, err := bst14.ExpMechBound(eps, lipschitz, diameter, dim, n, failure)
+	if err != nil {
+		return ExpMechConvexResult{}, err
+	}
+	return ExpMechConvexResult{Epsilon: eps, Lipschitz: lipschitz, Diameter: diameter, Dim: dim, N: n, Failure: failure,
+		Temperature: u.Temperature, BetaAverage: u.BetaAverage, TailBound: u.TailBound, MeanBST: u.MeanBST, MeanGibbs: u.MeanGibbs, Mean: u.Mean,
+		Source: ExpMechConvexSource}, nil
 }
 
 // OutputPerturbationSource cites output perturbation.
@@ -133,7 +133,7 @@ type OutputPerturbationResult struct {
 	PaperSigma, PaperSigmaEpsilon float64
 	// ClassicSigma = √(2 ln(1.25/δ))·2L/(nΔε) (Dwork–Roth Thm A.1), valid
 	// only for ε < 1 (NaN otherwise); AnalyticSigma is the exact smallest σ
-	// (Balle–Wang 2018, via composition.CalibrateGaussian), valid for every ε.
+	// (Balle–Wang 2018, composition.GaussianSigma), valid for every ε.
 	ClassicSigma, AnalyticSigma float64
 	Source                      Source
 }
@@ -148,11 +148,11 @@ func OutputPerturbation(eps, delta, lipschitz, strongConvexity, n, dim float64) 
 		positiveFinite("strong_convexity", strongConvexity), integerAtLeast("n", n, 1), integerAtLeast("dimension", dim, 1)); err != nil {
 		return OutputPerturbationResult{}, err
 	}
-	s := OutputPerturbationSensitivity(lipschitz, strongConvexity, n)
+	s := bst14.OutputSensitivity(lipschitz, strongConvexity, n)
 	r := OutputPerturbationResult{Epsilon: eps, Delta: delta, Lipschitz: lipschitz, StrongConvexity: strongConvexity, N: n, Dim: dim,
 		Sensitivity: s, GammaScale: s / eps, Source: OutputPerturbationSource}
 	r.MeanNorm = dim * r.GammaScale
-	r.PaperSigma = OutputPerturbationPaperSigma(lipschitz, strongConvexity, n, eps, delta)
+	r.PaperSigma = bst14.OutputPaperSigma(lipschitz, strongConvexity, n, eps, delta)
 	var err error
 	if r.PaperSigmaEpsilon, err = composition.GaussianEpsilon(s/r.PaperSigma, delta); err != nil {
 		r.PaperSigmaEpsilon = math.Inf(1)
@@ -161,48 +161,12 @@ func OutputPerturbation(eps, delta, lipschitz, strongConvexity, n, dim float64) 
 	if eps < 1 {
 		r.ClassicSigma = s * math.Sqrt(2*math.Log(1.25/delta)) / eps
 	}
-	if r.AnalyticSigma, err = AnalyticGaussianSigma(s, eps, delta); err != nil {
-		return r, err
+	if r.AnalyticSigma, err = composition.GaussianSigma(s, 1, eps, delta); err != nil {
+		return r, rangeErr("epsilon", "%v", err)
 	}
 	r.Source.Notes = []string{
 		fmt.Sprintf("the paper's (ε, δ) noise σ₀² = 4L² ln(1/δ)/(Δ²ε²n²) is optimistic (about half the standard Gaussian mechanism's variance); at these inputs it gives ε = %.6g, not %.6g (exact Gaussian profile, Balle–Wang 2018)", r.PaperSigmaEpsilon, eps),
 		"the standard Gaussian mechanism σ = √(2 ln(1.25/δ))·Δ₂/ε (Dwork–Roth Thm A.1) needs ε < 1; the analytic σ is exact for every ε",
 	}
 	return r, nil
-}
-
-// OutputPerturbationSensitivity is the ℓ2 sensitivity 2L/(nΔ) of the exact
-// minimiser of a sum of n L-Lipschitz, Δ-strongly convex losses when one
-// record is replaced (seed 001, Algorithm 3, from [CMS11]): the sum is
-// nΔ-strongly convex and the replaced loss's difference is 2L-Lipschitz.
-func OutputPerturbationSensitivity(lipschitz, strongConvexity, n float64) float64 {
-	return 2 * lipschitz / (n * strongConvexity)
-}
-
-// AnalyticGaussianSigma is the smallest σ for which the Gaussian mechanism
-// with ℓ2 sensitivity s is (ε, δ)-DP (Balle–Wang 2018, exact profile, via
-// composition.CalibrateGaussian), nudged up until the exact profile at s/σ
-// meets ε, so rounding never makes it optimistic. Errors are field errors
-// on "epsilon".
-func AnalyticGaussianSigma(s, eps, delta float64) (float64, error) {
-	mu, err := composition.CalibrateGaussian(eps, delta)
-	if err != nil {
-		return 0, rangeErr("epsilon", "%v", err)
-	}
-	sigma := s / mu
-	// σ = s/μ must not fall below the exact boundary by rounding.
-	for i := 0; i < 100; i++ {
-		if e, _ := composition.GaussianEpsilon(s/sigma, delta); e <= eps {
-			break
-		}
-		sigma *= 1 + 1e-12
-	}
-	return sigma, nil
-}
-
-// OutputPerturbationPaperSigma is seed 001's Appendix B noise σ₀ =
-// 2L√(ln(1/δ))/(Δεn) (σ₀² = 4L² ln(1/δ)/(Δ²ε²n²)), optimistic: about half
-// the standard Gaussian mechanism's variance, so never a guarantee.
-func OutputPerturbationPaperSigma(lipschitz, strongConvexity, n, eps, delta float64) float64 {
-	return 2 * lipschitz * math.Sqrt(math.Log(1/delta)) / (strongConvexity * eps * n)
 }

@@ -5,10 +5,13 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/dp"
+	"github.com/privamp/privamp/optimizer/clipped"
 )
 
 // FuzzEvaluate instantiates every table at arbitrary parameters: inputs are
-// either refused with a RangeError or give values that are never NaN, are
+// either refused with a *dp.Error or give values that are never NaN, are
 // infinite only where exact (the paper's "∞"), are labelled, and move in n
 // the way the rate says.
 func FuzzEvaluate(f *testing.F) {
@@ -25,7 +28,7 @@ func FuzzEvaluate(f *testing.F) {
 		p := Params{N: math.Round(n), D: math.Round(d), Epsilon: eps, Delta: delta, Lipschitz: L, Radius: R, StrongConvexity: m, Smoothness: m, Psi: psi, MomentOrder: k}
 		ev, err := tb.Evaluate(p)
 		if err != nil {
-			var re *RangeError
+			var re *dp.Error
 			if !errors.As(err, &re) || err.Error() == "" {
 				t.Fatalf("%s: non-range error %v", tb.Name, err)
 			}
@@ -102,7 +105,7 @@ func FuzzCalculators(f *testing.F) {
 			}
 		}
 		if r, err := ClippedMean(k, a, math.Min(a, b), 0, math.Round(c), eps, 3); err == nil {
-			if math.IsNaN(r.MSE) || r.MSE < r.SamplingTerm || r.MSEOpt > ClippedMSE(k, a, math.Min(a, b), r.TauOpt*1.01, math.Round(c), eps, 3)*(1+1e-9) {
+			if math.IsNaN(r.MSE) || r.MSE < r.SamplingTerm || r.MSEOpt > clipped.MSEBound(k, a, math.Min(a, b), r.TauOpt*1.01, math.Round(c), eps, 3)*(1+1e-9) {
 				t.Fatalf("clipped %+v", r)
 			}
 		}

@@ -1,15 +1,18 @@
 package tables
 
 import (
-	"github.com/privamp/privamp/zcdp"
-
 	"math"
 
+	"github.com/privamp/privamp/optimizer/langevin"
 	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/zcdp"
 )
 
 // Seed 000: the path privacy of (projected) Langevin diffusion, Lemma 2.2,
-// and of its discretisation, noisy gradient descent / SGLD, Lemma 3.1.
+// and of its discretisation, noisy gradient descent / SGLD, Lemma 3.1. The
+// formulas are package langevin's (GradientSensitivity, HorizonRho,
+// StepNoiseMultiplier), which certifies runs with them; this file checks
+// the calculator's inputs and adds the conversions and the sources.
 
 // GradientSensitivity returns Δ = sup_θ ‖∇L(θ;D) − ∇L(θ;D′)‖₂ for the
 // average of n L-Lipschitz losses: 2L/n when neighbours replace one record,
@@ -22,10 +25,7 @@ func GradientSensitivity(lipschitz, n float64, replaceOne bool) (float64, error)
 	if err := integerAtLeast("n", n, 1); err != nil {
 		return 0, err
 	}
-	if replaceOne {
-		return 2 * lipschitz / n, nil
-	}
-	return lipschitz / n, nil
+	return langevin.GradientSensitivity(lipschitz, n, replaceOne), nil
 }
 
 // LangevinPath returns the RDP curve of the whole trajectory {θ_s}, s ∈
@@ -39,7 +39,7 @@ func LangevinPath(beta, sensitivity, horizon float64) (rdp.Linear, error) {
 	if err := firstError(positiveFinite("beta", beta), positiveFinite("sensitivity", sensitivity), positiveFinite("horizon", horizon)); err != nil {
 		return 0, err
 	}
-	return rdp.Linear(beta * beta * sensitivity * sensitivity * horizon / 4), nil
+	return rdp.Linear(langevin.HorizonRho(beta, sensitivity, horizon)), nil
 }
 
 // LangevinSource is the citation of the Langevin calculators.
@@ -93,7 +93,7 @@ func SGLDStep(eta, beta, sensitivity float64) (stepSize, noiseMultiplier, rhoPer
 	if err := firstError(positiveFinite("eta", eta), positiveFinite("beta", beta), positiveFinite("sensitivity", sensitivity)); err != nil {
 		return 0, 0, 0, err
 	}
-	return eta * beta, math.Sqrt(2/eta) / (beta * sensitivity), eta * beta * beta * sensitivity * sensitivity / 4, nil
+	return eta * beta, langevin.StepNoiseMultiplier(eta, beta, sensitivity), langevin.HorizonRho(beta, sensitivity, eta), nil
 }
 
 // LangevinInverse is the largest inverse temperature β for a target (ε, δ).

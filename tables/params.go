@@ -163,12 +163,6 @@ func (p Params) resolve(needDelta, needEpsilon bool) (Params, error) {
 	return p, nil
 }
 
-// RangeError reports a parameter outside its allowed range, or an input
-// outside the validity range of a table or calculator: a *field.Error whose
-// Field is the parameter's name as Params spells it in snake_case
-// ("delta", "strong_convexity", "dimension").
-type RangeError = field.Error
-
 func rangeErr(param, format string, args ...any) error {
 	return field.New(param, nil, format, args...)
 }

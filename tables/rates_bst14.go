@@ -1,13 +1,17 @@
 package tables
 
-import "math"
+import (
+	"math"
+
+	"github.com/privamp/privamp/optimizer/bst14"
+)
 
 // Seed 001: Bassily, Smith, Thakurta 2014, Table 1.
 
-// bst14 evaluates a normalised (L = ‖C‖₂ = 1) rate in general units: the
+// bst14Eval evaluates a normalised (L = ‖C‖₂ = 1) rate in general units: the
 // risk is multiplied by L‖C‖₂ and Δ is replaced by Δ‖C‖₂/L (the table's
 // caption). f receives the normalised Δ.
-func bst14(f func(p Params, delta float64) float64) func(Params) (float64, bool) {
+func bst14Eval(f func(p Params, delta float64) float64) func(Params) (float64, bool) {
 	return func(p Params) (float64, bool) {
 		return p.Lipschitz * p.Diameter * f(p, p.StrongConvexity*p.Diameter/p.Lipschitz), false
 	}
@@ -18,7 +22,7 @@ func bst14Cap(p Params) float64 { return p.N * p.Lipschitz * p.Diameter }
 var bst14Hidden = Hidden{Constants: true}
 
 func bst14Cell(form, source string, mono int, f func(p Params, delta float64) float64) Cell {
-	return Cell{Form: form, Hidden: bst14Hidden, Source: source, Eval: bst14(f), Cap: bst14Cap, Monotone: mono}
+	return Cell{Form: form, Hidden: bst14Hidden, Source: source, Eval: bst14Eval(f), Cap: bst14Cap, Monotone: mono}
 }
 
 var bst14Empty = Cell{Form: "—", Note: "empty in the paper: no new upper bound in the smooth case (the previous one is already tight)"}
@@ -74,8 +78,12 @@ var tableBST14 = register(&Table{
 						Form:   "(8L‖C‖₂/ε)·((p+1)·ln 3 + 1)",
 						Source: "Thm 3.2 tail bound, integrated",
 						Note:   "E[R] = ∫₀^∞ Pr[R > r] dr with Pr[R ≥ (8L‖C‖₂/ε)((p+1) ln 3 + t)] ≤ e^{−t}",
-						Eval: func(p Params) float64 {
-							return 8 * p.Lipschitz * p.Diameter / p.Epsilon * ((p.D+1)*math.Log(3) + 1)
+						Eval: func(p Params) float64 { // bst14.ExpMechBound's MeanBST: the run's bound
+							u, err := bst14.ExpMechBound(p.Epsilon, p.Lipschitz, p.Diameter, p.D, p.N, 0.5)
+							if err != nil {
+								return math.NaN()
+							}
+							return u.MeanBST
 						},
 					}
 					return c

@@ -202,7 +202,9 @@ type Evaluation struct {
 }
 
 // Evaluate resolves p, checks the table's validity range and instantiates
-// every cell. It returns a *RangeError if p is outside the range.
+// every cell. If p is outside the range it returns a *dp.Error whose Field
+// is the parameter as Params spells it in snake_case ("delta",
+// "strong_convexity", "dimension").
 func (t *Table) Evaluate(p Params) (*Evaluation, error) {
 	p, err := p.resolve(t.NeedsDelta, !t.EpsilonOptional)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/dp"
 )
 
 func TestRegistryShape(t *testing.T) {
@@ -147,7 +149,7 @@ func TestBST14Cells(t *testing.T) {
 
 func TestBST14TableRefusals(t *testing.T) {
 	_, err := tableBST14.Evaluate(Params{N: 1000, D: 10, Epsilon: 1, Delta: 1e-3})
-	var re *RangeError
+	var re *dp.Error
 	if !errors.As(err, &re) || re.Field != "delta" || !strings.Contains(err.Error(), "1/n") {
 		t.Errorf("δ = 1/n accepted or wrong error: %v", err)
 	}
@@ -197,7 +199,7 @@ func TestGGPCells(t *testing.T) {
 	}
 	// 0 < ε < 8 ln(1/δ).
 	_, err = tableGGP.Evaluate(Params{N: n, D: 1000, Epsilon: 8 * math.Log(1e3), Delta: 1e-3})
-	var re *RangeError
+	var re *dp.Error
 	if !errors.As(err, &re) || re.Field != "epsilon" || !strings.Contains(err.Error(), "8 ln(1/δ)") {
 		t.Errorf("ε = 8 ln(1/δ) accepted: %v", err)
 	}
@@ -338,9 +340,9 @@ func TestParamsResolve(t *testing.T) {
 	}
 	for _, b := range bad {
 		_, err := b.p.Resolve(true)
-		var re *RangeError
+		var re *dp.Error
 		if !errors.As(err, &re) || re.Field != b.param {
-			t.Errorf("%+v: err %v, want a RangeError on %s", b.p, err, b.param)
+			t.Errorf("%+v: err %v, want a *dp.Error on %s", b.p, err, b.param)
 		}
 	}
 	if _, err := (Params{N: 10, D: 1, Epsilon: 1}).Resolve(true); err == nil {

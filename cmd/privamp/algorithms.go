@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/optimizer/algorithms"
+	"github.com/privamp/privamp/plots"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -93,13 +93,13 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 	s := rf.build(cmd, false) // the data, the loss and the domain (+Inf with --no-projection)
 	in := algorithms.Input{Data: s.Data, Loss: s.Loss, Radius: s.Radius, Set: set}
 	bar := newBar(a)
-	in.Progress = func(done float64) { bar.set(name, int64(1000*done), 1000) }
+	in.Progress = func(done, total int64) { bar.set(name, done, total) }
 	rep, err := alg.Run(in, params)
 	bar.finish()
 	if err == nil && rf.plot != "" && rep.Figure == nil {
 		err = badInput("--plot: --algorithm %s draws no figure", name)
 	} else if err == nil && rf.plot != "" {
-		err = plotTo(rf.plot)(output.FigurePlot(rep.Figure))
+		err = plotTo(rf.plot)(plots.Figure(rep.Figure))
 	}
 	if err != nil {
 		return err

@@ -5,9 +5,9 @@ import (
 	"math"
 	"sync"
 
+	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/audit"
 	"github.com/spf13/cobra"
 )
 

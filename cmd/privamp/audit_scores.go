@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/privamp/privamp/internal/output"
+	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/internal/quantity"
-	"github.com/privamp/privamp/optimizer/audit"
-	"github.com/privamp/privamp/optimizer/claim"
+	"github.com/privamp/privamp/plots"
+	"github.com/privamp/privamp/verify"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -53,7 +53,7 @@ func auditScores(a *app, cmd *cobra.Command, af *auditFlags) error {
 	if changed(cmd, "epsilon") {
 		o.Upper = &audit.Upper{Epsilon: s.epsilon, Delta: o.Delta, Source: "given (--epsilon)"}
 	} else if s.claim != "" {
-		c, _, tpath, err := claim.Load(s.claim, "")
+		c, _, tpath, err := verify.Load(s.claim, "")
 		if err != nil {
 			return badInput("--claim %v", err)
 		}
@@ -77,7 +77,7 @@ func auditScores(a *app, cmd *cobra.Command, af *auditFlags) error {
 		return flagError(err, nil)
 	}
 	if s.plot != "" {
-		if err := plotTo(s.plot)(output.TradeoffPlot(ev)); err != nil {
+		if err := plotTo(s.plot)(plots.Tradeoff(ev)); err != nil {
 			return err
 		}
 	}

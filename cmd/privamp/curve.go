@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/privamp/privamp/internal/output"
+	"github.com/privamp/privamp/plots"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
 )
@@ -96,7 +96,7 @@ func curveRun(opts *curveOptions) error {
 		return err
 	}
 	if opts.Plot != "" {
-		if err := plotTo(opts.Plot)(output.CurvePlot(c)); err != nil {
+		if err := plotTo(opts.Plot)(plots.Curve(c)); err != nil {
 			return err
 		}
 	}

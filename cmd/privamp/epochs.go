@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/plots"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
 )
@@ -79,7 +79,7 @@ func epochsRun(opts *epochsOptions) error {
 		return err
 	}
 	if opts.Plot != "" {
-		if err := plotTo(opts.Plot)(output.EpochsPlot(c)); err != nil {
+		if err := plotTo(opts.Plot)(plots.Epochs(c)); err != nil {
 			return err
 		}
 	}

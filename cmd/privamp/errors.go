@@ -6,8 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/privamp/privamp/internal/atomicfile"
-
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/spf13/cobra"
 )
@@ -37,33 +36,34 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
+// exitCode is 2 for bad input: an inputError, or a library's *dp.Error of
+// any kind (a parameter, an input file's key or line, an output file).
 func exitCode(err error) int {
 	var ie *inputError
 	var ee *exitError
-	var ce *atomicfile.CreateError
+	var de *dp.Error
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ie), errors.As(err, &ce):
+	case errors.As(err, &ie), errors.As(err, &de):
 		return exitBadInput
 	case errors.As(err, &ee):
 		return ee.code
 	}
-	if _, ok := field.As(err); ok {
-		return exitBadInput
-	}
 	return exitFailure
 }
 
-// flagError turns a library *field.Error into bad input that names the flag
-// which set the field: the flag is rename[field] if given, else the field's
-// name with "_" and "." read as "-" ("strong_convexity" → --strong-convexity).
-// A field that cannot be a flag ("line 3: score") is named without "--".
-// Other errors are returned unchanged. A library error that reaches run()
-// unmapped is reported the same way with the default names (then unflag).
+// flagError turns a library *dp.Error about a parameter into bad input that
+// names the flag which set the field: the flag is rename[field] if given,
+// else the field's name with "_" and "." read as "-" ("strong_convexity" →
+// --strong-convexity). A field that cannot be a flag ("line 3: score") is
+// named without "--". Other errors, and a *dp.Error about an input file's
+// content or an output file (which reads as it should already), are
+// returned unchanged. A library error that reaches run() unmapped is
+// reported the same way with the default names (then unflag).
 func flagError(err error, rename map[string]string) error {
-	fe, ok := field.As(err)
-	if !ok {
+	var fe *dp.Error
+	if !errors.As(err, &fe) || fe.Where != dp.Parameter {
 		return err
 	}
 	name, ok := rename[fe.Field]

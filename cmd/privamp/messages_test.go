@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/spf13/cobra"
 )
@@ -35,6 +36,18 @@ func TestMessages(t *testing.T) {
 		err := unflag(c, flagError(field.New(k.field, 0.001, "needs 10 points"), nil))
 		if msg := err.Error(); msg != k.want || k.not != "" && strings.Contains(msg, k.not) || exitCode(err) != 2 {
 			t.Errorf("%s: %q (exit %d), want %q", k.field, msg, exitCode(err), k.want)
+		}
+	}
+	// An input file's key or line and an output file already read as they
+	// should (the caller names the file): flagError keeps them, and they
+	// are bad input.
+	for _, e := range []*dp.Error{
+		{Where: dp.InputFile, Field: "delta", Reason: "is required"},
+		{Where: dp.InputFile, Line: 3, Reason: "epsilon must be > 0, got -1"},
+		{Where: dp.OutputFile, Field: "out", Value: "x/y.json", Reason: "cannot be created: no such file or directory"},
+	} {
+		if err := unflag(c, flagError(e, nil)); err != error(e) || exitCode(err) != 2 {
+			t.Errorf("%q became %q (exit %d)", e, err, exitCode(err))
 		}
 	}
 	// compose --delta 0 … --method pld: the total δ is 0, below the target.

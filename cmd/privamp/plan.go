@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/plots"
 	"github.com/privamp/privamp/shifted"
 	"github.com/privamp/privamp/shifted/plan"
 	"github.com/spf13/cobra"
@@ -223,7 +223,7 @@ func planRun(opts *planOptions) error {
 		out.PlanFile = opts.Out
 	}
 	if opts.Plot != "" {
-		if err := plotTo(opts.Plot)(output.PlanPlot(res)); err != nil {
+		if err := plotTo(opts.Plot)(plots.Plan(res)); err != nil {
 			return err
 		}
 		out.PlotFile = opts.Plot

@@ -5,17 +5,17 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/privamp/privamp/internal/output"
+	"github.com/privamp/privamp/plots"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
 
 // plotTo returns a function that writes a built plot (7 × 4.5 inches) to
 // path, in the format its extension names (.png or .svg; callers validate
-// it), atomically: plotTo(path)(output.CurvePlot(c)).
+// it), atomically: plotTo(path)(plots.Curve(c)).
 func plotTo(path string) func(*plot.Plot, error) error {
 	return func(p *plot.Plot, err error) error {
-		if errors.Is(err, output.ErrNothingToPlot) {
+		if errors.Is(err, plots.ErrNothingToPlot) {
 			return badInput("--plot: %v", err)
 		} else if err != nil {
 			return err
@@ -24,9 +24,9 @@ func plotTo(path string) func(*plot.Plot, error) error {
 	}
 }
 
-// savePlots writes plots stacked top to bottom (output.Image) to path.
+// savePlots writes plots stacked top to bottom (plots.Image) to path.
 func savePlots(path string, ht vg.Length, ps ...*plot.Plot) error {
-	b, err := output.Image(strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."), ht, ps...)
+	b, err := plots.Image(strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."), ht, ps...)
 	if err != nil {
 		return err
 	}

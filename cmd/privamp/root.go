@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/atomicfile"
 	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/optimizer/algorithms"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )

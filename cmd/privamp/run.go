@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/flagconfig"
-	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/algorithms"
+	"github.com/privamp/privamp/plots"
 	"github.com/spf13/cobra"
 	"gonum.org/v1/plot/vg"
 )
@@ -111,7 +111,7 @@ func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
 		spec.Plan = &rf.plan
 	}
 	bar := newBar(a)
-	spec.Progress = bar.set
+	spec.Progress = func(done, total int64) { bar.set("training", done, total) }
 	res, err := optimizer.Train(spec)
 	bar.finish()
 	if err != nil {
@@ -127,7 +127,7 @@ func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
 		}
 	}
 	if rf.plot != "" {
-		ps, err := output.TracePlots(res.Trace, res.Name)
+		ps, err := plots.Trace(res.Trace, res.Name)
 		if err == nil {
 			err = savePlots(rf.plot, 3.5*vg.Inch, ps...)
 		}

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/quantity"
-	"github.com/privamp/privamp/optimizer/claim"
 	"github.com/privamp/privamp/shifted/plan"
+	"github.com/privamp/privamp/verify"
 	"github.com/spf13/cobra"
 )
 
@@ -23,14 +23,14 @@ type verifyResult struct {
 	Command    string `json:"command"`
 	File       string `json:"file"`
 	Trajectory string `json:"trajectory,omitempty"`
-	claim.Verification
+	verify.Verification
 }
 
 // planVerifyResult is verify's --json object for a plan.
 type planVerifyResult struct {
 	Command string `json:"command"`
 	File    string `json:"file"`
-	*claim.PlanVerification
+	*verify.PlanVerification
 }
 
 func newVerifyCmd(a *app) *cobra.Command {
@@ -48,10 +48,10 @@ checks table gives each value's basis (checked against the trajectory or by arit
          plain composition, which needs only gradients bounded by L, decides instead.
 A plan from 'privamp plan --out' ("format": "privamp-plan") is verified person by person.
 Claim format (exact, unique keys; whole numbers as 1e12 or 500.0; at most 8 MiB):
-'go doc github.com/privamp/privamp/optimizer/claim'; examples/claim.json, examples/dpsgd-claim.json.
+'go doc github.com/privamp/privamp/verify'; examples/claim.json, examples/dpsgd-claim.json.
 
 Exit status: 0 VALID, 1 INVALID (a claimed ε below the certified one; a plan's person above their
-target), 2 bad input (the message names the field or line), 3 UNSUPPORTED.` + "\n\n" + claim.InputLimits() + "\n" + plan.InputLimits(),
+target), 2 bad input (the message names the field or line), 3 UNSUPPORTED.` + "\n\n" + verify.InputLimits() + "\n" + plan.InputLimits(),
 		Args:    cobra.ExactArgs(1),
 		Example: "  privamp verify examples/claim.json\n  privamp verify examples/plan/plan.json --json",
 	}
@@ -63,18 +63,18 @@ target), 2 bad input (the message names the field or line), 3 UNSUPPORTED.` + "\
 			}
 			return verifyPlan(a, path)
 		}
-		c, trace, tpath, err := claim.Load(args[0], trajectory)
+		c, trace, tpath, err := verify.Load(args[0], trajectory)
 		if err != nil {
 			return badInput("%v", err)
 		}
-		v, err := claim.Verify(c, trace)
+		v, err := verify.Verify(c, trace)
 		if err == nil {
 			err = render(a.out, a.mode, claimReport(verifyResult{"verify", args[0], tpath, v}))
 		}
 		if err != nil {
 			return err
 		}
-		return map[claim.Verdict]error{claim.Invalid: &exitError{code: exitInvalid}, claim.Unsupported: &exitError{code: exitUnsupported}}[v.Verdict]
+		return map[verify.Verdict]error{verify.Invalid: &exitError{code: exitInvalid}, verify.Unsupported: &exitError{code: exitUnsupported}}[v.Verdict]
 	}
 	return cmd
 }
@@ -92,10 +92,10 @@ func verifyReport(res verifyResult) *report {
 	add(true, "run", fmt.Sprintf("%s; n = %d private + %d public, %s; η, σ, L, β, m = %g, %g, %g, %g, %g", tr.Name(), tr.N, tr.Public, quantity.Count(tr.Steps(), "step", "steps"),
 		tr.Loss.Eta, tr.Sigma, tr.Loss.Lipschitz, tr.Loss.Smoothness, tr.Loss.StrongConvexity), "", "claim")
 	add(v.ClaimedEpsilon != nil, "claimed ε (worst case)", v.ClaimedEpsilon, delta, "claim")
-	add(v.Via == claim.ViaAmplification && v.WorstIndex > 0, fmt.Sprintf("certified ε (worst case, index %d)", v.WorstIndex), v.WorstEpsilon, delta, v.Source)
+	add(v.Via == verify.ViaAmplification && v.WorstIndex > 0, fmt.Sprintf("certified ε (worst case, index %d)", v.WorstIndex), v.WorstEpsilon, delta, v.Source)
 	// a contradicted claim gets no argument, composition included
-	add(v.Via != claim.ViaNone && v.Via != claim.ViaDelta, "plain composition ε", v.CompositionEpsilon, delta, "every iterate released; needs only ‖∇f‖ ≤ L")
-	add(v.Verdict == claim.Invalid, "σ that makes the claim true", v.SigmaNeeded, "", "shifted.Training.CalibrateSigma (bisection over the sound bound)")
+	add(v.Via != verify.ViaNone && v.Via != verify.ViaDelta, "plain composition ε", v.CompositionEpsilon, delta, "every iterate released; needs only ‖∇f‖ ≤ L")
+	add(v.Verdict == verify.Invalid, "σ that makes the claim true", v.SigmaNeeded, "", "shifted.Training.CalibrateSigma (bisection over the sound bound)")
 	for _, iv := range v.PerIndex {
 		add(true, fmt.Sprintf("index %d: claimed / certified ε", iv.Index), fmt.Sprintf("%s / %s", iv.Claimed, iv.Certified), delta, map[bool]string{true: "ok", false: "below the bound"}[iv.OK])
 	}
@@ -109,7 +109,7 @@ func verifyReport(res verifyResult) *report {
 }
 
 // verifyPlan recomputes every person's ε of a plan and checks it as a
-// claim is checked (claim.VerifyPlan).
+// claim is checked (verify.VerifyPlan).
 func verifyPlan(a *app, path string) error {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -122,7 +122,7 @@ func verifyPlan(a *app, path string) error {
 		return badInput("%s: %v", path, err)
 	}
 	vb := newBar(a)
-	pv, err := claim.VerifyPlan(p, func(done, n int64) { vb.set("recomputing every position's ε", done, n) })
+	pv, err := verify.VerifyPlan(p, func(done, n int64) { vb.set("recomputing every position's ε", done, n) })
 	vb.finish()
 	if err != nil {
 		return badInput("%s: %v", path, err)
@@ -141,7 +141,7 @@ func verifyPlan(a *app, path string) error {
 	for _, ch := range pv.Checks {
 		add("check: "+ch.Name, ch.Status, ch.Detail)
 	}
-	if pv.Via == claim.ViaComposition {
+	if pv.Via == verify.ViaComposition {
 		add("plain composition ε", pv.CompositionEpsilon, fmt.Sprintf("δ = %g; every iterate released; needs only ‖∇f‖ ≤ L; above the target of %s", p.Delta, quantity.Count(pv.CompositionShort, "person", "people")))
 	}
 	if len(v.Groups) > 0 && len(v.Groups) <= planMaxTable && v.ViolationCount == 0 {
@@ -158,5 +158,5 @@ func verifyPlan(a *app, path string) error {
 	if err := render(a.out, a.mode, r); err != nil {
 		return err
 	}
-	return map[claim.Verdict]error{claim.Invalid: &exitError{code: exitInvalid}, claim.Unsupported: &exitError{code: exitUnsupported}}[pv.Verdict]
+	return map[verify.Verdict]error{verify.Invalid: &exitError{code: exitInvalid}, verify.Unsupported: &exitError{code: exitUnsupported}}[pv.Verdict]
 }

@@ -9,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 )
 
-// FuzzLoad: Read never panics; it returns a valid file or an *Error; a
+// FuzzLoad: Read never panics; it returns a valid file or a *dp.Error; a
 // file it accepts validates again, has at least one phase, and its RDP
 // account (cheap; small files only) is a finite or infinite ε ≥ 0, never
 // NaN.
@@ -40,9 +41,9 @@ func FuzzLoad(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ev, err := Read(bytes.NewReader(data))
 		if err != nil {
-			var e *Error
+			var e *dp.Error
 			if !errors.As(err, &e) {
-				t.Fatalf("error %v is not an *Error", err)
+				t.Fatalf("error %v is not a *dp.Error", err)
 			}
 			return
 		}

@@ -7,19 +7,13 @@ import (
 	"github.com/privamp/privamp/internal/jsonin"
 )
 
-// Error is a bad events file: the field (a path such as
-// "event.events[1].event.noise_multiplier"), its line (0 for checks made
-// after reading), the value and the reason. It is the error of every
-// privamp JSON reader (internal/jsonin).
-type Error = jsonin.Error
-
 // MaxBytes is the largest events file Read accepts (1 MiB).
 const MaxBytes = 1 << 20
 
 // Read reads an events file in the format of the package documentation
 // (one JSON object of at most MaxBytes bytes, keys exact and unique, counts
 // whole numbers in any notation) and validates it. Errors in the input are
-// *Error naming the field.
+// *dp.Error naming the field.
 func Read(r io.Reader) (Events, error) {
 	var ev Events
 	if err := jsonin.Decode(r, MaxBytes, &ev); err != nil {

@@ -5,16 +5,18 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/dp"
 )
 
-// readErr reads doc and returns its *Error, failing the test if there is
+// readErr reads doc and returns its *dp.Error, failing the test if there is
 // none.
-func readErr(t *testing.T, doc string) *Error {
+func readErr(t *testing.T, doc string) *dp.Error {
 	t.Helper()
 	_, err := Read(strings.NewReader(doc))
-	var e *Error
+	var e *dp.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("Read(%s) = %v, want an *Error", doc, err)
+		t.Fatalf("Read(%s) = %v, want a *dp.Error", doc, err)
 	}
 	return e
 }

@@ -67,7 +67,7 @@ var keyOrder = []string{"noise_multiplier", "noise_parameter", "num_buckets", "s
 // Validate checks ev against the rules of the package documentation: known
 // types with exactly their parameters, every parameter in its range, at
 // most MaxDepth levels, MaxEvents events and MaxCount runs, and only
-// combinations that some accountant supports. Errors are *Error naming the
+// combinations that some accountant supports. Errors are *dp.Error naming the
 // field by its path in the file.
 func (ev Events) Validate() error {
 	_, _, err := ev.walk()
@@ -85,7 +85,7 @@ type walker struct {
 // walk validates ev and returns its phases and total number of runs.
 func (ev Events) walk() ([]Phase, float64, error) {
 	if _, err := dp.ParseRelation("neighbouring", ev.Neighbouring); err != nil {
-		return nil, 0, &Error{Field: "neighbouring", Value: ev.Neighbouring,
+		return nil, 0, &dp.Error{Where: dp.InputFile, Field: "neighbouring", Value: ev.Neighbouring,
 			Reason: fmt.Sprintf("must be %q or %q (privamp's add-remove or replace-one), got %q", "add_or_remove_one", "replace_one", ev.Neighbouring)}
 	}
 	w := &walker{rel: ev.relation()}
@@ -96,7 +96,7 @@ func (ev Events) walk() ([]Phase, float64, error) {
 }
 
 func bad(path string, value any, format string, args ...any) error {
-	return &Error{Field: path, Value: value, Reason: fmt.Sprintf(format, args...)}
+	return &dp.Error{Where: dp.InputFile, Field: path, Value: value, Reason: fmt.Sprintf(format, args...)}
 }
 
 // event validates e at path, nested depth deep, run mult times in all.
@@ -164,7 +164,7 @@ func shape(e *Event, path string) error {
 		if strings.HasSuffix(e.Type, "DpEvent") {
 			reason += fmt.Sprintf(" (write %q for dp_accounting's %s)", strings.TrimSuffix(e.Type, "DpEvent"), e.Type)
 		}
-		return &Error{Field: path + ".type", Value: e.Type, Reason: reason}
+		return &dp.Error{Where: dp.InputFile, Field: path + ".type", Value: e.Type, Reason: reason}
 	}
 	has := e.present()
 	allowed := map[string]bool{}

@@ -23,6 +23,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 // Stdout is where the path "-" (and a path naming the process's standard
@@ -30,33 +32,21 @@ import (
 // through run) sets it; it is process-wide.
 var Stdout io.Writer = os.Stdout
 
-// CreateError is a file that cannot be created at all (a missing directory,
-// no permission, a directory) or must not be (an input): bad input rather
-// than a failure while writing. Err is the cause without a path (never a
-// temporary file's); Flag, if set (by Flag), is the option that named it.
-type CreateError struct {
-	Flag string
-	Path string
-	Err  error
-}
-
-func (e *CreateError) Error() string {
-	if e.Flag != "" {
-		return fmt.Sprintf("--%s %s: %v", e.Flag, e.Path, e.Err)
-	}
-	return fmt.Sprintf("%s: %v", e.Path, e.Err)
-}
-
-func (e *CreateError) Unwrap() error { return e.Err }
-
-// createError drops the operation and path of an *os.PathError (which may
-// name the temporary file, not the output).
+// A file that cannot be created at all (a missing directory, no
+// permission, a directory) or must not be (an input) is bad input rather
+// than a failure while writing: a *field.Error (Where: field.OutputFile)
+// whose Value is the path and whose Reason never names a temporary file;
+// its Field, if set (by Flag), is the option that named it.
 func createError(path string, err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		err = pe.Err
+		err = pe.Err // drop the operation and path (which may be the temporary file's)
 	}
-	return &CreateError{Path: path, Err: fmt.Errorf("cannot be created: %w", err)}
+	return refused("", path, fmt.Sprintf("cannot be created: %v", err))
+}
+
+func refused(flag, path, reason string) *field.Error {
+	return &field.Error{Field: flag, Value: path, Reason: reason, Where: field.OutputFile}
 }
 
 // Write writes data to path as Stream does.
@@ -80,7 +70,7 @@ func Stream(path string, write func(io.Writer) (int64, error)) (err error) {
 		return err
 	}
 	if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
-		return &CreateError{Path: path, Err: errors.New("is a directory: give a file name")}
+		return refused("", path, "is a directory: give a file name")
 	} else if serr == nil && !fi.Mode().IsRegular() {
 		return direct(path, write)
 	}
@@ -133,23 +123,23 @@ func isStdout(path string) bool {
 }
 
 // Flag names the option (without dashes) that gave the path of a failed
-// write: a CreateError gets Flag, any other error is prefixed "--flag: ".
-// nil stays nil.
+// write: a file that cannot be created gets it as its Field, any other error
+// is prefixed "--flag: ". nil stays nil.
 func Flag(flag string, err error) error {
-	var ce *CreateError
+	var ce *field.Error
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &ce):
+	case errors.As(err, &ce) && ce.Where == field.OutputFile:
 		c := *ce
-		c.Flag = flag
+		c.Field = flag
 		return &c
 	}
 	return fmt.Errorf("--%s: %w", flag, err)
 }
 
 // Check refuses output paths that would overwrite an input or another
-// output, and outputs that are directories: a *CreateError naming the
+// output, and outputs that are directories: a *field.Error naming the
 // output's flag. outs and ins are {flag, path} pairs (flags without
 // dashes); empty paths and "-" (standard input or output) are skipped.
 func Check(outs, ins [][2]string) error {
@@ -158,11 +148,11 @@ func Check(outs, ins [][2]string) error {
 			continue
 		}
 		if fi, err := os.Stat(o[1]); err == nil && fi.IsDir() {
-			return &CreateError{Flag: o[0], Path: o[1], Err: errors.New("is a directory: give a file name")}
+			return refused(o[0], o[1], "is a directory: give a file name")
 		}
 		for _, in := range append(ins[:len(ins):len(ins)], outs[:i]...) {
 			if Same(o[1], in[1]) {
-				return &CreateError{Flag: o[0], Path: o[1], Err: fmt.Errorf("is the --%s file: refusing to overwrite it", in[0])}
+				return refused(o[0], o[1], fmt.Sprintf("is the --%s file: refusing to overwrite it", in[0]))
 			}
 		}
 	}

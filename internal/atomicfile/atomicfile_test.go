@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 func TestStreamLeavesNothingOnFailure(t *testing.T) {
@@ -36,9 +38,9 @@ func TestStreamLeavesNothingOnFailure(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "new" {
 		t.Errorf("got %q", b)
 	}
-	var ce *CreateError
+	var ce *field.Error
 	if err := Write(filepath.Join(dir, "missing", "x"), nil); !errors.As(err, &ce) {
-		t.Errorf("missing directory: %v, want a CreateError", err)
+		t.Errorf("missing directory: %v, want a *field.Error", err)
 	}
 }
 
@@ -60,7 +62,7 @@ func TestSame(t *testing.T) {
 // Issue 23 item 7: "-" is standard output; a FIFO, a character device and
 // links to them are written in place, not replaced by a regular file; a
 // link to a regular file keeps the link; a file that cannot be created is
-// a CreateError naming the output, never the temporary file.
+// a *field.Error naming the output, never the temporary file.
 func TestSpecialOutputs(t *testing.T) {
 	dir := t.TempDir()
 	// "-": Stdout.
@@ -145,7 +147,7 @@ func TestSpecialOutputs(t *testing.T) {
 		t.Error("the link to a regular file was replaced by a file")
 	}
 	// Cannot be created: the output is named, the temporary file is not.
-	var ce *CreateError
+	var ce *field.Error
 	err := Flag("out", Write(filepath.Join(dir, "nodir", "x.json"), nil))
 	if !errors.As(err, &ce) || !strings.HasPrefix(err.Error(), "--out "+filepath.Join(dir, "nodir", "x.json")+": cannot be created") || strings.Contains(err.Error(), ".privamp") {
 		t.Errorf("missing directory: %v", err)

@@ -60,3 +60,31 @@ func TestAsAndPrefix(t *testing.T) {
 		t.Errorf("FormatInt = %s", got)
 	}
 }
+
+// TestWhere: the one type reads as each of its producers always printed:
+// a parameter with its value after the reason, an input file's line and
+// key (the reason states the value), an output file's option and path.
+func TestWhere(t *testing.T) {
+	for _, c := range []struct {
+		e    *Error
+		want string
+	}{
+		{&Error{Field: "sigma", Value: 0.0, Reason: "must be a finite number > 0"}, "sigma must be a finite number > 0, got 0"},
+		{&Error{Where: InputFile, Field: "steps[2].variance", Line: 3, Value: -1.0, Reason: "must be > 0"}, `line 3: field "steps[2].variance": must be > 0`},
+		{&Error{Where: InputFile, Field: "n", Reason: "is required"}, `field "n": is required`},
+		{&Error{Where: InputFile, Line: 1, Reason: "empty input: expected a JSON object"}, "line 1: empty input: expected a JSON object"},
+		{&Error{Where: InputFile, Reason: "x"}, "x"},
+		{AtLine(7, "longer than %d bytes", 10), "line 7: longer than 10 bytes"},
+		{&Error{Where: OutputFile, Value: "a/b.json", Reason: "cannot be created: permission denied"}, "a/b.json: cannot be created: permission denied"},
+		{&Error{Where: OutputFile, Field: "out", Value: "a/b.json", Reason: "is a directory: give a file name"}, "--out a/b.json: is a directory: give a file name"},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("%+v: %q, want %q", *c.e, got, c.want)
+		}
+	}
+	// Prefix renames parameters only: a file's key path is already whole.
+	in := &Error{Where: InputFile, Field: "n", Reason: "is required"}
+	if Prefix("loss", in) != error(in) {
+		t.Error("Prefix renamed an input file's key")
+	}
+}

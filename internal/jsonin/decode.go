@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 // maxDepth bounds the nesting of objects and lists.
@@ -18,7 +20,7 @@ const maxDepth = 64
 // Decode reads one JSON object of at most limit bytes from r into v, a
 // non-nil pointer to a struct, under the rules of the package
 // documentation. Fields absent from the input keep the values v had, so
-// defaults can be set before the call. Errors in the input are *Error.
+// defaults can be set before the call. Errors in the input are *field.Error.
 func Decode(r io.Reader, limit int64, v any) error {
 	return DecodeSized(r, limit, v, nil)
 }
@@ -92,12 +94,12 @@ func (d *decoder) document(v reflect.Value) error {
 	s := d.s
 	if err := s.skipSpace(); err != nil {
 		if err == io.EOF {
-			return &Error{Line: 1, Reason: "empty input: expected a JSON object"}
+			return &field.Error{Where: field.InputFile, Line: 1, Reason: "empty input: expected a JSON object"}
 		}
 		return err
 	}
 	if c := s.buf[s.pos]; c != '{' {
-		return &Error{Line: s.line, Reason: "expected a JSON object {…}, got " + describeValue(c)}
+		return &field.Error{Where: field.InputFile, Line: s.line, Reason: "expected a JSON object {…}, got " + describeValue(c)}
 	}
 	if err := d.object(v); err != nil {
 		return err
@@ -106,32 +108,32 @@ func (d *decoder) document(v reflect.Value) error {
 	case io.EOF:
 		return nil
 	case nil:
-		return &Error{Line: s.line, Reason: "extra data after the object: the input must hold exactly one JSON object"}
+		return &field.Error{Where: field.InputFile, Line: s.line, Reason: "extra data after the object: the input must hold exactly one JSON object"}
 	default:
 		return err
 	}
 }
 
-// wrap turns scanner errors into *Error; past the limit, whatever went
+// wrap turns scanner errors into *field.Error; past the limit, whatever went
 // wrong, the error says the input is too large.
 func (d *decoder) wrap(err error, limit int64) error {
 	if err == nil {
 		return nil
 	}
 	if d.s.err == errTooLarge {
-		return &Error{Line: d.s.line, Reason: fmt.Sprintf("the input exceeds the %d-byte%s limit", limit, sizeName(limit))}
+		return &field.Error{Where: field.InputFile, Line: d.s.line, Reason: fmt.Sprintf("the input exceeds the %d-byte%s limit", limit, sizeName(limit))}
 	}
-	var e *Error
+	var e *field.Error
 	var se *syntaxError
 	switch {
-	case errors.As(err, &e):
+	case errors.As(err, &e) && e.Where == field.InputFile:
 		return e
 	case errors.As(err, &se):
-		return &Error{Line: se.line, Reason: se.msg}
+		return &field.Error{Where: field.InputFile, Line: se.line, Reason: se.msg}
 	case err == io.ErrUnexpectedEOF:
-		return &Error{Line: d.s.line, Reason: "unexpected end of input: the JSON object is not closed"}
+		return &field.Error{Where: field.InputFile, Line: d.s.line, Reason: "unexpected end of input: the JSON object is not closed"}
 	}
-	return &Error{Line: d.s.line, Reason: "cannot read the input: " + err.Error()}
+	return &field.Error{Where: field.InputFile, Line: d.s.line, Reason: "cannot read the input: " + err.Error()}
 }
 
 // sizeName is " (8 MiB)" for round sizes, "" otherwise.
@@ -147,15 +149,15 @@ func sizeName(n int64) string {
 	return ""
 }
 
-// field is a struct field as the decoder sees it.
-type field struct {
+// structField is a struct field as the decoder sees it.
+type structField struct {
 	name     string
 	index    int
 	required bool
 }
 
 type structInfo struct {
-	fields  []field
+	fields  []structField
 	byName  map[string]int // exact key → position in fields
 	byLower map[string]int // lower-case key → position in fields
 }
@@ -184,7 +186,7 @@ func infoOf(t reflect.Type) *structInfo {
 		}
 		si.byName[name] = len(si.fields)
 		si.byLower[strings.ToLower(name)] = len(si.fields)
-		si.fields = append(si.fields, field{name: name, index: i, required: f.Tag.Get("jsonin") == "required"})
+		si.fields = append(si.fields, structField{name: name, index: i, required: f.Tag.Get("jsonin") == "required"})
 	}
 	infoCache.Store(t, si)
 	return si
@@ -194,7 +196,7 @@ func infoOf(t reflect.Type) *structInfo {
 func (d *decoder) object(v reflect.Value) error {
 	s := d.s
 	if d.depth++; d.depth > maxDepth {
-		return &Error{Field: d.at(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
+		return &field.Error{Where: field.InputFile, Field: d.at(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
 	}
 	defer func() { d.depth-- }()
 	si := infoOf(v.Type())
@@ -225,11 +227,11 @@ func (d *decoder) object(v reflect.Value) error {
 			fi, ok := si.byName[string(kb)]
 			if !ok {
 				key := string(kb)
-				return &Error{Field: d.atKey(key), Line: line, Reason: unknownReason(si, key)}
+				return &field.Error{Where: field.InputFile, Field: d.atKey(key), Line: line, Reason: unknownReason(si, key)}
 			}
 			f := si.fields[fi]
 			if seen[fi] > 0 {
-				return &Error{Field: d.atKey(f.name), Line: line,
+				return &field.Error{Where: field.InputFile, Field: d.atKey(f.name), Line: line,
 					Reason: fmt.Sprintf("repeated key (first on line %d): each key may appear once", seen[fi])}
 			}
 			seen[fi] = line
@@ -258,7 +260,7 @@ func (d *decoder) object(v reflect.Value) error {
 	}
 	for i, f := range si.fields {
 		if f.required && seen[i] == 0 {
-			return &Error{Field: d.atKey(f.name), Reason: "is required"}
+			return &field.Error{Where: field.InputFile, Field: d.atKey(f.name), Reason: "is required"}
 		}
 	}
 	return nil
@@ -378,7 +380,7 @@ func (d *decoder) value(v reflect.Value) error {
 			return err
 		}
 		if w == "null" {
-			return &Error{Field: d.at(), Line: line, Reason: "expected true or false, got null"}
+			return &field.Error{Where: field.InputFile, Field: d.at(), Line: line, Reason: "expected true or false, got null"}
 		}
 		v.SetBool(w == "true")
 		return nil
@@ -392,7 +394,7 @@ func (d *decoder) value(v reflect.Value) error {
 		}
 		x, err := strconv.ParseFloat(unsafeString(text), v.Type().Bits())
 		if err != nil {
-			return &Error{Field: d.at(), Line: line, Value: Number(text),
+			return &field.Error{Where: field.InputFile, Field: d.at(), Line: line, Value: Number(text),
 				Reason: fmt.Sprintf("%s is outside the range of a %d-bit float", truncate(text), v.Type().Bits())}
 		}
 		v.SetFloat(x)
@@ -407,7 +409,7 @@ func (d *decoder) value(v reflect.Value) error {
 		}
 		x, reason := parseInt(text, v.Type().Bits())
 		if reason != "" {
-			return &Error{Field: d.at(), Line: line, Value: Number(text), Reason: reason}
+			return &field.Error{Where: field.InputFile, Field: d.at(), Line: line, Value: Number(text), Reason: reason}
 		}
 		v.SetInt(x)
 		return nil
@@ -420,7 +422,7 @@ func (d *decoder) value(v reflect.Value) error {
 func (d *decoder) list(v reflect.Value) error {
 	s := d.s
 	if d.depth++; d.depth > maxDepth {
-		return &Error{Field: d.at(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
+		return &field.Error{Where: field.InputFile, Field: d.at(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
 	}
 	defer func() { d.depth-- }()
 	s.pos++ // '['
@@ -464,7 +466,7 @@ func (d *decoder) list(v reflect.Value) error {
 			}
 			x, err := strconv.ParseFloat(unsafeString(text), 64)
 			if err != nil {
-				return &Error{Field: d.atIndex(n), Line: line, Value: Number(text),
+				return &field.Error{Where: field.InputFile, Field: d.atIndex(n), Line: line, Value: Number(text),
 					Reason: fmt.Sprintf("%s is outside the range of a 64-bit float", truncate(text))}
 			}
 			fs.add(x)
@@ -593,7 +595,7 @@ func (b *stringBlocks) slice() []string {
 // them.
 func (d *decoder) mismatch(c byte, want string) error {
 	s := d.s
-	e := &Error{Field: d.at(), Line: s.line}
+	e := &field.Error{Where: field.InputFile, Field: d.at(), Line: s.line}
 	switch {
 	case c == '"':
 		b, err := s.str()

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 type item struct {
@@ -39,9 +41,9 @@ func decodeString(t *testing.T, in string) (*doc, error) {
 	d := &doc{N: -7}
 	err := Decode(strings.NewReader(in), 1<<20, d)
 	if err != nil {
-		var e *Error
+		var e *field.Error
 		if !errors.As(err, &e) {
-			t.Fatalf("%q: error %v is not an *Error", in, err)
+			t.Fatalf("%q: error %v is not a *field.Error", in, err)
 		}
 		if strings.Contains(err.Error(), "--") {
 			t.Fatalf("%q: error names a flag: %v", in, err)
@@ -146,7 +148,7 @@ func TestDecodeRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := decodeString(t, c.in)
-		var e *Error
+		var e *field.Error
 		if !errors.As(err, &e) {
 			t.Errorf("%.60q: accepted", c.in)
 			continue
@@ -226,7 +228,7 @@ func TestSizeLimit(t *testing.T) {
 	}
 	for _, lim := range []int64{int64(len(in)) - 1, 10, 1} {
 		err := Decode(strings.NewReader(in), lim, &d)
-		var e *Error
+		var e *field.Error
 		if !errors.As(err, &e) || !strings.Contains(e.Reason, "exceeds the "+strconv.FormatInt(lim, 10)+"-byte") || strings.Contains(e.Reason, "end of input") {
 			t.Errorf("limit %d: %v", lim, err)
 		}
@@ -238,7 +240,7 @@ func TestSizeLimit(t *testing.T) {
 	if err := Decode(strings.NewReader(in), 8<<20, &doc{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := (&Error{Reason: "x"}).Error(); got != "x" {
+	if got := (&field.Error{Where: field.InputFile, Reason: "x"}).Error(); got != "x" {
 		t.Errorf("%q", got)
 	}
 	err := Decode(strings.NewReader(strings.Repeat(" ", 9<<20)), 8<<20, &d)
@@ -277,7 +279,7 @@ func TestStreaming(t *testing.T) {
 	data := b.Bytes()
 	var d doc
 	err := Decode(iotest.OneByteReader(bytes.NewReader(data)), 1<<30, &d)
-	var e *Error
+	var e *field.Error
 	if !errors.As(err, &e) || e.Field != "n" || e.Line != n+4 {
 		t.Fatalf("error %v, want field n on line %d", err, n+4)
 	}

@@ -28,7 +28,8 @@
 //     allocation per block, so keeping one string of a list keeps its block).
 //     A field implementing Elements takes a list one element at a time.
 //
-// Errors are *Error values naming the field (a path such as
-// "per_index[2].epsilon"), the line, the offending value and the reason.
+// Errors are *field.Error values (Where: field.InputFile) naming the field
+// (a path such as "per_index[2].epsilon"), the line, the offending value and
+// the reason.
 // They never name a command-line flag: the caller adds that context.
 package jsonin

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 // Elements is implemented (with pointer receivers) by a field type that
@@ -17,8 +19,8 @@ import (
 // returns a non-nil pointer to decode it into (the same one may be reused:
 // its fields keep the values they had where the input does not set them,
 // so reset it), and Added(i) is called once it is decoded. An error from
-// Start or Added stops decoding; one that is not an *Error becomes an
-// *Error naming the list or element and its line. A null list calls
+// Start or Added stops decoding; one that is not already an input file's
+// *field.Error becomes one naming the list or element and its line. A null list calls
 // nothing, as if the key were absent.
 type Elements interface {
 	Start() error
@@ -32,7 +34,7 @@ var elementsType = reflect.TypeFor[Elements]()
 func (d *decoder) elements(e Elements) error {
 	s := d.s
 	if d.depth++; d.depth > maxDepth {
-		return &Error{Field: d.at(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
+		return &field.Error{Where: field.InputFile, Field: d.at(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
 	}
 	defer func() { d.depth-- }()
 	line := s.line
@@ -79,12 +81,13 @@ func (d *decoder) elements(e Elements) error {
 	}
 }
 
-// callerError makes an error of an Elements method an *Error at the
-// current path.
+// callerError makes an error of an Elements method an input file's
+// *field.Error at the current path (a parameter's *field.Error too: its
+// field is not a key of the file).
 func (d *decoder) callerError(err error, line int) error {
-	var e *Error
-	if errors.As(err, &e) {
+	var e *field.Error
+	if errors.As(err, &e) && e.Where == field.InputFile {
 		return e
 	}
-	return &Error{Field: d.at(), Line: line, Reason: err.Error()}
+	return &field.Error{Where: field.InputFile, Field: d.at(), Line: line, Reason: err.Error()}
 }

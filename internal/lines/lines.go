@@ -1,32 +1,24 @@
 // Package lines bounds the length of the lines a text input may hold, so a
 // reader that keeps one line in memory at a time (the people CSV of
-// shifted/plan, the trajectory CSV of optimizer/claim) uses bounded memory
+// shifted/plan, the trajectory CSV of verify) uses bounded memory
 // whatever the input: a file without newlines is refused at its limit, not
 // read whole.
 package lines
 
 import (
 	"bytes"
-	"fmt"
 	"io"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 // MaxBytes is the longest line (without its newline) the CSV readers
 // accept: 1 MiB, far more than a row of budgets or of a trajectory needs.
 const MaxBytes = 1 << 20
 
-// TooLong is the error of a line longer than the limit: its 1-based
-// number and the limit.
-type TooLong struct {
-	Line, Max int
-}
-
-func (e *TooLong) Error() string {
-	return fmt.Sprintf("line %d is longer than %d bytes, the most a line may hold", e.Line, e.Max)
-}
-
-// Limit returns a reader that reads r and fails with *TooLong as soon as a
-// line grows past max bytes.
+// Limit returns a reader that reads r and fails as soon as a line grows
+// past max bytes, with the *field.Error of that line (1-based): "line 7:
+// longer than 1048576 bytes, the most a line may hold".
 func Limit(r io.Reader, max int) io.Reader { return &limited{r: r, max: max} }
 
 type limited struct {
@@ -54,7 +46,7 @@ func (l *limited) Read(p []byte) (int, error) {
 		l.run, l.line, b = 0, l.line+1, b[i+1:]
 	}
 	if l.run > l.max {
-		l.err = &TooLong{Line: l.line + 1, Max: l.max}
+		l.err = field.AtLine(l.line+1, "longer than %d bytes, the most a line may hold", l.max)
 		return 0, l.err
 	}
 	return n, err

@@ -2,10 +2,13 @@ package lines
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/privamp/privamp/internal/field"
 )
 
 func TestLimit(t *testing.T) {
@@ -17,8 +20,8 @@ func TestLimit(t *testing.T) {
 	for in, line := range map[string]int{"a\n" + strings.Repeat("x", 11) + "\nb": 2, "a\nb\n" + strings.Repeat("x", 100): 3} {
 		for _, r := range []io.Reader{strings.NewReader(in), iotest.OneByteReader(strings.NewReader(in)), iotest.HalfReader(strings.NewReader(in))} {
 			_, err := io.ReadAll(Limit(r, 10))
-			var tl *TooLong
-			if !errors.As(err, &tl) || tl.Max != 10 || tl.Line != line || !strings.Contains(err.Error(), "longer than 10 bytes") {
+			var tl *field.Error
+			if !errors.As(err, &tl) || tl.Where != field.InputFile || tl.Line != line || err.Error() != fmt.Sprintf("line %d: longer than 10 bytes, the most a line may hold", line) {
 				t.Errorf("%q: %v", in[:8], err)
 			}
 		}

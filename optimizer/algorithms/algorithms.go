@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
 )
@@ -26,8 +27,8 @@ type Input struct {
 	// tags); an algorithm may choose defaults by it (a calibration target
 	// when no noise level was given).
 	Set map[string]bool `json:"-"`
-	// Progress, if not nil, is called with the share of the work done.
-	Progress func(done float64) `json:"-"`
+	// Progress, if not nil, is told how many of the work's units are done.
+	Progress dp.Progress `json:"-"`
 }
 
 // Algorithm is one runnable algorithm.

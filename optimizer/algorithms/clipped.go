@@ -64,7 +64,7 @@ func runClipped(name string, in Input, params any) (*Report, error) {
 	r.Add("sensitivity Δ", dp.Num(pl.Sensitivity), Derived, "2τ/s (replace-one)")
 	r.Add("noise σ", dp.Noise(pl.Sigma), Derived, "Δ/√(2ρ_step) (Prop. 23)")
 	r.Add("step parameter η", dp.Num(pl.Eta), Derived, map[string]string{clipped.ACSA: "max{2β, √((Σ²+B²)T(T+1)(T+2)/(3D²))} (Prop. 30)", clipped.SGD: "largest step 1/d' = 1/(2β) (Lemma 33)", clipped.ERM: "given, or 1/(β + λ)"}[name])
-	r.Add("oracle bias bound B", dp.Num(pl.BiasBound), Derived, "r_k^k/((k−1)τ^{k−1}) (Lemma 6, tables.ClippedBias)")
+	r.Add("oracle bias bound B", dp.Num(pl.BiasBound), Derived, "r_k^k/((k−1)τ^{k−1}) (Lemma 6, clipped.BiasBound)")
 	r.Add("ρ (zCDP)", pv.Rho, Certified, pv.Source)
 	r.Add(fmt.Sprintf("ε at δ = %g", pv.Delta), pv.Epsilon, Certified, "improved RDP conversion (zcdp.Epsilon); every iterate releasable")
 	r.Add("ε (Bun–Steinke)", pv.EpsilonBunSteinke, Certified, "ρ + 2√(ρ ln(1/δ)) (Prop. 3)")

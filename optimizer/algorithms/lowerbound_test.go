@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privamp/privamp/internal/lowerbound"
+	"github.com/privamp/privamp/audit"
+	"github.com/privamp/privamp/audit/lowerbound"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/audit"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -247,7 +247,7 @@ var mcCases = []mcCase{
 // catalogue: for each case, 3000 runs on each neighbour (-short: 1000, three
 // cases), each with its own seed, the released θ's first coordinate audited
 // by audit.Evaluate's threshold attack (95%, selection and evaluation
-// halves, internal/lowerbound) at the certificate's δ; the lower bound must
+// halves, audit/lowerbound) at the certificate's δ; the lower bound must
 // not exceed the certified ε. Each case's positive control runs the same
 // mechanism with less noise (σ/4 to σ/40, or the ε parameter ×4 to ×8)
 // against the original certificate and must be caught (VIOLATED), so the

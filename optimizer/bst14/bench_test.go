@@ -3,7 +3,7 @@ package bst14
 import (
 	"testing"
 
-	"github.com/privamp/privamp/optimizer/dataset"
+	"github.com/privamp/privamp/dataset"
 )
 
 // BenchmarkSGD: n² = 250000 one-record steps on n = 500, p = 10 at a given σ.

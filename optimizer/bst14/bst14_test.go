@@ -5,10 +5,10 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // sigmoid1 = sup |φ'| of the logistic loss on |u| ≤ 1: Sens (and L without

@@ -29,7 +29,7 @@
 // For an ℓ2 weight Δ = l2 > 0, θ̂ is the minimiser, released as Π_C(θ̂ + b),
 // b of density ∝ exp(−ε‖b‖/s) (ε-DP; ‖b‖ ~ Gamma(p, s/ε)) or N(0, σ²I) with
 // the exact analytic σ ((ε, δ)). The exact minimisers of neighbours are
-// within 2·Sens/(nΔ) (tables.OutputPerturbationSensitivity; Sens ≤ L since the
+// within 2·Sens/(nΔ) (OutputSensitivity; Sens ≤ L since the
 // ℓ2 term cancels). The computed θ̂ is not exact, and a stationarity measured
 // on D says nothing about the neighbour D′, so θ̂ is computed by k steps of
 // projected gradient descent with step 1/β from any start in C: each step is

@@ -1,16 +1,15 @@
 package bst14
 
 import (
-	"github.com/privamp/privamp/dp"
 	"math"
 	"math/rand/v2"
 	"sort"
 
+	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
-	"github.com/privamp/privamp/tables"
 )
 
 // MaxSamplerDimension is the largest dimension the exact sampler runs in.
@@ -261,7 +260,7 @@ type ExpMechResult struct {
 	Dimension   int                `json:"dimension"`
 	Lipschitz   float64            `json:"lipschitz"`
 	Privacy     ExpMechPrivacy     `json:"privacy"`
-	// Bound is tables.ExpMechConvex at the run's numbers: Thm 3.2's mean
+	// Bound is ExpMechBound at the run's numbers: Thm 3.2's mean
 	// (8L‖C‖₂/ε)((p+1) ln 3 + 1) and the Gibbs mean 2pL‖C‖₂/ε (seed 000).
 	Bound     ExpMechBounds `json:"bound"`
 	PaperRate float64       `json:"paper_rate"` // pL‖C‖₂/ε, Table 1 with constant 1
@@ -271,7 +270,7 @@ type ExpMechResult struct {
 }
 
 // ExpMechBounds are the utility bounds of the exponential mechanism on the
-// sum scale, from tables.ExpMechConvex.
+// sum scale, from ExpMechBound.
 type ExpMechBounds struct {
 	// MeanBST is Thm 3.2's tail integrated: (8L‖C‖₂/ε)((p+1) ln 3 + 1).
 	MeanBST float64 `json:"mean_bst14"`
@@ -311,7 +310,7 @@ func runExpMechProblem(pr *optimizer.Problem, p ExpMechParams) (*ExpMechResult, 
 	if err != nil {
 		return nil, err
 	}
-	bound, err := tables.ExpMechConvex(eps, c.L, diam, float64(d), float64(n), 0.5)
+	bound, err := ExpMechBound(eps, c.L, diam, float64(d), float64(n), 0.5)
 	if err != nil {
 		return nil, err
 	}

@@ -2,13 +2,12 @@ package bst14
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
 
+	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
-	"github.com/privamp/privamp/tables"
 )
 
 // LocalizeParams are Algorithm 4's parameters.
@@ -101,7 +100,7 @@ func RunLocalize(s Spec, p LocalizeParams) (*LocalizeResult, error) {
 	opt := optimizer.Minimize(pr.Objective, pr.Data, R)
 	res.Measured = measure(pr, w, opt)
 	res.Contained = dist(opt.W, centre) <= res.Rho
-	F, err := tables.ExpMechConvex(eps/2, c.L, diam, float64(d), float64(n), 0.5)
+	F, err := ExpMechBound(eps/2, c.L, diam, float64(d), float64(n), 0.5)
 	if err != nil {
 		return nil, err
 	}

@@ -5,17 +5,17 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/privamp/privamp/internal/lowerbound"
+	"github.com/privamp/privamp/audit"
+	"github.com/privamp/privamp/audit/lowerbound"
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/audit"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // TestSGDMonteCarloLowerBound is the Monte Carlo oracle (issue 22) for
 // bst14-sgd: Algorithm 1's path (sgdPath, seeded as runSGDProblem seeds
 // it) on two neighbouring data sets many times, the released θ's
 // coordinate along the changed record's push audited by package audit's
-// threshold attack (internal/lowerbound), against the certificate RunSGD
+// threshold attack (audit/lowerbound), against the certificate RunSGD
 // prints. The catalogue's Run recomputes the PLD accountant on every call
 // (about 0.2 s), so the trials call the path directly; the certificate
 // comes from RunSGD on each neighbour and must agree. The positive control

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // writeNeighbours writes issue 22's hole-3 pair: n rows "1,1", and the same

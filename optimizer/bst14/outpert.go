@@ -2,15 +2,14 @@ package bst14
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
-	"github.com/privamp/privamp/tables"
 )
 
 // Noise kinds of output perturbation.
@@ -54,14 +53,14 @@ type OutputPrivacy struct {
 	Noise   string  `json:"noise"`
 	Epsilon dp.Loss `json:"epsilon"`
 	Delta   float64 `json:"delta"`
-	// ExactSensitivity is 2·Sens/(nm) (tables.OutputPerturbationSensitivity
+	// ExactSensitivity is 2·Sens/(nm) (OutputSensitivity
 	// with Sens ≤ L: the ℓ2 term cancels between neighbours).
 	ExactSensitivity float64 `json:"exact_sensitivity"`
 	// Sensitivity is ExactSensitivity + 2·Solver.Distance: the released
 	// θ̂(D), θ̂(D′) are each within Distance of the exact minimisers.
 	Sensitivity float64 `json:"sensitivity"`
 	// Scale is the Gamma scale Sensitivity/ε (gamma) or the Gaussian σ
-	// (tables.AnalyticGaussianSigma, exact for every ε).
+	// (composition.GaussianSigma, exact for every ε).
 	Scale      dp.Noise `json:"scale"`
 	Neighbours string   `json:"neighbours"`
 	Source     string   `json:"source"`
@@ -229,7 +228,7 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 	res.Solver = sv
 	pv := &res.Privacy
 	pv.Noise, pv.Neighbours, pv.Source = p.Noise, "replace-one (fixed n)", OutputSource
-	pv.ExactSensitivity = tables.OutputPerturbationSensitivity(c.Sens, c.M, float64(n))
+	pv.ExactSensitivity = OutputSensitivity(c.Sens, c.M, float64(n))
 	pv.Sensitivity = pv.ExactSensitivity + 2*sv.Distance
 	eps := p.TargetEpsilon
 	rng := dataset.NewRand(p.Seed)
@@ -238,21 +237,21 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 	case NoiseGamma:
 		scale := pv.Sensitivity / eps
 		pv.Scale, pv.Epsilon = dp.Noise(scale), dp.Loss(eps)
-		pv.PaperScale = tables.OutputPerturbationSensitivity(c.L, c.M, float64(n)) / eps
+		pv.PaperScale = OutputSensitivity(c.L, c.M, float64(n)) / eps
 		pv.PaperEpsilon = dp.Num(math.NaN())
 		res.NoiseNorm = gammaNormVector(rng, b, scale)
 		res.MeanNoiseNorm = float64(d) * scale
 		pv.Source += "; density ∝ exp(−ε‖b‖/s) is ε-DP for ℓ2 sensitivity s (the density ratio at b and b + v is ≤ e^{ε‖v‖/s})"
 	case NoiseGaussian:
-		sigma, err := tables.AnalyticGaussianSigma(pv.Sensitivity, eps, p.Delta)
+		sigma, err := composition.GaussianSigma(pv.Sensitivity, 1, eps, p.Delta)
 		if err != nil {
-			return nil, err
+			return nil, field.New("epsilon", nil, "%v", err)
 		}
 		pv.Delta = p.Delta
 		pv.Scale = dp.Noise(sigma)
 		e, _ := composition.GaussianEpsilon(pv.Sensitivity/sigma, p.Delta)
 		pv.Epsilon = dp.Loss(e)
-		pv.PaperScale = tables.OutputPerturbationPaperSigma(c.L, c.M, float64(n), eps, p.Delta)
+		pv.PaperScale = OutputPaperSigma(c.L, c.M, float64(n), eps, p.Delta)
 		pe, _ := composition.GaussianEpsilon(pv.ExactSensitivity/pv.PaperScale, p.Delta)
 		pv.PaperEpsilon = dp.Num(pe)
 		gaussianVector(rng, b, sigma)

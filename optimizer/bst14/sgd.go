@@ -2,16 +2,15 @@ package bst14
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"math/rand/v2"
 
 	"github.com/privamp/privamp/composition/pld"
+	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
-	"github.com/privamp/privamp/tables"
 )
 
 // Step rules of Algorithm 1 (Theorem 2.4).
@@ -45,7 +44,7 @@ type SGDParams struct {
 // SGDPaper is the paper's noise rule beside what privamp certifies for it.
 type SGDPaper struct {
 	// Sigma is Theorem 2.1's σ = √(32L²n² ln(n/δ) ln(1/δ))/ε at the target
-	// ε (tables.BST14Sigma).
+	// ε (SGDPaperSigma).
 	Sigma dp.Noise `json:"sigma"`
 	// Epsilon is the ε the rule is stated for (the target, or the certified
 	// ε when σ was given); it is NOT a guarantee.
@@ -54,7 +53,7 @@ type SGDPaper struct {
 	// with the same sampler, steps and δ.
 	CertifiedEpsilon dp.Loss `json:"certified_epsilon"`
 	// ChainEpsilon is what the paper's own proof chain (Lemma 2.2, Lemma
-	// 2.3 at δ′ = δ/2) gives for its σ (tables.BST14Chain): shown to
+	// 2.3 at δ′ = δ/2) gives for its σ (SGDPaperChain): shown to
 	// document that the constant 32 does not close the proof; never a
 	// guarantee.
 	ChainEpsilon float64 `json:"chain_epsilon"`
@@ -235,8 +234,8 @@ func runSGDProblem(pr *optimizer.Problem, p SGDParams, observe func(b []float64)
 	if pe == 0 {
 		pe = float64(acc.Epsilon)
 	}
-	ps := tables.BST14Sigma(float64(n), pe, p.Delta, c.L)
-	res.Paper = SGDPaper{Sigma: dp.Noise(ps), Epsilon: pe, ChainEpsilon: tables.BST14Chain(float64(n), pe, p.Delta), NoiseRatio: ps / sigma}
+	ps := SGDPaperSigma(float64(n), pe, p.Delta, c.L)
+	res.Paper = SGDPaper{Sigma: dp.Noise(ps), Epsilon: pe, ChainEpsilon: SGDPaperChain(float64(n), pe, p.Delta), NoiseRatio: ps / sigma}
 	if pa, err := SGDPLD(n, ps/scale, T, p.Delta); err == nil {
 		res.Paper.CertifiedEpsilon = pa.Epsilon
 	} else {

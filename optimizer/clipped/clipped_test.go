@@ -7,7 +7,6 @@ import (
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/tables"
 	"github.com/privamp/privamp/zcdp"
 )
 
@@ -156,7 +155,7 @@ func TestHeavyTailedMoments(t *testing.T) {
 }
 
 // Lemma 6 on heavy-tailed samples: the clipped oracle's bias and MSE, by
-// Monte Carlo, are within tables.ClippedBias and tables.ClippedMSE.
+// Monte Carlo, are within BiasBound and MSEBound.
 func TestMeanOracleLemma6(t *testing.T) {
 	h, _ := NewHeavyTailed(3, 3, 1, 4, 7)
 	k := 2.5
@@ -187,8 +186,8 @@ func TestMeanOracleLemma6(t *testing.T) {
 	}
 	bias = math.Sqrt(bias)
 	se := math.Sqrt(mse / calls)
-	bb := tables.ClippedBias(k, rk, tau)
-	mb := tables.ClippedMSE(k, rk, r2, tau, s, rho, 3)
+	bb := BiasBound(k, rk, tau)
+	mb := MSEBound(k, rk, r2, tau, s, rho, 3)
 	t.Logf("bias %.4g ± %.2g (bound %.4g), MSE %.4g (bound %.4g)", bias, se, bb, mse, mb)
 	if bias-3*se > bb || mse > mb*1.05 {
 		t.Errorf("Lemma 6 violated: bias %v (bound %v), MSE %v (bound %v)", bias, bb, mse, mb)

@@ -5,9 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 	"gonum.org/v1/gonum/stat/distuv"

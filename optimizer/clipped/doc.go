@@ -8,8 +8,8 @@
 //
 // MeanOracle1 (Algorithm 1) clips each gradient to the ℓ2-ball of radius τ,
 // averages the s clipped gradients and adds N(0, σ²I_d). Its bias and mean
-// squared error are bounded by Lemma 6 ([BD14]); the formulas are the ones of
-// package tables (tables.ClippedBias, tables.ClippedMSE), not repeated here.
+// squared error are bounded by Lemma 6 ([BD14]): BiasBound, MSEBound and
+// OptimalClip (lemma6.go), which package tables presents.
 //
 // # Algorithms
 //

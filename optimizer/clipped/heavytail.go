@@ -5,10 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // HeavyTailed is a seeded heavy-tailed mean estimation problem: records

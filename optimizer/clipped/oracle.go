@@ -37,7 +37,7 @@ type Oracle struct {
 // samples, each clipped to the ℓ2-ball of radius τ (Π_τ(z) = z·min(1,
 // τ/‖z‖)), plus N(0, σ²I) with σ = NoiseFor(2τ/s, ρ), so that the output is
 // ρ-zCDP for replace-one neighbours. Its bias and MSE are bounded by Lemma 6
-// (tables.ClippedBias, tables.ClippedMSE). Errors are *field.Error values
+// (BiasBound, MSEBound). Errors are *field.Error values
 // naming tau, rho or samples.
 func MeanOracle1(dst []float64, samples [][]float64, tau, rho float64, rng *rand.Rand) (Oracle, error) {
 	if err := field.First(positiveFinite("tau", tau), positiveFinite("rho", rho)); err != nil {

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/tables"
 )
 
 // Algorithm names.
@@ -72,7 +71,7 @@ type Plan struct {
 	Eta    float64 `json:"eta"`
 	Lambda float64 `json:"lambda,omitempty"`
 	// BiasBound and MSEBound are Lemma 6's bounds on one oracle call
-	// (tables.ClippedBias, tables.ClippedMSE).
+	// (BiasBound, MSEBound).
 	BiasBound float64 `json:"bias_bound"`
 	MSEBound  float64 `json:"mse_bound"`
 	// GradientEvaluations is the number of per-record gradients computed.
@@ -113,7 +112,7 @@ func (p *Plan) onePass() {
 
 func (p *Plan) bounds(s float64) {
 	m := p.Moments
-	p.BiasBound = tables.ClippedBias(m.K, m.RK, p.Tau)
+	p.BiasBound = BiasBound(m.K, m.RK, p.Tau)
 	p.MSEBound = float64(p.Dim)*p.Sigma*p.Sigma + m.R2*m.R2/s + p.BiasBound*p.BiasBound
 }
 
@@ -187,7 +186,7 @@ func PlanSGD(n, d int, m Moments, beta, mu, R, rho float64, steps int) (Plan, er
 // gets ρ/T, so σ² = 2τ²T/(n²ρ) (P8), and the T steps compose to ρ (Lemma
 // 24). The paper's τ for Algorithm 3 is lost; τ is the minimiser of Lemma
 // 6's MSE bound for the per-step oracle, whose noise equals that of a
-// batch of n/√T at budget ρ: tables.OptimalClip(k, r_k, n/√T, ρ, d). The
+// batch of n/√T at budget ρ: OptimalClip(k, r_k, n/√T, ρ, d). The
 // step is eta if > 0, else 1/(β + λ). steps = 0 means 100.
 func PlanERM(n, d int, m Moments, beta, R, rho float64, steps int, lambda, eta float64) (Plan, error) {
 	if err := checkCommon(n, d, m, R, rho, steps); err != nil {
@@ -210,8 +209,8 @@ func PlanERM(n, d int, m Moments, beta, R, rho float64, steps int, lambda, eta f
 		return Plan{}, field.New("eta", eta, "is required: β + λ = 0 leaves no default step 1/(β + λ)")
 	}
 	T := float64(p.Steps)
-	p.Tau = tables.OptimalClip(m.K, m.RK, float64(n)/math.Sqrt(T), rho, float64(d))
-	p.TauFormula = "argmin of Lemma 6's MSE at effective batch n/√T (tables.OptimalClip)"
+	p.Tau = OptimalClip(m.K, m.RK, float64(n)/math.Sqrt(T), rho, float64(d))
+	p.TauFormula = "argmin of Lemma 6's MSE at effective batch n/√T (clipped.OptimalClip)"
 	p.Batch = n
 	p.Sensitivity = Sensitivity(p.Tau, n)
 	p.StepRho = rho / T

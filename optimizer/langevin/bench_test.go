@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // benchN is the number of records: each Langevin step is a full-batch

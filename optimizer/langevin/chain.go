@@ -4,9 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // chain is one Langevin chain θ ← Π_C(θ − h∇L(θ;D) + ξ), ξ ~ N(0, 2ηI),

@@ -5,10 +5,10 @@ import (
 	"github.com/privamp/privamp/dp"
 	"math"
 
+	"github.com/privamp/privamp/audit"
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/audit"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // Coupling is the coupled-trajectory stability check (GTU proof of Thm 2.5,
@@ -70,7 +70,7 @@ func neighbour(pr *optimizer.Problem) (*dataset.Dataset, string) {
 	out := data.Clone()
 	copy(out.Row(0), x)
 	out.Y[0] = y
-	return out, fmt.Sprintf("record 1 replaced by the canary record (‖x‖ = %g along one feature axis, label %g; optimizer/audit.NewCanary)", numeric.Norm(x), y)
+	return out, fmt.Sprintf("record 1 replaced by the canary record (‖x‖ = %g along one feature axis, label %g; audit.NewCanary)", numeric.Norm(x), y)
 }
 
 func newCoupler(pr *optimizer.Problem, R, eta, beta, m, delta float64) *coupler {

@@ -5,10 +5,10 @@ import (
 	"github.com/privamp/privamp/dp"
 	"math"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -185,7 +185,7 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 	dv := &res.Derived
 	dv.N, dv.Dimension = n, d
 	dv.RecordSensitivity = c.Sens
-	dv.GradientSensitivity = 2 * c.Sens / float64(n)
+	dv.GradientSensitivity = GradientSensitivity(c.Sens, float64(n), true)
 	dv.Steps, dv.Eta = p.Steps, p.Eta
 	if !(dv.GradientSensitivity > 0) {
 		return nil, field.New("loss", pr.Objective.Name(), "has zero gradient sensitivity at these bounds: nothing to certify")

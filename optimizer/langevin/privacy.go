@@ -41,12 +41,12 @@ type Privacy struct {
 }
 
 // PathRho is the slope of the RDP curve of T steps of size η at inverse
-// temperature β with gradient sensitivity Δ: Tηβ²Δ²/4 (GTU Lemma 3.1),
+// temperature β with gradient sensitivity Δ: HorizonRho at t = Tη, Tηβ²Δ²/4
+// (GTU Lemma 3.1),
 // computed so that it is never below the exact value by more than rounding
 // of a few operations (a relative 1e-15 is added).
 func PathRho(beta, sensitivity float64, steps int64, eta float64) float64 {
-	r := float64(steps) * eta * beta * beta * sensitivity * sensitivity / 4
-	return r * (1 + 1e-15)
+	return HorizonRho(beta, sensitivity, float64(steps)*eta) * (1 + 1e-15)
 }
 
 // PathPrivacy returns the guarantee of T steps of size η at β with gradient
@@ -58,7 +58,7 @@ func PathPrivacy(beta, sensitivity float64, steps int64, eta, delta float64) (Pr
 	}
 	rho := PathRho(beta, sensitivity, steps, eta)
 	p := Privacy{Rho: dp.Loss(rho), Delta: delta, Horizon: float64(steps) * eta,
-		NoiseMultiplier: dp.Noise(math.Sqrt(2/eta) / (beta * sensitivity)),
+		NoiseMultiplier: dp.Noise(StepNoiseMultiplier(eta, beta, sensitivity)),
 		Neighbours:      "replace-one (one record replaced; Δ = 2·Sens/n)",
 		Covers:          "the whole path θ_1..θ_T: every iterate may be released, and any stopping time, prefix or average of iterates is covered (post-processing)",
 		Source:          Source}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // Rashomon is the set-up of the Rashomon sampler (GTU §2, A3): Langevin

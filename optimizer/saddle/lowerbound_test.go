@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/privamp/privamp/internal/lowerbound"
-	"github.com/privamp/privamp/optimizer/audit"
+	"github.com/privamp/privamp/audit"
+	"github.com/privamp/privamp/audit/lowerbound"
 )
 
 // TestSMDMonteCarloLowerBound is the Monte Carlo oracle (issue 22) for

@@ -7,9 +7,9 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
-	"github.com/privamp/privamp/optimizer/dataset"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -276,7 +276,7 @@ func repeatGame(g *Game, ds optimizer.DataSpec, rng *rand.Rand) (*Game, error) {
 
 // RunSMDSpec runs Algorithm 1 Repeats times on the game of ds and reports
 // the certificate, the measured gap and the bounds. progress may be nil.
-func RunSMDSpec(ds optimizer.DataSpec, p SMDParams, progress func(float64)) (*Result, error) {
+func RunSMDSpec(ds optimizer.DataSpec, p SMDParams, progress dp.Progress) (*Result, error) {
 	if err := field.First(p.check(), field.Count("samples", int64(p.Samples), 1, 1_000_000), field.Count("steps", int64(p.Steps), 0, 1<<40)); err != nil {
 		return nil, err
 	}
@@ -289,7 +289,7 @@ func RunSMDSpec(ds optimizer.DataSpec, p SMDParams, progress func(float64)) (*Re
 
 // runSMDGame is RunSMDSpec on a loaded game (tests give it games that
 // break their declared bound).
-func runSMDGame(g *Game, ds optimizer.DataSpec, p SMDParams, progress func(float64)) (*Result, error) {
+func runSMDGame(g *Game, ds optimizer.DataSpec, p SMDParams, progress dp.Progress) (*Result, error) {
 	n := g.N()
 	T := p.Steps
 	if T == 0 {
@@ -329,9 +329,7 @@ func runSMDGame(g *Game, ds optimizer.DataSpec, p SMDParams, progress func(float
 		xt, yt, xb, yb := RunSMD(rg, T, p.Samples, tau, rng)
 		gaps[r], igaps[r] = g.Gap(xt, yt), g.Gap(xb, yb)
 		res.MaxSupport = max(res.MaxSupport, support(xt), support(yt))
-		if progress != nil {
-			progress(float64(r+1) / float64(p.Repeats))
-		}
+		progress.Report(int64(r+1), int64(p.Repeats))
 	}
 	res.Gap, res.IterateGap = stats(gaps, p.Confidence), stats(igaps, p.Confidence)
 	paper, derived := SMDBound(g.DX, g.DY, T, a, tau)
@@ -351,7 +349,7 @@ func runSMDGame(g *Game, ds optimizer.DataSpec, p SMDParams, progress func(float
 }
 
 // RunBRSpec runs Algorithm 3 Repeats times on the game of ds.
-func RunBRSpec(ds optimizer.DataSpec, p BRParams, progress func(float64)) (*Result, error) {
+func RunBRSpec(ds optimizer.DataSpec, p BRParams, progress dp.Progress) (*Result, error) {
 	if err := field.First(p.check(), field.NonNegative("stop_budget", p.StopBudget), field.Count("truncation", int64(p.Truncation), -1, 30),
 		field.NonNegative("batch_parameter", p.BatchParameter)); err != nil {
 		return nil, err
@@ -367,7 +365,7 @@ func RunBRSpec(ds optimizer.DataSpec, p BRParams, progress func(float64)) (*Resu
 }
 
 // runBRGame is RunBRSpec on a loaded game.
-func runBRGame(g *Game, ds optimizer.DataSpec, p BRParams, progress func(float64)) (*Result, error) {
+func runBRGame(g *Game, ds optimizer.DataSpec, p BRParams, progress dp.Progress) (*Result, error) {
 	n, a := g.N(), g.Bound
 	U, M, tauThm, alpha := BRPlan(n, g.DX, g.DY, a, p.TargetEpsilon, p.Delta)
 	if p.StopBudget > 0 {
@@ -418,9 +416,7 @@ func runBRGame(g *Game, ds optimizer.DataSpec, p BRParams, progress func(float64
 		rounds += float64(run.Rounds)
 		minRounds = min(minRounds, run.Rounds)
 		res.MaxSupport = max(res.MaxSupport, support(xt)-run.Rounds, support(yt)-run.Rounds)
-		if progress != nil {
-			progress(float64(r+1) / float64(p.Repeats))
-		}
+		progress.Report(int64(r+1), int64(p.Repeats))
 	}
 	res.Steps = dp.Num(rounds / float64(p.Repeats))
 	res.Gap, res.IterateGap = stats(gaps, p.Confidence), stats(igaps, p.Confidence)

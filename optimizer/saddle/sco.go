@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/optimizer/dataset"
 )
 
 // SCOProblem is a DP-SCO instance on the simplex Δd (seed 003 §4): records

@@ -108,7 +108,7 @@ func (r *SCOResult) add(c optimizer.TrainCheck) {
 // RunSCOSpec runs Algorithm 5 Repeats times on the instance of ds and
 // reports the certificate (Prop. 4.3), the measured excess risk and the
 // explicit bound of docs/saddle.md §8 (a failed check makes OK false).
-func RunSCOSpec(ds optimizer.DataSpec, p SCOParams, progress func(float64)) (*SCOResult, error) {
+func RunSCOSpec(ds optimizer.DataSpec, p SCOParams, progress dp.Progress) (*SCOResult, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func RunSCOSpec(ds optimizer.DataSpec, p SCOParams, progress func(float64)) (*SC
 
 // runSCOProblem is RunSCOSpec on a loaded problem (tests give it problems
 // whose declared constants are wrong).
-func runSCOProblem(pr *SCOProblem, p SCOParams, progress func(float64)) (*SCOResult, error) {
+func runSCOProblem(pr *SCOProblem, p SCOParams, progress dp.Progress) (*SCOResult, error) {
 	n, d, c := pr.N(), pr.D, pr.Consts
 	T, q, K := SCOPlan(n, d, p.TargetEpsilon, p.Delta)
 	if p.Steps > 0 {
@@ -169,9 +169,7 @@ func runSCOProblem(pr *SCOProblem, p SCOParams, progress func(float64)) (*SCORes
 		out, wT, run := RunSCO(sample, T, K, q, tau, rng)
 		ex[r], avg[r] = pr.Excess(out), pr.Excess(wT)
 		res.MaxSupport = max(res.MaxSupport, run.Support)
-		if progress != nil {
-			progress(float64(r+1) / float64(p.Repeats))
-		}
+		progress.Report(int64(r+1), int64(p.Repeats))
 	}
 	res.Excess, res.AverageExcess = stats(ex, p.Confidence), stats(avg, p.Confidence)
 	b := SCOBound(d, T, K, q, c, tau)

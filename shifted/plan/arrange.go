@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/quantity"
 )
 
@@ -13,12 +14,15 @@ import (
 // holds one key per private record of the data set: its id for a people
 // plan, its tier name for a tier plan (records of one tier keep their
 // order). Every planned person must appear exactly once and every record
-// must have a place; otherwise the error is an *ArrangeError that lists
-// every record without a place and every position without a record. The
-// public records (Public of them) are not part of keys and follow the
-// private ones.
-func (p *Plan) Arrange(keys []string) ([]int, error) {
-	e := &ArrangeError{}
+// must have a place; otherwise the error lists every record without a place
+// and every position without a record: errors.As finds its dp.Errors, one
+// *dp.Error per mismatch. lines, if not nil, holds the file line of each
+// record (then a record's error is `line 7: …`, Where dp.InputFile);
+// without it a record's error has the Field "record 5" and a position's
+// always the Field "position 3". The public records (Public of them) are
+// not part of keys and follow the private ones.
+func (p *Plan) Arrange(keys []string, lines []int) ([]int, error) {
+	e := &arrangeError{lines: lines}
 	rows := make([]int, p.N)
 	filled := make([]bool, p.N)
 	if p.People != nil {
@@ -66,49 +70,46 @@ func (p *Plan) Arrange(keys []string) ([]int, error) {
 			}
 		}
 	}
-	if len(e.Issues) > 0 {
+	if len(e.issues) > 0 {
 		return nil, e
 	}
 	return rows, nil
 }
 
-// ArrangeIssue is one record without a place in a plan, or one planned
-// position without a record.
-type ArrangeIssue struct {
-	Record   int   // index into the keys (0-based); −1 when the issue is a position
-	Position int64 // planned position (1-based); 0 when none
-	Msg      string
+// arrangeError is the error of Arrange: every mismatch between the data's
+// records and a plan.
+type arrangeError struct {
+	lines  []int // file line of each record, or nil
+	issues dp.Errors
+	recs   int // how many of issues are records (the others are positions)
 }
 
-// ArrangeError lists every mismatch between the data's records and a plan.
-type ArrangeError struct {
-	Issues []ArrangeIssue
+// add records a mismatch of record (an index into the keys; −1 when the
+// mismatch is a position without a record) or of position pos.
+func (e *arrangeError) add(record int, pos int64, msg string) {
+	is := &dp.Error{Field: fmt.Sprintf("position %d", pos), Reason: msg}
+	switch {
+	case record >= 0 && record < len(e.lines) && e.lines[record] > 0:
+		is = &dp.Error{Where: dp.InputFile, Line: e.lines[record], Reason: msg}
+	case record >= 0:
+		is.Field = "record " + strconv.Itoa(record+1)
+	}
+	if record >= 0 {
+		e.recs++
+	}
+	e.issues = append(e.issues, is)
 }
 
-func (e *ArrangeError) add(record int, pos int64, msg string) {
-	e.Issues = append(e.Issues, ArrangeIssue{Record: record, Position: pos, Msg: msg})
-}
-
-// Error describes the records as "record N" (1-based).
-func (e *ArrangeError) Error() string {
-	return e.Describe(func(i int) string { return "record " + strconv.Itoa(i+1) })
-}
+func (e *arrangeError) Unwrap() error { return e.issues }
 
 // maxArrangeListed is the most issues a message spells out.
 const maxArrangeListed = 20
 
-// Describe returns one line: how many records have no place in the plan
-// and how many planned positions no record, then the first issues, each
-// named by where(record) (for example the file line) or its position.
-func (e *ArrangeError) Describe(where func(record int) string) string {
-	var recs, poss int
-	for _, is := range e.Issues {
-		if is.Record >= 0 {
-			recs++
-		} else {
-			poss++
-		}
-	}
+// Error returns one line: how many records have no place in the plan and
+// how many planned positions no record, then the first mismatches, each
+// named by its file line, its record number or its position.
+func (e *arrangeError) Error() string {
+	recs, poss := e.recs, len(e.issues)-e.recs
 	var parts []string
 	if recs > 0 {
 		parts = append(parts, fmt.Sprintf("%s of the data: no place in the plan", quantity.Count(recs, "record", "records")))
@@ -119,14 +120,12 @@ func (e *ArrangeError) Describe(where func(record int) string) string {
 	var b strings.Builder
 	b.WriteString(strings.Join(parts, " and "))
 	b.WriteString(": ")
-	writeListed(&b, len(e.Issues), maxArrangeListed, func(i int) {
-		is := e.Issues[i]
-		if is.Record >= 0 {
-			b.WriteString(where(is.Record))
+	writeListed(&b, len(e.issues), maxArrangeListed, func(i int) {
+		if is := e.issues[i]; is.Line > 0 {
+			b.WriteString(is.Error())
 		} else {
-			fmt.Fprintf(&b, "position %d", is.Position)
+			b.WriteString(is.Field + ": " + is.Reason)
 		}
-		b.WriteString(": " + is.Msg)
 	})
 	return b.String()
 }

@@ -15,36 +15,39 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/lines"
 )
 
-// RowError is one invalid line of a people CSV.
-type RowError struct {
-	Line int
-	Msg  string
-}
+// rowsError is the error of ReadCSV: every invalid line of a people CSV,
+// by line number, each a *dp.Error (Where: dp.InputFile, Line, Reason).
+// errors.As finds the dp.Errors it wraps.
+type rowsError struct{ rows dp.Errors }
 
-func (e RowError) String() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
-
-// ParseError lists every invalid line of a people CSV, by line number.
-type ParseError struct {
-	Rows []RowError
-}
-
-// MaxListed is the most invalid rows ParseError.Error spells out; the rest
-// are counted (Rows always holds all of them).
+// MaxListed is the most invalid rows ReadCSV's error spells out; the rest
+// are counted (its dp.Errors always holds all of them).
 const MaxListed = 10_000
 
 // Error returns one line: "line 3: …" for one invalid row, or
 // "N invalid rows: line 3: …; line 7: …".
-func (e *ParseError) Error() string {
+func (e *rowsError) Error() string {
 	var b strings.Builder
-	if len(e.Rows) > 1 {
-		fmt.Fprintf(&b, "%d invalid rows: ", len(e.Rows))
+	if len(e.rows) > 1 {
+		fmt.Fprintf(&b, "%d invalid rows: ", len(e.rows))
 	}
-	writeListed(&b, len(e.Rows), MaxListed, func(i int) { b.WriteString(e.Rows[i].String()) })
+	writeListed(&b, len(e.rows), MaxListed, func(i int) { b.WriteString(e.rows[i].Error()) })
 	return b.String()
 }
+
+func (e *rowsError) Unwrap() error { return e.rows }
+
+// badLine is the *dp.Error of line of a people CSV.
+func badLine(line int, reason string) *dp.Error {
+	return &dp.Error{Where: dp.InputFile, Line: line, Reason: reason}
+}
+
+// badRows is ReadCSV's error of the lines rows.
+func badRows(rows ...*dp.Error) error { return &rowsError{rows} }
 
 // writeListed writes items 0..n−1 (by item) separated by "; ", the first
 // limit of them, then "; … and k more".
@@ -80,8 +83,8 @@ func ReadCSVFile(path string) (*People, error) {
 // columns are ignored). It streams the input and checks every row: a
 // missing column, an empty id, an ε that is not a finite number > 0, a δ
 // outside (0, 1) (an empty δ means the default) and a repeated id are all
-// reported, by line number, in one *ParseError that lists every invalid
-// row. Nobody is dropped: the result holds every row, in file order, or
+// reported, by line number, in one error that lists every invalid row:
+// errors.As finds its dp.Errors, one *dp.Error per invalid line. Nobody is dropped: the result holds every row, in file order, or
 // there is an error.
 //
 // The input is CSV as encoding/csv reads it (leading spaces of a field
@@ -98,8 +101,9 @@ func ReadCSVFile(path string) (*People, error) {
 func ReadCSV(r io.Reader) (*People, error) {
 	pr := &peopleReader{p: &People{}, size: inputSize(r)}
 	p, err := pr.read(lines.Limit(r, lines.MaxBytes))
-	if tl := (*lines.TooLong)(nil); errors.As(err, &tl) {
-		return nil, &ParseError{Rows: []RowError{{tl.Line, fmt.Sprintf("longer than %d bytes, the most a line may hold", tl.Max)}}}
+	var re *rowsError
+	if tl := (*dp.Error)(nil); !errors.As(err, &re) && errors.As(err, &tl) {
+		return nil, badRows(tl) // a line past the limit
 	}
 	return p, err
 }
@@ -112,7 +116,7 @@ type peopleReader struct {
 	idCol, epsCol, delCol int
 	hasDelta, full, grown bool
 	need                  int
-	bad                   []RowError
+	bad                   dp.Errors
 	marks                 []lineMark // file line of every row (lineOf)
 	arena                 []byte     // ids not yet flushed (addID)
 	ends                  []int32    // end of each of them in arena
@@ -202,13 +206,13 @@ func (pr *peopleReader) slow(r io.Reader, first int) (*People, error) {
 			}
 			l := csvLine(err, 1) + off
 			if pr.header == nil {
-				return nil, &ParseError{Rows: []RowError{{l, "header: " + csvMsg(err)}}}
+				return nil, badRows(badLine(l, "header: "+csvMsg(err)))
 			}
 			if l == lastErrLine {
 				break // no progress: the rest of the file is unreadable
 			}
 			lastErrLine = l
-			pr.bad = append(pr.bad, RowError{l, csvMsg(err)})
+			pr.bad = append(pr.bad, badLine(l, csvMsg(err)))
 			continue
 		}
 		if pr.header == nil {
@@ -234,7 +238,7 @@ func (pr *peopleReader) setHeader(header []string) error {
 		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
 		if h == "id" || h == "epsilon" || h == "delta" {
 			if _, dup := col[h]; dup {
-				return &ParseError{Rows: []RowError{{1, fmt.Sprintf("header names the column %q twice", h)}}}
+				return badRows(badLine(1, fmt.Sprintf("header names the column %q twice", h)))
 			}
 			col[h] = i
 		}
@@ -246,7 +250,7 @@ func (pr *peopleReader) setHeader(header []string) error {
 		}
 	}
 	if len(missing) > 0 {
-		return &ParseError{Rows: []RowError{{1, fmt.Sprintf("header lacks the column(s) %s (want id, epsilon and optionally delta; got %q)", strings.Join(missing, ", "), strings.Join(header, ","))}}}
+		return badRows(badLine(1, fmt.Sprintf("header lacks the column(s) %s (want id, epsilon and optionally delta; got %q)", strings.Join(missing, ", "), strings.Join(header, ","))))
 	}
 	pr.header = header
 	pr.idCol, pr.epsCol = col["id"], col["epsilon"]
@@ -270,11 +274,11 @@ func (pr *peopleReader) row(line int, rec [][]byte) {
 				miss = append(miss, c.name)
 			}
 		}
-		pr.bad = append(pr.bad, RowError{line, fmt.Sprintf("missing column(s) %s: the row has %d field(s), the header %d", strings.Join(miss, ", "), len(rec), len(pr.header))})
+		pr.bad = append(pr.bad, badLine(line, fmt.Sprintf("missing column(s) %s: the row has %d field(s), the header %d", strings.Join(miss, ", "), len(rec), len(pr.header))))
 		return
 	}
 	if len(rec) > len(pr.header) {
-		pr.bad = append(pr.bad, RowError{line, fmt.Sprintf("the row has %d fields, the header %d", len(rec), len(pr.header))})
+		pr.bad = append(pr.bad, badLine(line, fmt.Sprintf("the row has %d fields, the header %d", len(rec), len(pr.header))))
 		return
 	}
 	id := bytes.TrimSpace(rec[pr.idCol])
@@ -307,13 +311,13 @@ func (pr *peopleReader) row(line int, rec [][]byte) {
 		}
 	}
 	if len(msgs) > 0 {
-		pr.bad = append(pr.bad, RowError{line, strings.Join(msgs, "; ")})
+		pr.bad = append(pr.bad, badLine(line, strings.Join(msgs, "; ")))
 		return
 	}
 	p := pr.p
 	i := len(p.Epsilon)
 	if int64(i) >= MaxPeople {
-		pr.bad = append(pr.bad, RowError{line, fmt.Sprintf("more than %d people", MaxPeople)})
+		pr.bad = append(pr.bad, badLine(line, fmt.Sprintf("more than %d people", MaxPeople)))
 		pr.full = true
 		return
 	}
@@ -381,18 +385,18 @@ func (pr *peopleReader) prealloc() {
 func (pr *peopleReader) finish() (*People, error) {
 	pr.flushIDs()
 	if pr.header == nil {
-		return nil, &ParseError{Rows: []RowError{{1, "empty file: expected a header line with the columns id, epsilon and optionally delta"}}}
+		return nil, badRows(badLine(1, "empty file: expected a header line with the columns id, epsilon and optionally delta"))
 	}
 	p := pr.p
 	for _, d := range duplicates(p.ID) {
-		pr.bad = append(pr.bad, RowError{pr.lineOf(d[1]), fmt.Sprintf("duplicate id %q (first on line %d)", p.ID[d[1]], pr.lineOf(d[0]))})
+		pr.bad = append(pr.bad, badLine(pr.lineOf(d[1]), fmt.Sprintf("duplicate id %q (first on line %d)", p.ID[d[1]], pr.lineOf(d[0]))))
 	}
 	if len(pr.bad) > 0 {
-		slices.SortStableFunc(pr.bad, func(a, b RowError) int { return cmp.Compare(a.Line, b.Line) })
-		return nil, &ParseError{Rows: pr.bad}
+		slices.SortStableFunc(pr.bad, func(a, b *dp.Error) int { return cmp.Compare(a.Line, b.Line) })
+		return nil, badRows(pr.bad...)
 	}
 	if len(p.ID) == 0 {
-		return nil, &ParseError{Rows: []RowError{{2, "no people: the file has a header but no rows"}}}
+		return nil, badRows(badLine(2, "no people: the file has a header but no rows"))
 	}
 	p.checked = p.ID
 	p.movable = true

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/privamp/privamp/dp"
 )
 
 func TestReadCSV(t *testing.T) {
@@ -67,13 +69,13 @@ func TestReadCSVErrorsByLine(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := ReadCSV(strings.NewReader(c.in))
-		var pe *ParseError
+		var pe dp.Errors
 		if !errors.As(err, &pe) {
-			t.Errorf("%s: error %v is not a *ParseError", c.name, err)
+			t.Errorf("%s: error %v is not a dp.Errors", c.name, err)
 			continue
 		}
 		var lines []int
-		for _, r := range pe.Rows {
+		for _, r := range pe {
 			lines = append(lines, r.Line)
 		}
 		if !reflect.DeepEqual(lines, c.lines) {
@@ -105,11 +107,11 @@ func TestReadCSVFullList(t *testing.T) {
 		}
 	}
 	_, err := ReadCSV(strings.NewReader(b.String()))
-	var pe *ParseError
-	if !errors.As(err, &pe) || len(pe.Rows) != bad {
-		t.Fatalf("%d rows reported, want %d", len(pe.Rows), bad)
+	var pe dp.Errors
+	if !errors.As(err, &pe) || len(pe) != bad {
+		t.Fatalf("%d rows reported, want %d", len(pe), bad)
 	}
-	for i, r := range pe.Rows {
+	for i, r := range pe {
 		if r.Line != 2+3*i {
 			t.Fatalf("row %d at line %d, want %d", i, r.Line, 2+3*i)
 		}

@@ -141,7 +141,7 @@
 //
 // Exactly one of "tiers" and "people" is present. Unknown keys are refused.
 // For privamp run, Plan.Arrange maps the data set's records (by id, or by
-// tier name for a tier plan) to positions — an *ArrangeError lists every
+// tier name for a tier plan) to positions — its error (a dp.Errors) lists every
 // record without a place and every position without a record — and σ, η,
 // Variant, Batch, Epochs and Public configure the optimizer. For privamp
 // verify, Plan.Claims gives each run of positions its promised (ε, δ), and

@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/jsonin"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
@@ -322,7 +323,7 @@ func (p *Plan) Verify() (*Verification, error) { return p.VerifyProgress(nil) }
 
 // VerifyProgress is Verify that reports, if progress is not nil, how many
 // positions' ε are recomputed of how many.
-func (p *Plan) VerifyProgress(progress func(done, n int64)) (*Verification, error) {
+func (p *Plan) VerifyProgress(progress dp.Progress) (*Verification, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
@@ -502,16 +503,11 @@ const PlanMaxBytes = 64 << 30
 // planLimit is PlanMaxBytes, lowered by tests.
 var planLimit int64 = PlanMaxBytes
 
-// FileError is a bad plan file: the field (a path such as "tiers[2].count";
-// empty for the file as a whole), its line (0 for checks made after
-// reading), the value and the reason. It is the error of every privamp
-// JSON reader (internal/jsonin).
-type FileError = jsonin.Error
-
-// validate checks a plan read from a file. Errors are *FileError.
+// validate checks a plan read from a file. Errors are *dp.Error values
+// (Where: dp.InputFile) naming the key.
 func (p *Plan) validate() error {
 	bad := func(field string, value any, format string, a ...any) error {
-		return &FileError{Field: field, Value: value, Reason: fmt.Sprintf(format, a...)}
+		return &dp.Error{Where: dp.InputFile, Field: field, Value: value, Reason: fmt.Sprintf(format, a...)}
 	}
 	if p.Format != Format {
 		return bad("format", p.Format, "not a privamp plan (want %q, got %q)", Format, p.Format)
@@ -566,11 +562,13 @@ func (p *Plan) validate() error {
 // straight into their slices); its keys must be exactly the names of the
 // format, each at most once (unknown keys, and keys that differ only by
 // case, are refused by name), with whole numbers in any notation where
-// integers go. Errors are *FileError.
+// integers go. Errors are *dp.Error values naming the key (a path such as
+// "tiers[2].count"; empty for the file as a whole) and, where the reader
+// knows it, the line.
 func Load(r io.Reader) (*Plan, error) {
 	p := &Plan{}
 	if err := jsonin.DecodeSized(r, planLimit, p, peopleHint(p, inputSize(r))); err != nil {
-		if fe, ok := err.(*FileError); ok && fe.Field == "" {
+		if fe, ok := err.(*dp.Error); ok && fe.Field == "" {
 			fe.Reason = "not a valid plan file: " + fe.Reason
 		}
 		return nil, err

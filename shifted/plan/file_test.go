@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/dp"
 )
 
 func roundTrip(t *testing.T, p *Plan) *Plan {
@@ -70,30 +72,50 @@ func TestClaimsAndArrange(t *testing.T) {
 	if got := pl.Claims(); !reflect.DeepEqual(got, want) {
 		t.Errorf("claims %v", got)
 	}
-	rows, err := pl.Arrange([]string{"a", "b", "c", "d", "e"})
+	rows, err := pl.Arrange([]string{"a", "b", "c", "d", "e"}, nil)
 	if err != nil || !reflect.DeepEqual(rows, []int{3, 1, 4, 0, 2}) {
 		t.Errorf("arrange %v %v", rows, err)
 	}
+	// Each mismatch is a *dp.Error: a record by its file line (given
+	// lines, here record i on line i+2) or its number, a position by its
+	// number.
 	for _, c := range []struct {
 		keys []string
-		want []ArrangeIssue
+		want []string
 	}{
-		{[]string{"a", "b", "c", "d"}, []ArrangeIssue{{-1, 3, `planned person "e" is not in the data`}}},
-		{[]string{"a", "b", "c", "d", "x"}, []ArrangeIssue{{4, 0, `id "x" is not in the plan`}, {-1, 3, `planned person "e" is not in the data`}}},
-		{[]string{"a", "b", "c", "d", "d", "e"}, []ArrangeIssue{{4, 1, `id "d" appears twice in the data (first at record 4)`}}},
-		{[]string{"a", "b", "c", "d", "e", "f", "g"}, []ArrangeIssue{{5, 0, `id "f" is not in the plan`}, {6, 0, `id "g" is not in the plan`}}},
+		{[]string{"a", "b", "c", "d"}, []string{`position 3: planned person "e" is not in the data`}},
+		{[]string{"a", "b", "c", "d", "x"}, []string{`line 6: id "x" is not in the plan`, `position 3: planned person "e" is not in the data`}},
+		{[]string{"a", "b", "c", "d", "d", "e"}, []string{`line 6: id "d" appears twice in the data (first at record 4)`}},
+		{[]string{"a", "b", "c", "d", "e", "f", "g"}, []string{`line 7: id "f" is not in the plan`, `line 8: id "g" is not in the plan`}},
 	} {
-		_, err := pl.Arrange(c.keys)
-		var ae *ArrangeError
-		if !errors.As(err, &ae) || !reflect.DeepEqual(ae.Issues, c.want) {
+		lines := make([]int, len(c.keys))
+		for i := range lines {
+			lines[i] = i + 2
+		}
+		_, err := pl.Arrange(c.keys, lines)
+		var ae dp.Errors
+		if !errors.As(err, &ae) || len(ae) != len(c.want) {
 			t.Errorf("Arrange(%v): %v, want %v", c.keys, err, c.want)
 			continue
 		}
-		if msg := ae.Describe(func(i int) string { return fmt.Sprintf("line %d", i+2) }); strings.Contains(msg, "\n") || !strings.Contains(msg, c.want[0].Msg) {
+		for i, is := range ae {
+			got := is.Field + ": " + is.Reason
+			if is.Line > 0 {
+				got = is.Error()
+			}
+			if got != c.want[i] {
+				t.Errorf("Arrange(%v): mismatch %d is %q, want %q", c.keys, i, got, c.want[i])
+			}
+		}
+		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, c.want[0]) {
 			t.Errorf("message %q", msg)
 		}
+		var first *dp.Error
+		if !errors.As(err, &first) || first != ae[0] {
+			t.Errorf("errors.As finds %v, want the first mismatch", first)
+		}
 	}
-	_, err = pl.Arrange([]string{"a", "b", "c", "d", "x"})
+	_, err = pl.Arrange([]string{"a", "b", "c", "d", "x"}, nil)
 	if msg := err.Error(); msg != `1 record of the data: no place in the plan and 1 planned position: no record in the data: record 5: id "x" is not in the plan; position 3: planned person "e" is not in the data` {
 		t.Errorf("message %q", msg)
 	}
@@ -103,13 +125,13 @@ func TestClaimsAndArrange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err = tr.Plan.Arrange([]string{"loose", "strict", "loose"})
+	rows, err = tr.Plan.Arrange([]string{"loose", "strict", "loose"}, nil)
 	if err != nil || !reflect.DeepEqual(rows, []int{1, 0, 2}) {
 		t.Errorf("tier arrange %v %v", rows, err)
 	}
-	_, err = tr.Plan.Arrange([]string{"loose", "loose", "loose", "vip"})
-	var ae *ArrangeError
-	if !errors.As(err, &ae) || len(ae.Issues) != 3 || ae.Issues[0].Record != 2 || ae.Issues[1].Record != 3 || ae.Issues[2].Position != 1 {
+	_, err = tr.Plan.Arrange([]string{"loose", "loose", "loose", "vip"}, nil)
+	var ae dp.Errors
+	if !errors.As(err, &ae) || len(ae) != 3 || ae[0].Field != "record 3" || ae[1].Field != "record 4" || ae[2].Field != "position 1" {
 		t.Errorf("too many records of a tier, an unknown tier and a short one: %v", err)
 	}
 	if got := tr.Plan.Claims(); len(got) != 2 || got[0] != (Claim{1, 1, 0.1, 1e-6}) {
@@ -213,7 +235,7 @@ func TestLoadStrict(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := Load(strings.NewReader(c.in))
-		var fe *FileError
+		var fe *dp.Error
 		if !errors.As(err, &fe) || fe.Field != c.field || fe.Line != c.line || !strings.Contains(fe.Reason, c.reason) {
 			t.Errorf("%v, want line %d field %q: …%s", err, c.line, c.field, c.reason)
 		}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/dp"
 )
 
 func FuzzReadCSV(f *testing.F) {
@@ -26,13 +28,13 @@ func FuzzReadCSV(f *testing.F) {
 			if _, rerr := readCSVReference(strings.NewReader(in)); rerr == nil || rerr.Error() != err.Error() {
 				t.Fatalf("ReadCSV: %v\nreference: %v", err, rerr)
 			}
-			var pe *ParseError
-			if !errors.As(err, &pe) || len(pe.Rows) == 0 {
-				t.Fatalf("error %v is not a non-empty *ParseError", err)
+			var pe dp.Errors
+			if !errors.As(err, &pe) || len(pe) == 0 {
+				t.Fatalf("error %v is not a non-empty dp.Errors", err)
 			}
-			for i, r := range pe.Rows {
-				if r.Line < 1 || (i > 0 && r.Line < pe.Rows[i-1].Line) {
-					t.Fatalf("bad line numbers: %v", pe.Rows)
+			for i, r := range pe {
+				if r.Line < 1 || (i > 0 && r.Line < pe[i-1].Line) {
+					t.Fatalf("bad line numbers: %v", pe)
 				}
 			}
 			if strings.Contains(err.Error(), "\n") {

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
@@ -33,7 +34,7 @@ type Options struct {
 	MaxSigma, TargetExcessRisk float64
 	// Progress, if not nil, is told how many positions' ε are computed of
 	// how many, as the planner computes them all (not part of the plan).
-	Progress func(done, n int64) `json:"-"`
+	Progress dp.Progress `json:"-"`
 }
 
 // run returns the Training with n private people at noise σ and step size η.

@@ -1,0 +1,62 @@
+package audit
+
+import (
+	"math"
+
+	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/optimizer"
+)
+
+// Canary is a worst-case pair of examples for an audit at one index: the
+// data set S holds (XIn, YIn) there, its neighbour S' holds (XOut, YOut).
+// Dir is the unit direction the test statistic ⟨w, Dir⟩ looks along.
+type Canary struct {
+	XIn, XOut []float64
+	YIn, YOut float64
+	Dir       []float64
+}
+
+// NewCanary builds a canary of norm X along the feature axis with the
+// smallest mean square in the data (where the other examples move the iterate
+// least): for the linear loss x = ±X·e; for classification the same x with
+// labels +1 and −1; for regression the same x with labels ±Y.
+func NewCanary(obj optimizer.Objective, data *dataset.Dataset, X, Y float64) Canary {
+	d := data.D
+	best, bj := math.Inf(1), 0
+	for j := 0; j < d; j++ {
+		var s float64
+		for i := 0; i < data.N(); i++ {
+			v := data.X[i*d+j]
+			s += v * v
+		}
+		if s < best {
+			best, bj = s, j
+		}
+	}
+	e := make([]float64, d)
+	e[bj] = 1
+	c := Canary{Dir: e, XIn: make([]float64, d), XOut: make([]float64, d)}
+	c.XIn[bj] = X
+	c.XOut[bj] = X
+	switch {
+	case isLinear(obj.Loss):
+		c.XOut[bj] = -X
+	case obj.Loss.Classification():
+		c.YIn, c.YOut = 1, -1
+	default:
+		c.YIn, c.YOut = Y, -Y
+	}
+	return c
+}
+
+func isLinear(l optimizer.Loss) bool { _, ok := l.(optimizer.LinearLoss); return ok }
+
+// Neighbours returns copies of data with the canary's two examples at index t
+// (1-based).
+func (c Canary) Neighbours(data *dataset.Dataset, t int) (S, Sp *dataset.Dataset) {
+	S, Sp = data.Clone(), data.Clone()
+	copy(S.Row(t-1), c.XIn)
+	copy(Sp.Row(t-1), c.XOut)
+	S.Y[t-1], Sp.Y[t-1] = c.YIn, c.YOut
+	return
+}

@@ -1,0 +1,340 @@
+// Package plots draws privamp's results with gonum/plot: per-person ε
+// curves (shifted.Curves), ε against passes (shifted.EpochCurve), a plan's
+// ε by position (plan.Result), an audit's trade-off curve
+// (audit.Evaluation), a training trace (optimizer.Point) and a catalogued
+// algorithm's report figure (algorithms.Figure); Image stacks the plots into
+// one PNG or SVG. It stands above the packages whose results it draws, so
+// that internal/ (the ground floor) imports nothing above it.
+package plots
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/privamp/privamp/audit"
+	"github.com/privamp/privamp/dp"
+	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/algorithms"
+	"github.com/privamp/privamp/shifted"
+	"github.com/privamp/privamp/shifted/plan"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	// The two formats Image writes, registered here so that a build with
+	// -tags minimal (gonum/plot then links no other back end: no PDF, EPS or
+	// TeX writer, and their package initialisation is skipped) still has
+	// them.
+	_ "gonum.org/v1/plot/vg/vgimg"
+	_ "gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Image renders plots stacked top to bottom, 7 inches wide and ht high
+// each, with aligned axes, in format ("png" or "svg"). A single plot's
+// legend is drawn below its axes, outside the data, so it never covers a
+// curve or the title; the image grows by the legend's height.
+func Image(format string, ht vg.Length, ps ...*plot.Plot) ([]byte, error) {
+	var legend vg.Length
+	if len(ps) == 1 {
+		if r := ps[0].Legend.Rectangle(draw.Canvas{}); r.Max.Y > r.Min.Y {
+			legend = r.Max.Y - r.Min.Y + 3*vg.Millimeter
+		}
+	}
+	c, err := draw.NewFormattedCanvas(7*vg.Inch, ht*vg.Length(len(ps))+legend, format)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) == 1 {
+		dc := draw.New(c)
+		p, leg := ps[0], ps[0].Legend
+		if legend > 0 {
+			p.Legend = plot.NewLegend()
+			defer func() { p.Legend = leg }()
+			leg.Top, leg.Left, leg.XOffs, leg.YOffs = true, true, 0, 0
+			leg.Draw(draw.Crop(dc, 6*vg.Millimeter, 0, 0, -(dc.Max.Y - dc.Min.Y - legend + vg.Millimeter)))
+		}
+		p.Draw(draw.Crop(dc, 0, 0, legend, 0))
+	} else {
+		rows := make([][]*plot.Plot, len(ps))
+		for i, p := range ps {
+			rows[i] = []*plot.Plot{p}
+		}
+		tiles := draw.Tiles{Rows: len(ps), Cols: 1, PadX: vg.Millimeter, PadY: 4 * vg.Millimeter, PadTop: 2 * vg.Millimeter,
+			PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}
+		for i, canv := range plot.Align(rows, tiles, draw.New(c)) {
+			ps[i].Draw(canv[0])
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// ErrNothingToPlot is returned when every value is 0 or infinite (a log
+// axis cannot show them).
+var ErrNothingToPlot = errors.New("nothing to plot, every ε is 0 or has no finite guarantee")
+
+// Trace returns the panels of a training trace: the empirical risk and the distance
+// to the non-private optimum against the step (points without a distance
+// are left out; a non-finite loss is an error).
+func Trace(pts []optimizer.Point, name string) ([]*plot.Plot, error) {
+	loss, dist := plotter.XYs{}, plotter.XYs{}
+	for _, p := range pts {
+		loss = append(loss, plotter.XY{X: float64(p.Step), Y: p.Loss})
+		if !math.IsNaN(p.Dist) {
+			dist = append(dist, plotter.XY{X: float64(p.Step), Y: p.Dist})
+		}
+	}
+	var ps []*plot.Plot
+	for _, pn := range []struct {
+		title, ylabel string
+		xy            plotter.XYs
+	}{{name + ": empirical risk", "loss", loss}, {"distance to the non-private optimum", "‖w_t − w*‖", dist}} {
+		p := plot.New()
+		p.Title.Text, p.X.Label.Text, p.Y.Label.Text = pn.title, "step", pn.ylabel
+		p.Add(plotter.NewGrid())
+		if len(pn.xy) > 0 {
+			l, err := plotter.NewLine(pn.xy)
+			if err != nil {
+				return nil, err
+			}
+			p.Add(l)
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+// Plan draws target and achieved ε against the position on log axes,
+// with the uniform plan's ε for comparison (plan.Result.Profile).
+func Plan(res *plan.Result) (*plot.Plot, error) {
+	pts, err := res.Profile(400)
+	if err != nil {
+		return nil, err
+	}
+	var lines [3]plotter.XYs
+	for _, pt := range pts {
+		for i, y := range []float64{pt.Epsilon, float64(pt.Achieved), float64(pt.Uniform)} {
+			if y > 0 && !math.IsInf(y, 0) {
+				lines[i] = append(lines[i], plotter.XY{X: float64(pt.Index), Y: y})
+			}
+		}
+	}
+	pl := plot.New()
+	pl.Title.Text = fmt.Sprintf("privamp plan: ε by position, %d people, %s, δ = %s", res.N, res.Run, quantity.Nearest(res.Delta))
+	pl.X.Label.Text, pl.Y.Label.Text = "position t", "ε" // short: gonum centres labels in data units
+	pl.X.Scale, pl.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	pl.X.Tick.Marker, pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	pl.Legend.Left, pl.Legend.Top = true, true
+	labels := []string{"target ε (budget)", fmt.Sprintf("achieved ε, this plan (σ = %s)", res.Sigma),
+		fmt.Sprintf("uniform plan, everyone ε = %s (σ = %s)", quantity.Nearest(res.Uniform.Epsilon), res.Uniform.Sigma)}
+	for k, xy := range lines {
+		l, err := plotter.NewLine(xy)
+		if len(xy) == 0 {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		l.Color, l.Width = plotutil.Color(k), vg.Points(1.5)
+		if k == 2 {
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		}
+		pl.Add(l)
+		pl.Legend.Add(labels[k], l)
+	}
+	return pl, nil
+}
+
+// Tradeoff draws an audit's empirical trade-off curve (FNR against
+// FPR, log axes) and the claimed (ε, δ)'s curve: a claim is contradicted
+// where the empirical curve passes below its curve.
+func Tradeoff(ev *audit.Evaluation) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = "Membership test on the canaries: trade-off curve"
+	p.X.Label.Text, p.Y.Label.Text = "false positive rate", "false negative rate"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	for i, c := range [][]audit.TradeoffPoint{ev.Curve, ev.ClaimedCurve} {
+		xy := plotter.XYs{}
+		for _, q := range c {
+			if q.FPR > 0 && q.FNR > 0 {
+				xy = append(xy, plotter.XY{X: q.FPR, Y: q.FNR})
+			}
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return nil, err
+		}
+		l.Color = plotutil.Color(i)
+		p.Add(l)
+		p.Legend.Add([]string{"empirical (evaluation canaries)", "upper bound's (ε, δ) curve"}[i], l)
+	}
+	p.Legend.Left = true
+	return p, nil
+}
+
+// Curve draws ε against n − t + 1 on log axes (at most about 2000
+// log-spaced rows). Points with ε = 0 or no
+// finite guarantee cannot be drawn on a log axis and are left out.
+func Curve(c shifted.Curves) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("Per-person privacy, n = %d, δ = %s", c.N, quantity.Nearest(c.Delta))
+	p.X.Label.Text, p.Y.Label.Text = "steps from the record to the end, n − t + 1", "ε"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.Legend.Left = true
+	rows := shifted.LogSpaced(c.Rows(), 2000) // row numbers: every row up to 2000 rows
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	add := func(k int, xy plotter.XYs, label string) error {
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return err
+		}
+		l.Color, l.Dashes, l.Width = plotutil.Color(k), plotutil.Dashes(k), vg.Points(1.5)
+		p.Add(l)
+		p.Legend.Add(label, l)
+		return nil
+	}
+	drawn := 0
+	for k, col := range c.Columns {
+		var xy plotter.XYs
+		for _, i := range rows {
+			if e := col.Epsilon[i-1]; e > 0 && !math.IsInf(e, 1) {
+				x := float64(c.N - c.At(i-1) + 1)
+				xy, xmin, xmax = append(xy, plotter.XY{X: x, Y: e}), math.Min(xmin, x), math.Max(xmax, x)
+			}
+		}
+		if len(xy) > 0 {
+			if err := add(k, xy, col.Name+" ("+col.RunName+", replace-one)"); err != nil {
+				return nil, err
+			}
+			drawn++
+		}
+	}
+	if s := c.Sampling; s != nil && drawn > 0 && s.Epsilon > 0 && !math.IsInf(float64(s.Epsilon), 1) {
+		if err := add(len(c.Columns), plotter.XYs{{X: xmin, Y: float64(s.Epsilon)}, {X: xmax, Y: float64(s.Epsilon)}}, "sampling (replace-one, loose)"); err != nil {
+			return nil, err
+		}
+	}
+	if drawn == 0 {
+		return nil, ErrNothingToPlot
+	}
+	return p, nil
+}
+
+// Epochs draws the worst record's ε against the number of passes on log
+// axes: FMTT18, the bounded domain (with its burn-in marked) and DP-SGD.
+func Epochs(c shifted.EpochCurve) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("ε of the worst record against passes, n = %d, δ = %s", c.N, quantity.Nearest(c.Delta))
+	p.X.Label.Text, p.Y.Label.Text = "passes over the data", "ε"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.Legend.Left, p.Legend.Top = true, true
+	var lines [3]plotter.XYs
+	for _, pt := range c.Points {
+		for i, e := range []*dp.Loss{&pt.FMTT18, pt.Domain, pt.Sampling} {
+			if e != nil && *e > 0 && !math.IsInf(float64(*e), 1) {
+				lines[i] = append(lines[i], plotter.XY{X: float64(pt.Epochs), Y: float64(*e)})
+			}
+		}
+	}
+	labels := []string{"FMTT18 (Thm 22, replace-one)", fmt.Sprintf("bounded domain, R = %s (replace-one)", quantity.Nearest(c.Radius)), "DP-SGD, Poisson sampling (replace-one)"}
+	drawn := 0
+	for k, xy := range lines {
+		if len(xy) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return nil, err
+		}
+		l.Color, l.Dashes, l.Width = plotutil.Color(k), plotutil.Dashes(k), vg.Points(1.5)
+		p.Add(l)
+		p.Legend.Add(labels[k], l)
+		drawn++
+	}
+	if drawn == 0 {
+		return nil, ErrNothingToPlot
+	}
+	if c.BurnIn > 0 && c.LimitEpsilon != nil {
+		s, err := plotter.NewScatter(plotter.XYs{{X: float64(c.BurnIn), Y: float64(*c.LimitEpsilon)}})
+		if err != nil {
+			return nil, err
+		}
+		s.Shape, s.Color, s.Radius = draw.CrossGlyph{}, plotutil.Color(1), vg.Points(6)
+		p.Add(s)
+		p.Legend.Add(fmt.Sprintf("burn-in: %s", quantity.Count(c.BurnIn, "pass", "passes")), s)
+	}
+	return p, nil
+}
+
+// Figure draws a report's figure: each curve's means joined by a line,
+// with error bars at its confidence limits (points that a log axis cannot
+// show are left out).
+func Figure(f *algorithms.Figure) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = f.Title, f.X, f.Y
+	if f.LogX {
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	}
+	if f.LogY {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	}
+	if len(f.Curves) > 0 && f.LogX { // a log axis over less than a decade shows no tick: mark the X values
+		var ticks []plot.Tick
+		for _, x := range f.Curves[0].X {
+			ticks = append(ticks, plot.Tick{Value: x, Label: quantity.Nearest(x)})
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	}
+	drawn := 0
+	for k, c := range f.Curves {
+		var pts plotter.XYs
+		var errs plotter.YErrors
+		for i := range c.X {
+			lo, hi := c.Y[i], c.Y[i]
+			if i < len(c.Lower) && i < len(c.Upper) {
+				lo, hi = c.Lower[i], c.Upper[i]
+			}
+			if (f.LogX && !(c.X[i] > 0)) || (f.LogY && !(lo > 0)) || math.IsNaN(c.Y[i]) || math.IsInf(hi, 0) {
+				continue
+			}
+			pts = append(pts, plotter.XY{X: c.X[i], Y: c.Y[i]})
+			errs = append(errs, struct{ Low, High float64 }{c.Y[i] - lo, hi - c.Y[i]})
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, err
+		}
+		l.Color, l.Dashes, l.Width = plotutil.Color(k), plotutil.Dashes(k), vg.Points(1.5)
+		eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYer
+			plotter.YErrorer
+		}{pts, errs})
+		if err != nil {
+			return nil, err
+		}
+		eb.Color = plotutil.Color(k)
+		p.Add(l, eb)
+		p.Legend.Add(c.Name, l)
+		drawn++
+	}
+	if drawn == 0 {
+		return nil, ErrNothingToPlot
+	}
+	return p, nil
+}
