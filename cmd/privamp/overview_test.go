@@ -1,8 +1,9 @@
 package main
 
 import (
-	"fmt"
+	"bytes"
 	"math"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -11,29 +12,57 @@ import (
 	"github.com/privamp/privamp/shifted"
 )
 
-// mainJob runs privamp with no arguments once as text and once with --json
-// and keeps both outputs for the tests below (the MNIST-sized run is the
-// slowest of the main job's inputs, and its tests only read its outputs).
-var mainJob = sync.OnceValues(func() (string, string) {
-	out, errs, code := runCLI()
-	if code != 0 {
-		return "", fmt.Sprintf("exit %d: %s", code, errs)
+// mainJobOutput runs the main job's wiring (its header, compare's options
+// from its flags) with one comparison rendered as text and as JSON, for the
+// tests below and the schema test (the MNIST-sized comparison is the
+// slowest part; README's examples run privamp itself end to end).
+var mainJobOutput = sync.OnceValues(func() (string, string) {
+	a, out, _ := testApp(false)
+	var js string
+	err := mainJob(a, nil, func(o *compareOptions) error {
+		c, err := shifted.CompareTraining(o.Training, o.Options)
+		if err != nil {
+			return err
+		}
+		b, _, _ := testApp(true)
+		if err := render(b.out, b.mode, compareReport(c)); err != nil {
+			return err
+		}
+		js = b.out.(*bytes.Buffer).String()
+		return render(a.out, a.mode, compareReport(c))
+	})
+	if err != nil {
+		return "", err.Error()
 	}
-	js, errs, code := runCLI("--json")
-	if code != 0 {
-		return "", fmt.Sprintf("--json: exit %d: %s", code, errs)
-	}
-	return out, js
+	return out.String(), js
 })
 
 // mainJobOutputs returns the main job's text and its JSON object.
 func mainJobOutputs(t *testing.T) (string, map[string]any) {
 	t.Helper()
-	out, js := mainJob()
+	out, js := mainJobOutput()
 	if out == "" {
 		t.Fatal(js)
 	}
 	return out, decodeOne(t, js)
+}
+
+// The main job is compare on the MNIST-sized run with the nominal batch.
+func TestMainJobOptions(t *testing.T) {
+	var got *compareOptions
+	a, out, _ := testApp(false)
+	if err := mainJob(a, nil, func(o *compareOptions) error { got = o; return nil }); err != nil || got == nil {
+		t.Fatal(err)
+	}
+	want := ampDefaults(60000, 1.1/256)
+	want.Training.Batch, want.Training.Epochs = 256, 60
+	if !reflect.DeepEqual(got.ampRun, want) || !strings.Contains(out.String(), "Equivalent to: privamp compare --n 60000 --batch 256 --epochs 60 --sigma 0.004296875 --delta 1e-05") {
+		t.Errorf("main job options %+v, header %q", got.ampRun, out)
+	}
+	a, out, _ = testApp(true)
+	if err := mainJob(a, nil, func(o *compareOptions) error { return nil }); err != nil || out.Len() != 0 {
+		t.Errorf("--json: a header was printed: %q (%v)", out, err)
+	}
 }
 
 // The README's first command: privamp with no arguments runs the main job.
