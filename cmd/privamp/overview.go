@@ -11,7 +11,9 @@ import (
 // DP-SGD run of the TF-Privacy tutorial (dpsgdDefaults) as noisy SGD on the
 // batch's gradient sum, σ = 1.1/256 with L = 1, every step (the last, smaller
 // batch of a pass included) divided by the nominal batch of 256 as DP-SGD does.
-func init() { defaultRun = func(a *app, root *cobra.Command) error { return mainJob(a, root.Help, nil) } }
+func init() {
+	defaultRun = func(a *app, root *cobra.Command) error { return mainJob(a, root.Help, nil) }
+}
 
 // mainJob parses compare's flags for the defaults into compare's options,
 // prints the header (text only) and runs compare, or runF as a test asks.
