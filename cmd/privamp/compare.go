@@ -46,8 +46,7 @@ records iteration wins.` + ampExit,
 		if err != nil {
 			return err
 		}
-		opts := &compareOptions{a, ampRun{r, o}}
-		return runWith(runF, compareRun, opts)
+		return runWith(runF, compareRun, &compareOptions{a, ampRun{r, o}})
 	}
 	return cmd
 }

@@ -137,8 +137,7 @@ step that does not contract is refused unless --composition-fallback asks for th
 		if err != nil {
 			return err
 		}
-		opts := &pnsgdOptions{a, ampRun{r, o}}
-		return runWith(runF, pnsgdRun, opts)
+		return runWith(runF, pnsgdRun, &pnsgdOptions{a, ampRun{r, o}})
 	}
 	return cmd
 }
