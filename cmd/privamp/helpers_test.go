@@ -28,7 +28,7 @@ func parseFlags[O any](newCmd func(*app, func(*O) error) *cobra.Command, args ..
 	var got *O
 	a := &app{out: io.Discard, errw: io.Discard}
 	cmd := newCmd(a, func(o *O) error { got = o; return nil })
-	cmd.SetArgs(args)
+	cmd.SetArgs(append([]string{}, args...)) // never nil: cobra reads os.Args for nil
 	cmd.SetOut(io.Discard)
 	cmd.SetErr(io.Discard)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
