@@ -2,9 +2,10 @@ package audit
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"slices"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/field"
 )
@@ -39,36 +40,13 @@ type Upper struct {
 	Source  string  `json:"source"`
 }
 
-// Verdict compares an empirical lower bound with an upper bound. (Package
-// claim's Verdict answers another question, whether privamp can prove a
-// claim, so this is its own type.)
-type Verdict int
-
-const (
-	// Consistent: the lower bound does not exceed the upper bound.
-	Consistent Verdict = iota
-	// Violated: the lower bound exceeds the upper bound, which is therefore
-	// false with probability ≥ the confidence.
-	Violated
-)
-
-func (v Verdict) String() string {
-	if v == Violated {
-		return "VIOLATED"
-	}
-	return "CONSISTENT"
-}
-
-// MarshalJSON encodes the verdict as its name ("CONSISTENT", "VIOLATED").
-func (v Verdict) MarshalJSON() ([]byte, error) { return []byte(`"` + v.String() + `"`), nil }
-
 // Comparison sets the lower bound beside an upper bound.
 type Comparison struct {
-	EpsilonUpper dp.Loss `json:"epsilon_upper"`
-	EpsilonLower dp.Max  `json:"epsilon_lower"`
-	Delta        float64 `json:"delta"`
-	Source       string  `json:"source"`
-	Verdict      Verdict `json:"verdict"`
+	EpsilonUpper dp.Loss    `json:"epsilon_upper"`
+	EpsilonLower dp.Max     `json:"epsilon_lower"`
+	Delta        float64    `json:"delta"`
+	Source       string     `json:"source"`
+	Verdict      dp.Verdict `json:"verdict"` // dp.Consistent or dp.Violated
 	// Gap is upper − lower (negative when Violated).
 	Gap       dp.Num `json:"gap"`
 	Statement string `json:"statement"`
@@ -109,6 +87,15 @@ type Evaluation struct {
 	// Upper (FPR from 1/(2·non-members) to 1).
 	Curve        []TradeoffPoint `json:"tradeoff_curve,omitempty"`
 	ClaimedCurve []TradeoffPoint `json:"claimed_curve,omitempty"`
+}
+
+// Verdict is the audit's verdict: its comparison's (dp.Violated or
+// dp.Consistent), dp.Consistent when there is no upper bound to compare.
+func (e *Evaluation) Verdict() dp.Verdict {
+	if e.Comparison == nil {
+		return dp.Consistent
+	}
+	return e.Comparison.Verdict
 }
 
 // Evaluate audits canaries: a score file gets the threshold attack (split
@@ -186,12 +173,12 @@ func Compare(lower float64, u Upper, conf float64) *Comparison {
 	cmp := &Comparison{EpsilonUpper: dp.Loss(u.Epsilon), EpsilonLower: dp.Max(lower), Delta: u.Delta,
 		Source: u.Source, Gap: dp.Num(u.Epsilon - lower)}
 	if lower > u.Epsilon {
-		cmp.Verdict = Violated
+		cmp.Verdict = dp.Violated
 		cmp.Statement = fmt.Sprintf("the lower bound ε ≥ %s exceeds the upper bound ε = %s at δ = %g by %s: with %g%% confidence the upper bound is false",
 			dp.Max(lower), dp.Loss(u.Epsilon), u.Delta, dp.Num(lower-u.Epsilon), 100*conf)
 		return cmp
 	}
-	cmp.Verdict = Consistent
+	cmp.Verdict = dp.Consistent
 	cmp.Statement = fmt.Sprintf("the lower bound ε ≥ %s does not exceed the upper bound ε = %s at δ = %g: the gap is %s (if the upper bound is right, the true ε lies between them, the lower end holding with %g%% confidence)",
 		dp.Max(lower), dp.Loss(u.Epsilon), u.Delta, dp.Num(u.Epsilon-lower), 100*conf)
 	return cmp

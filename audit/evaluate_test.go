@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 )
 
@@ -21,13 +22,13 @@ func TestEvaluateVerdict(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmp := ev.Comparison
-	if ev.Estimator != EstimatorThreshold || cmp.Verdict != Violated || float64(cmp.Gap) != 1-float64(ev.EpsilonLower) || !strings.Contains(cmp.Statement, "false") {
+	if ev.Estimator != EstimatorThreshold || cmp.Verdict != dp.Violated || float64(cmp.Gap) != 1-float64(ev.EpsilonLower) || !strings.Contains(cmp.Statement, "false") {
 		t.Fatalf("claim ε = 1 at μ = 2: %+v %+v", ev, cmp)
 	}
 	exact, _ := composition.GaussianEpsilon(2, o.Delta)
 	o.Upper.Epsilon = exact
 	ev, _ = Evaluate(c, o)
-	if ev.Comparison.Verdict != Consistent || !(ev.Comparison.Gap > 0) {
+	if ev.Comparison.Verdict != dp.Consistent || !(ev.Comparison.Gap > 0) {
 		t.Fatalf("exact ε: %+v", ev.Comparison)
 	}
 	if len(ev.Curve) == 0 || len(ev.Curve) > MaxCurvePoints || len(ev.ClaimedCurve) != 200 {

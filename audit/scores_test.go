@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 )
 
@@ -247,7 +248,7 @@ func TestRepeatedCanaries(t *testing.T) {
 			if r == nil || r.Rows != 4000*k-3999 || r.Distinct != 3999 || r.EpsilonAsGiven < 6 || len(ev.Notes) != 1 {
 				t.Fatalf("×%d: repeats %+v, notes %q", k, r, ev.Notes)
 			}
-			if ev.EpsilonLower > 4.377 || ev.Threshold.EpsilonLower > 4.377 || ev.GDP.EpsilonLower > 4.377 || ev.GDP.MuLower > 1 || ev.Comparison.Verdict != Consistent {
+			if ev.EpsilonLower > 4.377 || ev.Threshold.EpsilonLower > 4.377 || ev.GDP.EpsilonLower > 4.377 || ev.GDP.MuLower > 1 || ev.Comparison.Verdict != dp.Consistent {
 				t.Errorf("×%d gdp=%v: ε ≥ %v (threshold %v, GDP %v, μ ≥ %v), %v", k, gdp, ev.EpsilonLower, ev.Threshold.EpsilonLower, ev.GDP.EpsilonLower, ev.GDP.MuLower, ev.Comparison.Verdict)
 			}
 			if ev.EpsilonLower > r.EpsilonAsGiven || ev.EpsilonLower > r.EpsilonOnce {

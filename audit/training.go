@@ -1,9 +1,10 @@
 package audit
 
 import (
-	"github.com/privamp/privamp/dp"
 	"math"
 	"runtime"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
@@ -32,7 +33,7 @@ type Report struct {
 	// Exact is the exact ε where the final iterate is Gaussian (NaN: none).
 	Exact dp.Loss `json:"exact_epsilon"`
 	Result
-	Check optimizer.TrainCheck `json:"check"`
+	Check dp.Check `json:"check"`
 }
 
 // Training audits the run spec describes at one index: it certifies the run
@@ -103,7 +104,7 @@ func Training(spec optimizer.Spec, as Spec, progress func(done int)) (*Report, e
 			rep.Exact = dp.Loss(optimizer.GaussianShiftEpsilon(math.Sqrt(2*rho), cfg.Delta))
 		}
 	}
-	rep.Check = optimizer.NewCheck("audit lower bound ≤ proven upper bound", ar.Epsilon <= float64(rep.Upper), ar.Epsilon, float64(rep.Upper),
+	rep.Check = dp.NewCheck("audit lower bound ≤ proven upper bound", ar.Epsilon <= float64(rep.Upper), ar.Epsilon, float64(rep.Upper),
 		"a FAIL means the bound or its assumptions are wrong")
 	return rep, nil
 }

@@ -2,47 +2,12 @@ package optimizer
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/quantity"
 )
-
-// Statuses of a check (TrainCheck; package verify uses the same
-// words and adds UNMET).
-const (
-	// Pass: the check holds.
-	Pass = "PASS"
-	// Fail: the check does not hold; a failed check makes the run's OK false.
-	Fail = "FAIL"
-	// NA: the check does not apply.
-	NA = "N/A"
-	// Assumed: a declared value the result relies on that nothing the
-	// inputs bring can check; it is taken as declared, never shown as PASS,
-	// and does not fail a run.
-	Assumed = "ASSUMED"
-)
-
-// NewCheck is a check comparing a measured value with a bound: PASS when ok
-// holds, FAIL otherwise. Every algorithm's checks are made with it.
-func NewCheck(name string, ok bool, value, bound float64, detail string) TrainCheck {
-	st := Pass
-	if !ok {
-		st = Fail
-	}
-	return TrainCheck{name, st, dp.Num(value), dp.Num(bound), detail}
-}
-
-// AllPass reports whether no check FAILED (N/A, VACUOUS and WORSE do not
-// fail a run): the OK of every run's result.
-func AllPass(checks []TrainCheck) bool {
-	for _, ch := range checks {
-		if ch.Status == Fail {
-			return false
-		}
-	}
-	return true
-}
 
 // The rule every algorithm's checks follow (one for all of them):
 //
@@ -52,60 +17,18 @@ func AllPass(checks []TrainCheck) bool {
 //     is not a check but an assumption line of the result;
 //   - a bound on a measured utility is VACUOUS when it is at least the
 //     trivial bound, the largest value the measured quantity can take
-//     given the declared bounds (UtilityCheck);
+//     given the declared bounds (dp.UtilityCheck);
 //   - an output whose measured risk is above the data-free output's (w = 0
 //     or the domain centre, the uniform point of a game) is WORSE
-//     (BaselineCheck).
+//     (dp.BaselineCheck).
 //
 // VACUOUS and WORSE report without failing: a run exits 1 only when a
-// check FAILED (AllPass), exactly as PNSGD's run does.
+// check FAILED (dp.AllPass), exactly as PNSGD's run does.
 
 // GradientByConstruction is the assumption line that replaces a "max
 // gradient norm ≤ L" check: every record is clipped to the declared bounds
 // and L is the supremum of ‖∇f‖ over them, so the comparison cannot fail.
 const GradientByConstruction = "‖∇f(w; x)‖ ≤ L for every w in the domain and every record: each record is clipped to the declared bounds and L is the supremum over them (by construction, so not a check; the largest measured norm is reported as measured)"
-
-// UtilityCheck compares a measured utility value (a risk, a gap, or the
-// upper confidence limit of their mean) with a bound on it. trivial is
-// the largest value the measured quantity can take given the declared
-// bounds (the loss range on the domain, 2LR, the range of a duality gap):
-// a bound at or above it says nothing and the check is VACUOUS; otherwise
-// it PASSes when value ≤ bound and FAILs when not.
-func UtilityCheck(name string, value, bound, trivial float64, detail string) TrainCheck {
-	if !(bound < trivial) {
-		return TrainCheck{name, Vacuous, dp.Num(value), dp.Num(bound),
-			detail + fmt.Sprintf("; VACUOUS: the bound is not below the trivial bound %.6g (the largest value the measured quantity can take): it says nothing", trivial)}
-	}
-	return NewCheck(name, value <= bound, value, bound, detail)
-}
-
-// BaselineCheck compares the measured risk (or gap) of the output with
-// that of the data-free output named by baseline (w = 0, the domain
-// centre, the uniform pair): PASS when not above it, WORSE when above (a
-// fact about utility, not a broken assumption: it does not fail the run).
-func BaselineCheck(name string, value, baseline float64, detail string) TrainCheck {
-	if value <= baseline {
-		return TrainCheck{name, Pass, dp.Num(value), dp.Num(baseline), detail}
-	}
-	return TrainCheck{name, Worse, dp.Num(value), dp.Num(baseline),
-		detail + "; WORSE: the output does worse than the data-free output, so it does not help at these parameters (more data, a larger ε or other parameters may)"}
-}
-
-// Verdict is the verdict line of a run's checks: whether every check
-// passed or one FAILED, and whether the output is WORSE than the
-// data-free output.
-func Verdict(checks []TrainCheck) string {
-	v := "every check passes"
-	if !AllPass(checks) {
-		v = "a check FAILED (see the checks)"
-	}
-	for _, ch := range checks {
-		if ch.Status == Worse {
-			return v + "; the output's risk is WORSE than the data-free output's"
-		}
-	}
-	return v
-}
 
 // check runs the checks of a trained run. Every check compares a measured
 // value with one derived from the declared bounds and the parameters, so
@@ -115,7 +38,7 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 	c, tr, m := pr.Constants, pr.Config.Training, res.Measured
 	eta := tr.Loss.Eta
 	add := func(name string, ok bool, value, bound float64, detail string) {
-		res.Checks = append(res.Checks, NewCheck(name, ok, value, bound, detail))
+		res.Checks = append(res.Checks, dp.NewCheck(name, ok, value, bound, detail))
 	}
 	res.Assumptions = append(res.Assumptions, GradientByConstruction)
 	if c.Beta > 0 {
@@ -128,7 +51,7 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 		add("sound ε ≤ target", float64(res.Privacy.WorstEpsilon) <= spec.Target, float64(res.Privacy.WorstEpsilon), spec.Target,
 			"worst-case ε certified by package shifted for the σ the theorem's formula gives")
 	}
-	res.Checks = append(res.Checks, BaselineCheck("final risk ≤ risk at the start w0", m.FinalRisk, m.StartRisk,
+	res.Checks = append(res.Checks, dp.BaselineCheck("final risk ≤ risk at the start w0", m.FinalRisk, m.StartRisk,
 		"empirical risk of the output against the data-free starting point's"))
 	if follow != nil {
 		res.Assumptions = append(res.Assumptions, follow.assumptions...)
@@ -137,16 +60,15 @@ func (res *TrainResult) check(spec Spec, follow *planFollow) {
 	u, bound, trivial := m.Utility, float64(m.UtilityBound), float64(res.Derived.TrivialRisk)
 	switch {
 	case u == nil:
-		res.Checks = append(res.Checks, TrainCheck{"utility", NA, nan, nan, "give repeats (≥ 2) to measure the excess population risk"})
+		res.Checks = append(res.Checks, dp.Check{Name: "utility", Status: dp.NA, Value: nan, Bound: nan, Detail: "give repeats (≥ 2) to measure the excess population risk"})
 	case math.IsInf(bound, 1) || math.IsNaN(bound):
-		res.Checks = append(res.Checks, TrainCheck{"utility", NA, dp.Num(u.Mean), nan,
-			fmt.Sprintf("mean excess risk %.6g over %s; FMTT18 has no utility theorem for the final iterate", u.Mean, quantity.Count(u.Repeats, "run", "runs"))})
+		res.Checks = append(res.Checks, dp.Check{Name: "utility", Status: dp.NA, Value: dp.Num(u.Mean), Bound: nan, Detail: fmt.Sprintf("mean excess risk %.6g over %s; FMTT18 has no utility theorem for the final iterate", u.Mean, quantity.Count(u.Repeats, "run", "runs"))})
 	default:
-		res.Checks = append(res.Checks, UtilityCheck("mean excess population risk ≤ utility bound", u.Lower, bound, trivial,
+		res.Checks = append(res.Checks, dp.UtilityCheck("mean excess population risk ≤ utility bound", u.Lower, bound, trivial,
 			fmt.Sprintf("lower %g%% confidence limit of the mean over %s (mean %.6g, CI [%.6g, %.6g]); bound: Thm 28 at this η (D²/(2ηT) + η(L² + dσ²)/2 + DL/T); trivial bound: the loss range on the domain", 100*u.Confidence, quantity.Count(u.Repeats, "run", "runs"), u.Mean, u.Lower, u.Upper)))
 	}
-	res.OK = AllPass(res.Checks)
-	res.Verdict = Verdict(res.Checks)
+	res.OK = dp.AllPass(res.Checks)
+	res.Verdict = dp.VerdictLine(res.Checks)
 	if spec.Data.Standardize {
 		res.Verdict += "; the certificate covers the standardized records only (the data's own means and spreads are not privatised)"
 	}

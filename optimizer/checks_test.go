@@ -1,52 +1,12 @@
 package optimizer
 
 import (
-	"math"
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/shifted"
 )
-
-// The rule's three helpers: VACUOUS at or above the trivial bound whatever
-// the value, PASS/FAIL below it; WORSE above the data-free output's value;
-// the verdict names a FAIL and a WORSE output; only FAIL fails a run.
-func TestUtilityBaselineVerdict(t *testing.T) {
-	cases := []struct {
-		c    TrainCheck
-		want string
-	}{
-		{UtilityCheck("u", 0.1, 2, 1, "d"), Vacuous},
-		{UtilityCheck("u", 5, 1, 1, "d"), Vacuous},
-		{UtilityCheck("u", 0.1, math.NaN(), 1, "d"), Vacuous},
-		{UtilityCheck("u", 0.1, 0.5, 1, "d"), Pass},
-		{UtilityCheck("u", 0.6, 0.5, 1, "d"), Fail},
-		{BaselineCheck("b", 0.4, 0.5, "d"), Pass},
-		{BaselineCheck("b", 0.6, 0.5, "d"), Worse},
-	}
-	for i, c := range cases {
-		if c.c.Status != c.want {
-			t.Errorf("case %d: %+v, want %s", i, c.c, c.want)
-		}
-	}
-	if !strings.Contains(cases[0].c.Detail, "trivial bound 1") || !strings.Contains(cases[6].c.Detail, "WORSE") {
-		t.Errorf("details do not say why: %q, %q", cases[0].c.Detail, cases[6].c.Detail)
-	}
-	pass, worse, fail := cases[3].c, cases[6].c, cases[4].c
-	for _, v := range []struct {
-		checks []TrainCheck
-		ok     bool
-		want   string
-	}{
-		{[]TrainCheck{pass, cases[0].c}, true, "every check passes"},
-		{[]TrainCheck{pass, worse}, true, "every check passes; the output's risk is WORSE than the data-free output's"},
-		{[]TrainCheck{fail, worse}, false, "a check FAILED (see the checks); the output's risk is WORSE than the data-free output's"},
-	} {
-		if AllPass(v.checks) != v.ok || Verdict(v.checks) != v.want {
-			t.Errorf("%v: ok %v verdict %q, want %v %q", v.checks, AllPass(v.checks), Verdict(v.checks), v.ok, v.want)
-		}
-	}
-}
 
 // steep is least squares scaled by K whose Bounds still declare the
 // unscaled constants: a loss implementation that understates its
@@ -73,8 +33,8 @@ func TestChecksFailInTheLibrary(t *testing.T) {
 	spec := Spec{Data: DataSpec{Synthetic: "linear", N: 2000, Dimension: 2, Seed: 1}, Loss: LossSpec{Name: "squared"}, Radius: 1,
 		Training: shifted.Training{Variant: shifted.VariantStop, Epochs: 1, Batch: 1, Delta: 1e-5, Sigma: 0.05}, Seed: 1,
 		Repeats: 8, Confidence: 0.95, MaxPoints: 200}
-	byName := func(res *TrainResult) map[string]TrainCheck {
-		m := map[string]TrainCheck{}
+	byName := func(res *TrainResult) map[string]dp.Check {
+		m := map[string]dp.Check{}
 		for _, c := range res.Checks {
 			m[c.Name] = c
 		}
@@ -85,7 +45,7 @@ func TestChecksFailInTheLibrary(t *testing.T) {
 		t.Fatal(err)
 	}
 	ok := byName(res)
-	if !res.OK || ok["measured contraction ≤ c"].Status != Pass || ok["mean excess population risk ≤ utility bound"].Status != Pass {
+	if !res.OK || ok["measured contraction ≤ c"].Status != dp.Pass || ok["mean excess population risk ≤ utility bound"].Status != dp.Pass {
 		t.Fatalf("the honest loss must pass both checks: %+v", res.Checks)
 	}
 	res, _, err = prepare(spec)
@@ -98,7 +58,7 @@ func TestChecksFailInTheLibrary(t *testing.T) {
 	}
 	res.check(spec, nil)
 	bad := byName(res)
-	if res.OK || bad["measured contraction ≤ c"].Status != Fail || bad["mean excess population risk ≤ utility bound"].Status != Fail ||
+	if res.OK || bad["measured contraction ≤ c"].Status != dp.Fail || bad["mean excess population risk ≤ utility bound"].Status != dp.Fail ||
 		!strings.HasPrefix(res.Verdict, "a check FAILED") {
 		t.Fatalf("a loss steeper than declared: ok %v, %+v", res.OK, res.Checks)
 	}

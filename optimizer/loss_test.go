@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 )
 
 func testObjectives() []Objective {
@@ -215,15 +216,15 @@ func TestSyntheticLossName(t *testing.T) {
 // NewCheck passes exactly when its condition holds, and only a FAIL fails
 // a run (AllPass): N/A, VACUOUS and WORSE report without failing.
 func TestNewCheckAndAllPass(t *testing.T) {
-	if c := NewCheck("c", true, 1, 2, "d"); c.Status != Pass || float64(c.Value) != 1 || float64(c.Bound) != 2 {
+	if c := dp.NewCheck("c", true, 1, 2, "d"); c.Status != dp.Pass || float64(c.Value) != 1 || float64(c.Bound) != 2 {
 		t.Errorf("passing check %+v", c)
 	}
-	fail := NewCheck("c", false, 3, 2, "d")
-	if fail.Status != Fail {
+	fail := dp.NewCheck("c", false, 3, 2, "d")
+	if fail.Status != dp.Fail {
 		t.Errorf("failing check %+v", fail)
 	}
-	others := []TrainCheck{{Status: NA}, {Status: Vacuous}, {Status: Worse}, NewCheck("ok", true, 0, 0, "")}
-	if !AllPass(others) || AllPass(append(others, fail)) || !AllPass(nil) {
+	others := []dp.Check{{Status: dp.NA}, {Status: dp.Vacuous}, {Status: dp.Worse}, dp.NewCheck("ok", true, 0, 0, "")}
+	if !dp.AllPass(others) || dp.AllPass(append(others, fail)) || !dp.AllPass(nil) {
 		t.Error("AllPass must fail exactly when a check FAILED")
 	}
 }

@@ -2,11 +2,11 @@ package optimizer
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"sort"
 
 	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/shifted"
 )
@@ -39,24 +39,6 @@ type Spec struct {
 	// Progress, if set, is told how many training steps are done.
 	Progress dp.Progress `json:"-"`
 }
-
-// TrainCheck is one test of a run against what is proven, with its numbers.
-type TrainCheck struct {
-	Name   string `json:"name"`
-	Status string `json:"status"` // Pass, Fail, NA, Vacuous or Worse
-	Value  dp.Num `json:"value"`
-	Bound  dp.Num `json:"bound"`
-	Detail string `json:"detail"`
-}
-
-// Vacuous is the status of a bound that is above the trivial one.
-const Vacuous = "VACUOUS"
-
-// Worse is the status of a run whose output has a larger empirical risk
-// than its starting point: a fact about utility to report, not a broken
-// assumption (a noisy run from a start that is already optimal ends worse),
-// so it does not fail the run's checks.
-const Worse = "WORSE"
 
 // Derived are the values computed from the declared bounds and the
 // parameters only (never from the records).
@@ -145,7 +127,7 @@ type TrainResult struct {
 	Derived     Derived          `json:"derived"`
 	Privacy     Certificate      `json:"privacy"`
 	Measured    Measured         `json:"measured"`
-	Checks      []TrainCheck     `json:"checks"`
+	Checks      []dp.Check       `json:"checks"`
 	// OK is false when a check failed.
 	OK bool `json:"ok"`
 	// Verdict says in words whether every check passed, whether the output

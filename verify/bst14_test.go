@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/optimizer/bst14"
 )
 
@@ -19,8 +20,8 @@ func TestBST14Claim(t *testing.T) {
 	}
 	for _, c := range []struct {
 		eps     float64
-		verdict Verdict
-	}{{float64(want.Epsilon) * 1.001, Valid}, {float64(want.Epsilon) * 0.9, Invalid}} {
+		verdict dp.Verdict
+	}{{float64(want.Epsilon) * 1.001, dp.Valid}, {float64(want.Epsilon) * 0.9, dp.Invalid}} {
 		js := `{"algorithm": "bst14-sgd", "n": 100, "sigma": 500, "lipschitz": 0.75, "delta": 1e-5, "epsilon": ` + strconv.FormatFloat(c.eps, 'g', 17, 64) + `}`
 		cl, err := ParseClaim(strings.NewReader(js))
 		if err != nil {

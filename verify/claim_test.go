@@ -112,7 +112,7 @@ func TestExampleClaimFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Verdict != Valid {
+	if v.Verdict != dp.Valid {
 		t.Fatalf("examples/claim.json: %v %+v", v.Verdict, v.Checks)
 	}
 }
@@ -139,7 +139,7 @@ func FuzzParseClaim(f *testing.F) {
 			if err != nil {
 				return
 			}
-			if v.Verdict == Valid && c.Epsilon != nil && !math.IsNaN(float64(v.WorstEpsilon)) && *c.Epsilon < float64(v.WorstEpsilon) {
+			if v.Verdict == dp.Valid && c.Epsilon != nil && !math.IsNaN(float64(v.WorstEpsilon)) && *c.Epsilon < float64(v.WorstEpsilon) {
 				t.Fatalf("VALID with claimed %v < certified %v", *c.Epsilon, float64(v.WorstEpsilon))
 			}
 		}

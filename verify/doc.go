@@ -1,4 +1,4 @@
-// Package claim reads a training run's stated privacy guarantee (a claim)
+// Package verify reads a training run's stated privacy guarantee (a claim)
 // and decides whether privamp can prove it: the library behind privamp
 // verify.
 //
@@ -97,9 +97,9 @@
 //	 "noise_multiplier": 1.1, "steps": 14063, "delta": 1e-5, "epsilon": 2.6}
 //
 // VerifyDPSGD decides it with an Accountant (Options; BestAccountant, the
-// smaller of RDP and the PLD, by default): with Poisson sampling, Valid when
+// smaller of RDP and the PLD, by default): with Poisson sampling, dp.Valid when
 // the claimed ε is at least the certified one (Verification.WorstEpsilon),
-// else Invalid with the noise multiplier that would make the claim true
+// else dp.Invalid with the noise multiplier that would make the claim true
 // (NoiseMultiplierNeeded, verified with the accountant). Replace-one
 // neighbours are bounded by a pair proved to dominate (RDP's removal then
 // addition, or the PLD's symmetrized sensitivity-2 pair, whichever is
@@ -107,7 +107,7 @@
 // pair privamp cannot check. Fixed-size batches (sampling without
 // replacement) under replace-one are decided the same way by the PLD's
 // replace-one pair with γ = batch_size/n (package composition/pld,
-// SubsampledGaussianReplaceOne); under add/remove they are Unsupported (no
+// SubsampledGaussianReplaceOne); under add/remove they are dp.Unsupported (no
 // dominating pair is implemented), and so are they with the RDP accountant
 // alone. Shuffled batches are Unsupported: accounting them as Poisson is the
 // common approximation, not a proof. The tightest accountant certifies
@@ -144,27 +144,27 @@
 // optimum against R, and σ against the noise the run drew: under the
 // declared σ, Σ‖Z_t‖²/σ² over the noise_sq column is χ² with Σ noise_dof
 // degrees of freedom, refuted outside a two-sided level of false-alarm
-// probability NoiseFalseAlarm = 1e-6). Each Check says how its value was established (Basis:
+// probability NoiseFalseAlarm = 1e-6). Each dp.Check says how its value was established (Basis:
 // checked against the trajectory, checked by arithmetic, or taken on trust),
 // and Verification.CrossChecked and Trusted list the declared values of each
 // kind. A check's status is one of:
 //
 //   - Pass: it holds;
 //   - Fail: a declared value is contradicted by the claim's own inputs, or
-//     the trajectory cannot be evidence. The verdict is Unsupported via
+//     the trajectory cannot be evidence. The verdict is dp.Unsupported via
 //     ViaNone, never Valid: no argument is applied to constants that do not
 //     hold;
 //   - Unmet: the constants are consistent but an assumption of amplification
 //     by iteration is not met (no β, η > 2/β, a reshuffle). Plain
-//     composition, which needs only ‖∇f‖ ≤ L, then decides: Valid via
-//     ViaComposition if it supports the claim, else Unsupported;
+//     composition, which needs only ‖∇f‖ ≤ L, then decides: dp.Valid via
+//     ViaComposition if it supports the claim, else dp.Unsupported;
 //   - Assumed: a declared value nothing the claim brings can check (σ with
 //     a trajectory written without the noise columns, the sampling of a
 //     DP-SGD claim): taken as declared, listed in Trusted, never PASS;
 //   - NA: the check does not apply.
 //
-// With no failed or unmet check the verdict is Valid when every claimed ε is
-// at least the certified one (via ViaAmplification), else Invalid with the
+// With no failed or unmet check the verdict is dp.Valid when every claimed ε is
+// at least the certified one (via ViaAmplification), else dp.Invalid with the
 // certified worst-case ε and the σ that would make the claim true.
 // Verification encodes to JSON with snake_case keys; its numbers are
 // internal/quantity kinds, so a non-finite value is null.

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"io"
 	"math"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/jsonin"
 	"github.com/privamp/privamp/internal/quantity"
@@ -60,12 +61,6 @@ type DPSGDRun struct {
 	NoiseMultiplier dp.Noise `json:"noise_multiplier"`
 	Delta           dp.Loss  `json:"delta"`
 	Neighbours      string   `json:"neighbours"`
-}
-
-// Mechanism is the run as an Accountant sees it.
-func (r DPSGDRun) Mechanism() PoissonGaussian {
-	return PoissonGaussian{Q: float64(r.SamplingRate), Z: float64(r.NoiseMultiplier), Steps: r.Steps,
-		Delta: float64(r.Delta), ReplaceOne: r.Neighbours == dp.ReplaceOne.String(), FixedSize: r.Sampling == SamplingFixedSize}
 }
 
 // String describes the run in one line.
@@ -204,8 +199,8 @@ const ViaNoAccountant = "none: no accountant covers this sampling"
 // VerifyDPSGD decides a DP-SGD claim with o's accountant (BestAccountant by
 // default):
 //
-//   - Poisson sampling: Valid when the claimed ε is at least the certified
-//     one, else Invalid with the certified ε (WorstEpsilon) and the noise
+//   - Poisson sampling: dp.Valid when the claimed ε is at least the certified
+//     one, else dp.Invalid with the certified ε (WorstEpsilon) and the noise
 //     multiplier that would make the claim true (NoiseMultiplierNeeded).
 //     Replace-one neighbours are bounded by a provable pair: RDP's removal
 //     then addition (Mironov 2017, Prop. 11) or the PLD's symmetrized
@@ -215,11 +210,11 @@ const ViaNoAccountant = "none: no accountant covers this sampling"
 //     decided the same way by the PLD's replace-one pair with γ = b/n
 //     (Zhu–Dong–Wang 2022; Balle–Barthe–Gaboardi 2018, Thm 2) or the RDP
 //     of that pair (rdp.SampledGaussianFixedSize), whichever the
-//     accountant certifies smaller; Unsupported if the accountant has no
+//     accountant certifies smaller; dp.Unsupported if the accountant has no
 //     bound for them.
-//   - Fixed-size batches under add/remove: Unsupported; no dominating pair
+//   - Fixed-size batches under add/remove: dp.Unsupported; no dominating pair
 //     for them is implemented here.
-//   - Shuffled batches: Unsupported. Accounting them as Poisson, as Opacus
+//   - Shuffled batches: dp.Unsupported. Accounting them as Poisson, as Opacus
 //     and TF-Privacy users commonly do, is an approximation, not a proof.
 func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	r, err := d.Run()
@@ -231,7 +226,6 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	claimed := dp.Num(*d.Epsilon)
 	v := Verification{Via: a.Name, DPSGD: &r, ClaimedEpsilon: &claimed, WorstEpsilon: dp.Loss(nan),
 		CompositionEpsilon: dp.Loss(nan), NoiseMultiplierNeeded: dp.Noise(nan)}
-	m := r.Mechanism()
 	rate := "q = batch_size/n"
 	if r.N == 0 {
 		rate = "q = sample_rate"
@@ -244,8 +238,8 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 		}
 	}
 	v.Checks = append(v.Checks,
-		check("sampling rate", Pass, float64(r.SamplingRate), nan, BasisArithmetic, rate),
-		check("number of steps", Pass, float64(r.Steps), nan, BasisArithmetic, steps),
+		check("sampling rate", dp.Pass, float64(r.SamplingRate), nan, BasisArithmetic, rate),
+		check("number of steps", dp.Pass, float64(r.Steps), nan, BasisArithmetic, steps),
 		DeltaCheck(d.Delta, r.N))
 	v.Trusted = []string{
 		fmt.Sprintf("noise multiplier z = %g: Gaussian noise of standard deviation z·C added to the sum of clipped gradients", d.NoiseMultiplier),
@@ -255,14 +249,14 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	v.Assumptions = []string{"the released model is a post-processing of the noisy gradients; the accounting covers every intermediate iterate",
 		"the noise multiplier, clipping norm and sampling rate do not depend on the private data"}
 	fixed := r.Sampling == SamplingFixedSize
-	ref, refErr := a.Epsilon(m)
+	ref, refErr := a.Epsilon(r)
 	unsupported := func(detail, note string) (Verification, error) {
 		v.Via = ViaNoAccountant
-		v.Verdict = Unsupported
-		v.Checks = append(v.Checks, check("sampling covered by an accountant", Unmet, nan, nan, BasisTrust, detail))
+		v.Verdict = dp.Unsupported
+		v.Checks = append(v.Checks, check("sampling covered by an accountant", dp.Unmet, nan, nan, BasisTrust, detail))
 		v.Notes = append(v.Notes, note)
-		asPoisson := m
-		asPoisson.FixedSize = false
+		asPoisson := r
+		asPoisson.Sampling = SamplingPoisson
 		if ref, err := a.Epsilon(asPoisson); err == nil {
 			v.Notes = append(v.Notes, fmt.Sprintf("for reference only (not a certificate): the same run accounted as Poisson sampling by the %s gives ε = %s at δ = %g", a.Name, dp.Loss(ref.Epsilon), d.Delta))
 		}
@@ -279,31 +273,31 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 		return unsupported(fmt.Sprintf("batches of exactly batch_size drawn without replacement: the %s has no bound for them (%v)", a.Name, refErr),
 			"fixed-size batches under replace-one are certified by the PLD of their dominating pair or by that pair's RDP; this accountant gave neither")
 	case fixed:
-		v.Checks = append(v.Checks, check("sampling without replacement, replace-one", Assumed, float64(r.SamplingRate), nan, BasisTrust,
+		v.Checks = append(v.Checks, check("sampling without replacement, replace-one", dp.Assumed, float64(r.SamplingRate), nan, BasisTrust,
 			"batches of exactly batch_size drawn without replacement: the replaced example is in a batch with probability γ = batch_size/n"))
 	default:
-		v.Checks = append(v.Checks, check("Poisson sampling", Assumed, nan, nan, BasisTrust, "each example joins each batch independently with probability q: declared, nothing in the claim can check it"))
+		v.Checks = append(v.Checks, check("Poisson sampling", dp.Assumed, nan, nan, BasisTrust, "each example joins each batch independently with probability q: declared, nothing in the claim can check it"))
 	}
 	if refErr != nil {
 		return v, refErr
 	}
 	if refuseDelta(&v) {
-		v.Verdict, v.Via = Unsupported, ViaDelta
+		v.Verdict, v.Via = dp.Unsupported, ViaDelta
 		return v, nil
 	}
 	v.Source, v.WorstEpsilon, v.CompositionEpsilon = ref.Source, dp.Loss(ref.Epsilon), dp.Loss(ref.Epsilon)
 	switch {
-	case r.Neighbours == dp.ReplaceOne.String() && m.Q < 1 && fixed:
+	case r.Neighbours == dp.ReplaceOne.String() && r.SamplingRate < 1 && fixed:
 		v.Notes = append(v.Notes, "fixed-size batches under replace-one are bounded by the PLD of the pair ((1−γ)N(0,z²)+γN(2,z²), N(0,z²)), γ = batch_size/n, symmetrized (Balle–Barthe–Gaboardi 2018, Thm 2; Zhu–Dong–Wang 2022; Dong–Roth–Su 2022): a fixed-size batch under replace-one is a much stronger adversary than Poisson sampling under add/remove, so expect a far larger ε than a Poisson accountant reports")
-	case r.Neighbours == dp.ReplaceOne.String() && m.Q < 1:
+	case r.Neighbours == dp.ReplaceOne.String() && r.SamplingRate < 1:
 		v.Notes = append(v.Notes, "replace-one neighbours are bounded by a pair proved to dominate: the removal then addition of RDP (Mironov 2017, Prop. 11) or the PLD's symmetrized sensitivity-2 pair (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022), whichever is smaller and covers the sampling; both are looser than dp_accounting's replace-one PLD, whose pair privamp cannot check, so a smaller ε may be true")
 	}
 	if *d.Epsilon >= ref.Epsilon {
-		v.Verdict = Valid
+		v.Verdict = dp.Valid
 		return v, nil
 	}
-	v.Verdict = Invalid
-	z, err := a.noiseFor(m, *d.Epsilon)
+	v.Verdict = dp.Invalid
+	z, err := a.noiseFor(r, *d.Epsilon)
 	v.NoiseMultiplierNeeded = dp.Noise(z)
 	if err != nil {
 		v.NoiseMultiplierNeeded = dp.Noise(math.Inf(1))

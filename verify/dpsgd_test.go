@@ -50,12 +50,12 @@ var rdpOnly = Options{Accountant: RDPAccountant()}
 // 2.3 is INVALID, with a noise multiplier that the PLD certifies.
 func TestDPSGDTightestByDefault(t *testing.T) {
 	v := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.5", 1), Options{})
-	if v.Verdict != Valid || !strings.Contains(v.Via, "tightest") || !(float64(v.WorstEpsilon) < 2.4) {
+	if v.Verdict != dp.Valid || !strings.Contains(v.Via, "tightest") || !(float64(v.WorstEpsilon) < 2.4) {
 		t.Fatalf("2.5: %v via %s, certified %v", v.Verdict, v.Via, v.WorstEpsilon)
 	}
 	v = verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.3", 1), Options{})
 	z := float64(v.NoiseMultiplierNeeded)
-	if v.Verdict != Invalid || !(z > 1.1) {
+	if v.Verdict != dp.Invalid || !(z > 1.1) {
 		t.Fatalf("2.3: %v, z needed %v", v.Verdict, z)
 	}
 	r, err := composition.DPSGDWith(rdp.DPSGD{SamplingRate: 256.0 / 60000, Steps: 14063, Noise: z, Delta: 1e-5}, composition.AccountBest)
@@ -71,7 +71,7 @@ func TestDPSGDTightestByDefault(t *testing.T) {
 // smallest such (to the calibration's resolution).
 func TestDPSGDMNIST(t *testing.T) {
 	v := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.6", 1), rdpOnly)
-	if v.Verdict != Valid || v.Via != "RDP accountant" || v.DPSGD.Steps != 14063 || math.Abs(float64(v.WorstEpsilon)-2.597) > 1e-3 {
+	if v.Verdict != dp.Valid || v.Via != "RDP accountant" || v.DPSGD.Steps != 14063 || math.Abs(float64(v.WorstEpsilon)-2.597) > 1e-3 {
 		t.Fatalf("2.6: %v via %s, %d steps, certified %v", v.Verdict, v.Via, v.DPSGD.Steps, v.WorstEpsilon)
 	}
 	if !math.IsNaN(float64(v.NoiseMultiplierNeeded)) {
@@ -79,7 +79,7 @@ func TestDPSGDMNIST(t *testing.T) {
 	}
 	v = verifyDPSGDString(t, strings.Replace(mnist, "EPS", "2.5", 1), rdpOnly)
 	z := float64(v.NoiseMultiplierNeeded)
-	if v.Verdict != Invalid || math.Abs(float64(v.WorstEpsilon)-2.597) > 1e-3 || !(z > 1.1) || len(v.Notes) == 0 {
+	if v.Verdict != dp.Invalid || math.Abs(float64(v.WorstEpsilon)-2.597) > 1e-3 || !(z > 1.1) || len(v.Notes) == 0 {
 		t.Fatalf("2.5: %v, certified %v, z needed %v, notes %v", v.Verdict, v.WorstEpsilon, z, v.Notes)
 	}
 	q := 256.0 / 60000
@@ -102,7 +102,7 @@ func TestDPSGDOpacusEqualsTFPrivacy(t *testing.T) {
 		`{"algorithm": "dpsgd", "n": 6e4, "batch_size": 256, "noise_multiplier": 1.1, "steps": 14063.0, "delta": 1e-5, "epsilon": 2.6, "sampling": "poisson", "neighbours": "add-remove"}`,
 	} {
 		v := verifyDPSGDString(t, doc, rdpOnly)
-		if v.Verdict != Valid || v.DPSGD.Steps != 14063 || math.Abs(float64(v.WorstEpsilon-tf.WorstEpsilon)) > 1e-12*float64(tf.WorstEpsilon) {
+		if v.Verdict != dp.Valid || v.DPSGD.Steps != 14063 || math.Abs(float64(v.WorstEpsilon-tf.WorstEpsilon)) > 1e-12*float64(tf.WorstEpsilon) {
 			t.Errorf("%s: %v, %d steps, ε %v; TF-Privacy style %v", doc, v.Verdict, v.DPSGD.Steps, v.WorstEpsilon, tf.WorstEpsilon)
 		}
 	}
@@ -173,7 +173,7 @@ func TestDPSGDUnsupportedSampling(t *testing.T) {
 		doc = strings.Replace(doc, `"sampling": "poisson"`, `"sampling": "`+sampling+`"`, 1)
 		v := verifyDPSGDString(t, doc, rdpOnly)
 		notes := strings.Join(v.Notes, " ")
-		if v.Verdict != Unsupported || v.Via != ViaNoAccountant || !math.IsNaN(float64(v.WorstEpsilon)) {
+		if v.Verdict != dp.Unsupported || v.Via != ViaNoAccountant || !math.IsNaN(float64(v.WorstEpsilon)) {
 			t.Errorf("%s: %v via %s, certified %v", sampling, v.Verdict, v.Via, v.WorstEpsilon)
 		}
 		for _, w := range want {
@@ -191,7 +191,7 @@ func TestDPSGDReplaceOne(t *testing.T) {
 	doc := strings.Replace(mnist, "EPS", "2.6", 1)
 	ar := verifyDPSGDString(t, doc, rdpOnly)
 	ro := verifyDPSGDString(t, strings.Replace(doc, `"delta"`, `"neighbours": "replace-one", "delta"`, 1), rdpOnly)
-	if !(ro.WorstEpsilon > ar.WorstEpsilon) || ro.Verdict != Invalid || !strings.Contains(strings.Join(ro.Notes, " "), "loose") {
+	if !(ro.WorstEpsilon > ar.WorstEpsilon) || ro.Verdict != dp.Invalid || !strings.Contains(strings.Join(ro.Notes, " "), "loose") {
 		t.Errorf("replace-one %v (%v) vs add-remove %v; notes %v", ro.WorstEpsilon, ro.Verdict, ar.WorstEpsilon, ro.Notes)
 	}
 }
@@ -206,18 +206,18 @@ func TestDPSGDAccountantSeam(t *testing.T) {
 	bisect := Accountant{Name: "RDP by bisection", Epsilon: def.Epsilon}
 	v := verifyDPSGDString(t, doc, Options{Accountant: bisect})
 	ref := verifyDPSGDString(t, doc, rdpOnly)
-	if v.Via != "RDP by bisection" || v.Verdict != Invalid || math.Abs(float64(v.NoiseMultiplierNeeded/ref.NoiseMultiplierNeeded)-1) > 1e-4 {
+	if v.Via != "RDP by bisection" || v.Verdict != dp.Invalid || math.Abs(float64(v.NoiseMultiplierNeeded/ref.NoiseMultiplierNeeded)-1) > 1e-4 {
 		t.Errorf("bisection: %v via %s, z %v vs rdp's calibration %v", v.Verdict, v.Via, v.NoiseMultiplierNeeded, ref.NoiseMultiplierNeeded)
 	}
-	tight := Accountant{Name: "a tighter accountant", Epsilon: func(m PoissonGaussian) (Certificate, error) {
+	tight := Accountant{Name: "a tighter accountant", Epsilon: func(m DPSGDRun) (Certificate, error) {
 		c, err := def.Epsilon(m)
 		c.Epsilon *= 0.95
 		return c, err
 	}}
-	if v := verifyDPSGDString(t, doc, Options{Accountant: tight}); v.Verdict != Valid || v.Via != "a tighter accountant" {
+	if v := verifyDPSGDString(t, doc, Options{Accountant: tight}); v.Verdict != dp.Valid || v.Via != "a tighter accountant" {
 		t.Errorf("tighter accountant: %v via %s", v.Verdict, v.Via)
 	}
-	liar := Accountant{Name: "liar", Epsilon: def.Epsilon, NoiseFor: func(PoissonGaussian, float64) (float64, error) { return 1.1, nil }}
+	liar := Accountant{Name: "liar", Epsilon: def.Epsilon, NoiseFor: func(DPSGDRun, float64) (float64, error) { return 1.1, nil }}
 	if v := verifyDPSGDString(t, doc, Options{Accountant: liar}); math.Abs(float64(v.NoiseMultiplierNeeded/ref.NoiseMultiplierNeeded)-1) > 1e-4 {
 		t.Errorf("an uncertified calibration was reported: %v (certified: %v)", v.NoiseMultiplierNeeded, ref.NoiseMultiplierNeeded)
 	}
@@ -225,7 +225,7 @@ func TestDPSGDAccountantSeam(t *testing.T) {
 	// the noise at which total variation ≤ δ (Bretagnolle–Huber) gives ε = 0
 	zero := verifyDPSGDString(t, strings.Replace(mnist, "EPS", "0", 1), rdpOnly)
 	z := float64(zero.NoiseMultiplierNeeded)
-	if zero.Verdict != Invalid || math.IsInf(z, 0) || rdpEpsilon(t, 256.0/60000, z, 14063, 1e-5) != 0 || rdpEpsilon(t, 256.0/60000, z*0.999, 14063, 1e-5) == 0 {
+	if zero.Verdict != dp.Invalid || math.IsInf(z, 0) || rdpEpsilon(t, 256.0/60000, z, 14063, 1e-5) != 0 || rdpEpsilon(t, 256.0/60000, z*0.999, 14063, 1e-5) == 0 {
 		t.Errorf("ε = 0: %v, z needed %v", zero.Verdict, z)
 	}
 }
@@ -268,12 +268,12 @@ func TestDPSGDFixedSizeReplaceOne(t *testing.T) {
 	}
 	e := float64(want.Epsilon)
 	above := verifyDPSGDString(t, strings.Replace(doc, "EPS", fmt.Sprint(e*1.0001), 1), Options{})
-	if above.Verdict != Valid || float64(above.WorstEpsilon) != e {
+	if above.Verdict != dp.Valid || float64(above.WorstEpsilon) != e {
 		t.Errorf("ε·1.0001: %v, certified %v (want %v); notes %v", above.Verdict, above.WorstEpsilon, e, above.Notes)
 	}
 	below := verifyDPSGDString(t, strings.Replace(doc, "EPS", fmt.Sprint(e*0.999), 1), Options{})
 	z := float64(below.NoiseMultiplierNeeded)
-	if below.Verdict != Invalid || !(z > 1.5 && z < 1.6) {
+	if below.Verdict != dp.Invalid || !(z > 1.5 && z < 1.6) {
 		t.Fatalf("ε·0.999: %v, noise needed %v; notes %v", below.Verdict, z, below.Notes)
 	}
 	at, err := composition.DPSGDWith(rdp.DPSGD{N: 10000, Batch: 100, Steps: 300, Noise: z, Delta: 1e-5, ReplaceOne: true, FixedSize: true}, composition.AccountBest)
@@ -287,11 +287,11 @@ func TestDPSGDFixedSizeReplaceOne(t *testing.T) {
 		t.Errorf("Poisson %v above fixed-size %v", poisson.WorstEpsilon, above.WorstEpsilon)
 	}
 	rdpOnlyV := verifyDPSGDString(t, strings.Replace(doc, "EPS", "100", 1), rdpOnly)
-	if rdpOnlyV.Verdict != Valid || !(rdpOnlyV.WorstEpsilon > above.WorstEpsilon) || float64(rdpOnlyV.WorstEpsilon) != float64(want.RDPEpsilon) {
+	if rdpOnlyV.Verdict != dp.Valid || !(rdpOnlyV.WorstEpsilon > above.WorstEpsilon) || float64(rdpOnlyV.WorstEpsilon) != float64(want.RDPEpsilon) {
 		t.Errorf("RDP accountant: %v certified %v (PLD %v, RDP %v) %v", rdpOnlyV.Verdict, rdpOnlyV.WorstEpsilon, above.WorstEpsilon, want.RDPEpsilon, rdpOnlyV.Notes)
 	}
 	addRemove := verifyDPSGDString(t, strings.Replace(strings.Replace(doc, "EPS", "100", 1), `"replace-one"`, `"add-remove"`, 1), Options{})
-	if addRemove.Verdict != Unsupported || !strings.Contains(strings.Join(addRemove.Notes, " "), "no dominating pair") {
+	if addRemove.Verdict != dp.Unsupported || !strings.Contains(strings.Join(addRemove.Notes, " "), "no dominating pair") {
 		t.Errorf("add/remove: %v %v", addRemove.Verdict, addRemove.Notes)
 	}
 }
@@ -303,7 +303,7 @@ func TestDPSGDFixedSizeExampleFile(t *testing.T) {
 		t.Fatal(c, err)
 	}
 	v, err := VerifyDPSGD(c.DPSGD, Options{})
-	if err != nil || v.Verdict != Valid || v.DPSGD.Sampling != SamplingFixedSize {
+	if err != nil || v.Verdict != dp.Valid || v.DPSGD.Sampling != SamplingFixedSize {
 		t.Errorf("%v %v %v", v.Verdict, v.Notes, err)
 	}
 }

@@ -55,7 +55,7 @@ func ExampleVerifyDPSGD() {
 // A DP-SGD claim with fixed-size batches (sampling without replacement)
 // under replace-one neighbours (examples/dpsgd-fixed-size-claim.json): the
 // PLD's replace-one pair with γ = batch_size/n certifies it; RDP has no
-// bound for it here. Under add/remove it is Unsupported.
+// bound for it here. Under add/remove it is dp.Unsupported.
 func ExampleVerifyDPSGD_fixedSize() {
 	const doc = `{"algorithm": "dpsgd", "sampling": "fixed-size", "n": 60000, "batch_size": 256,
 	  "noise_multiplier": 1.1, "epochs": 60, "neighbours": "replace-one", "delta": 1e-5, "epsilon": 18.6}`

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/dp"
 )
 
 // TestIssue22NoiseColumn (issue 22, hole 4a): a claim's σ is tested against
@@ -23,12 +25,12 @@ func TestIssue22NoiseColumn(t *testing.T) {
 		c := cfg
 		c.Sigma = sigma
 		v := verifyCSV(t, claimFor(c, 300, cons.L, cons.Beta, 0, 1e6), data)
-		if v.Verdict != Unsupported || statusOf(v, name) != Fail {
+		if v.Verdict != dp.Unsupported || statusOf(v, name) != dp.Fail {
 			t.Errorf("σ = %v claimed for a σ = 2 run: %v, %q %q", sigma, v.Verdict, name, statusOf(v, name))
 		}
 	}
 	v := verifyCSV(t, claimFor(cfg, 300, cons.L, cons.Beta, 0, 1e6), data)
-	if v.Verdict != Valid || statusOf(v, name) != Pass || !strings.Contains(strings.Join(v.CrossChecked, "|"), "σ = 2") {
+	if v.Verdict != dp.Valid || statusOf(v, name) != dp.Pass || !strings.Contains(strings.Join(v.CrossChecked, "|"), "σ = 2") {
 		t.Errorf("the run's own σ: %v %q, checked %v", v.Verdict, statusOf(v, name), v.CrossChecked)
 	}
 	for _, ch := range v.Checks {
@@ -40,12 +42,12 @@ func TestIssue22NoiseColumn(t *testing.T) {
 	c := cfg
 	c.Sigma = 4
 	v = verifyCSV(t, claimFor(c, 300, cons.L, cons.Beta, 0, 1e6), dropNoise(t, data))
-	if v.Verdict != Valid || statusOf(v, name) != Assumed || !strings.Contains(strings.Join(v.Trusted, "|"), "σ = 4") {
+	if v.Verdict != dp.Valid || statusOf(v, name) != dp.Assumed || !strings.Contains(strings.Join(v.Trusted, "|"), "σ = 4") {
 		t.Errorf("no noise columns: %v %q, trusted %v", v.Verdict, statusOf(v, name), v.Trusted)
 	}
 	// no trajectory at all: the same
 	cl := parseClaimString(t, claimFor(c, 300, cons.L, cons.Beta, 0, 1e6))
-	if v, _ := Verify(cl, nil); statusOf(v, name) != Assumed {
+	if v, _ := Verify(cl, nil); statusOf(v, name) != dp.Assumed {
 		t.Errorf("no trajectory: %q", statusOf(v, name))
 	}
 	// noise columns that cannot be evidence
@@ -55,7 +57,7 @@ func TestIssue22NoiseColumn(t *testing.T) {
 		csvEdit(t, data, "noise_sq", 5, ""),      // blanked on one row
 		csvEdit(t, data, "noise_dof", -1, "2.5"), // not whole
 	} {
-		if v := verifyCSV(t, claimFor(cfg, 300, cons.L, cons.Beta, 0, 1e6), bad); v.Verdict != Unsupported || statusOf(v, "trajectory: usable as evidence") != Fail {
+		if v := verifyCSV(t, claimFor(cfg, 300, cons.L, cons.Beta, 0, 1e6), bad); v.Verdict != dp.Unsupported || statusOf(v, "trajectory: usable as evidence") != dp.Fail {
 			t.Errorf("bad noise columns: %v %v", v.Verdict, v.Failed())
 		}
 	}
@@ -68,7 +70,7 @@ func TestIssue22NoiseFalseAlarm(t *testing.T) {
 		cfg := testConfig(Final, sigma, 1, 2, 4, 2)
 		data, cons := genuineTrace(t, "linear", 0.1, cfg, 200, 5)
 		v := verifyCSV(t, claimFor(cfg, 200, cons.L, cons.Beta, cons.M, 1e6), data)
-		if st := statusOf(v, "trajectory: noise drawn matches σ"); st != Pass {
+		if st := statusOf(v, "trajectory: noise drawn matches σ"); st != dp.Pass {
 			t.Errorf("σ = %v: %q %v", sigma, st, v.Failed())
 		}
 	}
@@ -83,13 +85,13 @@ func TestIssue22PublicSteps(t *testing.T) {
 	claim, trace := exampleClaim(t)
 	const steps = "trajectory: number of steps"
 	v := verifyCSV(t, strings.Replace(claim, `"epochs": 1,`, `"epochs": 1, "public": 200,`, 1), trace)
-	if v.Verdict != Unsupported || statusOf(v, steps) != Fail || !strings.Contains(strings.Join(v.Failed(), "|"), "769") {
+	if v.Verdict != dp.Unsupported || statusOf(v, steps) != dp.Fail || !strings.Contains(strings.Join(v.Failed(), "|"), "769") {
 		t.Errorf("public 200 beside 569 steps: %v %v", v.Verdict, v.Failed())
 	}
 	c := strings.Replace(claim, `"n": 569,`, `"n": 369, "public": 200,`, 1)
 	c = strings.Replace(c, `{"index": 285, "epsilon": 0.08}`, `{"index": 285, "epsilon": 0.5}`, 1)
 	v = verifyCSV(t, c, trace)
-	if statusOf(v, steps) != Pass || v.Training.N != 369 || v.Training.Public != 200 {
+	if statusOf(v, steps) != dp.Pass || v.Training.N != 369 || v.Training.Public != 200 {
 		t.Errorf("369 private + 200 public: %q, training %+v, %v", statusOf(v, steps), v.Training, v.Failed())
 	}
 	// an index among the public examples is refused by name
@@ -119,21 +121,22 @@ func exampleClaim(t *testing.T) (string, []byte) {
 func TestIssue22Delta(t *testing.T) {
 	claim, trace := exampleClaim(t)
 	v := verifyCSV(t, strings.Replace(claim, `"delta": 1e-5`, `"delta": 0.1`, 1), trace)
-	if v.Verdict != Unsupported || v.Via != ViaDelta || statusOf(v, DeltaCheckName) != Fail || !strings.Contains(strings.Join(v.Notes, "|"), "protects nobody") {
+	if v.Verdict != dp.Unsupported || v.Via != ViaDelta || statusOf(v, DeltaCheckName) != dp.Fail || !strings.Contains(strings.Join(v.Notes, "|"), "protects nobody") {
 		t.Errorf("claim δ = 0.1, n = 569: %v via %s, %q", v.Verdict, v.Via, statusOf(v, DeltaCheckName))
 	}
-	if v := verifyCSV(t, claim, trace); v.Verdict != Valid || statusOf(v, DeltaCheckName) != Pass {
+	if v := verifyCSV(t, claim, trace); v.Verdict != dp.Valid || statusOf(v, DeltaCheckName) != dp.Pass {
 		t.Errorf("claim δ = 1e-5: %v %q", v.Verdict, statusOf(v, DeltaCheckName))
 	}
 	for _, c := range []struct {
-		doc, want string
-		verdict   Verdict
+		doc     string
+		want    dp.Status
+		verdict dp.Verdict
 	}{
-		{strings.Replace(mnistClaim, `"delta": 1e-5`, `"delta": 0.1`, 1), Fail, Unsupported},
-		{strings.Replace(mnistClaim, `"delta": 1e-5`, `"delta": 1.6667e-5`, 1), Fail, Unsupported}, // just above 1/60000
-		{mnistClaim, Pass, Valid},
-		{`{"algorithm": "dpsgd", "sampling": "poisson", "sample_rate": 0.004266666666666667, "noise_multiplier": 1.1, "steps": 14063, "delta": 0.1, "epsilon": 2.6}`, NA, Valid},
-		{`{"algorithm": "bst14-sgd", "n": 569, "sigma": 3450.15, "lipschitz": 0.731059, "delta": 0.01, "epsilon": 1}`, Fail, Unsupported},
+		{strings.Replace(mnistClaim, `"delta": 1e-5`, `"delta": 0.1`, 1), dp.Fail, dp.Unsupported},
+		{strings.Replace(mnistClaim, `"delta": 1e-5`, `"delta": 1.6667e-5`, 1), dp.Fail, dp.Unsupported}, // just above 1/60000
+		{mnistClaim, dp.Pass, dp.Valid},
+		{`{"algorithm": "dpsgd", "sampling": "poisson", "sample_rate": 0.004266666666666667, "noise_multiplier": 1.1, "steps": 14063, "delta": 0.1, "epsilon": 2.6}`, dp.NA, dp.Valid},
+		{`{"algorithm": "bst14-sgd", "n": 569, "sigma": 3450.15, "lipschitz": 0.731059, "delta": 0.01, "epsilon": 1}`, dp.Fail, dp.Unsupported},
 	} {
 		cl, err := ParseClaim(strings.NewReader(c.doc))
 		if err != nil {
@@ -168,11 +171,11 @@ func TestIssue22NoTrustedPass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if statusOf(v, names[i]) != Assumed {
+		if statusOf(v, names[i]) != dp.Assumed {
 			t.Errorf("%s: %q is %q", doc, names[i], statusOf(v, names[i]))
 		}
 		for _, ch := range v.Checks {
-			if ch.Basis == BasisTrust && ch.Status == Pass {
+			if ch.Basis == BasisTrust && ch.Status == dp.Pass {
 				t.Errorf("%s: %q is taken on trust but PASS", doc, ch.Name)
 			}
 		}

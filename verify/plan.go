@@ -2,9 +2,10 @@ package verify
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"strings"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
@@ -17,12 +18,12 @@ import (
 // the same way: δ < 1/n (DeltaCheck), the smoothness that amplification by
 // iteration needs, and the file's summary against its recomputation.
 type PlanVerification struct {
-	Verdict Verdict `json:"verdict"`
+	Verdict dp.Verdict `json:"verdict"`
 	// Via is ViaAmplification, ViaComposition (no β: the step's
 	// contraction is not established, so plain composition decides, as for
 	// a claim without "smoothness") or ViaDelta.
-	Via    string  `json:"via"`
-	Checks []Check `json:"checks"`
+	Via    string     `json:"via"`
+	Checks []dp.Check `json:"checks"`
 	// CompositionEpsilon is plain composition's ε at the plan's δ (every
 	// iterate released; needs only ‖∇f‖ ≤ L): the same for every person.
 	CompositionEpsilon dp.Loss `json:"composition_epsilon"`
@@ -41,16 +42,16 @@ type PlanVerification struct {
 // recomputes every position's ε (plan.Plan.VerifyProgress; progress may be
 // nil) and decides:
 //
-//   - a target δ ≥ 1/n: Unsupported via ViaDelta (DeltaCheck);
+//   - a target δ ≥ 1/n: dp.Unsupported via ViaDelta (DeltaCheck);
 //   - no smoothness β ("smoothness": 0, what privamp plan writes when
 //     --smoothness is not given): η ≤ 2/β, which amplification by iteration
-//     needs, is not established (check Unmet, as for a claim without
-//     "smoothness"); plain composition decides: Valid via ViaComposition
-//     when it meets every target, else Unsupported;
-//   - else Valid when every position is within its target, Invalid
+//     needs, is not established (check dp.Unmet, as for a claim without
+//     "smoothness"); plain composition decides: dp.Valid via ViaComposition
+//     when it meets every target, else dp.Unsupported;
+//   - else dp.Valid when every position is within its target, dp.Invalid
 //     otherwise (with the σ that would meet every target);
 //   - a summary that the recomputation contradicts (an edited
-//     max_achieved_ratio or achieved_max): Invalid, naming the fields,
+//     max_achieved_ratio or achieved_max): dp.Invalid, naming the fields,
 //     whatever else holds.
 func VerifyPlan(p *plan.Plan, progress func(done, n int64)) (*PlanVerification, error) {
 	v, err := p.VerifyProgress(progress)
@@ -58,7 +59,7 @@ func VerifyPlan(p *plan.Plan, progress func(done, n int64)) (*PlanVerification, 
 		return nil, err
 	}
 	nan := math.NaN()
-	pv := &PlanVerification{Via: ViaAmplification, Verification: v, CompositionEpsilon: dp.Loss(nan), Checks: []Check{}, Notes: []string{}}
+	pv := &PlanVerification{Via: ViaAmplification, Verification: v, CompositionEpsilon: dp.Loss(nan), Checks: []dp.Check{}, Notes: []string{}}
 	claims := p.Claims()
 	maxDelta := 0.0
 	for _, c := range claims {
@@ -68,20 +69,20 @@ func VerifyPlan(p *plan.Plan, progress func(done, n int64)) (*PlanVerification, 
 	dc.Detail = "largest target δ of the plan: " + dc.Detail
 	pv.Checks = append(pv.Checks, dc)
 	if p.Smoothness == 0 {
-		pv.Checks = append(pv.Checks, check("smoothness β stated", Unmet, nan, nan, BasisArithmetic,
+		pv.Checks = append(pv.Checks, check("smoothness β stated", dp.Unmet, nan, nan, BasisArithmetic,
 			"the plan has \"smoothness\": 0 (no β given to privamp plan): amplification by iteration needs β-smooth losses with η ≤ 2/β (Prop. 18), which is then not established; plain composition, which needs only ‖∇f‖ ≤ L, decides (give the loss's smoothness β when planning to use amplification)"))
 	} else {
-		pv.Checks = append(pv.Checks, check("η ≤ 2/β (the step contracts)", Pass, p.Eta, 2/p.Smoothness, BasisArithmetic,
+		pv.Checks = append(pv.Checks, check("η ≤ 2/β (the step contracts)", dp.Pass, p.Eta, 2/p.Smoothness, BasisArithmetic,
 			fmt.Sprintf("η·β = %.6g ≤ 2", p.Eta*p.Smoothness)))
 	}
-	sc := check("summary = recomputation", Pass, nan, nan, BasisArithmetic,
+	sc := check("summary = recomputation", dp.Pass, nan, nan, BasisArithmetic,
 		"max_achieved_ratio, binding_position, optimal, order_note, every group's achieved ε and slack, the uniform plan and the utility bounds agree with the recomputation (relative 1e-9)")
 	if len(v.Summary) > 0 {
 		var fs []string
 		for _, m := range v.Summary {
 			fs = append(fs, m.String())
 		}
-		sc.Status, sc.Detail = Fail, "the file's summary is not what its plan gives (edited or stale): "+strings.Join(fs, "; ")
+		sc.Status, sc.Detail = dp.Fail, "the file's summary is not what its plan gives (edited or stale): "+strings.Join(fs, "; ")
 	}
 	pv.Checks = append(pv.Checks, sc)
 	tr := p.Training()
@@ -112,7 +113,7 @@ func VerifyPlan(p *plan.Plan, progress func(done, n int64)) (*PlanVerification, 
 	}
 	switch {
 	case refuseDeltaChecks(pv.Checks, &pv.Notes):
-		pv.Verdict, pv.Via = Unsupported, ViaDelta
+		pv.Verdict, pv.Via = dp.Unsupported, ViaDelta
 	case p.Smoothness == 0:
 		pv.Via = ViaComposition
 		for _, c := range claims {
@@ -120,20 +121,20 @@ func VerifyPlan(p *plan.Plan, progress func(done, n int64)) (*PlanVerification, 
 				pv.CompositionShort += c.Last - c.First + 1
 			}
 		}
-		pv.Verdict = Valid
+		pv.Verdict = dp.Valid
 		if pv.CompositionShort > 0 {
-			pv.Verdict = Unsupported
+			pv.Verdict = dp.Unsupported
 			pv.Notes = append(pv.Notes, fmt.Sprintf("no smoothness β: amplification by iteration does not apply, and plain composition (ε = %s at δ = %g for every person) is above the target of %s", pv.CompositionEpsilon, p.Delta, quantity.Count(pv.CompositionShort, "person", "people")))
 		} else {
 			pv.Notes = append(pv.Notes, "no smoothness β: amplification by iteration does not apply, but plain composition meets every target")
 		}
 	case v.ViolationCount > 0:
-		pv.Verdict = Invalid
+		pv.Verdict = dp.Invalid
 	default:
-		pv.Verdict = Valid
+		pv.Verdict = dp.Valid
 	}
-	if len(v.Summary) > 0 && pv.Verdict != Unsupported {
-		pv.Verdict = Invalid
+	if len(v.Summary) > 0 && pv.Verdict != dp.Unsupported {
+		pv.Verdict = dp.Invalid
 		pv.Notes = append(pv.Notes, "the file's summary contradicts its recomputation: "+sc.Detail)
 	}
 	pv.Notes = append(pv.Notes, "VALID means every recomputed ε ≤ its target (by amplification by iteration, or by plain composition when the plan states no smoothness); plans written by privamp plan keep a relative margin of 5e-10 below each target")
@@ -142,7 +143,7 @@ func VerifyPlan(p *plan.Plan, progress func(done, n int64)) (*PlanVerification, 
 
 // refuseDeltaChecks reports whether the δ check of checks failed, and if
 // so says why in notes.
-func refuseDeltaChecks(checks []Check, notes *[]string) bool {
+func refuseDeltaChecks(checks []dp.Check, notes *[]string) bool {
 	v := Verification{Checks: checks}
 	if !refuseDelta(&v) {
 		return false

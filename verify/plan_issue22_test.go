@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 	"github.com/privamp/privamp/shifted/plan"
@@ -31,13 +32,13 @@ func verifyPlanText(t *testing.T, text string) *PlanVerification {
 	return pv
 }
 
-func planCheck(pv *PlanVerification, name string) Check {
+func planCheck(pv *PlanVerification, name string) dp.Check {
 	for _, c := range pv.Checks {
 		if c.Name == name {
 			return c
 		}
 	}
-	return Check{}
+	return dp.Check{}
 }
 
 // TestIssue22PlanSummary (hole 4e): a plan file whose stored summary was
@@ -51,7 +52,7 @@ func TestIssue22PlanSummary(t *testing.T) {
 	}
 	text := string(raw)
 	pv := verifyPlanText(t, text)
-	if pv.Verdict != Valid || planCheck(pv, "summary = recomputation").Status != Pass {
+	if pv.Verdict != dp.Valid || planCheck(pv, "summary = recomputation").Status != dp.Pass {
 		t.Fatalf("untouched: %v %+v", pv.Verdict, pv.Checks)
 	}
 	edits := []struct{ old, new, field string }{
@@ -66,7 +67,7 @@ func TestIssue22PlanSummary(t *testing.T) {
 		}
 		pv := verifyPlanText(t, strings.Replace(text, e.old, e.new, 1))
 		ch := planCheck(pv, "summary = recomputation")
-		if pv.Verdict != Invalid || ch.Status != Fail || !strings.Contains(ch.Detail, e.field) {
+		if pv.Verdict != dp.Invalid || ch.Status != dp.Fail || !strings.Contains(ch.Detail, e.field) {
 			t.Errorf("%s edited: %v, %q %s", e.field, pv.Verdict, ch.Status, ch.Detail)
 		}
 	}
@@ -122,7 +123,7 @@ func TestIssue22PlanSummaryNoFalseAlarm(t *testing.T) {
 				t.Fatal(err)
 			}
 			pv := verifyPlanText(t, buf.String())
-			if ch := planCheck(pv, "summary = recomputation"); ch.Status != Pass {
+			if ch := planCheck(pv, "summary = recomputation"); ch.Status != dp.Pass {
 				t.Errorf("%s: %s", name, ch.Detail)
 			}
 		}
@@ -147,7 +148,7 @@ func TestIssue22PlanSmoothness(t *testing.T) {
 	}
 	for _, txt := range []string{text, strings.Replace(text, eta, `"eta": 1e300`, 1)} {
 		pv := verifyPlanText(t, txt)
-		if pv.Verdict != Unsupported || pv.Via != ViaComposition || planCheck(pv, "smoothness β stated").Status != Unmet || pv.CompositionShort != 10 {
+		if pv.Verdict != dp.Unsupported || pv.Via != ViaComposition || planCheck(pv, "smoothness β stated").Status != dp.Unmet || pv.CompositionShort != 10 {
 			t.Errorf("no β: %v via %s, %+v, short %d", pv.Verdict, pv.Via, pv.Checks, pv.CompositionShort)
 		}
 	}
@@ -160,12 +161,12 @@ func TestIssue22PlanSmoothness(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	res.Plan.WriteTo(&buf)
-	if pv := verifyPlanText(t, buf.String()); pv.Verdict != Valid || pv.Via != ViaComposition || float64(pv.CompositionEpsilon) > 5 {
+	if pv := verifyPlanText(t, buf.String()); pv.Verdict != dp.Valid || pv.Via != ViaComposition || float64(pv.CompositionEpsilon) > 5 {
 		t.Errorf("loose targets without β: %v via %s, composition %v", pv.Verdict, pv.Via, pv.CompositionEpsilon)
 	}
 	// with β (c = 1 as without it): amplification decides
 	pv := verifyPlanText(t, strings.Replace(text, `"smoothness": 0,`, `"smoothness": 1,`, 1))
-	if pv.Verdict != Valid || pv.Via != ViaAmplification {
+	if pv.Verdict != dp.Valid || pv.Via != ViaAmplification {
 		t.Errorf("with β: %v via %s", pv.Verdict, pv.Via)
 	}
 }
@@ -182,7 +183,7 @@ func TestIssue22PlanDelta(t *testing.T) {
 	var buf bytes.Buffer
 	res.Plan.WriteTo(&buf)
 	pv := verifyPlanText(t, buf.String())
-	if pv.Verdict != Unsupported || pv.Via != ViaDelta || planCheck(pv, DeltaCheckName).Status != Fail {
+	if pv.Verdict != dp.Unsupported || pv.Via != ViaDelta || planCheck(pv, DeltaCheckName).Status != dp.Fail {
 		t.Errorf("δ = 0.05 with n = 40: %v via %s %+v", pv.Verdict, pv.Via, pv.Checks)
 	}
 }

@@ -2,68 +2,16 @@ package verify
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
-)
-
-// Verdict is the answer of Verify.
-type Verdict int
-
-const (
-	// Valid: the claimed ε is at least a bound privamp can prove.
-	Valid Verdict = iota
-	// Invalid: the assumptions hold but the claimed ε is below the smallest
-	// ε privamp can certify.
-	Invalid
-	// Unsupported: a declared value is contradicted (a failed check), or an
-	// assumption of the amplification-by-iteration analysis is unmet and
-	// plain composition does not support the claim either.
-	Unsupported
-)
-
-func (v Verdict) String() string {
-	switch v {
-	case Invalid:
-		return "INVALID"
-	case Unsupported:
-		return "UNSUPPORTED"
-	}
-	return "VALID"
-}
-
-// MarshalJSON encodes the verdict as its name ("VALID", "INVALID",
-// "UNSUPPORTED").
-func (v Verdict) MarshalJSON() ([]byte, error) { return []byte(`"` + v.String() + `"`), nil }
-
-// Status of a Check (the words of optimizer.TrainCheck, and Unmet).
-const (
-	// Pass: the check holds.
-	Pass = optimizer.Pass
-	// Fail: a declared value is contradicted by the claim's own inputs (a
-	// trajectory column, or the other declared constants), or the
-	// trajectory cannot be evidence (degenerate, non-finite, steps that do
-	// not increase). A claim with a failed check is never Valid: its
-	// verdict is Unsupported, via ViaNone.
-	Fail = optimizer.Fail
-	// Unmet: the declared constants are consistent but do not meet an
-	// assumption of amplification by iteration (η > 2/β, no β, a reshuffled
-	// order); plain composition, which needs only gradients bounded by L,
-	// decides instead.
-	Unmet = "UNMET"
-	// NA: the check does not apply.
-	NA = optimizer.NA
-	// Assumed: a declared value nothing the claim brings can check (the
-	// sampling of a DP-SGD claim, σ without the trajectory's noise columns,
-	// a data-independent shuffle): taken as declared, never PASS. It does
-	// not change the verdict; the value is also listed in Trusted.
-	Assumed = optimizer.Assumed
 )
 
 // Basis of a Check: how its value was established.
@@ -79,18 +27,6 @@ const (
 	BasisTrust = "declared (taken on trust)"
 )
 
-// Check is one assumption or sanity check with its numbers.
-type Check struct {
-	Name   string `json:"name"`
-	Status string `json:"status"` // Pass, Fail, Unmet or NA
-	// Basis says whether the value was checked (BasisTrajectory,
-	// BasisArithmetic) or is declared and taken on trust (BasisTrust).
-	Basis  string `json:"basis"`
-	Value  dp.Num `json:"value"` // measured or stated value (NaN: none)
-	Bound  dp.Num `json:"bound"` // the bound it is compared with (NaN: none)
-	Detail string `json:"detail"`
-}
-
 // IndexVerdict compares a per-index claim with the certified ε.
 type IndexVerdict struct {
 	Index     int64   `json:"index"`
@@ -101,7 +37,7 @@ type IndexVerdict struct {
 
 // Verification is the result of Verify.
 type Verification struct {
-	Verdict Verdict `json:"verdict"`
+	Verdict dp.Verdict `json:"verdict"`
 	// Via names the argument that decided: ViaAmplification,
 	// ViaComposition, or ViaNone when a declared value is contradicted;
 	// for a DP-SGD claim the accountant's name (Accountant.Name), or
@@ -125,14 +61,14 @@ type Verification struct {
 	// accountant's ε of the composed steps (WorstEpsilon; NaN when the
 	// sampling is not covered).
 	CompositionEpsilon dp.Loss `json:"composition_epsilon"`
-	// SigmaNeeded is the smallest σ that makes every claim true (Invalid
+	// SigmaNeeded is the smallest σ that makes every claim true (dp.Invalid
 	// only; NaN otherwise).
 	SigmaNeeded dp.Noise `json:"sigma_needed,omitzero"`
 	// NoiseMultiplierNeeded is, for a DP-SGD claim, the smallest noise
-	// multiplier that makes the claim true (Invalid only; NaN otherwise;
+	// multiplier that makes the claim true (dp.Invalid only; NaN otherwise;
 	// absent for the other claims).
-	NoiseMultiplierNeeded dp.Noise `json:"noise_multiplier_needed,omitzero"`
-	Checks                []Check  `json:"checks"`
+	NoiseMultiplierNeeded dp.Noise   `json:"noise_multiplier_needed,omitzero"`
+	Checks                []dp.Check `json:"checks"`
 	// CrossChecked lists the declared values that were compared with the
 	// trajectory or with each other and not contradicted; Trusted those
 	// nothing in the claim could cross-check (σ when the trajectory has no
@@ -146,11 +82,11 @@ type Verification struct {
 	Notes        []string       `json:"notes"`
 }
 
-// Failed lists the failed (Fail) and unmet (Unmet) checks, in words.
+// Failed lists the failed (dp.Fail) and unmet (dp.Unmet) checks, in words.
 func (v Verification) Failed() []string {
 	var out []string
 	for _, ch := range v.Checks {
-		if ch.Status == Fail || ch.Status == Unmet {
+		if ch.Status == dp.Fail || ch.Status == dp.Unmet {
 			out = append(out, ch.Name+": "+ch.Detail)
 		}
 	}
@@ -182,19 +118,19 @@ const (
 //
 //   - a declared value is contradicted, or the trajectory cannot be evidence
 //     (every gradient norm 0, non-finite values, steps that do not increase,
-//     a column blanked on some rows): Unsupported, whatever ε is claimed, via
+//     a column blanked on some rows): dp.Unsupported, whatever ε is claimed, via
 //     ViaNone (no argument is applied to false constants);
 //   - every assumption holds and each claimed ε is ≥ the certified one:
-//     Valid (via amplification by iteration, FMTT18 Thm 22 through
+//     dp.Valid (via amplification by iteration, FMTT18 Thm 22 through
 //     shifted.Training.Guarantee);
-//   - every assumption holds but some claimed ε is smaller: Invalid, with the
+//   - every assumption holds but some claimed ε is smaller: dp.Invalid, with the
 //     smallest certifiable ε and the σ that would make the claim true
 //     (shifted.Training.CalibrateSigma);
 //   - an assumption of amplification by iteration is unmet (η > 2/β, no β, a
 //     reshuffled multi-epoch order): plain composition (which needs only
 //     gradients bounded by L; FMTT18 Lemma 27, Mironov 2017 Prop. 1) is
-//     tried; if it supports the claim the answer is Valid (via composition),
-//     else Unsupported, naming the unmet assumptions and the composition ε.
+//     tried; if it supports the claim the answer is dp.Valid (via composition),
+//     else dp.Unsupported, naming the unmet assumptions and the composition ε.
 //
 // Each check says whether its value was checked or taken on trust (Basis);
 // CrossChecked and Trusted list the declared values of each kind.
@@ -231,7 +167,7 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 		e := dp.Num(*c.Epsilon)
 		v.ClaimedEpsilon = &e
 	}
-	add := func(ch Check) { v.Checks = append(v.Checks, ch) }
+	add := func(ch dp.Check) { v.Checks = append(v.Checks, ch) }
 	checked := func(what string) { v.CrossChecked = append(v.CrossChecked, what) }
 	trusted := func(what string) { v.Trusted = append(v.Trusted, what) }
 	lipschitzOK := true
@@ -245,13 +181,13 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	cc := optimizer.Constants{Beta: c.Smoothness, M: c.StrongConvexity}.Contraction(c.Eta)
 	switch {
 	case c.Smoothness == 0:
-		add(check("smoothness β stated", Unmet, nan, nan, BasisArithmetic,
+		add(check("smoothness β stated", dp.Unmet, nan, nan, BasisArithmetic,
 			"no \"smoothness\" given: amplification by iteration needs β-smooth losses with η ≤ 2/β (Prop. 18); for a non-smooth loss smooth it first (Thm 33) and state the smoothed β"))
 	default:
-		ch := check("η ≤ 2/β (the step contracts)", Pass, c.Eta, 2/c.Smoothness, BasisArithmetic,
+		ch := check("η ≤ 2/β (the step contracts)", dp.Pass, c.Eta, 2/c.Smoothness, BasisArithmetic,
 			fmt.Sprintf("contraction c = max(|1 − ηm|, |1 − ηβ|) = %.6g", cc))
 		if c.Eta*c.Smoothness > 2 {
-			ch.Status = Unmet
+			ch.Status = dp.Unmet
 			ch.Detail = fmt.Sprintf("η = %g > 2/β = %g: the gradient step expands distances (c = %.6g > 1); Theorem 22 does not apply", c.Eta, 2/c.Smoothness, cc)
 		}
 		add(ch)
@@ -261,13 +197,13 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	if c.Order == string(shifted.Shuffled) {
 		switch {
 		case c.Epochs > 1:
-			add(check("fixed data order", Unmet, nan, nan, BasisTrust,
+			add(check("fixed data order", dp.Unmet, nan, nan, BasisTrust,
 				"a reshuffle every epoch puts a person at different positions in each pass; the analysis (Thm 35 and the engine) needs one fixed order"))
 		case len(c.PerIndex) > 0:
-			add(check("fixed data order", Unmet, nan, nan, BasisTrust,
+			add(check("fixed data order", dp.Unmet, nan, nan, BasisTrust,
 				"per-index claims need a fixed order: after a shuffle a person's position is random"))
 		default:
-			add(check("fixed data order", Assumed, nan, nan, BasisTrust,
+			add(check("fixed data order", dp.Assumed, nan, nan, BasisTrust,
 				"one pass after a data-independent shuffle: the worst case over positions still bounds every person (the guarantee holds conditionally on the permutation)"))
 		}
 	}
@@ -284,7 +220,7 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 			sum = nil // not evidence, for σ either
 		}
 	} else {
-		add(check("trajectory", NA, nan, nan, BasisTrust,
+		add(check("trajectory", dp.NA, nan, nan, BasisTrust,
 			"no trajectory given: L, β, m, η, σ and the number of steps are taken as declared (give \"trajectory\" to check them against the run)"))
 		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g, %s (no trajectory)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta, quantity.Count(tr.Steps(), "step", "steps")))
 	}
@@ -293,7 +229,7 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 		checked(fmt.Sprintf("σ = %g (noise_sq column, χ² test at false-alarm probability %g)", c.Sigma, NoiseFalseAlarm))
 		add(ch)
 	} else {
-		if ch.Status == Assumed {
+		if ch.Status == dp.Assumed {
 			trusted(fmt.Sprintf("σ = %g (no noise columns in the trajectory)", c.Sigma))
 		}
 		add(ch)
@@ -325,15 +261,15 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 	// A contradicted value: no argument applies to the claim as declared.
 	var contradicted []string
 	for _, ch := range v.Checks {
-		if ch.Status == Fail && ch.Name != DeltaCheckName {
+		if ch.Status == dp.Fail && ch.Name != DeltaCheckName {
 			contradicted = append(contradicted, ch.Name)
 		}
 	}
 	if refuseDelta(&v) {
-		v.Verdict, v.Via = Unsupported, ViaDelta
+		v.Verdict, v.Via = dp.Unsupported, ViaDelta
 	}
 	if len(contradicted) > 0 {
-		v.Verdict, v.Via = Unsupported, ViaNone
+		v.Verdict, v.Via = dp.Unsupported, ViaNone
 	}
 	if len(contradicted) > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("the claim's own inputs contradict it (%s): neither amplification by iteration nor composition is applied to constants that do not hold; correct the claim (or the trajectory) and verify again", strings.Join(contradicted, "; ")))
@@ -341,18 +277,18 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 			v.Notes = append(v.Notes, "the plain composition ε is for reference only: it assumes the declared L, and it did not decide")
 		}
 	}
-	if v.Verdict == Unsupported {
+	if v.Verdict == dp.Unsupported {
 		return v, nil
 	}
 
 	unmet := false
 	for _, ch := range v.Checks {
-		unmet = unmet || ch.Status == Unmet
+		unmet = unmet || ch.Status == dp.Unmet
 	}
 	if !unmet {
 		g, err := tr.Guarantee()
 		if err != nil {
-			add(check("assumptions of the theorem", Unmet, nan, nan, BasisArithmetic, err.Error()))
+			add(check("assumptions of the theorem", dp.Unmet, nan, nan, BasisArithmetic, err.Error()))
 		} else {
 			v.Source = g.Source()
 			v.Assumptions = g.Assumptions()
@@ -373,10 +309,10 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 				v.PerIndex = append(v.PerIndex, iv)
 			}
 			if ok {
-				v.Verdict = Valid
+				v.Verdict = dp.Valid
 				return v, nil
 			}
-			v.Verdict = Invalid
+			v.Verdict = dp.Invalid
 			sig, err := tr.CalibrateSigma(claimedWorst, per)
 			v.SigmaNeeded = dp.Noise(sig)
 			if err != nil {
@@ -398,11 +334,11 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 		v.PerIndex = append(v.PerIndex, iv)
 	}
 	if okc {
-		v.Verdict = Valid
+		v.Verdict = dp.Valid
 		v.Notes = append(v.Notes, "amplification by iteration does not apply (see the unmet checks), but plain composition, which only needs gradients bounded by L, already supports the claim")
 		return v, nil
 	}
-	v.Verdict = Unsupported
+	v.Verdict = dp.Unsupported
 	for _, f := range v.Failed() {
 		v.Notes = append(v.Notes, "assumption of amplification by iteration unmet: "+f)
 	}
@@ -411,8 +347,8 @@ func VerifyWith(c *Claim, trace Trajectory, o Options) (Verification, error) {
 }
 
 // check builds a Check.
-func check(name, status string, value, bound float64, basis, detail string) Check {
-	return Check{Name: name, Status: status, Value: dp.Num(value), Bound: dp.Num(bound), Basis: basis, Detail: detail}
+func check(name string, status dp.Status, value, bound float64, basis, detail string) dp.Check {
+	return dp.Check{Name: name, Status: status, Value: dp.Num(value), Bound: dp.Num(bound), Basis: basis, Detail: detail}
 }
 
 // epsilonOf is index t's ε at δ through the improved conversion: the one
@@ -448,7 +384,7 @@ const relTol = 1e-6
 
 // consistencyChecks checks the declared constants by arithmetic: each in
 // its range, m ≤ β, and L ≥ m·R.
-func consistencyChecks(c *Claim, add func(Check)) {
+func consistencyChecks(c *Claim, add func(dp.Check)) {
 	nan := math.NaN()
 	var bad []string
 	pos := func(name string, x float64) {
@@ -469,18 +405,18 @@ func consistencyChecks(c *Claim, add func(Check)) {
 	if !(c.Radius > 0) {
 		bad = append(bad, fmt.Sprintf("R = %v is not > 0", c.Radius))
 	}
-	ch := Check{Name: "declared constants in range", Status: Pass, Value: dp.Num(nan), Bound: dp.Num(nan), Basis: BasisArithmetic,
+	ch := dp.Check{Name: "declared constants in range", Status: dp.Pass, Value: dp.Num(nan), Bound: dp.Num(nan), Basis: BasisArithmetic,
 		Detail: "L, η, σ finite and > 0; β, m finite and ≥ 0; R > 0"}
 	if len(bad) > 0 {
-		ch.Status, ch.Detail = Fail, strings.Join(bad, "; ")
+		ch.Status, ch.Detail = dp.Fail, strings.Join(bad, "; ")
 	}
 	add(ch)
 	beta, m, L, R := c.Smoothness, c.StrongConvexity, c.Lipschitz, c.Radius
 	if beta > 0 && m > 0 {
-		ch := Check{Name: "m ≤ β (constants consistent)", Status: Pass, Value: dp.Num(m), Bound: dp.Num(beta), Basis: BasisArithmetic,
+		ch := dp.Check{Name: "m ≤ β (constants consistent)", Status: dp.Pass, Value: dp.Num(m), Bound: dp.Num(beta), Basis: BasisArithmetic,
 			Detail: "a loss that is m-strongly convex and β-smooth has m ≤ β"}
 		if m > beta {
-			ch.Status = Fail
+			ch.Status = dp.Fail
 			ch.Detail = fmt.Sprintf("m = %g exceeds β = %g: no function is both m-strongly convex and β-smooth", m, beta)
 		}
 		add(ch)
@@ -489,14 +425,14 @@ func consistencyChecks(c *Claim, add func(Check)) {
 		// An m-strongly convex f has ‖∇f(u) − ∇f(v)‖ ≥ m‖u − v‖ (Nesterov
 		// 2004, Thm 2.1.10); with u = R·e and v = −R·e in K = {‖w‖ ≤ R},
 		// 2L ≥ ‖∇f(u)‖ + ‖∇f(v)‖ ≥ 2mR.
-		ch := Check{Name: "L ≥ m·R (constants consistent)", Status: Pass, Value: dp.Num(L), Bound: dp.Num(m * R), Basis: BasisArithmetic,
+		ch := dp.Check{Name: "L ≥ m·R (constants consistent)", Status: dp.Pass, Value: dp.Num(L), Bound: dp.Num(m * R), Basis: BasisArithmetic,
 			Detail: "an m-strongly convex loss on the ball of radius R has gradients of norm ≥ m·R at some point of it, so L ≥ m·R"}
 		switch {
 		case math.IsInf(R, 1):
-			ch.Status = Fail
+			ch.Status = dp.Fail
 			ch.Detail = fmt.Sprintf("m = %g > 0 with no radius: on an unbounded domain the gradients of an m-strongly convex loss are unbounded, so no finite L bounds them (state the radius R of the projection, with L ≥ m·R)", m)
 		case L < m*R*(1-1e-12):
-			ch.Status = Fail
+			ch.Status = dp.Fail
 			ch.Detail = fmt.Sprintf("L = %g < m·R = %g: an m-strongly convex loss on the ball of radius %g has a gradient of norm ≥ m·R, so the declared L, m and R cannot all hold", L, m*R, R)
 		}
 		add(ch)
@@ -506,25 +442,25 @@ func consistencyChecks(c *Claim, add func(Check)) {
 // trajectoryChecks cross-checks the declared constants against every
 // column of the trajectory. It reports whether the gradient norms are
 // within L (false: not even composition holds).
-func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check), checked, trusted func(string)) bool {
+func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(dp.Check), checked, trusted func(string)) bool {
 	nan := math.NaN()
 	const name = "trajectory: usable as evidence"
 	if reason := trace.degenerate(); reason != "" {
-		add(Check{Name: name, Status: Fail, Value: dp.Num(nan), Bound: dp.Num(nan), Basis: BasisTrajectory,
+		add(dp.Check{Name: name, Status: dp.Fail, Value: dp.Num(nan), Bound: dp.Num(nan), Basis: BasisTrajectory,
 			Detail: reason + ": such a trajectory cannot be evidence for the declared constants"})
 		trusted(fmt.Sprintf("L = %g, β = %g, m = %g, η = %g (the trajectory is not usable)", c.Lipschitz, c.Smoothness, c.StrongConvexity, c.Eta))
 		return true
 	}
-	add(Check{Name: name, Status: Pass, Value: dp.Num(float64(trace.rows)), Bound: dp.Num(nan), Basis: BasisTrajectory,
+	add(dp.Check{Name: name, Status: dp.Pass, Value: dp.Num(float64(trace.rows)), Bound: dp.Num(nan), Basis: BasisTrajectory,
 		Detail: "rows with increasing steps ≥ 1, finite values, gradient norms not all 0, no column blanked on some rows only"})
 
 	// grad_norm against L
 	maxG, gLine := trace.maxG, trace.gLine
 	lipschitzOK := true
-	ch := Check{Name: "trajectory: max gradient norm ≤ L", Value: dp.Num(maxG), Bound: dp.Num(c.Lipschitz), Status: Pass, Basis: BasisTrajectory,
+	ch := dp.Check{Name: "trajectory: max gradient norm ≤ L", Value: dp.Num(maxG), Bound: dp.Num(c.Lipschitz), Status: dp.Pass, Basis: BasisTrajectory,
 		Detail: fmt.Sprintf("largest per-example gradient norm in the trajectory (line %d)", gLine)}
 	if maxG > c.Lipschitz*(1+1e-9) {
-		ch.Status = Fail
+		ch.Status = dp.Fail
 		ch.Detail = fmt.Sprintf("line %d: gradient norm %g exceeds L = %g: the declared Lipschitz constant does not hold (clip gradients or state a larger L)", gLine, maxG, c.Lipschitz)
 		lipschitzOK = false
 	} else {
@@ -533,10 +469,10 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 	add(ch)
 
 	// step_size against η
-	ch = Check{Name: "trajectory: step size = η", Value: dp.Num(c.Eta), Bound: dp.Num(c.Eta), Status: Pass, Basis: BasisTrajectory, Detail: "every row's step size equals the declared η"}
+	ch = dp.Check{Name: "trajectory: step size = η", Value: dp.Num(c.Eta), Bound: dp.Num(c.Eta), Status: dp.Pass, Basis: BasisTrajectory, Detail: "every row's step size equals the declared η"}
 	if trace.hasBadEta {
 		p := trace.badEta
-		ch.Value, ch.Status = dp.Num(p.StepSize), Fail
+		ch.Value, ch.Status = dp.Num(p.StepSize), dp.Fail
 		ch.Detail = fmt.Sprintf("line %d: step size %g differs from the declared η = %g; the closed-form analysis assumes a constant step (a smaller late step also means less noise)", p.Line, p.StepSize, c.Eta)
 	} else {
 		checked(fmt.Sprintf("η = %g (step_size column)", c.Eta))
@@ -546,17 +482,17 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 	// step against n, batch, epochs
 	S := int(c.Training().Steps())
 	last := trace.last
-	ch = Check{Name: "trajectory: number of steps", Value: dp.Num(float64(last)), Bound: dp.Num(float64(S)), Status: Pass, Basis: BasisTrajectory,
+	ch = dp.Check{Name: "trajectory: number of steps", Value: dp.Num(float64(last)), Bound: dp.Num(float64(S)), Status: dp.Pass, Basis: BasisTrajectory,
 		Detail: fmt.Sprintf("epochs·⌈(n + public)/batch⌉ = %s", quantity.Count(S, "step", "steps"))}
 	switch {
 	case last > S:
-		ch.Status = Fail
+		ch.Status = dp.Fail
 		ch.Detail = fmt.Sprintf("the trajectory has %d steps, more than the %d that n, public, batch and epochs give (epochs·⌈(n + public)/batch⌉)", last, S)
 	case c.Variant != shifted.VariantStop && last != S:
-		ch.Status = Fail
+		ch.Status = dp.Fail
 		ch.Detail = fmt.Sprintf("the trajectory ends at step %d, but %s runs all %d steps that n, public, batch and epochs give (epochs·⌈(n + public)/batch⌉)", last, c.Variant, S)
 	}
-	if ch.Status == Pass {
+	if ch.Status == dp.Pass {
 		checked(fmt.Sprintf("%s (step column)", quantity.Count(S, "step", "steps")))
 	}
 	add(ch)
@@ -565,10 +501,10 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 	if trace.cols[1].have > 0 {
 		mc, cLine := trace.maxC, trace.cLine
 		if c.Smoothness > 0 {
-			ch := Check{Name: "trajectory: measured contraction ≤ c", Value: dp.Num(mc), Bound: dp.Num(cc), Status: Pass, Basis: BasisTrajectory,
+			ch := dp.Check{Name: "trajectory: measured contraction ≤ c", Value: dp.Num(mc), Bound: dp.Num(cc), Status: dp.Pass, Basis: BasisTrajectory,
 				Detail: fmt.Sprintf("largest measured ‖ψ(u) − ψ(v)‖/‖u − v‖ of the step map (line %d) against c = max(|1 − ηm|, |1 − ηβ|) of the declared β = %g, m = %g (Prop. 18: a convex β-smooth, m-strongly convex loss never exceeds it)", cLine, c.Smoothness, c.StrongConvexity)}
 			if mc > cc*(1+relTol) {
-				ch.Status = Fail
+				ch.Status = dp.Fail
 				ch.Detail = fmt.Sprintf("line %d: the measured contraction %.6g exceeds c = %.6g that the declared β = %g and m = %g imply: the declared β or m (or convexity) does not hold", cLine, mc, cc, c.Smoothness, c.StrongConvexity)
 				if mc > 1 {
 					ch.Detail += fmt.Sprintf("; a convex loss whose step expands by %.6g has β ≥ (1 + %.6g)/η = %.6g", mc, mc, (1+mc)/c.Eta)
@@ -578,11 +514,11 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 			}
 			add(ch)
 		} else {
-			add(Check{Name: "trajectory: measured contraction", Status: NA, Value: dp.Num(mc), Bound: dp.Num(nan), Basis: BasisTrajectory,
+			add(dp.Check{Name: "trajectory: measured contraction", Status: dp.NA, Value: dp.Num(mc), Bound: dp.Num(nan), Basis: BasisTrajectory,
 				Detail: fmt.Sprintf("no β declared, so there is no c to compare with; largest measured contraction %.6g (line %d)", mc, cLine)})
 		}
 	} else {
-		add(Check{Name: "trajectory: measured contraction ≤ c", Status: NA, Value: dp.Num(nan), Bound: dp.Num(cc), Basis: BasisTrust,
+		add(dp.Check{Name: "trajectory: measured contraction ≤ c", Status: dp.NA, Value: dp.Num(nan), Bound: dp.Num(cc), Basis: BasisTrust,
 			Detail: "no contraction column: β and m are taken as declared"})
 		trusted(fmt.Sprintf("β = %g, m = %g (no contraction column)", c.Smoothness, c.StrongConvexity))
 	}
@@ -592,7 +528,7 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 	hasDist := trace.cols[2].have > 0
 	if trace.cols[0].have > 0 && (hasDist || !math.IsInf(c.Radius, 1)) {
 		ch := lossCheck(c, trace, hasDist)
-		if ch.Status == Pass {
+		if ch.Status == dp.Pass {
 			checked(fmt.Sprintf("L = %g (loss column)", c.Lipschitz))
 		}
 		add(ch)
@@ -601,10 +537,10 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 	// dist_to_opt against R: w_t and w* both lie in K, so d_t ≤ 2R.
 	if hasDist && !math.IsInf(c.Radius, 1) {
 		md, dLine := trace.maxD, trace.dLine
-		ch := Check{Name: "trajectory: distance to the optimum ≤ 2R", Value: dp.Num(md), Bound: dp.Num(2 * c.Radius), Status: Pass, Basis: BasisTrajectory,
+		ch := dp.Check{Name: "trajectory: distance to the optimum ≤ 2R", Value: dp.Num(md), Bound: dp.Num(2 * c.Radius), Status: dp.Pass, Basis: BasisTrajectory,
 			Detail: fmt.Sprintf("iterate and minimiser both lie in K = {‖w‖ ≤ R}; largest ‖w_t − w*‖ on line %d", dLine)}
 		if md > 2*c.Radius*(1+relTol) {
-			ch.Status = Fail
+			ch.Status = dp.Fail
 			ch.Detail = fmt.Sprintf("line %d: ‖w_t − w*‖ = %g exceeds the diameter 2R = %g of the declared domain: the iterates (or the optimum) are not in a ball of radius %g", dLine, md, 2*c.Radius, c.Radius)
 		} else {
 			checked(fmt.Sprintf("R = %g (dist_to_opt column)", c.Radius))
@@ -620,7 +556,7 @@ func trajectoryChecks(c *Claim, trace *TraceSummary, cc float64, add func(Check)
 // of K). For b = d_s + d_t a violating pair exists iff max_s (F_s − L·d_s) >
 // min_t (F_t + L·d_t); for b = 2R iff max F − min F > 2RL: one pass each.
 // The row reports the pair with the largest excess F_s − F_t − L·b.
-func lossCheck(c *Claim, trace *TraceSummary, hasDist bool) Check {
+func lossCheck(c *Claim, trace *TraceSummary, hasDist bool) dp.Check {
 	L, R := c.Lipschitz, c.Radius
 	type pair struct {
 		s, t   TracePoint
@@ -645,11 +581,11 @@ func lossCheck(c *Claim, trace *TraceSummary, hasDist bool) Check {
 	}
 	p := *best
 	change := p.s.Loss - p.t.Loss
-	ch := Check{Name: "trajectory: loss changes ≤ L·‖w_s − w_t‖", Value: dp.Num(change), Bound: dp.Num(L * p.b), Status: Pass, Basis: BasisTrajectory,
+	ch := dp.Check{Name: "trajectory: loss changes ≤ L·‖w_s − w_t‖", Value: dp.Num(change), Bound: dp.Num(L * p.b), Status: dp.Pass, Basis: BasisTrajectory,
 		Detail: fmt.Sprintf("the mean loss of L-Lipschitz examples changes by at most L·‖w_s − w_t‖ ≤ L·(%s) between any two rows; closest pair: lines %d and %d", p.how, p.s.Line, p.t.Line)}
 	slack := relTol * (math.Abs(p.s.Loss) + math.Abs(p.t.Loss) + L*p.b)
 	if p.excess > slack {
-		ch.Status = Fail
+		ch.Status = dp.Fail
 		ch.Detail = fmt.Sprintf("lines %d and %d: the loss changes by %g, more than L·(%s) = %g allows: the declared L does not bound the gradients (or the loss column is not the training objective)", p.s.Line, p.t.Line, change, p.how, L*p.b)
 	}
 	return ch

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/shifted"
 )
 
@@ -21,24 +22,24 @@ func TestVerifyVerdicts(t *testing.T) {
 	cases := []struct {
 		name string
 		edit func(s string) string
-		want Verdict
+		want dp.Verdict
 	}{
-		{"valid", func(s string) string { return replaceField(s, `"epsilon"`, `"epsilon": `+ftoa(worst*1.0001)) }, Valid},
-		{"invalid", func(s string) string { return replaceField(s, `"epsilon"`, `"epsilon": `+ftoa(worst*0.9)) }, Invalid},
+		{"valid", func(s string) string { return replaceField(s, `"epsilon"`, `"epsilon": `+ftoa(worst*1.0001)) }, dp.Valid},
+		{"invalid", func(s string) string { return replaceField(s, `"epsilon"`, `"epsilon": `+ftoa(worst*0.9)) }, dp.Invalid},
 		{"per-index valid", func(s string) string {
 			return replaceField(s, `"epsilon"`, `"per_index": [{"index": 1, "epsilon": `+ftoa(first*1.001)+`}]`)
-		}, Valid},
+		}, dp.Valid},
 		{"per-index invalid", func(s string) string {
 			return replaceField(s, `"epsilon"`, `"per_index": [{"index": 1, "epsilon": `+ftoa(first*0.99)+`}]`)
-		}, Invalid},
-		{"eta > 2/beta", func(s string) string { return replaceField(s, `"eta"`, `"eta": 2.5`) }, Unsupported},
-		{"no smoothness", func(s string) string { return replaceField(s, `"smoothness"`, `"smoothness": 0`) }, Unsupported},
+		}, dp.Invalid},
+		{"eta > 2/beta", func(s string) string { return replaceField(s, `"eta"`, `"eta": 2.5`) }, dp.Unsupported},
+		{"no smoothness", func(s string) string { return replaceField(s, `"smoothness"`, `"smoothness": 0`) }, dp.Unsupported},
 		{"eta > 2/beta, composition covers", func(s string) string {
 			return replaceField(replaceField(s, `"eta"`, `"eta": 2.5`), `"epsilon"`, `"epsilon": 100`)
-		}, Valid},
+		}, dp.Valid},
 		{"shuffled epochs", func(s string) string {
 			return strings.Replace(s, "{", `{"order": "shuffled", "epochs": 3, `, 1)
-		}, Unsupported},
+		}, dp.Unsupported},
 	}
 	for _, c := range cases {
 		cl := parseClaimString(t, c.edit(baseClaim))
@@ -49,13 +50,13 @@ func TestVerifyVerdicts(t *testing.T) {
 		if v.Verdict != c.want {
 			t.Errorf("%s: verdict %v, want %v (checks %+v)", c.name, v.Verdict, c.want, v.Checks)
 		}
-		if v.Verdict == Invalid {
+		if v.Verdict == dp.Invalid {
 			// the σ it names makes the claim valid, and a slightly smaller one does not
 			cl.Sigma = float64(v.SigmaNeeded)
 			v2, _ := Verify(cl, nil)
 			cl.Sigma = float64(v.SigmaNeeded) * 0.999
 			v3, _ := Verify(cl, nil)
-			if v2.Verdict != Valid || v3.Verdict != Invalid {
+			if v2.Verdict != dp.Valid || v3.Verdict != dp.Invalid {
 				t.Errorf("%s: σ needed %v gives %v, 0.999σ gives %v", c.name, float64(v.SigmaNeeded), v2.Verdict, v3.Verdict)
 			}
 		}
@@ -72,26 +73,26 @@ func TestVerifyTrajectory(t *testing.T) {
 	cl.Epsilon = ptr(100.0)
 	tr := Rows{{Step: 500, GradNorm: 0.9, StepSize: 0.5, Line: 2}, {Step: 1000, GradNorm: 0.95, StepSize: 0.5, Line: 3}}
 	v, _ := Verify(cl, tr)
-	if v.Verdict != Valid || len(v.Failed()) != 0 {
+	if v.Verdict != dp.Valid || len(v.Failed()) != 0 {
 		t.Fatalf("good trajectory: %v %v", v.Verdict, v.Failed())
 	}
 	// a gradient above L: not even composition holds
 	tr[1].GradNorm = 1.2
 	v, _ = Verify(cl, tr)
-	if v.Verdict != Unsupported || !math.IsInf(float64(v.CompositionEpsilon), 1) || !strings.Contains(v.Failed()[0], "line 3") {
+	if v.Verdict != dp.Unsupported || !math.IsInf(float64(v.CompositionEpsilon), 1) || !strings.Contains(v.Failed()[0], "line 3") {
 		t.Fatalf("gradient above L: %v, composition %v, failed %v", v.Verdict, float64(v.CompositionEpsilon), v.Failed())
 	}
 	// a different step size
 	tr[1].GradNorm, tr[1].StepSize = 0.9, 0.4
 	cl.Epsilon = ptr(1.0)
 	v, _ = Verify(cl, tr)
-	if v.Verdict != Unsupported {
+	if v.Verdict != dp.Unsupported {
 		t.Fatalf("step size: %v", v.Verdict)
 	}
 	// too few steps for pnsgd
 	tr[1].StepSize, tr[1].Step = 0.5, 999
 	v, _ = Verify(cl, tr)
-	if v.Verdict != Unsupported {
+	if v.Verdict != dp.Unsupported {
 		t.Fatalf("steps: %v", v.Verdict)
 	}
 }
@@ -157,7 +158,7 @@ func checkInvariants(t *testing.T, v Verification) {
 	t.Helper()
 	failed := false
 	for _, ch := range v.Checks {
-		failed = failed || ch.Status == Fail
+		failed = failed || ch.Status == dp.Fail
 		if ch.Basis != BasisTrajectory && ch.Basis != BasisArithmetic && ch.Basis != BasisTrust {
 			t.Errorf("check %q has basis %q", ch.Name, ch.Basis)
 		}
@@ -165,24 +166,24 @@ func checkInvariants(t *testing.T, v Verification) {
 			t.Errorf("check %q names a flag: %s", ch.Name, ch.Detail)
 		}
 	}
-	if failed && (v.Verdict == Valid || v.Via != ViaNone && v.Via != ViaDelta) {
+	if failed && (v.Verdict == dp.Valid || v.Via != ViaNone && v.Via != ViaDelta) {
 		t.Errorf("a check failed but the verdict is %v via %s: %+v", v.Verdict, v.Via, v.Checks)
 	}
 	// σ is checked against the trajectory's noise columns, or taken on
 	// trust; never neither, and never PASS without the columns.
 	inTrust, inChecked := strings.Contains(strings.Join(v.Trusted, "|"), "σ = "), strings.Contains(strings.Join(v.CrossChecked, "|"), "σ = ")
 	st := statusOf(v, "trajectory: noise drawn matches σ")
-	if inTrust && inChecked || !inTrust && !inChecked && st != Fail || inTrust && st == Pass {
+	if inTrust && inChecked || !inTrust && !inChecked && st != dp.Fail || inTrust && st == dp.Pass {
 		t.Errorf("σ is neither checked nor listed as taken on trust (or both): checked %v, trusted %v", v.CrossChecked, v.Trusted)
 	}
 	for _, ch := range v.Checks {
-		if ch.Basis == BasisTrust && ch.Status == Pass {
+		if ch.Basis == BasisTrust && ch.Status == dp.Pass {
 			t.Errorf("check %q is taken on trust but shows PASS", ch.Name)
 		}
 	}
 }
 
-func statusOf(v Verification, name string) string {
+func statusOf(v Verification, name string) dp.Status {
 	for _, ch := range v.Checks {
 		if ch.Name == name {
 			return ch.Status
@@ -261,7 +262,7 @@ func TestVerifyGenuineTraces(t *testing.T) {
 				data, cons := genuineTrace(t, kind, l2, cfg, n, 4)
 				name := fmt.Sprintf("%s l2=%v %v b=%d e=%d R=%v", kind, l2, cfg.Variant, cfg.Batch, cfg.Epochs, cfg.R)
 				v := verifyCSV(t, claimFor(cfg, n, cons.L, cons.Beta, cons.M, 1e6), data)
-				if v.Verdict != Valid || v.Via != "amplification by iteration" || len(v.Failed()) != 0 {
+				if v.Verdict != dp.Valid || v.Via != "amplification by iteration" || len(v.Failed()) != 0 {
 					t.Errorf("%s: %v via %s: %v", name, v.Verdict, v.Via, v.Failed())
 				}
 				got := strings.Join(v.CrossChecked, "|")
@@ -270,7 +271,7 @@ func TestVerifyGenuineTraces(t *testing.T) {
 						t.Errorf("%s: %q not cross-checked: %v", name, want, v.CrossChecked)
 					}
 				}
-				if len(v.Trusted) != 0 || !strings.Contains(got, "σ = ") || statusOf(v, "trajectory: noise drawn matches σ") != Pass {
+				if len(v.Trusted) != 0 || !strings.Contains(got, "σ = ") || statusOf(v, "trajectory: noise drawn matches σ") != dp.Pass {
 					t.Errorf("%s: σ not checked against the noise column: trusted %v", name, v.Trusted)
 				}
 			}
@@ -298,13 +299,13 @@ func TestVerifyIssue9Hole2(t *testing.T) {
 		t.Fatalf("the η = 20 run's measured contraction reaches %v, want within (2, 4]", mc)
 	}
 	v := verifyCSV(t, claimFor(cfg, 300, cons.L, 0.05, 0, 1e6), data)
-	if v.Verdict == Valid || statusOf(v, "trajectory: measured contraction ≤ c") != Fail {
+	if v.Verdict == dp.Valid || statusOf(v, "trajectory: measured contraction ≤ c") != dp.Fail {
 		t.Errorf("η = 20 trace with β = 0.05: %v via %s, checks %+v", v.Verdict, v.Via, v.Checks)
 	}
 	// The same run declared with its true β is not contradicted, but η > 2/β
 	// leaves amplification unmet; composition decides.
 	v = verifyCSV(t, claimFor(cfg, 300, cons.L, cons.Beta, 0, 1e6), data)
-	if v.Verdict != Valid || v.Via != "composition" || statusOf(v, "η ≤ 2/β (the step contracts)") != Unmet {
+	if v.Verdict != dp.Valid || v.Via != "composition" || statusOf(v, "η ≤ 2/β (the step contracts)") != dp.Unmet {
 		t.Errorf("η = 20 with the true β: %v via %s %v", v.Verdict, v.Via, v.Failed())
 	}
 
@@ -312,18 +313,18 @@ func TestVerifyIssue9Hole2(t *testing.T) {
 	cfg = testConfig(Final, 4, 4, 1, 1, 1)
 	data, cons = genuineTrace(t, "logistic", 0, cfg, 300, 3)
 	good := claimFor(cfg, 300, cons.L, cons.Beta, 0, 1e6)
-	if v := verifyCSV(t, good, data); v.Verdict != Valid {
+	if v := verifyCSV(t, good, data); v.Verdict != dp.Valid {
 		t.Fatalf("genuine trace: %v %v", v.Verdict, v.Failed())
 	}
 	v = verifyCSV(t, good, csvEdit(t, data, "grad_norm", -1, "0"))
-	if v.Verdict == Valid || statusOf(v, "trajectory: usable as evidence") != Fail || !strings.Contains(strings.Join(v.Failed(), ""), "every grad_norm is exactly 0") {
+	if v.Verdict == dp.Valid || statusOf(v, "trajectory: usable as evidence") != dp.Fail || !strings.Contains(strings.Join(v.Failed(), ""), "every grad_norm is exactly 0") {
 		t.Errorf("all-zero grad_norm: %v %v", v.Verdict, v.Failed())
 	}
 
 	// (3) the contraction column edited to 3.5 (on one row, and on all).
 	for _, row := range []int{17, -1} {
 		v = verifyCSV(t, good, csvEdit(t, data, "contraction", row, "3.5"))
-		if v.Verdict == Valid || statusOf(v, "trajectory: measured contraction ≤ c") != Fail {
+		if v.Verdict == dp.Valid || statusOf(v, "trajectory: measured contraction ≤ c") != dp.Fail {
 			t.Errorf("contraction 3.5 on row %d: %v %v", row, v.Verdict, v.Failed())
 		}
 	}
@@ -336,11 +337,11 @@ func TestVerifyIssue9Hole2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := verifyCSV(t, string(claim), ex); v.Verdict != Valid {
+	if v := verifyCSV(t, string(claim), ex); v.Verdict != dp.Valid {
 		t.Fatalf("examples/claim.json: %v %v", v.Verdict, v.Failed())
 	}
 	v = verifyCSV(t, string(claim), csvEdit(t, ex, "contraction", 100, "3.5"))
-	if v.Verdict == Valid || statusOf(v, "trajectory: measured contraction ≤ c") != Fail {
+	if v.Verdict == dp.Valid || statusOf(v, "trajectory: measured contraction ≤ c") != dp.Fail {
 		t.Errorf("example with contraction 3.5: %v %v", v.Verdict, v.Failed())
 	}
 }
@@ -387,7 +388,7 @@ func TestVerifyCrossChecks(t *testing.T) {
 			}
 			checkInvariants(t, v)
 		}
-		if v.Verdict != Unsupported || v.Via != ViaNone || statusOf(v, c.check) != Fail || !strings.Contains(strings.Join(v.Failed(), "|"), c.frag) {
+		if v.Verdict != dp.Unsupported || v.Via != ViaNone || statusOf(v, c.check) != dp.Fail || !strings.Contains(strings.Join(v.Failed(), "|"), c.frag) {
 			t.Errorf("%s: %v via %s, %q is %q; failed %v", c.name, v.Verdict, v.Via, c.check, statusOf(v, c.check), v.Failed())
 		}
 	}
@@ -396,23 +397,23 @@ func TestVerifyCrossChecks(t *testing.T) {
 	cl := parseClaimString(t, good)
 	cl.StrongConvexity = 2 * cl.Smoothness
 	cl.Lipschitz = 1e6
-	if v, _ := Verify(cl, nil); v.Verdict != Unsupported || statusOf(v, "m ≤ β (constants consistent)") != Fail {
+	if v, _ := Verify(cl, nil); v.Verdict != dp.Unsupported || statusOf(v, "m ≤ β (constants consistent)") != dp.Fail {
 		t.Errorf("m > β: %v %v", v.Verdict, v.Failed())
 	}
 	cl = parseClaimString(t, good)
 	cl.Lipschitz = -1
-	if v, _ := Verify(cl, nil); v.Verdict != Unsupported || statusOf(v, "declared constants in range") != Fail {
+	if v, _ := Verify(cl, nil); v.Verdict != dp.Unsupported || statusOf(v, "declared constants in range") != dp.Fail {
 		t.Errorf("L < 0: %v %v", v.Verdict, v.Failed())
 	}
 	// Without a trajectory, L, β, m and η are listed as taken on trust.
 	v, _ := Verify(parseClaimString(t, good), nil)
-	if v.Verdict != Valid || len(v.CrossChecked) != 0 || !strings.Contains(strings.Join(v.Trusted, "|"), "(no trajectory)") {
+	if v.Verdict != dp.Valid || len(v.CrossChecked) != 0 || !strings.Contains(strings.Join(v.Trusted, "|"), "(no trajectory)") {
 		t.Errorf("no trajectory: %v checked %v trusted %v", v.Verdict, v.CrossChecked, v.Trusted)
 	}
 	// A trajectory with only the required columns leaves β and m on trust.
 	bare := []byte("step,grad_norm,step_size\n150,0.5,4\n300,0.6,4\n")
 	v = verifyCSV(t, good, bare)
-	if v.Verdict != Valid || !strings.Contains(strings.Join(v.Trusted, "|"), "(no contraction column)") || statusOf(v, "trajectory: measured contraction ≤ c") != NA {
+	if v.Verdict != dp.Valid || !strings.Contains(strings.Join(v.Trusted, "|"), "(no contraction column)") || statusOf(v, "trajectory: measured contraction ≤ c") != dp.NA {
 		t.Errorf("minimal trajectory: %v trusted %v", v.Verdict, v.Trusted)
 	}
 }
@@ -435,9 +436,9 @@ func FuzzVerifyTrace(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkInvariants(t, v)
-		if v.Verdict == Valid && v.Via == "amplification by iteration" {
+		if v.Verdict == dp.Valid && v.Via == "amplification by iteration" {
 			for _, ch := range v.Checks {
-				if ch.Status != Pass && ch.Status != NA && ch.Status != Assumed {
+				if ch.Status != dp.Pass && ch.Status != dp.NA && ch.Status != dp.Assumed {
 					t.Fatalf("VALID with check %+v", ch)
 				}
 			}

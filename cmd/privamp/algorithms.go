@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/privamp/privamp/plots"
 	"github.com/spf13/cobra"
@@ -63,9 +64,11 @@ func registerAlgorithmFlags(f *pflag.FlagSet) string {
 	return list
 }
 
-// runAlgorithm runs a catalogued algorithm: the problem flags and the
-// algorithm's own parameters go to the library, any other flag is refused.
-func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
+// algorithmOptions fills opts with the catalogued algorithm rf.algorithm:
+// the problem flags and the algorithm's own parameters go to the library,
+// any other flag is refused.
+func algorithmOptions(cmd *cobra.Command, rf *runFlags, opts *runOptions) error {
+	name := rf.algorithm
 	alg, err := algorithms.Lookup(name)
 	if err != nil {
 		return err
@@ -91,20 +94,25 @@ func runAlgorithm(a *app, cmd *cobra.Command, rf *runFlags, name string) error {
 		return badInput("--%s does not apply to --algorithm %s (see run --help)", bad, name)
 	}
 	s := rf.build(cmd, false) // the data, the loss and the domain (+Inf with --no-projection)
-	in := algorithms.Input{Data: s.Data, Loss: s.Loss, Radius: s.Radius, Set: set}
-	bar := newBar(a)
+	opts.Algorithm, opts.Params, opts.Input = &alg, params, algorithms.Input{Data: s.Data, Loss: s.Loss, Radius: s.Radius, Set: set}
+	return nil
+}
+
+// runAlgorithm runs opts' catalogued algorithm and renders its report.
+func runAlgorithm(opts *runOptions) error {
+	in, name, bar := opts.Input, opts.Algorithm.Name, newBar(opts.IO)
 	in.Progress = func(done, total int64) { bar.set(name, done, total) }
-	rep, err := alg.Run(in, params)
+	rep, err := opts.Algorithm.Run(in, opts.Params)
 	bar.finish()
-	if err == nil && rf.plot != "" && rep.Figure == nil {
+	if err == nil && opts.Plot != "" && rep.Figure == nil {
 		err = badInput("--plot: --algorithm %s draws no figure", name)
-	} else if err == nil && rf.plot != "" {
-		err = plotTo(rf.plot)(plots.Figure(rep.Figure))
+	} else if err == nil && opts.Plot != "" {
+		err = plotTo(opts.Plot)(plots.Figure(rep.Figure))
 	}
 	if err != nil {
 		return err
 	}
-	return reportStatus(a, fromReport(rep), rep.OK)
+	return reportVerdict(opts.IO, fromReport(rep), rep.Verdict())
 }
 
 // fromReport renders a library report: its lines, then its checks.
@@ -115,18 +123,18 @@ func fromReport(rep *algorithms.Report) *report {
 	}
 	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"}}
 	for _, ch := range rep.Checks {
-		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, ch.Status, checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
+		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, string(ch.Status), checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
 	}
 	return r
 }
 
-// reportStatus renders r and exits 1 when a check failed.
-func reportStatus(a *app, r *report, ok bool) error {
+// reportVerdict renders r and exits with the verdict's dp.Verdict.ExitStatus.
+func reportVerdict(a *app, r *report, v dp.Verdict) error {
 	if err := render(a.out, a.mode, r); err != nil {
 		return err
 	}
-	if !ok {
-		return &exitError{code: exitFailure}
+	if c := v.ExitStatus(); c != exitOK {
+		return &exitError{code: c}
 	}
 	return nil
 }

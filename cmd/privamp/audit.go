@@ -6,21 +6,27 @@ import (
 	"sync"
 
 	"github.com/privamp/privamp/audit"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newAuditCmd) }
+func init() { register(func(a *app) *cobra.Command { return newAuditCmd(a, nil) }) }
 
-type auditFlags struct {
-	problemFlags
-	as audit.Spec
-	sf scoreFlags
+// auditOptions is what `privamp audit` was asked: every flag parsed and its
+// combinations checked; nothing computed.
+type auditOptions struct {
+	IO *app
+	// Training and Audit are the neighbouring-runs audit (when Scores is nil).
+	Training optimizer.Spec
+	Audit    audit.Spec
+	// Scores, if set, audits the canary scores of a run privamp did not execute.
+	Scores *scoresOptions
 }
 
-func newAuditCmd(a *app) *cobra.Command {
-	af := &auditFlags{}
+func newAuditCmd(a *app, runF func(*auditOptions) error) *cobra.Command {
+	pf, sf, opts := &problemFlags{}, &scoresOptions{}, &auditOptions{IO: a}
 	cmd := &cobra.Command{
 		Use:   "audit",
 		Short: "Empirical lower bound on ε: run the algorithm many times on neighbouring data sets",
@@ -49,20 +55,29 @@ VIOLATED (the lower bound exceeds it: the claim is false, exit 1) or CONSISTENT.
   privamp audit --scores examples/canary-scores.csv --epsilon 0.5 --plot tradeoff.png`,
 	}
 	f := cmd.Flags()
-	af.register(f)
-	f.IntVar(&af.as.Trials, "trials", 2000, "runs on each of the two neighbouring data sets (20 to 1e7)")
-	f.Int64Var(&af.as.Index, "index", 0, "index (1-based) of the canary (default: the worst-case index)")
-	f.IntVar(&af.as.Workers, "workers", 0, "parallel workers (0 to 1024); 0: all cores")
-	f.Float64Var(&af.as.Confidence, "confidence", 0.95, "confidence of the lower bound")
-	af.sf.register(f)
+	pf.register(f)
+	f.IntVar(&opts.Audit.Trials, "trials", 2000, "runs on each of the two neighbouring data sets (20 to 1e7)")
+	f.Int64Var(&opts.Audit.Index, "index", 0, "index (1-based) of the canary (default: the worst-case index)")
+	f.IntVar(&opts.Audit.Workers, "workers", 0, "parallel workers (0 to 1024); 0: all cores")
+	f.Float64Var(&opts.Audit.Confidence, "confidence", 0.95, "confidence of the lower bound")
+	sf.register(f)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if changed(cmd, "scores") {
-			return auditScores(a, cmd, af)
-		}
-		if n := firstChanged(cmd, "claim", "epsilon", "plot", "assume-gdp", "thresholds"); n != "" {
+			sf.Confidence, sf.Delta, sf.In = opts.Audit.Confidence, pf.spec.Training.Delta, cmd.InOrStdin()
+			if err := checkScoresFlags(cmd, sf); err != nil {
+				return err
+			}
+			opts.Scores = sf
+		} else if n := firstChanged(cmd, "claim", "epsilon", "plot", "assume-gdp", "thresholds"); n != "" {
 			return badInput("--%s goes with --scores", n)
+		} else if err := checkProblemFlags(cmd, pf); err != nil {
+			return err
 		}
-		return runAudit(a, cmd, af)
+		opts.Training = pf.build(cmd, false)
+		if runF != nil {
+			return runF(opts)
+		}
+		return auditRun(opts)
 	}
 	return cmd
 }
@@ -73,15 +88,18 @@ type auditResult struct {
 	*audit.Report
 }
 
-func runAudit(a *app, cmd *cobra.Command, af *auditFlags) error {
-	if err := checkProblemFlags(cmd, &af.problemFlags); err != nil {
-		return err
+// auditRun audits (audit.Training, or audit.Evaluate of the scores) and
+// renders to opts.IO; VIOLATED, or a lower bound above the proven one, exits 1.
+func auditRun(opts *auditOptions) error {
+	if opts.Scores != nil {
+		return auditScores(opts.IO, opts.Scores)
 	}
+	a := opts.IO
 	bar := newBar(a)
 	var mu sync.Mutex
-	rep, err := audit.Training(af.build(cmd, false), af.as, func(done int) {
+	rep, err := audit.Training(opts.Training, opts.Audit, func(done int) {
 		mu.Lock()
-		bar.set("audit", int64(done), int64(2*af.as.Trials))
+		bar.set("audit", int64(done), int64(2*opts.Audit.Trials))
 		mu.Unlock()
 	})
 	bar.finish()
@@ -93,7 +111,7 @@ func runAudit(a *app, cmd *cobra.Command, af *auditFlags) error {
 		CSVAll: true, Result: auditResult{"audit", rep}, Notes: res.Notes}
 	add := func(q string, v any, u, s string) { r.Rows = append(r.Rows, row{q, v, u, s}) }
 	dl := fmt.Sprintf("δ = %g", res.Privacy.Delta)
-	add("verdict", map[bool]string{true: "lower bound ≤ proven bound", false: "lower bound ABOVE the proven bound"}[rep.Check.Status == optimizer.Pass], "measured", rep.Check.Detail)
+	add("verdict", map[bool]string{true: "lower bound ≤ proven bound", false: "lower bound ABOVE the proven bound"}[rep.Check.Status == dp.Pass], "measured", rep.Check.Detail)
 	add("runs", fmt.Sprintf("%d + %d", rep.Trials, rep.Trials), "given", fmt.Sprintf("S and S' (index %d replaced), %d workers, seed %d", rep.Index, rep.Workers, res.Seed))
 	add("η, σ", fmt.Sprintf("%s, %s", res.Derived.Eta, res.Derived.Sigma), "derived", joinNonEmpty("; ", res.Derived.EtaSource, res.Derived.SigmaSource))
 	add("ε lower bound (audit)", rep.Lower, dl, fmt.Sprintf("Clopper–Pearson, %g%% confidence", 100*rep.Confidence))
@@ -109,7 +127,7 @@ func runAudit(a *app, cmd *cobra.Command, af *auditFlags) error {
 	add("TPR lower, FPR upper", fmt.Sprintf("%s, %s", quantity.Nearest(rep.TPRLow), quantity.Nearest(rep.FPRHigh)), "measured", "one-sided Clopper–Pearson bounds")
 	add("μ (Gaussian DP), ε if μ-GDP", fmt.Sprintf("[%s, %s], ε ≥ %s", rep.GDP.MuLower, rep.GDP.MuUpper, rep.GDP.EpsilonLower), dl, rep.GDP.Source)
 	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"},
-		Rows: [][]string{{rep.Check.Name, rep.Check.Status, rep.Lower.String(), rep.Upper.String(), rep.Check.Detail}}}
+		Rows: [][]string{{rep.Check.Name, string(rep.Check.Status), rep.Lower.String(), rep.Upper.String(), rep.Check.Detail}}}
 	r.Notes = append(r.Notes, fmt.Sprintf("with %d evaluation runs the audit cannot certify much above ln(%d) ≈ %.1f", rep.EvalTrials, rep.EvalTrials, math.Log(float64(rep.EvalTrials))))
-	return reportStatus(a, r, rep.Check.Status != optimizer.Fail)
+	return reportVerdict(a, r, dp.VerdictOf([]dp.Check{rep.Check}))
 }

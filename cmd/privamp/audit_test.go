@@ -20,7 +20,7 @@ func TestAuditLinearGaussian(t *testing.T) {
 
 func TestAuditBreastCancerAndWorkers(t *testing.T) {
 	args := []string{"audit", "--data", "../../testdata/breast_cancer.csv", "--label", "malignant", "--standardize", "--normalize",
-		"--variant", "pnsgd", "--sigma", "1", "--trials", "300", "--delta", "1e-3"}
+		"--variant", "pnsgd", "--sigma", "1", "--trials", map[bool]string{false: "300", true: "100"}[testing.Short()], "--delta", "1e-3"}
 	m1, code, stderr := runJSON(t, append(args, "--workers", "1")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit statuses. verify adds its own (0 valid, 1 invalid, 3 unsupported).
+// Exit statuses. A verdict exits with dp.Verdict.ExitStatus (verify: 0 valid, 1 invalid, 3 unsupported).
 const (
 	exitOK       = 0
 	exitFailure  = 1

@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/algorithms"
@@ -16,17 +16,30 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-func init() { register(newRunCmd) }
+func init() { register(func(a *app) *cobra.Command { return newRunCmd(a, nil) }) }
 
 type runFlags struct {
 	problemFlags
-	trace, plot, config string
-	algorithm           string
-	plan                optimizer.PlanSpec
+	config    string
+	algorithm string
+	plan      optimizer.PlanSpec
 }
 
-func newRunCmd(a *app) *cobra.Command {
-	rf := &runFlags{}
+// runOptions is what `privamp run` was asked: every flag parsed and its
+// combinations checked; nothing computed.
+type runOptions struct {
+	IO          *app
+	Spec        optimizer.Spec // the PNSGD run (optimizer.Train), when Algorithm is nil
+	Trace, Plot string         // --trace, --plot
+	// Algorithm, if set, is the catalogued algorithm run instead, with its
+	// parameters (Params) and its data, loss and domain (Input).
+	Algorithm *algorithms.Algorithm
+	Params    any
+	Input     algorithms.Input
+}
+
+func newRunCmd(a *app, runF func(*runOptions) error) *cobra.Command {
+	rf, opts := &runFlags{}, &runOptions{IO: a}
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Train with projected noisy SGD (PNSGD, Skip, Stop, multi-epoch, minibatch) and check it against the bounds",
@@ -58,8 +71,8 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 	s := &rf.spec
 	f.IntVar(&s.Repeats, "repeats", 0, "repeat the run on fresh training sets (synthetic: the generator; CSV: bootstrap samples) and compare the mean excess risk with the utility bound")
 	f.Float64Var(&s.Confidence, "confidence", 0.95, "confidence level of the utility interval")
-	f.StringVar(&rf.trace, "trace", "", "write the trajectory (decimated) as CSV ('-': standard output): step, loss, grad_norm, step_size, contraction, dist_to_opt, noise_sq, noise_dof (Σ‖Z‖² of the noise drawn since the previous row and its coordinates: verify tests σ with them)")
-	f.StringVar(&rf.plot, "plot", "", "draw loss and distance-to-optimum curves to FILE.png or FILE.svg")
+	f.StringVar(&opts.Trace, "trace", "", "write the trajectory (decimated) as CSV ('-': standard output): step, loss, grad_norm, step_size, contraction, dist_to_opt, noise_sq, noise_dof (Σ‖Z‖² of the noise drawn since the previous row and its coordinates: verify tests σ with them)")
+	f.StringVar(&opts.Plot, "plot", "", "draw loss and distance-to-optimum curves to FILE.png or FILE.svg")
 	f.StringVar(&rf.config, "config", "", "read flags from a JSON object (keys: flag names with _ for -)")
 	f.Int64SliceVar(&s.Indices, "index", nil, "also show the guarantee of these indices (1-based positions)")
 	f.IntVar(&s.MaxPoints, "max-points", 2000, "most trajectory points recorded")
@@ -76,12 +89,12 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 				return err
 			}
 		}
-		if err := checkOutputs([][2]string{{"trace", rf.trace}, {"plot", rf.plot}}, [][2]string{{"data", rf.spec.Data.Path},
+		if err := checkOutputs([][2]string{{"trace", opts.Trace}, {"plot", opts.Plot}}, [][2]string{{"data", rf.spec.Data.Path},
 			{"public-data", rf.plan.PublicData}, {"plan", rf.plan.Path}, {"config", rf.config}, {"scaling", rf.spec.Data.Scaling}}); err != nil {
 			return err
 		}
-		if ext := strings.ToLower(filepath.Ext(rf.plot)); rf.plot != "" && ext != ".png" && ext != ".svg" {
-			return badInput("--plot must name a .png or .svg file, got %q", rf.plot)
+		if ext := strings.ToLower(filepath.Ext(opts.Plot)); opts.Plot != "" && ext != ".png" && ext != ".svg" {
+			return badInput("--plot must name a .png or .svg file, got %q", opts.Plot)
 		}
 		switch rf.algorithm {
 		case "pnsgd", "skip", "stop":
@@ -91,51 +104,63 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 			rf.variant = rf.algorithm
 		case "":
 		default:
-			return runAlgorithm(a, cmd, rf, rf.algorithm)
+			if err := algorithmOptions(cmd, rf, opts); err != nil {
+				return err
+			}
 		}
-		return runRun(a, cmd, rf)
+		if opts.Algorithm == nil {
+			if err := checkProblemFlags(cmd, &rf.problemFlags); err != nil {
+				return err
+			}
+			follow := rf.plan.Path != ""
+			if fl := firstChanged(cmd, "id", "row-ids", "tier", "public-data"); !follow && fl != "" {
+				return badInput("--%s goes with --plan (it matches the rows of --data to a privamp plan)", fl)
+			}
+			if opts.Spec = rf.build(cmd, follow); follow {
+				opts.Spec.Plan = &rf.plan
+			}
+		}
+		if runF != nil {
+			return runF(opts)
+		}
+		return runRun(opts)
 	}
 	return cmd
 }
 
-func runRun(a *app, cmd *cobra.Command, rf *runFlags) error {
-	if err := checkProblemFlags(cmd, &rf.problemFlags); err != nil {
-		return err
+// runRun trains (optimizer.Train) or runs the catalogued algorithm, writes
+// the trace and plot, and renders to opts.IO; a FAILED check exits 1.
+func runRun(opts *runOptions) error {
+	if opts.Algorithm != nil {
+		return runAlgorithm(opts)
 	}
-	follow := rf.plan.Path != ""
-	if fl := firstChanged(cmd, "id", "row-ids", "tier", "public-data"); !follow && fl != "" {
-		return badInput("--%s goes with --plan (it matches the rows of --data to a privamp plan)", fl)
-	}
-	spec := rf.build(cmd, follow)
-	if follow {
-		spec.Plan = &rf.plan
-	}
-	bar := newBar(a)
+	spec := opts.Spec
+	bar := newBar(opts.IO)
 	spec.Progress = func(done, total int64) { bar.set("training", done, total) }
 	res, err := optimizer.Train(spec)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	if rf.trace != "" {
+	if opts.Trace != "" {
 		var buf bytes.Buffer
 		if err := optimizer.WriteTrace(&buf, res.Trace); err != nil {
 			return err
 		}
-		if err := writeFileAtomic(rf.trace, buf.Bytes()); err != nil {
+		if err := writeFileAtomic(opts.Trace, buf.Bytes()); err != nil {
 			return flagged("trace", err)
 		}
 	}
-	if rf.plot != "" {
+	if opts.Plot != "" {
 		ps, err := plots.Trace(res.Trace, res.Name)
 		if err == nil {
-			err = savePlots(rf.plot, 3.5*vg.Inch, ps...)
+			err = savePlots(opts.Plot, 3.5*vg.Inch, ps...)
 		}
 		if err != nil {
 			return flagged("plot", err)
 		}
 	}
-	return reportStatus(a, fromReport(algorithms.TrainReport(res)), res.OK)
+	return reportVerdict(opts.IO, fromReport(algorithms.TrainReport(res)), dp.VerdictOf(res.Checks))
 }
 
 func checkNum(x dp.Num) string {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/optimizer/algorithms"
 )
 
@@ -64,9 +64,9 @@ func TestRunAlgorithmFailedCheckExits1(t *testing.T) {
 		Params: func() any { return &params{} },
 		Run: func(in algorithms.Input, p any) (*algorithms.Report, error) {
 			ok := !p.(*params).Fail
-			st := map[bool]string{true: optimizer.Pass, false: optimizer.Fail}[ok]
+			st := map[bool]dp.Status{true: dp.Pass, false: dp.Fail}[ok]
 			return &algorithms.Report{Title: "test", OK: ok, Result: map[string]bool{"ok": ok},
-				Checks: []optimizer.TrainCheck{{Name: "requested", Status: st}}}, nil
+				Checks: []dp.Check{{Name: "requested", Status: st}}}, nil
 		}})
 	if _, _, code := runCLI("run", "--algorithm", "zz-test-check", "--synthetic", "logistic"); code != 0 {
 		t.Errorf("passing check: exit %d", code)

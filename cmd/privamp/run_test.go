@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/shifted"
 	"github.com/privamp/privamp/shifted/plan"
 )
 
@@ -175,14 +177,26 @@ func TestRunExactQuadratic(t *testing.T) {
 }
 
 func TestRunVariantsAndRules(t *testing.T) {
-	for _, args := range [][]string{
-		{"--variant", "stop", "--rule", "thm29"}, {"--variant", "skip", "--rule", "thm30"},
-		{"--variant", "skip", "--public", "100", "--rule", "cor31"}, {"--variant", "stop", "--tasks", "3"},
-		{"--variant", "pnsgd", "--epochs", "3", "--batch", "10"},
-	} {
-		m, code, stderr := runJSON(t, append([]string{"run", "--synthetic", "logistic", "--n", "5000", "--dimension", "5"}, args...)...)
-		if code != 0 { // the paper's η can leave a small model worse than w0 (hole 8's check)
-			t.Errorf("%v: exit %d %s %v", args, code, stderr, m["checks"])
+	type config struct {
+		variant              shifted.Variant
+		rule                 optimizer.Rule
+		public, tasks, epoch int64
+		batch                int64
+	}
+	n, configs := 5000, []config{
+		{shifted.VariantStop, "thm29", 0, 1, 1, 1}, {shifted.VariantPNSGD, "", 0, 1, 3, 10},
+		{shifted.VariantSkip, "thm30", 0, 1, 1, 1}, {shifted.VariantSkip, "cor31", 100, 1, 1, 1}, {shifted.VariantStop, "", 0, 3, 1, 1},
+	}
+	if testing.Short() { // each run certifies every index (≈ 0.4 s); package optimizer tests each rule
+		n, configs = 600, configs[:2]
+	}
+	for _, c := range configs {
+		spec := optimizer.Spec{Data: optimizer.DataSpec{Synthetic: "logistic", N: n, Dimension: 5, Seed: 1}, Radius: 1, Rule: c.rule, Target: 1, Seed: 1, Confidence: 0.95, MaxPoints: 2000,
+			Training: shifted.Training{Variant: c.variant, Batch: c.batch, Epochs: c.epoch, Tasks: c.tasks, Public: c.public, Delta: 1e-5}}
+		spec.Loss.HuberDelta, spec.Loss.Smoothing = 1, 0.1
+		a, out := jsonApp()
+		if err := runRun(&runOptions{IO: a, Spec: spec}); err != nil { // the paper's η can leave a small model worse than w0 (hole 8's check)
+			t.Errorf("%+v: exit %d %v %v", c, exitCode(err), err, decodeJSON(t, out)["checks"])
 		}
 	}
 }
@@ -191,9 +205,9 @@ func TestRunConfigFile(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "c.json")
 	os.WriteFile(cfg, []byte(`{"synthetic": "logistic", "n": 300, "dimension": 4, "variant": "stop", "target_epsilon": 0.5}`), 0o644)
-	m, code, stderr := runJSON(t, "run", "--config", cfg, "--n", "4000")
-	if (code != 0) || m["training"].(map[string]any)["n"].(float64) != 4000 || m["training"].(map[string]any)["variant"] != "stop" {
-		t.Fatalf("exit %d %s %v", code, stderr, m["training"])
+	o, code := parseOnlyOptions(newRunCmd, "--config", cfg, "--n", "4000") // the command line wins
+	if code != 0 || o.Spec.Data.N != 4000 || o.Spec.Data.Dimension != 4 || o.Spec.Training.Variant != "stop" || o.Spec.Target != 0.5 {
+		t.Fatalf("exit %d %+v", code, o)
 	}
 }
 

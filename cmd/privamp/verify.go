@@ -3,20 +3,17 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"os"
 	"strings"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted/plan"
 	"github.com/privamp/privamp/verify"
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newVerifyCmd) }
-
-// Exit statuses of verify (0 is VALID, 2 bad input).
-const exitInvalid, exitUnsupported = 1, 3
+func init() { register(func(a *app) *cobra.Command { return newVerifyCmd(a, nil) }) }
 
 // verifyResult is verify's --json object for a claim.
 type verifyResult struct {
@@ -33,8 +30,17 @@ type planVerifyResult struct {
 	*verify.PlanVerification
 }
 
-func newVerifyCmd(a *app) *cobra.Command {
-	var trajectory string
+// verifyOptions is what `privamp verify` was asked: every flag parsed and
+// its combinations checked; nothing computed.
+type verifyOptions struct {
+	IO         *app
+	Path       string // the claim or plan file
+	Plan       bool   // Path is a privamp plan (plan.IsFile)
+	Trajectory string // --trajectory: overrides the claim's "trajectory"
+}
+
+func newVerifyCmd(a *app, runF func(*verifyOptions) error) *cobra.Command {
+	opts := &verifyOptions{IO: a}
 	cmd := &cobra.Command{
 		Use:   "verify (CLAIM.json | PLAN.json)",
 		Short: "Check a training run's claimed (ε, δ), or a per-person privacy plan, against the bound privamp can prove",
@@ -55,28 +61,35 @@ target), 2 bad input (the message names the field or line), 3 UNSUPPORTED.` + "\
 		Args:    cobra.ExactArgs(1),
 		Example: "  privamp verify examples/claim.json\n  privamp verify examples/plan/plan.json --json",
 	}
-	cmd.Flags().StringVar(&trajectory, "trajectory", "", "trajectory CSV (overrides the claim's \"trajectory\")")
+	cmd.Flags().StringVar(&opts.Trajectory, "trajectory", "", "trajectory CSV (overrides the claim's \"trajectory\")")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if path := args[0]; plan.IsFile(path) {
-			if trajectory != "" {
-				return badInput("--trajectory applies to claims; %s is a privamp plan", path)
-			}
-			return verifyPlan(a, path)
+		opts.Path, opts.Plan = args[0], plan.IsFile(args[0])
+		if opts.Plan && opts.Trajectory != "" {
+			return badInput("--trajectory applies to claims; %s is a privamp plan", opts.Path)
 		}
-		c, trace, tpath, err := verify.Load(args[0], trajectory)
-		if err != nil {
-			return badInput("%v", err)
+		if runF != nil {
+			return runF(opts)
 		}
-		v, err := verify.Verify(c, trace)
-		if err == nil {
-			err = render(a.out, a.mode, claimReport(verifyResult{"verify", args[0], tpath, v}))
-		}
-		if err != nil {
-			return err
-		}
-		return map[verify.Verdict]error{verify.Invalid: &exitError{code: exitInvalid}, verify.Unsupported: &exitError{code: exitUnsupported}}[v.Verdict]
+		return verifyRun(opts)
 	}
 	return cmd
+}
+
+// verifyRun verifies the claim or plan of opts and renders the verdict to
+// opts.IO; the exit status is the verdict's (dp.Verdict.ExitStatus).
+func verifyRun(opts *verifyOptions) error {
+	if opts.Plan {
+		return verifyPlan(opts.IO, opts.Path)
+	}
+	c, trace, tpath, err := verify.Load(opts.Path, opts.Trajectory)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	v, err := verify.Verify(c, trace)
+	if err != nil {
+		return err
+	}
+	return reportVerdict(opts.IO, claimReport(verifyResult{"verify", opts.Path, tpath, v}), v.Verdict)
 }
 
 func verifyReport(res verifyResult) *report {
@@ -95,7 +108,7 @@ func verifyReport(res verifyResult) *report {
 	add(v.Via == verify.ViaAmplification && v.WorstIndex > 0, fmt.Sprintf("certified ε (worst case, index %d)", v.WorstIndex), v.WorstEpsilon, delta, v.Source)
 	// a contradicted claim gets no argument, composition included
 	add(v.Via != verify.ViaNone && v.Via != verify.ViaDelta, "plain composition ε", v.CompositionEpsilon, delta, "every iterate released; needs only ‖∇f‖ ≤ L")
-	add(v.Verdict == verify.Invalid, "σ that makes the claim true", v.SigmaNeeded, "", "shifted.Training.CalibrateSigma (bisection over the sound bound)")
+	add(v.Verdict == dp.Invalid, "σ that makes the claim true", v.SigmaNeeded, "", "shifted.Training.CalibrateSigma (bisection over the sound bound)")
 	for _, iv := range v.PerIndex {
 		add(true, fmt.Sprintf("index %d: claimed / certified ε", iv.Index), fmt.Sprintf("%s / %s", iv.Claimed, iv.Certified), delta, map[bool]string{true: "ok", false: "below the bound"}[iv.OK])
 	}
@@ -103,7 +116,7 @@ func verifyReport(res verifyResult) *report {
 	add(true, "taken on trust", nonEmpty(strings.Join(v.Trusted, "; "), "nothing"), "", "nothing the claim brings can contradict them")
 	r.Table = &table{Header: []string{"check", "status", "basis", "value", "bound", "detail"}}
 	for _, ch := range v.Checks {
-		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, ch.Status, ch.Basis, checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
+		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, string(ch.Status), ch.Basis, checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
 	}
 	return r
 }
@@ -139,7 +152,7 @@ func verifyPlan(a *app, path string) error {
 	}
 	add("people above their target", fmt.Sprintf("%s of %s", quantity.Int(float64(v.ViolationCount)), quantity.Int(float64(v.Checked))), "recomputed ε > target ε; "+v.Source)
 	for _, ch := range pv.Checks {
-		add("check: "+ch.Name, ch.Status, ch.Detail)
+		add("check: "+ch.Name, string(ch.Status), ch.Detail)
 	}
 	if pv.Via == verify.ViaComposition {
 		add("plain composition ε", pv.CompositionEpsilon, fmt.Sprintf("δ = %g; every iterate released; needs only ‖∇f‖ ≤ L; above the target of %s", p.Delta, quantity.Count(pv.CompositionShort, "person", "people")))
@@ -155,8 +168,5 @@ func verifyPlan(a *app, path string) error {
 	if pv.SigmaNeeded != nil {
 		add("σ that meets every target", *pv.SigmaNeeded, fmt.Sprintf("privamp plan on the same budgets and setting (η = %s fixed)", quantity.Nearest(p.Eta)))
 	}
-	if err := render(a.out, a.mode, r); err != nil {
-		return err
-	}
-	return map[verify.Verdict]error{verify.Invalid: &exitError{code: exitInvalid}, verify.Unsupported: &exitError{code: exitUnsupported}}[pv.Verdict]
+	return reportVerdict(a, r, pv.Verdict)
 }

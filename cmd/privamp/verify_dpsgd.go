@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/privamp/privamp/verify"
+	"github.com/privamp/privamp/dp"
 )
 
 // claimReport is verifyReport, with a DP-SGD claim's own headline rows.
@@ -21,7 +21,7 @@ func claimReport(res verifyResult) *report {
 		{"certified ε", v.WorstEpsilon, at, v.Source},
 		{"taken on trust", strings.Join(v.Trusted, "; "), "", "nothing the claim brings can contradict them"},
 	}
-	if v.Verdict == verify.Invalid {
+	if v.Verdict == dp.Invalid {
 		r.Rows = append(r.Rows, row{"noise multiplier that makes the claim true", v.NoiseMultiplierNeeded, "", v.Via + ", calibrated and verified"})
 	}
 	return r

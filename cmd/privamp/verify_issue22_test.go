@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/verify"
 )
 
 // checkStatus returns the status of the named check of a verify --json object.
@@ -98,18 +102,26 @@ func TestVerifyIssue22Delta(t *testing.T) {
 	}
 	cl := exampleClaimIn(t, dir, `"delta": 1e-5`, `"delta": 0.1`)
 	for _, p := range []string{dp, cl} {
-		m, code, errs := runJSON(t, "verify", p)
-		if code != 3 || m["verdict"] != "UNSUPPORTED" || checkStatus(m, "δ < 1/n") != "FAIL" {
-			t.Errorf("%s: exit %d %v %q (%s)", p, code, m["verdict"], checkStatus(m, "δ < 1/n"), errs)
+		c, trace, tpath, err := verify.Load(p, "")
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, format := range []string{"--csv", ""} {
-			args := []string{"verify", p}
-			if format != "" {
-				args = append(args, format)
+		v, err := verify.Verify(c, trace) // once; rendered in every format
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mode := range []outputMode{{json: true}, {csv: true}, {}} {
+			var out bytes.Buffer
+			err := reportVerdict(&app{out: &out, errw: io.Discard, mode: mode}, claimReport(verifyResult{"verify", p, tpath, v}), v.Verdict)
+			if mode.json {
+				if m := decodeJSON(t, &out); m["verdict"] != "UNSUPPORTED" || checkStatus(m, "δ < 1/n") != "FAIL" {
+					t.Errorf("%s: %v %q", p, m["verdict"], checkStatus(m, "δ < 1/n"))
+				}
+			} else if !strings.Contains(out.String(), "δ < 1/n") || !strings.Contains(out.String(), "protects nobody") {
+				t.Errorf("%s %+v:\n%s", p, mode, out.String())
 			}
-			out, _, code := runCLI(args...)
-			if code != 3 || !strings.Contains(out, "δ < 1/n") || !strings.Contains(out, "protects nobody") {
-				t.Errorf("%s %s: exit %d\n%s", p, format, code, out)
+			if exitCode(err) != 3 {
+				t.Errorf("%s %+v: exit %d", p, mode, exitCode(err))
 			}
 		}
 	}
@@ -118,10 +130,19 @@ func TestVerifyIssue22Delta(t *testing.T) {
 // TestVerifyIssue22Assumed (hole 4d): "Poisson sampling │ PASS │ declared
 // (taken on trust)" is now ASSUMED; no check taken on trust shows PASS.
 func TestVerifyIssue22Assumed(t *testing.T) {
-	for _, p := range []string{"../../examples/dpsgd-claim.json", "../../examples/dpsgd-fixed-size-claim.json", "../../examples/claim.json"} {
-		m, code, errs := runJSON(t, "verify", p)
-		if code != 0 {
-			t.Fatalf("%s: exit %d %s", p, code, errs)
+	files := []string{"../../examples/dpsgd-claim.json", "../../examples/claim.json", "../../examples/dpsgd-fixed-size-claim.json"}
+	if testing.Short() {
+		files = files[:2] // the fixed-size claim's PLD takes a second; package verify's tests read it too
+	}
+	for i, p := range files {
+		a, out := jsonApp()
+		err := verifyRun(&verifyOptions{IO: a, Path: p})
+		m := decodeJSON(t, out)
+		if err != nil {
+			t.Fatalf("%s: exit %d %v", p, exitCode(err), err)
+		}
+		if i == 0 && checkStatus(m, "Poisson sampling") != "ASSUMED" {
+			t.Errorf("Poisson sampling: %q", checkStatus(m, "Poisson sampling"))
 		}
 		for _, c := range m["checks"].([]any) {
 			c := c.(map[string]any)
@@ -129,9 +150,6 @@ func TestVerifyIssue22Assumed(t *testing.T) {
 				t.Errorf("%s: %v is taken on trust but PASS", p, c["name"])
 			}
 		}
-	}
-	if m, _, _ := runJSON(t, "verify", "../../examples/dpsgd-claim.json"); checkStatus(m, "Poisson sampling") != "ASSUMED" {
-		t.Errorf("Poisson sampling: %q", checkStatus(m, "Poisson sampling"))
 	}
 }
 

@@ -92,7 +92,7 @@ type Report struct {
 	// Lines are the headline quantities, in reading order.
 	Lines []Line
 	// Checks are the run's checks against the derived constants and bounds.
-	Checks []optimizer.TrainCheck
+	Checks []dp.Check
 	// OK is false when a check failed.
 	OK bool
 	// Result is the algorithm's typed result (a struct with json tags).
@@ -103,10 +103,19 @@ type Report struct {
 	Figure *Figure
 }
 
+// Verdict is the run's verdict: dp.Failed when a check failed (OK is
+// false), dp.Passed otherwise.
+func (r *Report) Verdict() dp.Verdict {
+	if r.OK {
+		return dp.Passed
+	}
+	return dp.Failed
+}
+
 // AddVerdict appends the verdict line of the report's checks
-// (optimizer.Verdict: a FAIL, a WORSE output); source says what they check.
+// (dp.VerdictLine: a FAIL, a WORSE output); source says what they check.
 func (r *Report) AddVerdict(source string) {
-	r.Add("verdict", optimizer.Verdict(r.Checks), Measured, source)
+	r.Add("verdict", dp.VerdictLine(r.Checks), Measured, source)
 }
 
 // Add appends a line.

@@ -2,10 +2,10 @@ package algorithms
 
 import (
 	"fmt"
+
 	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/bst14"
 )
 
@@ -148,7 +148,7 @@ func runBST14Localize(in Input, params any) (*Report, error) {
 	}
 	s1 := res.Stage1
 	r := &Report{Title: fmt.Sprintf("privamp run: bst14-localize on %s, %s loss", res.Description, res.Declared.Loss),
-		Checks: append(append([]optimizer.TrainCheck(nil), s1.Checks[:1]...), res.Checks...), OK: res.OK && s1.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
+		Checks: append(append([]dp.Check(nil), s1.Checks[:1]...), res.Checks...), OK: res.OK && s1.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
 	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
 	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), Given, res.Description)
 	r.Add("stage 1: output perturbation at ε/2", fmt.Sprintf("Gamma scale %.6g, sensitivity %.6g", float64(s1.Privacy.Scale), s1.Privacy.Sensitivity), Derived, bst14.OutputSource)

@@ -2,12 +2,12 @@ package algorithms
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"strconv"
 	"strings"
 
+	"github.com/privamp/privamp/dp"
+
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/clipped"
 )
 
@@ -93,8 +93,8 @@ type CompareParams struct {
 // checks (each row's mean excess risk against w = 0's) and their OK.
 type CompareResult struct {
 	*clipped.Comparison
-	Checks []optimizer.TrainCheck `json:"checks"`
-	OK     bool                   `json:"ok"`
+	Checks []dp.Check `json:"checks"`
+	OK     bool       `json:"ok"`
 }
 
 func runClippedCompare(in Input, params any) (*Report, error) {
@@ -139,11 +139,11 @@ func runClippedCompare(in Input, params any) (*Report, error) {
 	}
 	zero := s.MeanNorm * s.MeanNorm / 2
 	for _, row := range c.Rows {
-		r.Checks = append(r.Checks, optimizer.BaselineCheck(fmt.Sprintf("%s at ε = %g: mean excess risk ≤ that of w = 0", row.Method, row.Epsilon), row.Mean, zero,
+		r.Checks = append(r.Checks, dp.BaselineCheck(fmt.Sprintf("%s at ε = %g: mean excess risk ≤ that of w = 0", row.Method, row.Epsilon), row.Mean, zero,
 			"½‖w − μ‖² over the repeats against ½‖μ‖², the data-free output w = 0's"))
 	}
 	r.Assumptions = append(r.Assumptions, "every method's σ is calibrated by the accountant that certifies it, so its certified ε is ≤ the row's ε by construction (shown in the rows, not checked)")
-	r.OK = optimizer.AllPass(r.Checks)
+	r.OK = dp.AllPass(r.Checks)
 	r.Result = CompareResult{c, r.Checks, r.OK}
 	r.AddVerdict("each method's mean excess risk against the data-free output w = 0")
 	last := len(r.Lines) - 1

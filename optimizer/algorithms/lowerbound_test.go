@@ -14,6 +14,7 @@ import (
 
 	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/audit/lowerbound"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/shifted"
 )
@@ -286,7 +287,7 @@ func TestMonteCarloOracle(t *testing.T) {
 			}
 			ev := mcAudit(t, c, pd, pdp, c.params, trials, eps, delta)
 			t.Logf("%s: %d trials per data set: ε ≥ %.3f (95%%) vs certified ε = %.4g at δ = %g (%v)", c.name, trials, float64(ev.EpsilonLower), eps, delta, time.Since(start).Round(time.Millisecond))
-			if ev.Comparison.Verdict != audit.Consistent {
+			if ev.Comparison.Verdict != dp.Consistent {
 				t.Errorf("%s: %s", c.name, ev.Comparison.Statement)
 			}
 			if c.control == nil {
@@ -301,7 +302,7 @@ func TestMonteCarloOracle(t *testing.T) {
 			}
 			ev = mcAudit(t, c, pd, pdp, ctl, trials, eps, delta)
 			t.Logf("%s under-noised (%v): ε ≥ %.3f vs the original certificate ε = %.4g", c.name, c.control, float64(ev.EpsilonLower), eps)
-			if ev.Comparison.Verdict != audit.Violated {
+			if ev.Comparison.Verdict != dp.Violated {
 				t.Errorf("%s positive control: the oracle missed an understated certificate: %s", c.name, ev.Comparison.Statement)
 			}
 		})

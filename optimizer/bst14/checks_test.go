@@ -3,6 +3,7 @@ package bst14
 import (
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/optimizer"
 )
 
@@ -19,7 +20,7 @@ func (s steep) Phi(u, y float64) float64    { return s.K * s.LeastSquares.Phi(u,
 func (s steep) Deriv(u, y float64) float64  { return s.K * s.LeastSquares.Deriv(u, y) }
 func (s steep) Deriv2(u, y float64) float64 { return s.K * s.LeastSquares.Deriv2(u, y) }
 
-func statusOf(cs []optimizer.TrainCheck, name string) string {
+func statusOf(cs []dp.Check, name string) dp.Status {
 	for _, c := range cs {
 		if c.Name == name {
 			return c.Status
@@ -35,13 +36,13 @@ func statusOf(cs []optimizer.TrainCheck, name string) string {
 func TestBoundCheckStatuses(t *testing.T) {
 	for _, c := range []struct {
 		risk, bound, trivial float64
-		want                 string
+		want                 dp.Status
 	}{
-		{1, 100, 100, optimizer.Vacuous},
-		{1, 2, 100, optimizer.Pass},
-		{30, 2, 100, Above},
-		{41, 2, 100, optimizer.Fail},
-		{90, 10, 100, Above}, // B/α = 200 ≥ trivial: a run cannot fail
+		{1, 100, 100, dp.Vacuous},
+		{1, 2, 100, dp.Pass},
+		{30, 2, 100, dp.Above},
+		{41, 2, 100, dp.Fail},
+		{90, 10, 100, dp.Above}, // B/α = 200 ≥ trivial: a run cannot fail
 	} {
 		if got := boundCheck("b", c.risk, c.bound, c.trivial, "d").Status; got != c.want {
 			t.Errorf("risk %g, bound %g, trivial %g: %s, want %s", c.risk, c.bound, c.trivial, got, c.want)
@@ -69,12 +70,12 @@ func TestBST14ChecksFail(t *testing.T) {
 		n     int
 		K     float64
 		check string
-		want  string
+		want  dp.Status
 	}{
-		{1000, 1, "excess risk (sum) ≤ nL·(E‖b‖ + distance)", optimizer.Pass},
-		{1000, 1e8, "excess risk (sum) ≤ nL·(E‖b‖ + distance)", optimizer.Fail},
-		{200, 1, "solver: measured distance bound ≤ certified distance", optimizer.Pass},
-		{200, 1e6, "solver: measured distance bound ≤ certified distance", optimizer.Fail},
+		{1000, 1, "excess risk (sum) ≤ nL·(E‖b‖ + distance)", dp.Pass},
+		{1000, 1e8, "excess risk (sum) ≤ nL·(E‖b‖ + distance)", dp.Fail},
+		{200, 1, "solver: measured distance bound ≤ certified distance", dp.Pass},
+		{200, 1e6, "solver: measured distance bound ≤ certified distance", dp.Fail},
 	} {
 		spec := Spec{Data: optimizer.DataSpec{Synthetic: "linear", N: c.n, Dimension: 2, Seed: 1}, Loss: optimizer.LossSpec{Name: "squared", L2: 0.1}, Radius: 1}
 		pr, err := build(spec, Common{Seed: 1}, 1e-5)
@@ -86,7 +87,7 @@ func TestBST14ChecksFail(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := statusOf(o.Checks, c.check); got != c.want || o.OK != (c.want != optimizer.Fail) {
+		if got := statusOf(o.Checks, c.check); got != c.want || o.OK != (c.want != dp.Fail) {
 			t.Errorf("n = %d, loss %g× steeper than declared: %q is %s (ok %v), want %s: %+v", c.n, c.K, c.check, got, o.OK, c.want, o.Checks)
 		}
 	}

@@ -327,11 +327,11 @@ func runExpMechProblem(pr *optimizer.Problem, p ExpMechParams) (*ExpMechResult, 
 	res.W = w
 	opt := optimizer.Minimize(pr.Objective, pr.Data, R)
 	res.Measured = measure(pr, w, opt)
-	res.Checks = []optimizer.TrainCheck{
+	res.Checks = []dp.Check{
 		boundCheck("excess risk (sum) ≤ Thm 3.2 mean", res.Measured.Sum, bound.MeanBST, res.Trivial, "(8L‖C‖₂/ε)((p+1) ln 3 + 1), Thm 3.2's tail integrated"),
 		baselineCheck(pr, res.Measured, opt),
 	}
 	res.Assumptions = append(res.Assumptions, "the sample lies in C: the sampler draws only from it (by construction, not a check)")
-	res.OK = optimizer.AllPass(res.Checks)
+	res.OK = dp.AllPass(res.Checks)
 	return res, nil
 }

@@ -109,12 +109,12 @@ func RunLocalize(s Spec, p LocalizeParams) (*LocalizeResult, error) {
 	fail := math.Exp(-res.Zeta)
 	res.Bound = F.MeanBST*(1-fail) + res.Trivial*fail
 	res.PaperRate = float64(d*d) * c.L * c.L * math.Log(nf) / (nf * c.M * eps * eps)
-	res.Checks = []optimizer.TrainCheck{
+	res.Checks = []dp.Check{
 		boundCheck("excess risk (sum) ≤ Lemma 4.2 + Thm 3.2", res.Measured.Sum, res.Bound, res.Trivial, "(8L‖C₀‖/(ε/2))((p+1) ln 3 + 1)(1 − n⁻³) + nL‖C‖₂n⁻³"),
 		baselineCheck(pr, res.Measured, opt),
 	}
 	res.Assumptions = append(res.Assumptions, "the sample lies in C₀ ∩ C: the sampler draws only from it (by construction, not a check)")
-	res.OK = optimizer.AllPass(res.Checks)
+	res.OK = dp.AllPass(res.Checks)
 	if res.Rho >= 2*R {
 		res.Notes = append(res.Notes, fmt.Sprintf("C₀'s radius ρ = %.4g is at least ‖C‖₂ = %g: C₀ ⊇ C, so localization gains nothing at these numbers and costs half the budget (ρ ∝ p·ln n/(nΔε) shrinks with n and Δ)", res.Rho, 2*R))
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/audit/lowerbound"
 	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/optimizer"
 )
 
@@ -80,12 +81,12 @@ func TestSGDMonteCarloLowerBound(t *testing.T) {
 	sigma := float64(res.Privacy.Sigma)
 	ev := run(sigma)
 	t.Logf("bst14-sgd (n = 4, T = %d, σ = %g): %d trials per data set: ε ≥ %.3f (95%%) vs certified ε = %.4g at δ = %g", T, sigma, trials, float64(ev.EpsilonLower), eps, delta)
-	if ev.Comparison.Verdict != audit.Consistent {
+	if ev.Comparison.Verdict != dp.Consistent {
 		t.Errorf("bst14-sgd: %s", ev.Comparison.Statement)
 	}
 	ev = run(sigma / 8)
 	t.Logf("bst14-sgd under-noised (σ/8): ε ≥ %.3f vs σ's certificate ε = %.4g", float64(ev.EpsilonLower), eps)
-	if ev.Comparison.Verdict != audit.Violated {
+	if ev.Comparison.Verdict != dp.Violated {
 		t.Errorf("bst14-sgd positive control: the oracle missed an understated certificate: %s", ev.Comparison.Statement)
 	}
 }

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/privamp/privamp/dp"
+
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/dataset"
-	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
@@ -273,7 +274,7 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 	res.Trivial = float64(n) * c.L * 2 * R
 	res.LipschitzBound = float64(n) * c.L * (res.MeanNoiseNorm + sv.Distance)
 	gmBound := 2 * sv.GradientMapping / c.M
-	res.Checks = []optimizer.TrainCheck{
+	res.Checks = []dp.Check{
 		check("solver: measured distance bound ≤ certified distance", gmBound <= sv.Distance || gmBound <= 1e-12*R, gmBound, sv.Distance,
 			"2‖G‖/m from the gradient mapping at θ̂ (valid for step 1/β) against the contraction bound used in the sensitivity"),
 		boundCheck("excess risk (sum) ≤ nL·(E‖b‖ + distance)", res.Measured.Sum, res.LipschitzBound, res.Trivial, "Lipschitz bound on the mean; not a theorem of the paper (Alg. 3 is analysed inside Alg. 4)"),
@@ -286,7 +287,7 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 	} else {
 		res.Assumptions = append(res.Assumptions, "the Gamma scale is sensitivity/ε, so the certified ε is the target by construction (not a check)")
 	}
-	res.OK = optimizer.AllPass(res.Checks)
+	res.OK = dp.AllPass(res.Checks)
 	if p.Noise == NoiseGaussian {
 		res.Notes = append(res.Notes, fmt.Sprintf("the paper's σ₀ = 2L√ln(1/δ)/(Δεn) = %.6g at these numbers gives ε = %.6g at δ = %g (exact Gaussian profile), not %g: it is shown, never used", pv.PaperScale, pv.PaperEpsilon, p.Delta, eps))
 	}

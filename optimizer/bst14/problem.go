@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/shifted"
@@ -122,43 +123,39 @@ func measure(pr *optimizer.Problem, w []float64, opt optimizer.Optimum) Risk {
 	return Risk{Sum: n * avg, Average: avg, OptimumAverage: opt.F, Stationarity: opt.Stationarity}
 }
 
-// check is one check of a run (optimizer.NewCheck).
-var check = optimizer.NewCheck
+// check is one check of a run (dp.NewCheck).
+var check = dp.NewCheck
 
 // markovAlpha is the false-alarm rate of boundCheck's FAIL: an excess
 // risk is ≥ 0, so one run exceeds a bound B on its mean by the factor 1/α
 // with probability at most α (Markov's inequality).
 const markovAlpha = 0.05
 
-// Above is boundCheck's status of one run above a bound on the mean but
-// within 1/α of it: reported, not a failure.
-const Above = "ABOVE"
-
 // boundCheck compares one run's measured excess risk with a bound B on its
 // mean. VACUOUS when B is at least the trivial bound nL‖C‖₂, which no point
-// of C can exceed (optimizer.UtilityCheck); otherwise PASS at or below B,
+// of C can exceed (dp.UtilityCheck); otherwise PASS at or below B,
 // ABOVE between B and B/α (one run may exceed a bound on the mean), and
 // FAIL above B/α when B/α is below the trivial bound: under the theorem a
 // run gets there with probability ≤ α = 5% (Markov), so a FAIL means an
 // assumption the bound needs (the declared constants) or the measurement
 // is wrong.
-func boundCheck(name string, risk, bound, trivial float64, detail string) optimizer.TrainCheck {
+func boundCheck(name string, risk, bound, trivial float64, detail string) dp.Check {
 	detail = fmt.Sprintf("%s; a bound on the mean: one run fails above %g× it (%.6g), which under the theorem happens with probability ≤ %g (Markov), when that is below the trivial bound nL‖C‖₂ = %.6g", detail, 1/markovAlpha, bound/markovAlpha, markovAlpha, trivial)
-	c := optimizer.UtilityCheck(name, risk, bound, trivial, detail)
-	if c.Status == optimizer.Fail {
-		c.Status = Above
+	c := dp.UtilityCheck(name, risk, bound, trivial, detail)
+	if c.Status == dp.Fail {
+		c.Status = dp.Above
 		if bound/markovAlpha < trivial && risk > bound/markovAlpha {
-			c.Status = optimizer.Fail
+			c.Status = dp.Fail
 		}
 	}
 	return c
 }
 
 // baselineCheck compares the output's excess risk with that of θ = 0, the
-// centre of C and the data-free output (optimizer.BaselineCheck).
-func baselineCheck(pr *optimizer.Problem, r Risk, opt optimizer.Optimum) optimizer.TrainCheck {
+// centre of C and the data-free output (dp.BaselineCheck).
+func baselineCheck(pr *optimizer.Problem, r Risk, opt optimizer.Optimum) dp.Check {
 	zero := measure(pr, make([]float64, pr.Data.D), opt)
-	return optimizer.BaselineCheck("excess risk (sum) ≤ that of θ = 0", r.Sum, zero.Sum,
+	return dp.BaselineCheck("excess risk (sum) ≤ that of θ = 0", r.Sum, zero.Sum,
 		"the output's Σℓ − min against the data-free output θ = 0 (the centre of C)")
 }
 
@@ -167,13 +164,13 @@ func baselineCheck(pr *optimizer.Problem, r Risk, opt optimizer.Optimum) optimiz
 // output and what the run relied on. The results embed it, so its keys
 // sit at the top level of their JSON.
 type Outcome struct {
-	Measured    Risk                   `json:"measured"`
-	Checks      []optimizer.TrainCheck `json:"checks"`
-	OK          bool                   `json:"ok"`
-	Seed        uint64                 `json:"seed"`
-	W           []float64              `json:"w"`
-	Assumptions []string               `json:"assumptions"`
-	Notes       []string               `json:"notes"`
+	Measured    Risk       `json:"measured"`
+	Checks      []dp.Check `json:"checks"`
+	OK          bool       `json:"ok"`
+	Seed        uint64     `json:"seed"`
+	W           []float64  `json:"w"`
+	Assumptions []string   `json:"assumptions"`
+	Notes       []string   `json:"notes"`
 }
 
 // newOutcome starts a run's outcome: its seed, then its own assumptions

@@ -5,9 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privamp/privamp/dp"
+
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/dataset"
-	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
@@ -260,7 +261,7 @@ func runSGDProblem(pr *optimizer.Problem, p SGDParams, observe func(b []float64)
 		boundCheck("excess risk (sum) ≤ Shamir–Zhang bound", res.Measured.Sum, res.Bounds.ShamirZhang, res.Bounds.Trivial, res.Bounds.Source),
 		baselineCheck(pr, res.Measured, opt))
 	res.Assumptions = append(res.Assumptions, optimizer.GradientByConstruction)
-	res.OK = optimizer.AllPass(res.Checks)
+	res.OK = dp.AllPass(res.Checks)
 	return res, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/shifted"
@@ -64,17 +65,17 @@ type Measured struct {
 
 // Result is a run's typed result.
 type Result struct {
-	Algorithm   string                 `json:"algorithm"`
-	Source      string                 `json:"source"`
-	Description string                 `json:"data_description"`
-	Plan        Plan                   `json:"plan"`
-	Privacy     Privacy                `json:"privacy"`
-	Measured    Measured               `json:"measured"`
-	W           []float64              `json:"w"`
-	Checks      []optimizer.TrainCheck `json:"checks"`
-	OK          bool                   `json:"ok"`
-	Assumptions []string               `json:"assumptions"`
-	Notes       []string               `json:"notes"`
+	Algorithm   string     `json:"algorithm"`
+	Source      string     `json:"source"`
+	Description string     `json:"data_description"`
+	Plan        Plan       `json:"plan"`
+	Privacy     Privacy    `json:"privacy"`
+	Measured    Measured   `json:"measured"`
+	W           []float64  `json:"w"`
+	Checks      []dp.Check `json:"checks"`
+	OK          bool       `json:"ok"`
+	Assumptions []string   `json:"assumptions"`
+	Notes       []string   `json:"notes"`
 }
 
 // Sources of the algorithms.
@@ -211,7 +212,7 @@ func (res *Result) check(rho float64) {
 	if p.OnePass {
 		res.Assumptions = append(res.Assumptions, fmt.Sprintf("each record is used at most once (T·s = %d ≤ n = %d: disjoint batches, parallel composition P5; by construction)", p.Steps*p.Batch, p.N))
 	}
-	res.Checks = append(res.Checks, optimizer.BaselineCheck("excess risk ≤ that of w0 = 0", res.Measured.ExcessRisk, res.Measured.StartExcessRisk,
+	res.Checks = append(res.Checks, dp.BaselineCheck("excess risk ≤ that of w0 = 0", res.Measured.ExcessRisk, res.Measured.StartExcessRisk,
 		"F(w) − F* of the output against that of w0 = 0, the data-free starting point"))
-	res.OK = optimizer.AllPass(res.Checks)
+	res.OK = dp.AllPass(res.Checks)
 }

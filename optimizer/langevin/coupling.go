@@ -2,8 +2,9 @@ package langevin
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/dataset"
@@ -35,7 +36,7 @@ type Coupling struct {
 	// points (each the largest over its block, so no maximum is lost).
 	Distances []float64 `json:"distances"`
 	// Check is the check's verdict.
-	Check optimizer.TrainCheck `json:"check"`
+	Check dp.Check `json:"check"`
 
 	delta, h, m float64
 	every       int64
@@ -130,21 +131,21 @@ func (cp *coupler) step(k int64, w, xi []float64) {
 // result finishes the check.
 func (cp *coupler) result() *Coupling {
 	r := &cp.r
-	ch := optimizer.TrainCheck{Name: "coupled paths ‖θ_k − θ′_k‖ ≤ hΔ(1 − c^k)/(1 − c) ≤ Δ/m", Value: dp.Num(r.MaxRatio), Bound: 1}
+	ch := dp.Check{Name: "coupled paths ‖θ_k − θ′_k‖ ≤ hΔ(1 − c^k)/(1 − c) ≤ Δ/m", Value: dp.Num(r.MaxRatio), Bound: 1}
 	switch {
 	case cp.ch.thr < math.Inf(1):
-		ch.Status, ch.Value, ch.Bound = optimizer.NA, dp.Num(math.NaN()), dp.Num(math.NaN())
+		ch.Status, ch.Value, ch.Bound = dp.NA, dp.Num(math.NaN()), dp.Num(math.NaN())
 		ch.Detail = fmt.Sprintf("the thresholded loss L̃ (ψ > 0) is not strongly convex; its coupling bound 4√(2ψ/m) + 2L/(mn) (GTU Thm 2.5, continuous time) is not checked; largest measured distance %.6g at step %d", r.MaxDistance, r.MaxDistanceStep)
 	case !(r.m > 0):
-		ch.Status, ch.Value, ch.Bound = optimizer.NA, dp.Num(math.NaN()), dp.Num(math.NaN())
+		ch.Status, ch.Value, ch.Bound = dp.NA, dp.Num(math.NaN()), dp.Num(math.NaN())
 		ch.Detail = fmt.Sprintf("needs a strongly convex loss (m > 0); largest measured distance %.6g at step %d", r.MaxDistance, r.MaxDistanceStep)
 	case !(r.Contraction < 1):
-		ch.Status, ch.Value, ch.Bound = optimizer.NA, dp.Num(math.NaN()), dp.Num(math.NaN())
+		ch.Status, ch.Value, ch.Bound = dp.NA, dp.Num(math.NaN()), dp.Num(math.NaN())
 		ch.Detail = fmt.Sprintf("the drift step does not contract (c = %.6g ≥ 1: ηβ ≥ 2/M); largest measured distance %.6g at step %d", r.Contraction, r.MaxDistance, r.MaxDistanceStep)
 	default:
-		ch.Status = optimizer.Pass
+		ch.Status = dp.Pass
 		if !(r.MaxRatio <= 1+1e-9) {
-			ch.Status = optimizer.Fail
+			ch.Status = dp.Fail
 		}
 		ch.Detail = fmt.Sprintf("largest ratio of measured distance to the per-step bound %.6g at step %d (shared noise, same θ₀ = 0); largest distance %.6g at step %d against Δ/m = 2·Sens/(mn) = %.6g (GTU Thm 2.5 eq. 3); a failure means the loss is not m-strongly convex and M-smooth as declared",
 			r.MaxRatio, r.MaxRatioStep, r.MaxDistance, r.MaxDistanceStep, float64(r.Bound))

@@ -2,10 +2,10 @@ package langevin
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
@@ -109,14 +109,14 @@ type Measured struct {
 // Result is what Run returns: declared, derived and measured values kept
 // apart, the certificate, the checks and the final iterate.
 type Result struct {
-	Algorithm   string                 `json:"algorithm"`
-	Description string                 `json:"data_description"`
-	Declared    optimizer.Declared     `json:"declared"`
-	Derived     Derived                `json:"derived"`
-	Privacy     Privacy                `json:"privacy"`
-	Measured    Measured               `json:"measured"`
-	Coupling    *Coupling              `json:"coupling,omitempty"`
-	Checks      []optimizer.TrainCheck `json:"checks"`
+	Algorithm   string             `json:"algorithm"`
+	Description string             `json:"data_description"`
+	Declared    optimizer.Declared `json:"declared"`
+	Derived     Derived            `json:"derived"`
+	Privacy     Privacy            `json:"privacy"`
+	Measured    Measured           `json:"measured"`
+	Coupling    *Coupling          `json:"coupling,omitempty"`
+	Checks      []dp.Check         `json:"checks"`
 	// OK is false when a check failed.
 	OK          bool      `json:"ok"`
 	Verdict     string    `json:"verdict"`
@@ -298,11 +298,11 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 // check records the checks and the verdict.
 func (res *Result) check(cp *coupler) {
 	res.Assumptions = append(res.Assumptions, optimizer.GradientByConstruction)
-	res.Checks = append(res.Checks, optimizer.BaselineCheck("final risk ≤ risk at θ₀ = 0", res.Measured.FinalRisk, res.Measured.StartRisk,
+	res.Checks = append(res.Checks, dp.BaselineCheck("final risk ≤ risk at θ₀ = 0", res.Measured.FinalRisk, res.Measured.StartRisk,
 		"empirical risk L(θ_T) of the output against the data-free start θ₀ = 0's"))
 	if cp != nil {
 		res.Coupling = cp.result()
 		res.Checks = append(res.Checks, res.Coupling.Check)
 	}
-	res.OK, res.Verdict = optimizer.AllPass(res.Checks), optimizer.Verdict(res.Checks)
+	res.OK, res.Verdict = dp.AllPass(res.Checks), dp.VerdictLine(res.Checks)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/shifted"
@@ -270,7 +271,7 @@ func TestCouplingStronglyConvex(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := res.Coupling
-	if c == nil || c.Check.Status != optimizer.Pass || !res.OK || !(c.MaxRatio <= 1) || !(c.MaxDistance > 0) {
+	if c == nil || c.Check.Status != dp.Pass || !res.OK || !(c.MaxRatio <= 1) || !(c.MaxDistance > 0) {
 		t.Fatalf("coupling %+v, ok %v", c, res.OK)
 	}
 	if !(c.MaxDistance <= float64(c.Bound)) || len(c.Distances) != 1000 {
@@ -313,7 +314,7 @@ func TestCouplingNonConvexFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := res.Coupling
-	if c == nil || c.Check.Status != optimizer.Fail || res.OK || !(c.MaxRatio > 1) || !(c.MaxDistance > 1.9) {
+	if c == nil || c.Check.Status != dp.Fail || res.OK || !(c.MaxRatio > 1) || !(c.MaxDistance > 1.9) {
 		t.Fatalf("non-convex loss: coupling %+v, ok %v", c.Check, res.OK)
 	}
 	t.Logf("non-convex: max distance %.4g at %d (Δ/m = %.4g), max ratio %.4g at %d", c.MaxDistance, c.MaxDistanceStep, float64(c.Bound), c.MaxRatio, c.MaxRatioStep)
@@ -321,7 +322,7 @@ func TestCouplingNonConvexFails(t *testing.T) {
 	obj.Loss = concave{K: 0}
 	pr.Objective, pr.Constants = obj, obj.Constants(1, 1, 1)
 	res, err = RunProblem(pr, Params{Steps: 2000, Eta: 1e-6, Beta: 1e5, Delta: 1e-5, Coupling: true, Seed: 4})
-	if err != nil || res.Coupling.Check.Status != optimizer.Pass {
+	if err != nil || res.Coupling.Check.Status != dp.Pass {
 		t.Fatalf("convex version: %v %+v", err, res.Coupling.Check)
 	}
 	t.Logf("convex version: max distance %.4g (Δ/m = %.4g), max ratio %.4g", res.Coupling.MaxDistance, float64(res.Coupling.Bound), res.Coupling.MaxRatio)
@@ -346,7 +347,7 @@ func TestRegularize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plain.Coupling.Check.Status != optimizer.NA {
+	if plain.Coupling.Check.Status != dp.NA {
 		t.Errorf("m = 0: coupling check %v, want N/A", plain.Coupling.Check.Status)
 	}
 	spec.Regularize = "sco"
@@ -358,7 +359,7 @@ func TestRegularize(t *testing.T) {
 	if math.Abs(reg.Derived.Regularizer-want) > 1e-12*want || reg.Privacy.Rho != plain.Privacy.Rho || reg.Derived.Beta != plain.Derived.Beta {
 		t.Errorf("regularizer %v (want %v); ρ %v vs %v", reg.Derived.Regularizer, want, reg.Privacy.Rho, plain.Privacy.Rho)
 	}
-	if reg.Coupling.Check.Status != optimizer.Pass || reg.Measured.UnregularizedExcessRisk == nil {
+	if reg.Coupling.Check.Status != dp.Pass || reg.Measured.UnregularizedExcessRisk == nil {
 		t.Errorf("regularised: coupling %+v", reg.Coupling.Check)
 	}
 	t.Logf("sco m = %.4g; excess risk regularised %.4g, unregularised %.4g (plain run %.4g)", reg.Derived.Regularizer, reg.Measured.ExcessRisk, *reg.Measured.UnregularizedExcessRisk, plain.Measured.ExcessRisk)
@@ -374,7 +375,7 @@ func TestShippedData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.OK || !(float64(res.Privacy.Epsilon) <= 1) || res.Coupling.Check.Status != optimizer.Pass {
+	if !res.OK || !(float64(res.Privacy.Epsilon) <= 1) || res.Coupling.Check.Status != dp.Pass {
 		t.Fatalf("ok %v, ε %v, coupling %+v", res.OK, res.Privacy.Epsilon, res.Coupling.Check)
 	}
 	if _, err := json.Marshal(res); err != nil {
@@ -414,7 +415,7 @@ func TestRashomon(t *testing.T) {
 	if rho := PathRho(beta, rs.Sensitivity, 2000, eta); float64(res.Privacy.Rho) != rho {
 		t.Errorf("ρ %v, want %v", res.Privacy.Rho, rho)
 	}
-	if res.Coupling.Check.Status != optimizer.NA || res.Measured.RashomonShare == nil {
+	if res.Coupling.Check.Status != dp.NA || res.Measured.RashomonShare == nil {
 		t.Errorf("coupling %v, share %v", res.Coupling.Check.Status, res.Measured.RashomonShare)
 	}
 	if _, err := json.Marshal(res); err != nil {

@@ -3,6 +3,7 @@ package saddle
 import (
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/optimizer"
 )
 
@@ -17,7 +18,7 @@ import (
 // run's OK turns false. The honest instances pass (TestSMDAndBR,
 // TestSCORun).
 func TestGapChecksFail(t *testing.T) {
-	status := func(cs []optimizer.TrainCheck, name string) string {
+	status := func(cs []dp.Check, name string) dp.Status {
 		for _, c := range cs {
 			if c.Name == name {
 				return c.Status
@@ -41,11 +42,11 @@ func TestGapChecksFail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, err := runSMDGame(honestGame, ds, p, nil); err != nil || !h.OK || status(h.Checks, "gap lower confidence limit ≤ derived bilinear bound") != optimizer.Pass {
+	if h, err := runSMDGame(honestGame, ds, p, nil); err != nil || !h.OK || status(h.Checks, "gap lower confidence limit ≤ derived bilinear bound") != dp.Pass {
 		t.Fatalf("smd-vertex, honest game: %v %+v", err, h)
 	}
 	if h, err := runBRGame(honestGame, ds, BRParams{Common: Common{GameParams: p.GameParams, TargetEpsilon: 90, Delta: 1e-5, Seed: 1, Repeats: 5, Confidence: 0.95}, Truncation: -1}, nil); err != nil || !h.OK ||
-		status(h.Checks, "E[gap − conditional bound] lower limit + mean bound ≤ mean bound") != optimizer.Pass {
+		status(h.Checks, "E[gap − conditional bound] lower limit + mean bound ≤ mean bound") != dp.Pass {
 		t.Fatalf("smd-bias-reduced, honest game: %v %+v", err, h)
 	}
 	res, err := runSMDGame(lie(), ds, p, nil)
@@ -53,7 +54,7 @@ func TestGapChecksFail(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"gap lower confidence limit ≤ Thm 3.1 bound", "gap lower confidence limit ≤ derived bilinear bound"} {
-		if status(res.Checks, name) != optimizer.Fail || res.OK {
+		if status(res.Checks, name) != dp.Fail || res.OK {
 			t.Errorf("smd-vertex, payoff bound understated: %q is %s (ok %v): %+v", name, status(res.Checks, name), res.OK, res.Checks)
 		}
 	}
@@ -63,7 +64,7 @@ func TestGapChecksFail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if name := "E[gap − conditional bound] lower limit + mean bound ≤ mean bound"; status(br.Checks, name) != optimizer.Fail || br.OK {
+	if name := "E[gap − conditional bound] lower limit + mean bound ≤ mean bound"; status(br.Checks, name) != dp.Fail || br.OK {
 		t.Errorf("smd-bias-reduced, payoff bound understated: %q is %s: %+v", name, status(br.Checks, name), br.Checks)
 	}
 	sp := DefaultSCOParams()
@@ -77,7 +78,7 @@ func TestGapChecksFail(t *testing.T) {
 		t.Fatal(err)
 	}
 	name := "excess risk lower confidence limit ≤ derived bound"
-	if status(honest.Checks, name) != optimizer.Pass {
+	if status(honest.Checks, name) != dp.Pass {
 		t.Fatalf("smd-sco, honest constants: %+v", honest.Checks)
 	}
 	pr.Consts.L0, pr.Consts.L1, pr.Consts.L2 = pr.Consts.L0/1000, pr.Consts.L1/1000, pr.Consts.L2/1000
@@ -85,7 +86,7 @@ func TestGapChecksFail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if status(sco.Checks, name) != optimizer.Fail || sco.OK {
+	if status(sco.Checks, name) != dp.Fail || sco.OK {
 		t.Errorf("smd-sco, constants understated: %q is %s: %+v", name, status(sco.Checks, name), sco.Checks)
 	}
 }

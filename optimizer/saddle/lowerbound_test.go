@@ -7,6 +7,7 @@ import (
 
 	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/audit/lowerbound"
+	"github.com/privamp/privamp/dp"
 )
 
 // TestSMDMonteCarloLowerBound is the Monte Carlo oracle (issue 22) for
@@ -56,12 +57,12 @@ func TestSMDMonteCarloLowerBound(t *testing.T) {
 	}
 	ev := run(tau)
 	t.Logf("smd-vertex (n = T = 2, K = 1, τ = %g): %d trials per data set: ε ≥ %.3f (95%%) vs certified ε = %.4g at δ = %g", tau, trials, float64(ev.EpsilonLower), eps, delta)
-	if ev.Comparison.Verdict != audit.Consistent {
+	if ev.Comparison.Verdict != dp.Consistent {
 		t.Errorf("smd-vertex: %s", ev.Comparison.Statement)
 	}
 	ev = run(100 * tau)
 	t.Logf("smd-vertex with τ × 100: ε ≥ %.3f vs τ's certificate ε = %.4g", float64(ev.EpsilonLower), eps)
-	if ev.Comparison.Verdict != audit.Violated {
+	if ev.Comparison.Verdict != dp.Violated {
 		t.Errorf("smd-vertex positive control: the oracle missed an understated certificate: %s", ev.Comparison.Statement)
 	}
 }

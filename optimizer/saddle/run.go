@@ -2,12 +2,12 @@ package saddle
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 
 	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -194,10 +194,10 @@ type Result struct {
 	RateSource   string `json:"rate_source"`
 	// MaxSupport is the largest support of x̃ or ỹ over the repeats; it is
 	// at most the number of steps (T-sparsity).
-	MaxSupport  int                    `json:"measured_max_support"`
-	Checks      []optimizer.TrainCheck `json:"checks"`
-	OK          bool                   `json:"ok"`
-	Assumptions []string               `json:"assumptions"`
+	MaxSupport  int        `json:"measured_max_support"`
+	Checks      []dp.Check `json:"checks"`
+	OK          bool       `json:"ok"`
+	Assumptions []string   `json:"assumptions"`
 }
 
 func support(v []float64) int {
@@ -211,27 +211,27 @@ func support(v []float64) int {
 }
 
 func (r *Result) add(name string, ok bool, value, bound float64, detail string) {
-	r.push(optimizer.NewCheck(name, ok, value, bound, detail))
+	r.push(dp.NewCheck(name, ok, value, bound, detail))
 }
 
-// push appends a check; OK is false once one FAILED (optimizer.AllPass).
-func (r *Result) push(c optimizer.TrainCheck) {
+// push appends a check; OK is false once one FAILED (dp.AllPass).
+func (r *Result) push(c dp.Check) {
 	r.Checks = append(r.Checks, c)
-	r.OK = optimizer.AllPass(r.Checks)
+	r.OK = dp.AllPass(r.Checks)
 }
 
 // gapChecks are the utility checks every game run ends with: the gap
 // against its bound, VACUOUS when the bound is at least 2a, the largest
 // gap any pair can have when every payoff lies in [−a, a]
-// (optimizer.UtilityCheck), and the released pair's mean gap against the
+// (dp.UtilityCheck), and the released pair's mean gap against the
 // uniform pair's, the data-free output (WORSE above it).
 func (r *Result) gapChecks(name string, value, bound float64, detail string) {
-	r.push(optimizer.UtilityCheck(name, value, bound, 2*r.Game.PayoffBound, detail+"; trivial bound 2a: every payoff lies in [−a, a]"))
+	r.push(dp.UtilityCheck(name, value, bound, 2*r.Game.PayoffBound, detail+"; trivial bound 2a: every payoff lies in [−a, a]"))
 }
 
 // uniformCheck is the baseline check of a game run.
 func (r *Result) uniformCheck() {
-	r.push(optimizer.BaselineCheck("mean gap ≤ gap of the uniform pair", float64(r.Gap.Mean), float64(r.UniformGap),
+	r.push(dp.BaselineCheck("mean gap ≤ gap of the uniform pair", float64(r.Gap.Mean), float64(r.UniformGap),
 		fmt.Sprintf("mean Gap(x̃, ỹ) over %d runs against the gap of the uniform pair (x_1, y_1), the data-free output", r.Gap.Repeats)))
 }
 

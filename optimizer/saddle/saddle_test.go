@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
 )
@@ -353,7 +354,7 @@ func TestRunSpecs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.OK || res.Checks[0].Status != optimizer.Fail {
+	if res.OK || res.Checks[0].Status != dp.Fail {
 		t.Errorf("τ = 1 should exceed ε = 1: %+v", res.Checks[0])
 	}
 	bp := BRParams{Common: DefaultCommon(), Truncation: -1}

@@ -2,9 +2,10 @@ package saddle
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"math/rand/v2"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
@@ -94,15 +95,15 @@ type SCOResult struct {
 	Rate         dp.Num `json:"rate"`
 	RateSource   string `json:"rate_source"`
 	// MaxSupport is the largest support of ŵ_T over the repeats (≤ K).
-	MaxSupport  int                    `json:"measured_max_support"`
-	Checks      []optimizer.TrainCheck `json:"checks"`
-	OK          bool                   `json:"ok"`
-	Assumptions []string               `json:"assumptions"`
+	MaxSupport  int        `json:"measured_max_support"`
+	Checks      []dp.Check `json:"checks"`
+	OK          bool       `json:"ok"`
+	Assumptions []string   `json:"assumptions"`
 }
 
-func (r *SCOResult) add(c optimizer.TrainCheck) {
+func (r *SCOResult) add(c dp.Check) {
 	r.Checks = append(r.Checks, c)
-	r.OK = optimizer.AllPass(r.Checks)
+	r.OK = dp.AllPass(r.Checks)
 }
 
 // RunSCOSpec runs Algorithm 5 Repeats times on the instance of ds and
@@ -177,11 +178,11 @@ func runSCOProblem(pr *SCOProblem, p SCOParams, progress dp.Progress) (*SCOResul
 	res.BoundSource = "explicit form of proof 4.5 (docs/saddle.md §8): ln d/(τT) + τL0²/2 + 4L2/K + 2L1/K + (4L1/T)Σ_t H_t + (τG/T)Σ_t (t − t0(t))"
 	res.Rate = dp.Num(Rate42(d, n, c, p.TargetEpsilon, p.Delta))
 	res.RateSource = "Thm 4.2 (second-order-smooth): (L0+L1)[√(ℓx/n) + ℓx ln(1/δ)^{1/4}/√(nε)] + L2/(√n ℓx^{1/4}) + L2ℓx^{1/4}ln(1/δ)^{1/4}/√(nε) + L1 ln(√(nℓx))[1/√n + ln(1/δ)^{1/4}/√(nε)], constant 1: reference only"
-	res.add(optimizer.NewCheck("certified ε ≤ target ε", pv.Epsilon <= p.TargetEpsilon, pv.Epsilon, p.TargetEpsilon,
+	res.add(dp.NewCheck("certified ε ≤ target ε", pv.Epsilon <= p.TargetEpsilon, pv.Epsilon, p.TargetEpsilon,
 		"Prop. 4.3's accounting (each vertex 4L0τ/B-DP, k = K(q + ⌊T/q⌋)) through Thm 3.5 at the step size used"))
-	res.add(optimizer.UtilityCheck("excess risk lower confidence limit ≤ derived bound", float64(res.Excess.Lower), b, 2*c.L0,
+	res.add(dp.UtilityCheck("excess risk lower confidence limit ≤ derived bound", float64(res.Excess.Lower), b, 2*c.L0,
 		fmt.Sprintf("%g%% lower limit of E[F(ŵ_T)] − min F over %d runs against the explicit bound at the same n, d, T, K, q, τ; trivial bound 2L0: F is L0-Lipschitz in ℓ1 and the simplex has ℓ1 diameter 2", 100*p.Confidence, p.Repeats)))
-	res.add(optimizer.BaselineCheck("mean excess risk ≤ that of the uniform point", float64(res.Excess.Mean), float64(res.UniformExcess),
+	res.add(dp.BaselineCheck("mean excess risk ≤ that of the uniform point", float64(res.Excess.Mean), float64(res.UniformExcess),
 		fmt.Sprintf("mean F(ŵ_T) − min F over %d runs against the uniform point x_1's, the data-free output", p.Repeats)))
 	res.Assumptions = append(res.Assumptions, "the released ŵ_T is K-sparse: the mean of K vertices (Algorithm 5, line 11; by construction, not a check)")
 	return res, nil
