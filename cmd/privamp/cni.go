@@ -33,7 +33,6 @@ const cniMaxAllocation = 10_000_000
 
 func newCNICmd(a *app, runF func(*cniOptions) error) *cobra.Command {
 	opts := &cniOptions{IO: a}
-	path, allocPath := &opts.Schedule, &opts.Allocation
 	cmd := &cobra.Command{
 		Use:   "cni --schedule FILE.json",
 		Short: "The optimal Theorem 22 bound for a contractive noisy iteration given as a schedule",
@@ -60,10 +59,10 @@ range, a schedule that is unreadable or invalid, named by its line or key, or an
   privamp cni --schedule person.json --alpha 2,8,32 --allocation shifts.csv --json`,
 	}
 	fl := cmd.Flags()
-	fl.StringVar(path, "schedule", "", "schedule file in the JSON format above ('-' for standard input; required)")
+	fl.StringVar(&opts.Schedule, "schedule", "", "schedule file in the JSON format above ('-' for standard input; required)")
 	fl.Float64Var(&opts.Delta, "delta", 1e-5, "δ in (0, 1)")
 	fl.Float64SliceVar(&opts.Alphas, "alpha", nil, "also print the RDP ε(α) = αK at these orders (> 1; repeatable or comma list)")
-	fl.StringVar(allocPath, "allocation", "", "write the optimal shifts a_t as CSV (step,shift) to this file ('-': standard output; schedules up to 1e7 steps)")
+	fl.StringVar(&opts.Allocation, "allocation", "", "write the optimal shifts a_t as CSV (step,shift) to this file ('-': standard output; schedules up to 1e7 steps)")
 	fl.IntVar(&opts.Segments, "segments", 20, "how many segments of the convex minorant to list (0 to 10000)")
 	conv := conversionFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -72,10 +71,10 @@ range, a schedule that is unreadable or invalid, named by its line or key, or an
 		switch {
 		case err != nil:
 			return err
-		case *path == "":
+		case opts.Schedule == "":
 			return badInput("--schedule is required: a JSON schedule file (see 'privamp cni --help')")
-		case *allocPath != "" && *path != "-" && samePath(*path, *allocPath):
-			return badInput("--allocation %s would overwrite the input --schedule %s", *allocPath, *path)
+		case opts.Allocation != "" && opts.Schedule != "-" && samePath(opts.Schedule, opts.Allocation):
+			return badInput("--allocation %s would overwrite the input --schedule %s", opts.Allocation, opts.Schedule)
 		}
 		opts.Stdin = cmd.InOrStdin()
 		return runWith(runF, cniRun, opts)

@@ -22,7 +22,6 @@ type tablesOptions struct {
 
 func newTablesCmd(a *app, runF func(*tablesOptions) error) *cobra.Command {
 	opts := &tablesOptions{IO: a}
-	p, markdown := &opts.Params, &opts.Markdown
 	cmd := &cobra.Command{
 		Use:   "tables [NAME]",
 		Short: "The seed papers' rate tables, rendered and instantiated at your numbers",
@@ -47,16 +46,16 @@ Output: a table (default), --markdown, --csv or --json (one object).
   privamp tables lr-heavy-tailed --n 1e6 --dimension 100 --rho 1 --moment-order 4 --json`,
 	}
 	var names []string // flag names, json names
-	v := reflect.ValueOf(p).Elem()
+	v := reflect.ValueOf(&opts.Params).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		if tag := v.Type().Field(i).Tag.Get("json"); tag != "" {
 			names = append(names, tag)
 			cmd.Flags().Float64Var(v.Field(i).Addr().Interface().(*float64), strings.ReplaceAll(tag, "_", "-"), 0, v.Type().Field(i).Tag.Get("doc"))
 		}
 	}
-	cmd.Flags().BoolVar(markdown, "markdown", false, "print Markdown")
+	cmd.Flags().BoolVar(&opts.Markdown, "markdown", false, "print Markdown")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if *markdown && (a.mode.json || a.mode.csv) {
+		if opts.Markdown && (a.mode.json || a.mode.csv) {
 			return badInput("--markdown cannot be used with --json or --csv")
 		}
 		opts.Given = map[string]bool{}
