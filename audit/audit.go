@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
 )
@@ -18,9 +19,9 @@ type Config struct {
 	Confidence float64 // joint confidence of the Clopper–Pearson intervals (e.g. 0.95)
 	Workers    int     // goroutines (0: runtime.NumCPU())
 	Seed       uint64
-	// Progress, if set, is called with the number of finished runs (out of
-	// 2·Trials) from the worker goroutines.
-	Progress func(done int)
+	// Progress, if set, is told the number of finished runs out of
+	// 2·Trials, from the worker goroutines.
+	Progress dp.Progress
 }
 
 // Result is an empirical lower bound on ε.
@@ -103,9 +104,7 @@ func Run(cfg optimizer.Config, obj optimizer.Objective, S, Sp *dataset.Dataset, 
 				res := r.Run(optimizer.TaskSeed(ac.Seed, i))
 				stats[i] = dot(res.W, dir)
 				nd := done.Add(1)
-				if ac.Progress != nil {
-					ac.Progress(int(nd))
-				}
+				ac.Progress.Report(nd, int64(len(stats)))
 			}
 		}(k)
 	}

@@ -1,8 +1,6 @@
 package audit
 
 import (
-	"math"
-
 	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/optimizer"
 )
@@ -16,37 +14,16 @@ type Canary struct {
 	Dir       []float64
 }
 
-// NewCanary builds a canary of norm X along the feature axis with the
-// smallest mean square in the data (where the other examples move the iterate
-// least): for the linear loss x = ±X·e; for classification the same x with
-// labels +1 and −1; for regression the same x with labels ±Y.
+// NewCanary builds a canary from optimizer.WorstCasePair: norm X along the
+// feature axis with the smallest mean square in the data (where the other
+// examples move the iterate least): for the linear loss x = ±X·e; for
+// classification the same x with labels +1 and −1; for regression the same
+// x with labels ±Y. Dir is that axis.
 func NewCanary(obj optimizer.Objective, data *dataset.Dataset, X, Y float64) Canary {
-	d := data.D
-	best, bj := math.Inf(1), 0
-	for j := 0; j < d; j++ {
-		var s float64
-		for i := 0; i < data.N(); i++ {
-			v := data.X[i*d+j]
-			s += v * v
-		}
-		if s < best {
-			best, bj = s, j
-		}
-	}
-	e := make([]float64, d)
-	e[bj] = 1
-	c := Canary{Dir: e, XIn: make([]float64, d), XOut: make([]float64, d)}
-	c.XIn[bj] = X
-	c.XOut[bj] = X
-	switch {
-	case isLinear(obj.Loss):
-		c.XOut[bj] = -X
-	case obj.Loss.Classification():
-		c.YIn, c.YOut = 1, -1
-	default:
-		c.YIn, c.YOut = Y, -Y
-	}
-	return c
+	p := optimizer.WorstCasePair(obj, data, X, Y)
+	e := make([]float64, data.D)
+	e[p.Axis] = 1
+	return Canary{Dir: e, XIn: p.XIn, XOut: p.XOut, YIn: p.YIn, YOut: p.YOut}
 }
 
 func isLinear(l optimizer.Loss) bool { _, ok := l.(optimizer.LinearLoss); return ok }

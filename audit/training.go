@@ -42,7 +42,7 @@ type Report struct {
 // neighbours and sets the lower bound beside the certified ε at that index
 // and δ. progress, if not nil, is told how many of the 2·Trials runs are
 // done. Errors are *field.Error values.
-func Training(spec optimizer.Spec, as Spec, progress func(done int)) (*Report, error) {
+func Training(spec optimizer.Spec, as Spec, progress dp.Progress) (*Report, error) {
 	if as.Trials < 20 || as.Trials > 10_000_000 {
 		return nil, field.New("trials", as.Trials, "must be a whole number in [20, 10^7]")
 	}

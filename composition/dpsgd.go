@@ -2,8 +2,6 @@ package composition
 
 import (
 	"github.com/privamp/privamp/dp"
-	"math"
-
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -35,48 +33,6 @@ type DPSGDResult struct {
 // composition's and composition imports rdp: rdp importing it would be a
 // cycle.
 func DPSGD(d rdp.DPSGD) (DPSGDResult, error) {
-	q, steps, err := d.Rate()
-	if err != nil || q != 1 {
-		r, err := d.Account()
-		return DPSGDResult{DPSGDResult: r}, err
-	}
-	sens := 1.0
-	if d.ReplaceOne {
-		sens = 2
-	}
-	z := d.Noise
-	if d.Calibrate {
-		g, err := GaussianMechanism{Sensitivity: sens, Compositions: steps, Delta: d.Delta, Calibrate: true,
-			TargetEpsilon: d.TargetEpsilon, Conversion: d.Conversion}.Account()
-		if err != nil {
-			return DPSGDResult{}, err
-		}
-		z = float64(g.Sigma)
-	}
-	// The RDP account at z validates the rest (noise, delta) and is the
-	// value shown beside the exact one.
-	byRDP := d
-	byRDP.Calibrate, byRDP.Noise = false, z
-	r, err := byRDP.Account()
-	if err != nil {
-		return DPSGDResult{}, err
-	}
-	mu := math.Sqrt(steps) * sens / z
-	exact, err := GaussianEpsilon(mu, d.Delta)
-	if err != nil {
-		return DPSGDResult{}, err
-	}
-	res := DPSGDResult{DPSGDResult: r, Mu: dp.Num(mu), RDPEpsilon: r.Epsilon}
-	if d.Calibrate {
-		res.Calibrated, res.TargetEpsilon = true, dp.Num(d.TargetEpsilon)
-	}
-	if exact <= float64(r.Epsilon) { // both are sound: keep the smaller
-		res.Epsilon = dp.Loss(exact)
-		res.Method = "analytic-gaussian"
-		res.Source = "q = 1: T steps are one Gaussian with μ = √T·Δ/z (Dong–Roth–Su 2019, Cor. 3.3), exact profile (Balle–Wang 2018, Thm 8)"
-		if d.ReplaceOne {
-			res.Method += "-replace-one"
-		}
-	}
-	return res, nil
+	r, err := DPSGDWith(d, AccountRDP)
+	return r.DPSGDResult, err
 }

@@ -3,35 +3,17 @@ package composition
 import (
 	"github.com/privamp/privamp/dp"
 	"math"
-	"strings"
 
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/rdp"
 )
 
-// Accountant names how DPSGDWith accounts a DP-SGD run.
-type Accountant string
-
-// The accountants. Every one gives a sound upper bound on ε; Best reports
-// the smaller of the RDP and the PLD bound, which is sound because each is.
-const (
-	AccountRDP  Accountant = "rdp"
-	AccountPLD  Accountant = "pld"
-	AccountBest Accountant = "best"
-	// AccountAnalyticGaussian names the exact Gaussian profile that gives
-	// the headline at q = 1 (DPSGD); it is reported, not chosen.
-	AccountAnalyticGaussian Accountant = "analytic-gaussian"
-)
-
-// ParseAccountant accepts rdp, pld and best.
-func ParseAccountant(s string) (Accountant, error) {
-	switch a := Accountant(s); a {
-	case AccountRDP, AccountPLD, AccountBest:
-		return a, nil
-	}
-	return "", field.New("accountant", s, "must be rdp, pld or best")
+// ParseAccountant accepts rdp, pld and best: Named's check, for callers
+// that keep the name.
+func ParseAccountant(s string) (string, error) {
+	t, err := Named(s)
+	return t.Only, err
 }
 
 // DPSGDAccounting is DPSGDResult with the PLD accountant's answer beside the
@@ -63,10 +45,13 @@ const (
 	noteFixedSizeRDP  = "RDP for batches drawn without replacement: the Rényi divergence of the same dominating pair, at most the Poisson pair's moment at noise z/2 plus ln 2/(α−1) (rdp.SampledGaussianFixedSize; docs/accounting.md)"
 )
 
-// DPSGDWith accounts the DP-SGD run d with the given accountant. The PLD
-// accountant (package pld: connect-the-dots discretization at interval
-// 1e-4, Doroshenko–Ghazi–Kamath–Kumar–Manurangsi 2022, composed by FFT
-// with every truncated mass added to δ) covers below q = 1:
+// DPSGDWith accounts the DP-SGD run d with the accountant named a (rdp,
+// pld or best): d's event (d.Event, a dp.Event) under Named(a), the one
+// accountant every DP-SGD answer goes through (Tight.Account), so an events
+// file that describes the same run gets the same ε. The PLD accountant
+// (package pld: connect-the-dots discretization at interval 1e-4,
+// Doroshenko–Ghazi–Kamath–Kumar–Manurangsi 2022, composed by FFT with every
+// truncated mass added to δ) covers below q = 1:
 //
 //   - Poisson sampling under add/remove (both directions of the pair);
 //   - replace-one, Poisson or fixed-size (d.FixedSize, γ = b/n), with the
@@ -75,138 +60,128 @@ const (
 //     for fixed-size batches the smaller of it and the Rényi divergence of
 //     the same pair (rdp.SampledGaussianFixedSize; RDPNote says so).
 //
-// At q = 1 the exact Gaussian of DPSGD is already tight. Best falls back to
-// RDP, with the reason in PLDNote, wherever the PLD does not apply or has
-// no finite bound at δ; AccountPLD refuses instead. A calibration (d.Calibrate) finds the
-// smallest noise multiplier whose headline ε meets the target.
-func DPSGDWith(d rdp.DPSGD, a Accountant) (DPSGDAccounting, error) {
-	if _, err := ParseAccountant(string(a)); err != nil {
+// At q = 1 the exact Gaussian of DPSGD is already tight (pld refuses). Best falls back to RDP, with the reason in PLDNote,
+// wherever the PLD does not apply or has no finite bound at δ; AccountPLD
+// refuses instead. A calibration (d.Calibrate) finds the smallest noise
+// multiplier whose headline ε meets the target.
+func DPSGDWith(d rdp.DPSGD, a string) (DPSGDAccounting, error) {
+	t, err := Named(a)
+	if err != nil {
 		return DPSGDAccounting{}, err
 	}
-	q, steps, err := d.Rate()
+	t.Conversion = d.Conversion
+	q, steps, err := d.Check()
+	if err != nil {
+		return DPSGDAccounting{}, err
+	}
+	if d.Calibrate {
+		return calibrateDPSGD(d, t, q, steps)
+	}
+	ev, _ := d.Event(d.Noise)
+	acc, err := t.Account(ev, d.Relation(), d.Delta, nil)
 	if err != nil {
 		return DPSGDAccounting{}, err
 	}
 	fixed := d.FixedSize && q < 1
-	note := ""
-	switch {
-	case a == AccountRDP:
-	case q == 1:
-		note = "at q = 1 the exact Gaussian profile is tight; no PLD needed"
-	case steps > math.MaxInt32:
-		note = "more steps than the PLD accountant composes"
-	}
-	if note != "" && a == AccountPLD {
-		return DPSGDAccounting{}, field.New("accountant", string(a), "does not apply: %s", note)
-	}
-	if note != "" || a == AccountRDP {
-		r, err := DPSGD(d)
-		res := DPSGDAccounting{DPSGDResult: r, Accountant: headlineOf(r), PLDNote: note}
-		if fixed {
-			res.RDPNote = noteFixedSizeRDP
-		}
-		return res, err
-	}
-	rel := dp.AddRemove
-	if d.ReplaceOne {
-		rel = dp.ReplaceOne
-	}
-	if d.Calibrate {
-		return calibrateDPSGD(d, a, rel, q, int(steps), fixed)
-	}
-	r, err := DPSGD(d)
-	if err != nil {
-		return DPSGDAccounting{}, err
-	}
-	rdpNote := ""
+	res := DPSGDAccounting{Accountant: acc.Accountant, PLDNote: acc.PLDNote}
+	r := &res.DPSGDResult.DPSGDResult
+	*r = rdp.DPSGDResult{N: dp.Num(d.N), Batch: dp.Num(d.Batch), SamplingRate: dp.Num(q), Steps: dp.Num(steps),
+		NoiseMultiplier: dp.Noise(d.Noise), Delta: dp.Loss(d.Delta), Conversion: d.Conversion.String()}
+	r.Fill(d, *acc.RDP)
 	if fixed {
-		rdpNote = noteFixedSizeRDP
+		res.RDPNote = noteFixedSizeRDP
 	}
-	var p pld.Result
-	if d.ReplaceOne {
-		p, err = pld.DPSGDReplaceOne(q, d.Noise, int(steps), d.Delta, pld.Options{})
-	} else {
-		p, err = pld.DPSGD(q, d.Noise, int(steps), d.Delta, pld.Options{})
-	}
-	if err != nil {
-		if a == AccountPLD {
-			return DPSGDAccounting{}, err
+	if acc.Mu != 0 { // q = 1: the exact Gaussian, RDP beside it
+		res.Mu, res.RDPEpsilon = dp.Num(acc.Mu), r.Epsilon
+		if acc.Accountant == AccountAnalyticGaussian {
+			r.Epsilon, r.Method, r.Source = acc.Epsilon, "analytic-gaussian", acc.Source
+			if d.ReplaceOne {
+				r.Method += "-replace-one"
+			}
 		}
-		return DPSGDAccounting{DPSGDResult: r, Accountant: headlineOf(r), PLDNote: "PLD not computed: " + err.Error() + "; ε is RDP's bound", RDPNote: rdpNote}, nil
+		if t.Name() == AccountRDP {
+			res.PLDNote = ""
+		}
+		return res, nil
 	}
-	res := DPSGDAccounting{DPSGDResult: r, Accountant: headlineOf(r), PLDEpsilon: p.Epsilon, PLDSource: p.Source}
-	if d.ReplaceOne {
+	p := acc.PLD
+	if p == nil {
+		return res, nil
+	}
+	res.RDPEpsilon = r.Epsilon
+	res.PLDEpsilon, res.PLDSource = p.Epsilon, p.Source
+	switch {
+	case acc.Dominated && res.PLDNote == "":
 		res.PLDNote = noteReplaceOnePLD + noteNoOptimistic
-	} else {
+	case !acc.Dominated:
 		o := p.EpsilonOptimistic
 		res.EpsilonOptimistic = &o
 	}
-	res.RDPEpsilon, res.RDPNote = r.Epsilon, rdpNote
-	if math.IsInf(float64(p.Epsilon), 1) {
-		res.PLDNote = "the PLD's bounds on its own rounding exceed δ: no finite PLD bound at this δ"
-		if a == AccountPLD { // asked for alone, it has no answer: refuse rather than print none
-			return DPSGDAccounting{}, field.New("accountant", string(a), "has no finite bound here: %s; best or rdp answer", res.PLDNote)
-		}
-		res.PLDNote += "; ε is RDP's bound"
-	}
-	if a == AccountPLD || p.Epsilon < r.Epsilon {
-		res.Epsilon, res.Accountant, res.Method, res.Source = p.Epsilon, string(AccountPLD), "pld-"+p.Method, p.Source
+	if acc.Accountant == AccountPLD {
+		r.Epsilon, r.Method, r.Source = p.Epsilon, "pld-"+p.Method, p.Source
 		if d.ReplaceOne {
-			res.Method += "-replace-one"
+			r.Method += "-replace-one"
 		}
 		if fixed {
-			res.Method += "-fixed-size"
+			r.Method += "-fixed-size"
 		}
 	}
 	return res, nil
 }
 
-// calibrateDPSGD finds the smallest noise multiplier whose headline ε
-// under a (PLD, or best: the smaller of the PLD and RDP bounds, RDP alone
-// where the PLD cannot answer at a z) meets d.TargetEpsilon, by
-// pld.CalibrateDPSGDWith from RDP's calibrated z, and accounts the run
-// there. Where δ alone makes ε = 0 for every noise multiplier (δ at least
-// the chance 1 − (1−q)^T that the changed example is ever used) there is
-// nothing to calibrate: a field error on delta says so.
-func calibrateDPSGD(d rdp.DPSGD, a Accountant, rel dp.Relation, q float64, steps int, fixed bool) (DPSGDAccounting, error) {
-	if err := field.First(field.Positive("target_epsilon", d.TargetEpsilon), field.OpenUnit("delta", d.Delta)); err != nil {
-		return DPSGDAccounting{}, err
-	}
-	if used := -math.Expm1(float64(steps) * math.Log1p(-q)); d.Delta >= used {
-		return DPSGDAccounting{}, field.New("delta", d.Delta, "is at least 1 − (1−q)^T = %.6g, the chance that the changed example is used at all: ε = 0 for every noise multiplier, even none, so there is no noise to calibrate", used)
-	}
-	guess := 1.0
-	var other func(z float64) float64
-	if r, err := DPSGD(d); err == nil { // RDP's calibration: a close guess, and a bound of its own
-		guess = float64(r.NoiseMultiplier)
-	}
-	if a == AccountBest {
-		other = func(z float64) float64 {
-			at := d
-			at.Calibrate, at.Noise = false, z
-			r, err := DPSGD(at)
-			if err != nil {
-				return math.Inf(1)
-			}
-			return float64(r.Epsilon)
+// calibrateDPSGD finds the smallest noise multiplier whose headline ε by t
+// meets d.TargetEpsilon and accounts the run there. Below q = 1 under pld
+// or best it is pld.CalibrateDPSGDWith from RDP's calibrated z (for best
+// with RDP's ε as the second bound, which answers where the PLD cannot);
+// under rdp, and at q = 1 (the exact Gaussian), the RDP or exact
+// calibration. Where δ alone makes ε = 0 for every noise multiplier (δ at
+// least the chance 1 − (1−q)^T that the changed example is ever used) there
+// is nothing to calibrate: a field error on delta says so.
+func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64) (DPSGDAccounting, error) {
+	z := 0.0
+	switch {
+	case q == 1:
+		g, err := GaussianMechanism{Sensitivity: d.Relation().Sensitivity(), Compositions: steps, Delta: d.Delta, Calibrate: true,
+			TargetEpsilon: d.TargetEpsilon, Conversion: d.Conversion}.Account()
+		if err != nil {
+			return DPSGDAccounting{}, err
 		}
-	}
-	z, _, err := pld.CalibrateDPSGDWith(rel, q, steps, d.Delta, d.TargetEpsilon, pld.Options{}, guess, other)
-	if err != nil && err != numeric.ErrBelowMin {
-		return DPSGDAccounting{}, err
+		z = float64(g.Sigma)
+	case t.Name() == AccountRDP, steps > pld.MaxRuns && t.Name() == AccountBest:
+		r, err := d.Account()
+		if err != nil {
+			return DPSGDAccounting{}, err
+		}
+		z = float64(r.NoiseMultiplier)
+	default:
+		if used := -math.Expm1(steps * math.Log1p(-q)); d.Delta >= used {
+			return DPSGDAccounting{}, field.New("delta", d.Delta, "is at least 1 − (1−q)^T = %.6g, the chance that the changed example is used at all: ε = 0 for every noise multiplier, even none, so there is no noise to calibrate", used)
+		}
+		guess := 1.0
+		if r, err := d.Account(); err == nil { // RDP's calibration: a close guess, and a bound of its own
+			guess = float64(r.NoiseMultiplier)
+		}
+		var other func(z float64) float64
+		if t.Name() == AccountBest {
+			ra := rdp.Accountant{Conversion: d.Conversion}
+			other = func(z float64) float64 {
+				ev, _ := d.Event(z)
+				g, err := ra.Epsilon(ev, d.Relation(), d.Delta)
+				if err != nil {
+					return math.Inf(1)
+				}
+				return float64(g.Epsilon)
+			}
+		}
+		var err error
+		z, _, err = pld.CalibrateDPSGDWith(d.Relation(), q, int(steps), d.Delta, d.TargetEpsilon, pld.Options{Interval: t.Interval}, guess, other)
+		if err != nil && err != dp.ErrBelowMin {
+			return DPSGDAccounting{}, err
+		}
 	}
 	at := d
 	at.Calibrate, at.Noise = false, z
-	res, err := DPSGDWith(at, a)
+	res, err := DPSGDWith(at, t.Name())
 	res.Calibrated, res.TargetEpsilon = true, dp.Num(d.TargetEpsilon)
 	return res, err
-}
-
-// headlineOf names the accountant of DPSGD's headline: the exact Gaussian
-// at q = 1 (where it is below RDP), RDP otherwise.
-func headlineOf(r DPSGDResult) string {
-	if strings.HasPrefix(r.Method, "analytic-gaussian") {
-		return string(AccountAnalyticGaussian)
-	}
-	return string(AccountRDP)
 }

@@ -97,7 +97,7 @@ func TestDPSGDFixedSize(t *testing.T) {
 	}
 	ar := d
 	ar.ReplaceOne = false
-	for _, a := range []Accountant{AccountBest, AccountPLD, AccountRDP} {
+	for _, a := range []string{AccountBest, AccountPLD, AccountRDP} {
 		if _, err := DPSGDWith(ar, a); err == nil || !strings.Contains(err.Error(), "fixed_size") || !strings.Contains(err.Error(), "replace-one") {
 			t.Errorf("%s accepted fixed-size add/remove: %v", a, err)
 		}

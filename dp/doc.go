@@ -2,7 +2,16 @@
 // every other package uses to say what happened in a run and what is
 // guaranteed about it.
 //
+//   - what happened in a run, as typed events ([Event]: [Gaussian],
+//     [Laplace], [RandomizedResponse], [NoOp], [PoissonSampled],
+//     [SampledWithoutReplacement], [SelfComposed], [Composed]; [DPSGD]
+//     builds a DP-SGD run), in dp_accounting's DpEvent vocabulary;
+//   - the sampling scheme of a batch ([Sampling]);
 //   - the neighbouring relation a guarantee is stated for ([Relation]);
+//   - a guarantee ([Guarantee]: ε, δ, the accountant, its source), and the
+//     one interface every accountant implements ([Accountant]: rdp's, pld's
+//     and composition.Tightest), with the one calibration over any of them
+//     and any family of events ([Calibrate], [Search]);
 //   - the rounding kinds of printed numbers ([Loss], [Max], [Noise], [Num]):
 //     a privacy loss is printed rounded up, a largest admissible value
 //     rounded down, a noise level a user will set rounded up;

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"math"
 
-	"github.com/privamp/privamp/internal/numeric"
+	"github.com/privamp/privamp/dp"
 )
 
 // ErrUnreachable is returned when no noise level in [1e-3, 1e6] meets the
@@ -27,26 +27,16 @@ func Calibrate(curveFor func(noise float64) Curve, targetEps, delta float64, con
 		dp, err := EpsilonFor(curveFor(noise), delta, conv)
 		return err == nil && dp.Epsilon <= targetEps
 	}
-	// Bracket outward from noise 1 (where practical noise levels live), so
-	// the search never visits extreme noise it does not need: tiny noise
-	// makes the subsampled Gaussian's fractional series slow.
-	lo, hi := 0.5, 2.0
-	for !ok(hi) {
-		if hi >= 1e6 {
-			return 0, DP{}, ErrUnreachable
-		}
-		lo, hi = hi, math.Min(hi*4, 1e6)
-	}
-	for lo > 1e-3 && ok(lo) {
-		hi, lo = lo, math.Max(lo/4, 1e-3)
-	}
-	if ok(lo) { // even the smallest noise meets the target
-		hi = lo
-	}
-	noise, err := numeric.Bisect(ok, lo, hi, 1e-6, true)
-	if err != nil {
+	noise, err := CalibrationSearch.Solve(ok)
+	if err != nil && err != dp.ErrBelowMin {
 		return 0, DP{}, ErrUnreachable
 	}
-	dp, _ := EpsilonFor(curveFor(noise), delta, conv)
-	return noise, dp, nil
+	r, _ := EpsilonFor(curveFor(noise), delta, conv)
+	return noise, r, nil
 }
+
+// CalibrationSearch is where RDP calibrations look for the noise: from 1
+// (where practical noise levels live, so the search never visits extreme
+// noise it does not need: tiny noise makes the subsampled Gaussian's
+// fractional series slow), in [1e-3, 1e6], to a relative 1e-6.
+var CalibrationSearch = dp.Search{Guess: 1, Factor: 2, Min: 1e-3, Max: 1e6, RelTol: 1e-6}

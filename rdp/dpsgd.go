@@ -125,23 +125,11 @@ func givenCheck(v float64, err error) error {
 	return err
 }
 
-func (d DPSGD) curve(q, z, steps float64) Curve {
-	if d.FixedSize && d.ReplaceOne {
-		return Repeat(SampledGaussianFixedSize{Gamma: q, Z: z}, steps)
-	}
-	if d.ReplaceOne {
-		return Repeat(SampledGaussianReplaceOne{Q: q, Z: z}, steps)
-	}
-	return Repeat(SampledGaussian{Q: q, Z: z}, steps)
-}
-
-// Account returns the ε of d, accounted exactly in RDP at every real order
-// (Mironov–Talwar–Zhang 2019, §3; replace-one through remove-then-add,
-// Mironov 2017, Prop. 11) and converted with the optimal order. With
-// Calibrate, the noise multiplier is the smallest that meets (TargetEpsilon,
-// Delta), verified (Calibrate's bisection keeps the safe end).
-func (d DPSGD) Account() (DPSGDResult, error) {
-	q, steps, err := d.rate()
+// Check returns q and T (as Rate) and checks δ, and the noise multiplier
+// or, with Calibrate, the target ε: a field error names the first field out
+// of range or missing.
+func (d DPSGD) Check() (q, steps float64, err error) {
+	q, steps, err = d.rate()
 	if err == nil {
 		err = field.OpenUnit("delta", d.Delta)
 	}
@@ -150,37 +138,89 @@ func (d DPSGD) Account() (DPSGDResult, error) {
 	} else if err == nil {
 		err = field.Positive("noise", d.Noise)
 	}
+	return q, steps, err
+}
+
+// Relation is d's neighbouring relation.
+func (d DPSGD) Relation() dp.Relation {
+	if d.ReplaceOne {
+		return dp.ReplaceOne
+	}
+	return dp.AddRemove
+}
+
+// Sampling is d's sampling scheme.
+func (d DPSGD) Sampling() dp.Sampling {
+	if d.FixedSize {
+		return dp.WithoutReplacement
+	}
+	return dp.Poisson
+}
+
+// Event is the run d describes with noise multiplier z, as a dp.Event (the
+// one description every accountant reads): T steps of the Gaussian on a
+// Poisson sample at rate q, or on fixed-size batches (N and Batch when
+// given, else the rate; dp.DPSGD).
+func (d DPSGD) Event(z float64) (dp.Event, error) {
+	q, steps, err := d.rate()
+	if err != nil {
+		return nil, err
+	}
+	if d.FixedSize && d.N != 0 && d.Batch != 0 {
+		return dp.DPSGDFixedSize(int64(d.N), int64(d.Batch), z, int64(steps)), nil
+	}
+	return dp.DPSGD(q, z, int64(steps), d.Sampling()), nil
+}
+
+// Account returns the ε of d by the RDP accountant (Accountant: exact
+// Rényi curves at every real order, Mironov–Talwar–Zhang 2019, §3;
+// replace-one through remove-then-add, Mironov 2017, Prop. 11) converted
+// with the optimal order. It is RDP's bound only: the tightest sound ε of a
+// DP-SGD run is composition.Tightest's (or composition.DPSGDWith's). With
+// Calibrate, the noise multiplier is the smallest that meets
+// (TargetEpsilon, Delta) by RDP, verified (dp.Calibrate keeps the safe end).
+func (d DPSGD) Account() (DPSGDResult, error) {
+	q, steps, err := d.Check()
 	if err != nil {
 		return DPSGDResult{}, err
 	}
+	a, rel := Accountant{Conversion: d.Conversion}, d.Relation()
 	z := d.Noise
 	if d.Calibrate {
-		z, _, err = Calibrate(func(z float64) Curve { return d.curve(q, z, steps) }, d.TargetEpsilon, d.Delta, d.Conversion)
-		if err != nil {
+		family := func(z float64) dp.Event { e, _ := d.Event(z); return e }
+		if z, _, err = dp.Calibrate(a, family, rel, d.Delta, d.TargetEpsilon, CalibrationSearch); err != nil {
 			return DPSGDResult{}, field.New("target_epsilon", d.TargetEpsilon, "cannot be met with a noise multiplier in [1e-3, 1e6]")
 		}
 	}
-	pr, err := EpsilonFor(d.curve(q, z, steps), d.Delta, d.Conversion)
+	e, _ := d.Event(z)
+	pr, err := a.Account(e, rel, d.Delta)
 	if err != nil {
 		return DPSGDResult{}, err
 	}
 	r := DPSGDResult{N: dp.Num(d.N), Batch: dp.Num(d.Batch), SamplingRate: dp.Num(q), Steps: dp.Num(steps),
-		NoiseMultiplier: dp.Noise(z), Calibrated: d.Calibrate, Epsilon: dp.Loss(pr.Epsilon), Delta: dp.Loss(d.Delta),
-		Order: dp.Num(pr.Order), Neighbours: "add-remove", Method: "rdp-poisson-subsampled-gaussian",
-		Source: d.Source(), Conversion: d.Conversion.String()}
+		NoiseMultiplier: dp.Noise(z), Calibrated: d.Calibrate, Delta: dp.Loss(d.Delta),
+		Conversion: d.Conversion.String()}
 	if d.Calibrate {
 		r.TargetEpsilon = dp.Num(d.TargetEpsilon)
 	}
+	r.Fill(d, pr)
+	return r, nil
+}
+
+// Fill sets the RDP fields of r (ε, order, neighbours, method, source) from
+// the RDP accountant's answer p for d.
+func (r *DPSGDResult) Fill(d DPSGD, p DP) {
+	r.Epsilon, r.Order, r.Neighbours = dp.Loss(p.Epsilon), dp.Num(p.Order), d.Relation().String()
+	r.Method, r.Source = "rdp-poisson-subsampled-gaussian", d.Source()
 	switch {
 	case d.FixedSize && d.ReplaceOne:
-		r.Neighbours, r.Method = "replace-one", "rdp-fixed-size-replace-one"
+		r.Method = "rdp-fixed-size-replace-one"
 	case d.ReplaceOne:
-		r.Neighbours, r.Method = "replace-one", r.Method+"-replace-one"
+		r.Method += "-replace-one"
 	}
-	if pr.TotalVariation {
+	if p.TotalVariation {
 		r.Source += "; ε = 0 by total variation ≤ √(1 − e^{−KL}) (Bretagnolle–Huber)"
 	}
-	return r, nil
 }
 
 // Source names the papers behind Account's ε for d's sampling and

@@ -4,25 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/privamp/privamp/optimizer/bst14"
 	"github.com/privamp/privamp/rdp"
 )
-
-// docs/seeds.md#seed-001-test-vectors and
-// docs/seeds.md#seed-001-noisy-sgd-noise-rule.
-func TestBST14Sigma(t *testing.T) {
-	for _, c := range []struct{ n, eps, delta, s2, s, z float64 }{
-		{1000, 1, 1e-5, 6.786430e9, 82379.7887, 41.18989},
-		{100, 0.5, 1e-4, 1.628743e8, 12762.2220, 63.81111},
-		{1e4, 1, 1e-6, 1.017964e12, 1008942.237, 50.44711},
-	} {
-		s := bst14.SGDPaperSigma(c.n, c.eps, c.delta, 1)
-		checkNear(t, "σ²", s*s, c.s2, 1e-6)
-		checkNear(t, "σ", s, c.s, 1e-8)
-		checkNear(t, "z", s/(2*c.n), c.z, 1e-6)
-	}
-	checkNear(t, "paper chain", bst14.SGDPaperChain(1000, 1, 1e-5), 1.543035, 1e-6)
-}
 
 func TestBST14Audit(t *testing.T) {
 	if testing.Short() {

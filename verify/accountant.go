@@ -56,7 +56,7 @@ func (o Options) accountant() Accountant {
 // Accountant of this package goes through it, so a claim gets the ε
 // `privamp dpsgd` prints for the same run. (Issue 24: at merge this is the
 // call site to switch to the new accountant.)
-func accountDPSGD(r DPSGDRun, a composition.Accountant, target float64) (composition.DPSGDAccounting, error) {
+func accountDPSGD(r DPSGDRun, a string, target float64) (composition.DPSGDAccounting, error) {
 	d := rdp.DPSGD{SamplingRate: float64(r.SamplingRate), Steps: float64(r.Steps), Noise: float64(r.NoiseMultiplier), Delta: float64(r.Delta),
 		ReplaceOne: r.Neighbours == dp.ReplaceOne.String(), FixedSize: r.Sampling == SamplingFixedSize}
 	if target > 0 {
@@ -66,7 +66,7 @@ func accountDPSGD(r DPSGDRun, a composition.Accountant, target float64) (composi
 }
 
 // accountantOf is the Accountant that accounts with accountDPSGD and a.
-func accountantOf(name string, a composition.Accountant) Accountant {
+func accountantOf(name string, a string) Accountant {
 	return Accountant{
 		Name: name,
 		Epsilon: func(r DPSGDRun) (Certificate, error) {

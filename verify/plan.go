@@ -53,7 +53,7 @@ type PlanVerification struct {
 //   - a summary that the recomputation contradicts (an edited
 //     max_achieved_ratio or achieved_max): dp.Invalid, naming the fields,
 //     whatever else holds.
-func VerifyPlan(p *plan.Plan, progress func(done, n int64)) (*PlanVerification, error) {
+func VerifyPlan(p *plan.Plan, progress dp.Progress) (*PlanVerification, error) {
 	v, err := p.VerifyProgress(progress)
 	if err != nil {
 		return nil, err

@@ -97,9 +97,9 @@ func auditRun(opts *auditOptions) error {
 	a := opts.IO
 	bar := newBar(a)
 	var mu sync.Mutex
-	rep, err := audit.Training(opts.Training, opts.Audit, func(done int) {
+	rep, err := audit.Training(opts.Training, opts.Audit, func(done, total int64) {
 		mu.Lock()
-		bar.set("audit", int64(done), int64(2*opts.Audit.Trials))
+		bar.set("audit", done, total)
 		mu.Unlock()
 	})
 	bar.finish()

@@ -12,9 +12,24 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newComposeCmd) }
+func init() { register(func(a *app) *cobra.Command { return newComposeCmd(a, nil) }) }
 
-func newComposeCmd(a *app) *cobra.Command {
+// composeOptions is what `privamp compose` was asked: every flag parsed and
+// its combinations checked; nothing computed. Either Events is set (an
+// events file, accounted at TargetDelta by Accountant) or Query is.
+type composeOptions struct {
+	IO    *app
+	Query composition.Query
+	// ListFlag names the flag the list came from ("list" or "guarantee").
+	ListFlag string
+	// Events is the events file read from EventsPath (nil: Query).
+	Events      *events.Events
+	EventsPath  string
+	Accountant  string
+	TargetDelta float64
+}
+
+func newComposeCmd(a *app, runF func(*composeOptions) error) *cobra.Command {
 	var (
 		q                     composition.Query
 		dPrime, target, tEps  float64
@@ -67,43 +82,65 @@ the RDP accountant (--accountant rdp|pld|best) at --target-delta.
 	f.StringVar(&evPath, "events", "", "a JSON events file (dp_accounting's DpEvent names; docs/accounting.md): PLD and RDP at --target-delta")
 	f.StringVar(&acc, "accountant", "best", "with --events: rdp, pld, or best (the smaller sound value)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		opts := &composeOptions{IO: a, Accountant: acc, TargetDelta: target, EventsPath: evPath}
 		if changed(cmd, "events") {
-			return composeEvents(a, cmd, evPath, acc, target)
-		}
-		listName := "list"
-		hasList := firstChanged(cmd, "list", "guarantee") != ""
-		switch {
-		case hasList && firstChanged(cmd, "epsilon", "compositions", "delta") != "":
-			return badInput("--list/--guarantee cannot be combined with --epsilon, --delta or --compositions")
-		case hasList:
-			if !changed(cmd, "list") {
-				listName = "guarantee"
+			if n := firstChanged(cmd, "epsilon", "delta", "compositions", "list", "guarantee", "method", "delta-prime", "target-epsilon"); n != "" {
+				return badInput("--events cannot be combined with --%s (the file says what ran; give --target-delta)", n)
 			}
-			items := guarantees
-			if changed(cmd, "list") {
-				items = append(strings.Split(listFlag, ","), guarantees...)
+			ev, err := events.Load(evPath)
+			if err != nil {
+				return badInput("--events %s: %v", evPath, err)
 			}
-			q.List = []composition.Guarantee{}
-			for i, it := range items {
-				g, err := composition.ParseGuarantee(it)
-				if err != nil {
-					return badInput("--%s item %d (%q): %v", listName, i+1, strings.TrimSpace(it), err)
+			opts.Events = &ev
+		} else {
+			listName := "list"
+			hasList := firstChanged(cmd, "list", "guarantee") != ""
+			switch {
+			case hasList && firstChanged(cmd, "epsilon", "compositions", "delta") != "":
+				return badInput("--list/--guarantee cannot be combined with --epsilon, --delta or --compositions")
+			case hasList:
+				if !changed(cmd, "list") {
+					listName = "guarantee"
 				}
-				q.List = append(q.List, g)
+				items := guarantees
+				if changed(cmd, "list") {
+					items = append(strings.Split(listFlag, ","), guarantees...)
+				}
+				q.List = []composition.Guarantee{}
+				for i, it := range items {
+					g, err := composition.ParseGuarantee(it)
+					if err != nil {
+						return badInput("--%s item %d (%q): %v", listName, i+1, strings.TrimSpace(it), err)
+					}
+					q.List = append(q.List, g)
+				}
+			case !changed(cmd, "epsilon"):
+				return badInput("--epsilon is required (ε of each of --compositions mechanisms), or give --list/--guarantee")
+			case !changed(cmd, "compositions"):
+				return badInput("--compositions is required with --epsilon (number of mechanisms)")
 			}
-		case !changed(cmd, "epsilon"):
-			return badInput("--epsilon is required (ε of each of --compositions mechanisms), or give --list/--guarantee")
-		case !changed(cmd, "compositions"):
-			return badInput("--compositions is required with --epsilon (number of mechanisms)")
+			q.DeltaPrime, q.TargetDelta, q.TargetEpsilon = given(cmd, "delta-prime", dPrime), given(cmd, "target-delta", target), given(cmd, "target-epsilon", tEps)
+			opts.Query, opts.ListFlag = q, listName
 		}
-		q.DeltaPrime, q.TargetDelta, q.TargetEpsilon = given(cmd, "delta-prime", dPrime), given(cmd, "target-delta", target), given(cmd, "target-epsilon", tEps)
-		res, err := composition.Compose(q)
-		if err != nil {
-			return flagError(err, map[string]string{"guarantees": listName})
+		if runF != nil {
+			return runF(opts)
 		}
-		return render(a.out, a.mode, withResult("compose", res, composeReport(res, q.List == nil)))
+		return composeRun(opts)
 	}
 	return cmd
+}
+
+// composeRun composes the guarantees, or accounts the events file, and
+// renders the result to opts.IO.
+func composeRun(opts *composeOptions) error {
+	if opts.Events != nil {
+		return composeEvents(opts)
+	}
+	res, err := composition.Compose(opts.Query)
+	if err != nil {
+		return flagError(err, map[string]string{"guarantees": opts.ListFlag})
+	}
+	return render(opts.IO.out, opts.IO.mode, withResult("compose", res, composeReport(res, opts.Query.List == nil)))
 }
 
 // given returns &v if the user set the flag, else nil.
@@ -115,15 +152,9 @@ func given(cmd *cobra.Command, name string, v float64) *float64 {
 }
 
 // composeEvents accounts an events file (package composition/events).
-func composeEvents(a *app, cmd *cobra.Command, path, acc string, target float64) error {
-	if n := firstChanged(cmd, "epsilon", "delta", "compositions", "list", "guarantee", "method", "delta-prime", "target-epsilon"); n != "" {
-		return badInput("--events cannot be combined with --%s (the file says what ran; give --target-delta)", n)
-	}
-	ev, err := events.Load(path)
-	if err != nil {
-		return badInput("--events %s: %v", path, err)
-	}
-	res, err := events.Account(ev, events.Query{Delta: target, Accountant: composition.Accountant(acc)})
+func composeEvents(opts *composeOptions) error {
+	a, path := opts.IO, opts.EventsPath
+	res, err := events.Account(*opts.Events, events.Query{Delta: opts.TargetDelta, Accountant: opts.Accountant})
 	if err != nil {
 		return flagError(err, map[string]string{"delta": "target-delta"})
 	}
@@ -136,7 +167,7 @@ func composeEvents(a *app, cmd *cobra.Command, path, acc string, target float64)
 		r.Rows = append(r.Rows, row{"ε by RDP", *res.RDPEpsilon, "α = " + res.RDPOrder.String(), res.RDPSource})
 	}
 	for _, p := range res.Phases {
-		r.Table.Rows = append(r.Table.Rows, []string{p.Path, p.Mechanism, p.Sampling, p.SamplingProbability.String(), p.Noise(), p.Count.String(), strconv.FormatBool(p.PLD), strconv.FormatBool(p.RDP)})
+		r.Table.Rows = append(r.Table.Rows, []string{p.Path, p.Mechanism, p.Sampling.String(), p.SamplingProbability.String(), p.Noise(), p.Count.String(), strconv.FormatBool(p.PLD), strconv.FormatBool(p.RDP)})
 	}
 	return render(a.out, a.mode, withResult("compose", res, r))
 }

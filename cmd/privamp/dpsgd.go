@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newDPSGDCmd) }
+func init() { register(func(a *app) *cobra.Command { return newDPSGDCmd(a, nil) }) }
 
 // dpsgdDefaults is the embedded example: MNIST-sized DP-SGD as in the
 // TF-Privacy tutorial (60,000 examples, batch 256, 60 epochs, noise 1.1).
@@ -24,7 +24,18 @@ func user(cmd *cobra.Command, name string, v float64) float64 {
 	return 0
 }
 
-func newDPSGDCmd(a *app) *cobra.Command {
+// dpsgdOptions is what `privamp dpsgd` was asked: every flag parsed and its
+// combinations checked; nothing computed.
+type dpsgdOptions struct {
+	IO *app
+	// Run is the DP-SGD run: its rate, steps, noise or target, δ,
+	// relation (ReplaceOne), sampling (FixedSize) and conversion.
+	Run rdp.DPSGD
+	// Accountant is rdp, pld or best.
+	Accountant string
+}
+
+func newDPSGDCmd(a *app, runF func(*dpsgdOptions) error) *cobra.Command {
 	e := dpsgdDefaults
 	d := rdp.DPSGD{N: e.n, Batch: e.batch, Epochs: e.epochs, Noise: e.noise, Delta: e.delta}
 	var neighbours, accountant, sampling string
@@ -86,55 +97,65 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		if err != nil {
 			return err
 		}
-		if sampling != "poisson" && sampling != "fixed-size" {
+		smp, err := dp.ParseSampling("sampling", sampling)
+		if err != nil || smp == dp.None {
 			return badInput("--sampling must be poisson or fixed-size, got %q", sampling)
 		}
-		d.ReplaceOne, d.Calibrate, d.FixedSize = rel == dp.ReplaceOne, changed(cmd, "target-epsilon"), sampling == "fixed-size"
-		acct, err := composition.ParseAccountant(accountant)
-		if err != nil {
+		d.ReplaceOne, d.Calibrate, d.FixedSize = rel == dp.ReplaceOne, changed(cmd, "target-epsilon"), smp == dp.WithoutReplacement
+		if _, err := composition.Named(accountant); err != nil {
 			return err
 		}
-		res, err := composition.DPSGDWith(d, acct)
-		if err != nil {
-			return flagError(err, map[string]string{"fixed_size": "sampling"})
+		opts := &dpsgdOptions{IO: a, Run: d, Accountant: accountant}
+		if runF != nil {
+			return runF(opts)
 		}
-		zSrc, nb, title, smp := "input", "add/remove one example", "DP-SGD (Poisson-subsampled Gaussian)", "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
-		if res.Calibrated {
-			zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
-		}
-		if d.ReplaceOne {
-			nb = "replace one example (the symmetrized PLD of docs/accounting.md, and for Poisson sampling also RDP through remove-then-add, Mironov 2017, Prop. 11)"
-		}
-		if d.FixedSize {
-			title, smp = "DP-SGD (fixed-size batches drawn without replacement)", "each batch is exactly batch examples drawn uniformly without replacement, independently at each step (not a shuffle cut into consecutive batches)"
-		}
-		r := &report{
-			Title: title,
-			Rows: []row{
-				{"q = batch/n", res.SamplingRate, "sampling rate", "input"},
-				{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉ or --steps"},
-				{"z (noise multiplier)", res.NoiseMultiplier, "σ/C", zSrc},
-				{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
-			},
-			Assumptions: []string{
-				smp,
-				"per-example gradients are clipped to ℓ2 norm ≤ C and the summed batch gradient gets N(0, (zC)²I) noise",
-				"neighbouring data sets: " + nb,
-				"all intermediate models may be released (no amplification by iteration is assumed)",
-			},
-		}
-		if res.Order > 0 {
-			r.Rows = append(r.Rows, row{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"})
-		}
-		addPLD(r, 4, res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
-		if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
-			r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), d.Source()})
-		}
-		addPLD(r, 0, 0, nil, "", joinNonEmpty("; ", res.PLDNote, res.RDPNote))
-		if res.N > 0 {
-			r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
-		}
-		return render(a.out, a.mode, withResult("dpsgd", res, r))
+		return dpsgdRun(opts)
 	}
 	return cmd
+}
+
+// dpsgdRun accounts the run and renders it to opts.IO.
+func dpsgdRun(opts *dpsgdOptions) error {
+	a, d := opts.IO, opts.Run
+	res, err := composition.DPSGDWith(d, opts.Accountant)
+	if err != nil {
+		return flagError(err, map[string]string{"fixed_size": "sampling"})
+	}
+	zSrc, nb, title, smp := "input", "add/remove one example", "DP-SGD (Poisson-subsampled Gaussian)", "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
+	if res.Calibrated {
+		zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
+	}
+	if d.ReplaceOne {
+		nb = "replace one example (the symmetrized PLD of docs/accounting.md, and for Poisson sampling also RDP through remove-then-add, Mironov 2017, Prop. 11)"
+	}
+	if d.FixedSize {
+		title, smp = "DP-SGD (fixed-size batches drawn without replacement)", "each batch is exactly batch examples drawn uniformly without replacement, independently at each step (not a shuffle cut into consecutive batches)"
+	}
+	r := &report{
+		Title: title,
+		Rows: []row{
+			{"q = batch/n", res.SamplingRate, "sampling rate", "input"},
+			{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉ or --steps"},
+			{"z (noise multiplier)", res.NoiseMultiplier, "σ/C", zSrc},
+			{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
+		},
+		Assumptions: []string{
+			smp,
+			"per-example gradients are clipped to ℓ2 norm ≤ C and the summed batch gradient gets N(0, (zC)²I) noise",
+			"neighbouring data sets: " + nb,
+			"all intermediate models may be released (no amplification by iteration is assumed)",
+		},
+	}
+	if res.Order > 0 {
+		r.Rows = append(r.Rows, row{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"})
+	}
+	addPLD(r, 4, res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
+	if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
+		r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), d.Source()})
+	}
+	addPLD(r, 0, 0, nil, "", joinNonEmpty("; ", res.PLDNote, res.RDPNote))
+	if res.N > 0 {
+		r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
+	}
+	return render(a.out, a.mode, withResult("dpsgd", res, r))
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"io/fs"
 	"maps"
 	"path/filepath"
@@ -122,5 +125,90 @@ func TestHouseChecksCanFail(t *testing.T) {
 	}
 	if b := tablesUsers(files); len(b) != 1 || b[0] != "optimizer/y.go imports tables" {
 		t.Errorf("tables users: %q", b)
+	}
+}
+
+// progressFields lists the struct fields and parameters named progress,
+// Progress or OnPoint in src whose type is not dp.Progress (Progress inside
+// package dp): the library has one progress-callback signature.
+func progressFields(t *testing.T, fset *token.FileSet, name string, src any) []string {
+	t.Helper()
+	af, err := parser.ParseFile(fset, name, src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "dp.Progress"
+	if af.Name.Name == "dp" {
+		want = "Progress"
+	}
+	var bad []string
+	ast.Inspect(af, func(n ast.Node) bool {
+		f, ok := n.(*ast.Field)
+		if !ok {
+			return true
+		}
+		for _, id := range f.Names {
+			if id.Name != "progress" && id.Name != "Progress" && id.Name != "OnPoint" {
+				continue
+			}
+			if got := types.ExprString(f.Type); got != want {
+				bad = append(bad, fmt.Sprintf("%s: %s %s", fset.Position(id.Pos()), id.Name, got))
+			}
+		}
+		return true
+	})
+	return bad
+}
+
+// One progress-callback signature: every library field or parameter that
+// takes a progress callback is a dp.Progress, func(done, total int64).
+func TestOneProgressSignature(t *testing.T) {
+	fset := token.NewFileSet()
+	for dir, files := range goFiles(t, "../..") {
+		if under(filepath.ToSlash(filepath.Clean(dir)), "../../cmd") {
+			continue
+		}
+		for _, f := range files {
+			for _, b := range progressFields(t, fset, f, nil) {
+				t.Errorf("%s: take a dp.Progress", b)
+			}
+		}
+	}
+	bad := progressFields(t, fset, "x.go", "package x\ntype S struct{ Progress func(done int); OnPoint dp.Progress }\nfunc F(progress func(float64)) {}\n")
+	if len(bad) != 2 {
+		t.Errorf("the check missed a second signature: %q", bad)
+	}
+}
+
+// consumers lists the imports, by a non-test file of an algorithm package
+// (optimizer/, shifted/) or of the accounting below them, of a package that
+// consumes the algorithms' results (audit/, verify/, plots/, tables/):
+// those stand above the algorithms, so such an import is an arrow up.
+func consumers(files map[string][]string) []string {
+	var bad []string
+	for file, imps := range files {
+		if strings.HasSuffix(file, "_test.go") || !(under(file, "optimizer") || under(file, "shifted") || under(file, "composition") ||
+			under(file, "rdp") || under(file, "zcdp") || under(file, "dataset") || under(file, "dp")) {
+			continue
+		}
+		for _, imp := range imps {
+			if under(imp, "audit") || under(imp, "verify") || under(imp, "plots") || under(imp, "tables") {
+				bad = append(bad, file+" imports "+imp)
+			}
+		}
+	}
+	return bad
+}
+
+// The algorithms and the accounting import none of the packages that
+// consume their results (their tests may: the Monte Carlo oracle is
+// audit/lowerbound).
+func TestAlgorithmsImportNoConsumer(t *testing.T) {
+	for _, b := range consumers(moduleImports(t, "../..")) {
+		t.Errorf("%s: audit, verify, plots and tables stand above the algorithms", b)
+	}
+	fake := map[string][]string{"optimizer/langevin/c.go": {"audit"}, "optimizer/bst14/x_test.go": {"audit/lowerbound"}, "audit/a.go": {"optimizer"}}
+	if b := consumers(fake); len(b) != 1 || b[0] != "optimizer/langevin/c.go imports audit" {
+		t.Errorf("the check misses an arrow up or flags a test: %q", b)
 	}
 }

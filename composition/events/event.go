@@ -17,9 +17,6 @@ const (
 	TypeComposed                  = "Composed"
 )
 
-// The neighbouring relations.
-const ()
-
 // Event is one node of the events tree as the file writes it: Type names the
 // event, and the parameters of that type are set (nil or empty: absent).
 // Parameters of other types must be absent. See the package documentation
@@ -59,7 +56,33 @@ func (ev Events) relation() dp.Relation {
 	return r
 }
 
-// sensitivity is the sensitivity of a sum of records' contributions that
-// are each bounded by 1: 1 when a record is added or removed, 2 when one is
-// replaced by another (the sum moves by g − g′).
-func (ev Events) sensitivity() float64 { return ev.relation().Sensitivity() }
+// DP is the run the validated file describes as a dp.Event (the wire form
+// decoded), with its neighbouring relation.
+func (ev Events) DP() (dp.Event, dp.Relation) { return ev.Event.dp(), ev.relation() }
+
+// dp converts a validated event.
+func (e *Event) dp() dp.Event {
+	switch e.Type {
+	case TypeGaussian:
+		return dp.Gaussian{NoiseMultiplier: *e.NoiseMultiplier}
+	case TypeLaplace:
+		return dp.Laplace{NoiseMultiplier: *e.NoiseMultiplier}
+	case TypeRandomizedResponse:
+		return dp.RandomizedResponse{NoiseParameter: *e.NoiseParameter, NumBuckets: *e.NumBuckets}
+	case TypeNoOp:
+		return dp.NoOp{}
+	case TypePoissonSampled:
+		return dp.PoissonSampled{SamplingProbability: *e.SamplingProbability, Event: e.Event.dp()}
+	case TypeSampledWithoutReplacement:
+		return dp.SampledWithoutReplacement{SourceDatasetSize: *e.SourceDatasetSize, SampleSize: *e.SampleSize, Event: e.Event.dp()}
+	case TypeSelfComposed:
+		return dp.SelfComposed{Event: e.Event.dp(), Count: *e.Count}
+	case TypeComposed:
+		es := make([]dp.Event, len(e.Events))
+		for i := range e.Events {
+			es[i] = e.Events[i].dp()
+		}
+		return dp.Composed{Events: es}
+	}
+	panic("events: unvalidated event type " + e.Type)
+}

@@ -176,11 +176,11 @@ func TestPhases(t *testing.T) {
 	}
 	ph, steps, _ := ev.walk()
 	want := []Phase{
-		{Path: "event.event.events[0].event", Mechanism: "Gaussian", Sampling: "without_replacement", SamplingProbability: 0.01,
+		{Path: "event.event.events[0].event", Mechanism: "Gaussian", Sampling: SamplingWithoutReplacement, SamplingProbability: 0.01,
 			SourceDatasetSize: 1000, SampleSize: 10, NoiseMultiplier: 2, Sensitivity: 2, Count: 30, PLD: true, RDP: true},
-		{Path: "event.event.events[1]", Mechanism: "Laplace", Sampling: "none", SamplingProbability: 1, NoiseMultiplier: 4, Sensitivity: 2, Count: 10, PLD: true, RDP: true},
-		{Path: "event.event.events[2]", Mechanism: "RandomizedResponse", Sampling: "none", SamplingProbability: 1, NoiseParameter: 0.5, Count: 10, PLD: true, RDP: true},
-		{Path: "event.event.events[3]", Mechanism: "NoOp", Sampling: "none", SamplingProbability: 1, Count: 10, PLD: true, RDP: true},
+		{Path: "event.event.events[1]", Mechanism: "Laplace", Sampling: SamplingNone, SamplingProbability: 1, NoiseMultiplier: 4, Sensitivity: 2, Count: 10, PLD: true, RDP: true},
+		{Path: "event.event.events[2]", Mechanism: "RandomizedResponse", Sampling: SamplingNone, SamplingProbability: 1, NoiseParameter: 0.5, Count: 10, PLD: true, RDP: true},
+		{Path: "event.event.events[3]", Mechanism: "NoOp", Sampling: SamplingNone, SamplingProbability: 1, Count: 10, PLD: true, RDP: true},
 	}
 	if steps != 60 || len(ph) != len(want) {
 		t.Fatalf("%g steps, phases %+v", steps, ph)

@@ -1,6 +1,7 @@
 package events
 
 import (
+	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/dp"
 )
 
@@ -12,8 +13,9 @@ type Phase struct {
 	Path string `json:"path"`
 	// Mechanism is Gaussian, Laplace, RandomizedResponse or NoOp.
 	Mechanism string `json:"mechanism"`
-	// Sampling is "poisson", "without_replacement" or "none".
-	Sampling string `json:"sampling"`
+	// Sampling is how the mechanism's input is drawn: in JSON
+	// "poisson", "without_replacement" or "none".
+	Sampling dp.Sampling `json:"sampling"`
 	// SamplingProbability is q (Poisson), or sample_size/source_dataset_size.
 	SamplingProbability dp.Num   `json:"sampling_probability"`
 	SourceDatasetSize   int64    `json:"source_dataset_size,omitempty"`
@@ -32,11 +34,11 @@ type Phase struct {
 	RDP bool `json:"rdp"`
 }
 
-// Sampling names of a Phase.
+// Sampling schemes of a Phase (dp.Sampling).
 const (
-	SamplingNone               = "none"
-	SamplingPoisson            = "poisson"
-	SamplingWithoutReplacement = "without_replacement"
+	SamplingNone               = dp.None
+	SamplingPoisson            = dp.Poisson
+	SamplingWithoutReplacement = dp.WithoutReplacement
 )
 
 // phaseOf describes the validated mechanism or sampling event e.
@@ -67,7 +69,7 @@ func phaseOf(e *Event, path string, count float64, rel dp.Relation) Phase {
 	case TypeNoOp:
 		ph.Sensitivity = 0
 	}
-	if count > maxPLDCount {
+	if count > pld.MaxRuns {
 		ph.PLD = false
 	}
 	return ph

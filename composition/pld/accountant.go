@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
-	"github.com/privamp/privamp/internal/numeric"
 )
 
 // Result is the PLD accountant's answer: a sound ε and the optimistic
@@ -259,7 +258,7 @@ const (
 // dominated, and differs from it by little) and then brackets again from
 // that root at the requested grid by steps of 0.2% (widened as needed), so
 // the fine PLD is evaluated about three times. If the target is met at MinCalibratedNoise
-// it returns numeric.ErrBelowMin with that z; if not even at
+// it returns dp.ErrBelowMin with that z; if not even at
 // MaxCalibratedNoise, a field error on target_epsilon.
 func CalibrateDPSGDWith(rel dp.Relation, q float64, steps int, delta, target float64, opt Options, guess float64, other func(z float64) float64) (float64, float64, error) {
 	if err := field.Positive("target_epsilon", target); err != nil {
@@ -296,44 +295,74 @@ func CalibrateDPSGDWith(rel dp.Relation, q float64, steps int, delta, target flo
 	if !(guess > 0) || math.IsInf(guess, 0) {
 		guess = 1
 	}
-	// certified returns ε at z on the grid of o: the sound PLD's, or
-	// other's where smaller (or where the PLD cannot answer).
-	certified := func(o Options) func(z float64) float64 {
-		memo := map[float64]float64{}
-		return func(z float64) (e float64) {
-			if e, ok := memo[z]; ok {
-				return e
-			}
-			defer func() { memo[z] = e }()
-			e, err := epsilonDPSGD(rel, q, z, steps, delta, o)
-			if err != nil {
-				e = math.Inf(1)
-			}
-			if other != nil {
-				e = math.Min(e, other(z))
-			}
-			return e
-		}
-	}
-	solve := func(eps func(float64) float64, x0, f, tol float64) (float64, error) {
-		return numeric.SolveUp(func(z float64) bool { return eps(z) <= target }, x0, f, MinCalibratedNoise, MaxCalibratedNoise, tol)
+	family := func(z float64) dp.Event { return dp.DPSGD(q, z, int64(steps), dp.Poisson) }
+	solve := func(c *certifier, x0, f, tol float64) (float64, error) {
+		z, _, err := dp.Calibrate(c, family, rel, delta, target, dp.Search{Guess: x0, Factor: f, Min: MinCalibratedNoise, Max: MaxCalibratedNoise, RelTol: tol})
+		return z, err
 	}
 	coarse := o
 	coarse.Interval = 10 * o.Interval
 	f := 1.002
-	zc, err := solve(certified(coarse), guess, 1.5, 1e-3)
+	zc, err := solve(&certifier{o: coarse, other: other, memo: map[float64]float64{}}, guess, 1.5, 1e-3)
 	if err != nil { // the coarse grid did not answer: search the fine one from the guess
 		zc, f = guess, 1.5
 	}
-	fine := certified(o)
+	fine := &certifier{o: o, other: other, memo: map[float64]float64{}}
 	z, err := solve(fine, zc, f, 1e-3)
 	switch {
-	case err == numeric.ErrBelowMin:
-		return z, fine(z), err
+	case err == dp.ErrBelowMin:
+		return z, fine.epsilon(rel, q, z, steps, delta), err
 	case err != nil:
 		return 0, 0, field.New("target_epsilon", target, "is not met with a noise multiplier up to %g", float64(MaxCalibratedNoise))
 	}
-	return z, fine(z), nil
+	return z, fine.epsilon(rel, q, z, steps, delta), nil
+}
+
+// certifier is the accountant a DP-SGD calibration searches with: the sound
+// PLD's ε on the grid of o (+Inf where the PLD cannot answer, e.g. a grid
+// over the cap), or other's where smaller. It reads DP-SGD runs
+// (dp.AsSampledGaussianRun) only, and answers each noise level once.
+type certifier struct {
+	o     Options
+	other func(z float64) float64
+	memo  map[float64]float64
+}
+
+func (c *certifier) Name() string { return "pld" }
+
+func (c *certifier) Supports(e dp.Event, r dp.Relation) error {
+	if run, ok := dp.AsSampledGaussianRun(e); !ok || run.Sampling == dp.None {
+		return field.New("event", e.EventType(), "is not a sampled Gaussian run: the calibration certifies DP-SGD runs only")
+	}
+	return dp.Validate(e, r)
+}
+
+func (c *certifier) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, error) {
+	if err := c.Supports(e, r); err != nil {
+		return dp.Guarantee{}, err
+	}
+	run, _ := dp.AsSampledGaussianRun(e)
+	eps := c.epsilon(r, run.Rate, run.Noise, int(run.Steps), delta)
+	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Relation: r, Accountant: "pld", Source: source}, nil
+}
+
+func (c *certifier) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee, error) {
+	return dp.Guarantee{}, errors.New("pld: a calibration certifies ε only")
+}
+
+func (c *certifier) epsilon(rel dp.Relation, q, z float64, steps int, delta float64) (e float64) {
+	if e, ok := c.memo[z]; ok {
+		return e
+	}
+	defer func() { c.memo[z] = e }()
+	e, err := epsilonDPSGD(rel, q, z, steps, delta, c.o)
+	if err != nil {
+		e = math.Inf(1)
+	}
+	if c.other != nil {
+		e = math.Min(e, c.other(z))
+	}
+	return e
 }
 
 // epsilonDPSGD is the sound ε at delta of steps of DP-SGD under rel, the

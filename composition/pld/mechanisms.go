@@ -3,6 +3,8 @@ package pld
 import (
 	"math"
 
+	"github.com/privamp/privamp/internal/numeric"
+
 	"github.com/privamp/privamp/internal/field"
 )
 
@@ -10,18 +12,15 @@ import (
 func phi(x float64) float64  { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 func phic(x float64) float64 { return 0.5 * math.Erfc(x/math.Sqrt2) }
 
-// normalQuantile returns z with 1 − Φ(z) ≤ tau (by bisection).
+// normalQuantile returns z ∈ [0, 40] with 1 − Φ(z) ≤ tau, the smallest
+// float64 to bisection's precision (numeric.Bisect down to adjacent
+// floats; 40 where even 40 is not enough, which no tau ≥ 1e-300 needs).
 func normalQuantile(tau float64) float64 {
-	lo, hi := 0.0, 40.0
-	for range 100 {
-		mid := (lo + hi) / 2
-		if phic(mid) > tau {
-			lo = mid
-		} else {
-			hi = mid
-		}
+	z, err := numeric.Bisect(func(z float64) bool { return phic(z) <= tau }, 0, 40, 0, true)
+	if err != nil {
+		return 40
 	}
-	return hi
+	return z
 }
 
 // gaussianLoss: P = N(0, 1), Q = N(μ, 1), L(x) = μ²/2 − μx (decreasing).

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/privamp/privamp/dp"
-
-	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/dataset"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/optimizer"
 )
@@ -51,11 +49,11 @@ type coupler struct {
 }
 
 // neighbour returns data with its first record replaced by the record of
-// audit.NewCanary's pair (norm X along the least-used feature axis, label
-// ±Y or ±1) that is farther from it.
+// optimizer.WorstCasePair (norm X along the least-used feature axis, label
+// ±Y or ±1, the audit's canary) that is farther from it.
 func neighbour(pr *optimizer.Problem) (*dataset.Dataset, string) {
 	data := pr.Data
-	cn := audit.NewCanary(pr.Objective, data, pr.Declared.FeatureBound, pr.Declared.LabelBound)
+	cn := optimizer.WorstCasePair(pr.Objective, data, pr.Declared.FeatureBound, pr.Declared.LabelBound)
 	x0, y0 := data.Row(0), data.Y[0]
 	dist := func(x []float64, y float64) float64 {
 		var s float64
@@ -71,7 +69,7 @@ func neighbour(pr *optimizer.Problem) (*dataset.Dataset, string) {
 	out := data.Clone()
 	copy(out.Row(0), x)
 	out.Y[0] = y
-	return out, fmt.Sprintf("record 1 replaced by the canary record (‖x‖ = %g along one feature axis, label %g; audit.NewCanary)", numeric.Norm(x), y)
+	return out, fmt.Sprintf("record 1 replaced by the canary record (‖x‖ = %g along one feature axis, label %g; optimizer.WorstCasePair)", numeric.Norm(x), y)
 }
 
 func newCoupler(pr *optimizer.Problem, R, eta, beta, m, delta float64) *coupler {

@@ -40,8 +40,8 @@
 // # Coupling check
 //
 // With Coupling set, the same run is repeated on a neighbour D′ (record 1
-// replaced by the worst-case record of audit.NewCanary's construction) with
-// the same noise draws, and ‖θ_k − θ′_k‖ is recorded at every step. For an
+// replaced by the worst-case record of optimizer.WorstCasePair, the audit's
+// canary) with the same noise draws, and ‖θ_k − θ′_k‖ is recorded at every step. For an
 // m-strongly convex, M-smooth loss and h = ηβ, the gradient step contracts by
 // c = max(|1 − hm|, |1 − hM|) and the neighbours' gradients differ by ≤ Δ, so
 // d_{k+1} ≤ c·d_k + hΔ and d_k ≤ hΔ(1 − c^k)/(1 − c) ≤ Δ/m when h ≤ 2/(m+M):

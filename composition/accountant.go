@@ -1,0 +1,299 @@
+package composition
+
+import (
+	"math"
+	"strings"
+
+	"github.com/privamp/privamp/composition/pld"
+	"github.com/privamp/privamp/dp"
+	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/rdp"
+)
+
+// The accountants' names, as flags and outputs spell them. Every one gives
+// a sound upper bound on ε; best reports the smaller of the RDP and the PLD
+// bound, which is sound because each is.
+const (
+	AccountRDP  = "rdp"
+	AccountPLD  = "pld"
+	AccountBest = "best"
+	// AccountAnalyticGaussian names the exact Gaussian profile that gives
+	// the headline of a run of one Gaussian on every record (a DP-SGD run at
+	// q = 1); it is reported, not chosen.
+	AccountAnalyticGaussian = "analytic-gaussian"
+)
+
+// Tight is privamp's tightest sound accountant (a dp.Accountant): for a
+// sampled run of one Gaussian at rate 1 (dp.AsSampledGaussianRun: DP-SGD at
+// q = 1, every record in every batch) the exact Gaussian profile (Dong–Roth–Su 2019, Cor.
+// 3.3; Balle–Wang 2018, Thm 8) or RDP where smaller; otherwise the smaller
+// of the PLD accountant's (pld.Accountant) and the RDP accountant's
+// (rdp.Accountant) bound, RDP alone, with the reason, wherever the PLD does
+// not apply or has no finite bound. Only, if set, restricts it to one of
+// the two (AccountRDP or AccountPLD), which then refuses what it cannot
+// answer.
+type Tight struct {
+	// Only is "" or AccountBest (both, the smaller), AccountRDP or AccountPLD.
+	Only string
+	// Interval is the PLD's grid interval (0: pld.DefaultInterval, which a
+	// DP-SGD run coarsens where its grid would be too large).
+	Interval float64
+	// Conversion is the RDP-to-DP conversion (zero value: rdp.Improved).
+	Conversion rdp.Conversion
+}
+
+// Tightest is the tightest accountant with its defaults.
+func Tightest() Tight { return Tight{} }
+
+// Named returns the accountant a flag or field names: rdp, pld or best.
+func Named(name string) (Tight, error) {
+	switch name {
+	case AccountRDP, AccountPLD, AccountBest:
+		return Tight{Only: name}, nil
+	}
+	return Tight{}, field.New("accountant", name, "must be rdp, pld or best")
+}
+
+// Name is AccountBest, or the one accountant Only names.
+func (t Tight) Name() string {
+	if t.Only == "" {
+		return AccountBest
+	}
+	return t.Only
+}
+
+// Supports is nil if t answers for e under r.
+func (t Tight) Supports(e dp.Event, r dp.Relation) error {
+	if t.Only == AccountPLD {
+		return pld.Accountant{}.Supports(e, r)
+	}
+	return rdp.Accountant{}.Supports(e, r)
+}
+
+// Epsilon is t's headline ε at delta.
+func (t Tight) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, error) {
+	a, err := t.Account(e, r, delta, nil)
+	if err != nil {
+		return dp.Guarantee{}, err
+	}
+	return dp.Guarantee{Epsilon: a.Epsilon, Delta: a.Delta, Relation: r, Accountant: a.Accountant, Source: a.Source,
+		Assumptions: dp.Assumptions(e, r)}, nil
+}
+
+// Delta is t's δ at eps: the smaller sound δ of the accountants t runs.
+func (t Tight) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee, error) {
+	var best dp.Guarantee
+	var errs []string
+	try := func(a dp.Accountant) {
+		g, err := a.Delta(e, r, eps)
+		switch {
+		case err != nil:
+			errs = append(errs, a.Name()+": "+err.Error())
+		case best.Accountant == "" || g.Delta < best.Delta:
+			best = g
+		}
+	}
+	if t.Only != AccountPLD {
+		try(rdp.Accountant{Conversion: t.Conversion})
+	}
+	if t.Only != AccountRDP {
+		try(pld.Accountant{Options: pld.Options{Interval: t.Interval}})
+	}
+	if best.Accountant == "" {
+		return dp.Guarantee{}, field.New("accountant", t.Name(), "has no bound here: %s", strings.Join(errs, "; "))
+	}
+	return best, nil
+}
+
+// Accounting is Tight's full answer: the headline (Epsilon by Accountant,
+// with its Source) and what each accountant found beside it.
+type Accounting struct {
+	Epsilon    dp.Loss
+	Delta      dp.Loss
+	Accountant string
+	Source     string
+	// Mu is the μ of the one Gaussian a run at rate 1 composes to (0
+	// otherwise), Exact its exact ε.
+	Mu, Exact float64
+	// PLD is the PLD accountant's answer (nil: not computed, PLDNote says
+	// why). Dominated says that the PLD is of a dominating pair, not the
+	// mechanism's own (replace-one with sampling below rate 1): its
+	// optimistic estimate is then not an estimate of the mechanism's ε.
+	PLD       *pld.Result
+	Dominated bool
+	// RDP is the RDP accountant's answer (nil: not computed).
+	RDP       *rdp.DP
+	RDPSource string
+	// PLDNote and RDPNote say why an accountant's value is absent or not
+	// the headline.
+	PLDNote, RDPNote string
+	// Deltas are δ(ε) at the epsilons asked for.
+	Deltas []DeltaAt
+}
+
+// DeltaAt is δ(ε) by each accountant: Delta is the headline (the smaller
+// sound value), PLDDelta and RDPDelta the sound ones, DeltaOptimistic the
+// PLD's optimistic estimate (nil where not computed).
+type DeltaAt struct {
+	Epsilon         dp.Num   `json:"epsilon"`
+	Delta           dp.Loss  `json:"delta"`
+	PLDDelta        *dp.Loss `json:"pld_delta,omitempty"`
+	DeltaOptimistic *dp.Max  `json:"delta_optimistic,omitempty"`
+	RDPDelta        *dp.Loss `json:"rdp_delta,omitempty"`
+}
+
+// noteExact is why a run at rate 1 has no PLD.
+const noteExact = "at q = 1 the exact Gaussian profile is tight; no PLD needed"
+
+// Account accounts e under r at delta, and δ(ε) at epsilons, by every
+// accountant t runs. The RDP accountant always runs (it is cheap), the PLD
+// accountant unless Only is AccountRDP; a run at rate 1 has the exact
+// Gaussian instead of the PLD. Errors in e are field errors (dp.Check);
+// AccountPLD refuses what the PLD cannot answer, naming why.
+func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []float64) (Accounting, error) {
+	switch t.Only {
+	case "", AccountBest, AccountRDP, AccountPLD:
+	default:
+		return Accounting{}, field.New("accountant", t.Only, "must be rdp, pld or best")
+	}
+	if err := dp.Validate(e, r); err != nil {
+		return Accounting{}, err
+	}
+	if err := field.OpenUnit("delta", delta); err != nil {
+		return Accounting{}, err
+	}
+	for _, x := range epsilons {
+		if err := field.NonNegative("epsilon", x); err != nil {
+			return Accounting{}, err
+		}
+	}
+	res := Accounting{Delta: dp.Loss(delta)}
+	run, isRun := dp.AsSampledGaussianRun(e)
+	exact := isRun && run.Sampling != dp.None && run.Rate == 1
+	pa := pld.Accountant{Options: pld.Options{Interval: t.Interval}}
+	switch {
+	case t.Only == AccountRDP:
+	case exact:
+		res.PLDNote = noteExact
+	default:
+		if err := pa.Supports(e, r); err != nil {
+			res.PLDNote = "PLD does not apply: " + err.Error()
+		}
+	}
+	if t.Only == AccountPLD && res.PLDNote != "" {
+		return Accounting{}, field.New("accountant", t.Only, "does not apply: %s", strings.TrimPrefix(res.PLDNote, "PLD does not apply: "))
+	}
+
+	// Under replace-one a sampled mechanism below rate 1 has a dominating
+	// pair, not its own (pld.SubsampledGaussianReplaceOne).
+	if r == dp.ReplaceOne {
+		_ = dp.Leaves(e, func(l dp.Event, _ float64) error {
+			switch x := l.(type) {
+			case dp.PoissonSampled:
+				res.Dominated = res.Dominated || x.SamplingProbability < 1
+			case dp.SampledWithoutReplacement:
+				res.Dominated = res.Dominated || x.SampleSize < x.SourceDatasetSize
+			}
+			return nil
+		})
+	}
+	if t.Only != AccountRDP && res.PLDNote == "" {
+		p, err := pa.Account(e, r, delta)
+		switch {
+		case err == nil:
+			res.PLD = &p
+		case t.Only == AccountPLD || t.Interval != 0 && isField(err, "discretization"):
+			return Accounting{}, err
+		default:
+			res.PLDNote = "PLD not computed: " + err.Error()
+		}
+		if res.PLD != nil && math.IsInf(float64(p.Epsilon), 1) {
+			res.PLDNote = "the PLD's bounds on its own rounding exceed δ: no finite PLD bound at this δ"
+			if t.Only == AccountPLD { // asked for alone, it has no answer: refuse rather than print none
+				return Accounting{}, field.New("accountant", t.Only, "has no finite bound here: %s; best or rdp answer", res.PLDNote)
+			}
+		}
+	}
+
+	ra := rdp.Accountant{Conversion: t.Conversion}
+	c, err := ra.Curve(e, r)
+	if err != nil {
+		return Accounting{}, err
+	}
+	pr, err := ra.Account(e, r, delta)
+	if err != nil {
+		return Accounting{}, err
+	}
+	g, _ := ra.Epsilon(e, r, delta)
+	res.RDP, res.RDPSource = &pr, g.Source
+
+	switch {
+	case exact:
+		res.Mu = math.Sqrt(float64(run.Steps)) * r.Sensitivity() / run.Noise
+		x, err := GaussianEpsilon(res.Mu, delta)
+		if err != nil {
+			return Accounting{}, err
+		}
+		res.Exact = x
+		res.Epsilon, res.Accountant, res.Source = dp.Loss(pr.Epsilon), AccountRDP, res.RDPSource
+		if x <= pr.Epsilon { // both are sound: keep the smaller
+			res.Epsilon, res.Accountant = dp.Loss(x), AccountAnalyticGaussian
+			res.Source = "q = 1: T steps are one Gaussian with μ = √T·Δ/z (Dong–Roth–Su 2019, Cor. 3.3), exact profile (Balle–Wang 2018, Thm 8)"
+		}
+	case t.Only == AccountPLD, t.Only != AccountRDP && res.PLD != nil && !math.IsInf(float64(res.PLD.Epsilon), 1) &&
+		float64(res.PLD.Epsilon) <= pr.Epsilon:
+		res.Epsilon, res.Accountant, res.Source = res.PLD.Epsilon, AccountPLD, res.PLD.Source
+	default:
+		res.Epsilon, res.Accountant, res.Source = dp.Loss(pr.Epsilon), AccountRDP, res.RDPSource
+		if t.Only != AccountRDP && res.PLDNote != "" && !exact { // the fallback, named
+			res.PLDNote += "; ε is RDP's bound"
+		}
+	}
+
+	if len(epsilons) == 0 {
+		return res, nil
+	}
+	var sound, optim *pld.PLD
+	if res.PLD != nil {
+		if sound, optim, err = pa.PLDs(e, r, delta); err != nil {
+			return Accounting{}, err
+		}
+	}
+	for _, x := range epsilons {
+		d := DeltaAt{Epsilon: dp.Num(x), Delta: 1}
+		if exact {
+			ed := dp.Loss(GaussianDelta(res.Mu, x))
+			d.Delta = ed
+		}
+		if res.PLD != nil {
+			ds, do := 0.0, 0.0
+			if sound != nil {
+				ds, do = sound.Delta(x), optim.Delta(x)
+			}
+			pd, od := dp.Loss(ds), dp.Max(math.Min(do, ds))
+			d.PLDDelta, d.Delta = &pd, pd
+			if !res.Dominated {
+				d.DeltaOptimistic = &od
+			}
+		}
+		if t.Only != AccountPLD {
+			pr, err := rdp.DeltaFor(c, x, t.Conversion)
+			if err != nil {
+				return Accounting{}, err
+			}
+			rd := dp.Loss(pr.Delta)
+			d.RDPDelta = &rd
+			if t.Only == AccountRDP && !exact || rd < d.Delta {
+				d.Delta = rd
+			}
+		}
+		res.Deltas = append(res.Deltas, d)
+	}
+	return res, nil
+}
+
+// isField reports whether err is a field error on name.
+func isField(err error, name string) bool {
+	fe, ok := field.As(err)
+	return ok && fe.Field == name
+}

@@ -1,0 +1,121 @@
+package rdp
+
+import (
+	"math"
+
+	"github.com/privamp/privamp/dp"
+)
+
+// Accountant is the RDP accountant as a dp.Accountant: an event's Rényi
+// curve (Mironov 2017; Mironov–Talwar–Zhang 2019 for the subsampled
+// Gaussian; replace-one as remove then add, Mironov 2017, Prop. 11; fixed-
+// size batches by SampledGaussianFixedSize), converted to (ε, δ) with
+// Conversion at the optimal real order.
+type Accountant struct{ Conversion Conversion }
+
+// Source names the papers behind the RDP accountant's bounds.
+const Source = "RDP: Mironov 2017 (Gaussian, Laplace, composition; replace-one as remove then add, Prop. 11), Mironov–Talwar–Zhang 2019 (subsampled Gaussian), Canonne–Kamath–Steinke 2020, Prop. 12 (conversion)"
+
+// Name is "rdp".
+func (Accountant) Name() string { return "rdp" }
+
+// Supports is nil for every event dp.Check accepts.
+func (Accountant) Supports(e dp.Event, r dp.Relation) error { return dp.Validate(e, r) }
+
+// Curve is the Rényi curve of e under r (e checked by Supports).
+func (Accountant) Curve(e dp.Event, r dp.Relation) (Curve, error) {
+	if err := dp.Validate(e, r); err != nil {
+		return nil, err
+	}
+	return curveOf(e, r, r.Sensitivity()), nil
+}
+
+func curveOf(e dp.Event, r dp.Relation, sens float64) Curve {
+	switch x := e.(type) {
+	case dp.NoOp:
+		return Linear(0)
+	case dp.Gaussian:
+		return Gaussian(sens, x.NoiseMultiplier) // Mironov 2017, Prop. 7
+	case dp.Laplace:
+		// Mironov 2017, Prop. 6 at sensitivity 1 with scale b/Δ (Δ = 1 or 2:
+		// the division is exact).
+		return Laplace{Scale: x.NoiseMultiplier / sens}
+	case dp.RandomizedResponse:
+		return PureDP{Eps: x.Epsilon0()}
+	case dp.PoissonSampled:
+		q, z := x.SamplingProbability, x.Event.(dp.Gaussian).NoiseMultiplier
+		if r == dp.ReplaceOne { // remove then add (Mironov 2017, Prop. 11)
+			return SampledGaussianReplaceOne{Q: q, Z: z}
+		}
+		return SampledGaussian{Q: q, Z: z} // Mironov–Talwar–Zhang 2019
+	case dp.SampledWithoutReplacement: // replace-one only (dp.Check)
+		// The dominating pair's Rényi divergence (exact Gaussian at m = n).
+		return SampledGaussianFixedSize{Gamma: x.Rate(), Z: x.Event.(dp.Gaussian).NoiseMultiplier}
+	case dp.SelfComposed:
+		return Repeat(curveOf(x.Event, r, sens), float64(x.Count))
+	case dp.Composed:
+		cs := make([]Curve, len(x.Events))
+		for i, c := range x.Events {
+			cs[i] = curveOf(c, r, sens)
+		}
+		return Compose(cs...)
+	}
+	panic("rdp: no curve for event type " + e.EventType())
+}
+
+// Account is ε(δ) of e under r with the order it was attained at.
+func (a Accountant) Account(e dp.Event, r dp.Relation, delta float64) (DP, error) {
+	c, err := a.Curve(e, r)
+	if err != nil {
+		return DP{}, err
+	}
+	p, err := EpsilonFor(c, delta, a.Conversion)
+	if err == nil && math.IsNaN(p.Epsilon) {
+		p.Epsilon = math.Inf(1)
+	}
+	return p, err
+}
+
+// Epsilon is the RDP bound on ε at delta.
+func (a Accountant) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, error) {
+	p, err := a.Account(e, r, delta)
+	if err != nil {
+		return dp.Guarantee{}, err
+	}
+	return dp.Guarantee{Epsilon: dp.Loss(p.Epsilon), Delta: dp.Loss(delta), Relation: r, Accountant: "rdp", Source: a.source(e, p), Assumptions: dp.Assumptions(e, r)}, nil
+}
+
+// Delta is the RDP bound on δ at epsilon (the conversion, and the total-
+// variation bound where it is smaller).
+func (a Accountant) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee, error) {
+	c, err := a.Curve(e, r)
+	if err != nil {
+		return dp.Guarantee{}, err
+	}
+	p, err := DeltaFor(c, eps, a.Conversion)
+	if err != nil {
+		return dp.Guarantee{}, err
+	}
+	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(p.Delta), Relation: r, Accountant: "rdp", Source: a.source(e, p), Assumptions: dp.Assumptions(e, r)}, nil
+}
+
+// source is Source with what the event and the answer add.
+func (a Accountant) source(e dp.Event, p DP) string {
+	s := Source
+	if a.Conversion != Improved {
+		s += "; " + a.Conversion.Source()
+	}
+	wor := false
+	_ = dp.Leaves(e, func(l dp.Event, _ float64) error {
+		_, ok := l.(dp.SampledWithoutReplacement)
+		wor = wor || ok
+		return nil
+	})
+	if wor {
+		s += "; sampling without replacement: " + SourceFixedSize
+	}
+	if p.TotalVariation {
+		s += "; ε = 0 by total variation ≤ √(1 − e^{−KL}) (Bretagnolle–Huber)"
+	}
+	return s
+}
