@@ -39,20 +39,20 @@ type DPSGD struct {
 
 // DPSGDResult is the (ε, δ) of a DPSGD run.
 type DPSGDResult struct {
-	N               dp.Num   `json:"n,omitempty"`
-	Batch           dp.Num   `json:"batch,omitempty"`
-	SamplingRate    dp.Num   `json:"sampling_rate"`
-	Steps           dp.Num   `json:"steps"`
-	NoiseMultiplier dp.Noise `json:"noise_multiplier"`
-	Calibrated      bool     `json:"calibrated"`
-	TargetEpsilon   dp.Num   `json:"target_epsilon,omitempty"`
-	Epsilon         dp.Loss  `json:"epsilon"`
-	Delta           dp.Loss  `json:"delta"`
-	Order           dp.Num   `json:"order"` // the optimal real order α
-	Neighbours      string   `json:"neighbours"`
-	Method          string   `json:"method"`
-	Source          string   `json:"source"`
-	Conversion      string   `json:"conversion"`
+	N               dp.Num      `json:"n,omitempty"`
+	Batch           dp.Num      `json:"batch,omitempty"`
+	SamplingRate    dp.Num      `json:"sampling_rate"`
+	Steps           dp.Num      `json:"steps"`
+	NoiseMultiplier dp.Noise    `json:"noise_multiplier"`
+	Calibrated      bool        `json:"calibrated"`
+	TargetEpsilon   dp.Num      `json:"target_epsilon,omitempty"`
+	Epsilon         dp.Loss     `json:"epsilon"`
+	Delta           dp.Loss     `json:"delta"`
+	Order           dp.Num      `json:"order"` // the optimal real order α
+	Neighbours      dp.Relation `json:"neighbours"`
+	Method          string      `json:"method"`
+	Source          string      `json:"source"`
+	Conversion      string      `json:"conversion"`
 }
 
 // maxSteps is the largest number of steps accepted.
@@ -210,7 +210,7 @@ func (d DPSGD) Account() (DPSGDResult, error) {
 // Fill sets the RDP fields of r (ε, order, neighbours, method, source) from
 // the RDP accountant's answer p for d.
 func (r *DPSGDResult) Fill(d DPSGD, p DP) {
-	r.Epsilon, r.Order, r.Neighbours = dp.Loss(p.Epsilon), dp.Num(p.Order), d.Relation().String()
+	r.Epsilon, r.Order, r.Neighbours = dp.Loss(p.Epsilon), dp.Num(p.Order), d.Relation()
 	r.Method, r.Source = "rdp-poisson-subsampled-gaussian", d.Source()
 	switch {
 	case d.FixedSize && d.ReplaceOne:
