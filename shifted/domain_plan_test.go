@@ -132,7 +132,11 @@ func windowLogCostRef(u, M, r int64, d, lc float64) float64 {
 func TestDomainPlanMatchesDirect(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 2026))
 	var kinds [2]int // domain bounds with c = 1 and with c < 1
-	for trial := 0; trial < 100; trial++ {
+	trials := 100
+	if testing.Short() {
+		trials = 30 // both kinds of bound still met (checked below)
+	}
+	for trial := 0; trial < trials; trial++ {
 		n := 1 + rng.Int64N(5000)
 		b := int64(1)
 		if rng.IntN(3) == 0 {
@@ -191,6 +195,7 @@ func TestDomainPlanMatchesDirect(t *testing.T) {
 	if kinds[0] == 0 || kinds[1] == 0 {
 		t.Fatalf("window bounds with c = 1 and c < 1: %v; the comparison needs both", kinds)
 	}
+	t.Logf("%d runs; domain bounds with c = 1 and c < 1: %v", trials, kinds)
 }
 
 // allDomainRef is allDomain with the direct per-record bound.

@@ -20,14 +20,18 @@ func mustEps(t *testing.T, p *PLD, delta float64) float64 {
 // The Gaussian mechanism against the exact analytic profile (Balle–Wang
 // 2018): rounding every loss up by at most h per step shifts the profile
 // by at most kh, so exact ≤ sound ≤ exact + kh and exact − kh ≤ optimistic
-// ≤ exact; connect-the-dots lies between exact and pessimistic.
+// ≤ exact; connect-the-dots lies between exact and pessimistic. Under
+// -short h = 1e-3 (a tenth of the grid points; the bands scale with h).
 func TestGaussianAgainstExact(t *testing.T) {
+	h := DefaultInterval
+	if testing.Short() {
+		h = 1e-3
+	}
 	for _, c := range []struct {
 		sigma float64
 		k     int
 		delta float64
 	}{{1, 1, 1e-5}, {2, 1, 1e-6}, {0.5, 1, 1e-3}, {4, 10, 1e-5}, {10, 64, 1e-8}, {3, 7, 1e-10}} {
-		h := DefaultInterval
 		mu := math.Sqrt(float64(c.k)) / c.sigma
 		exact, err := exactGaussianEpsilon(mu, c.delta)
 		if err != nil {
@@ -36,7 +40,7 @@ func TestGaussianAgainstExact(t *testing.T) {
 		var got [3]float64
 		var raw float64 // connect-the-dots without the rounding-error terms
 		for i, d := range []Discretization{ConnectDots, Pessimistic, Optimistic} {
-			p, err := Gaussian(1, c.sigma, Options{Discretization: d})
+			p, err := Gaussian(1, c.sigma, Options{Discretization: d, Interval: h})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -400,11 +404,16 @@ func TestLogMGF(t *testing.T) {
 
 // Composition of different PLDs: Gaussians with σ = 1.5 (3 times) and
 // σ = 0.9 (twice) are the Gaussian with μ = √(3/1.5² + 2/0.9²) (exact).
+// Under -short on a grid of interval 1e-3 (a tenth of the points).
 func TestComposeDifferentGaussians(t *testing.T) {
 	mu := math.Sqrt(3/(1.5*1.5) + 2/(0.9*0.9))
+	var h float64 // the default interval
+	if testing.Short() {
+		h = 1e-3
+	}
 	for _, d := range []Discretization{ConnectDots, Optimistic} {
-		a, _ := Gaussian(1, 1.5, Options{Discretization: d})
-		b, _ := Gaussian(1, 0.9, Options{Discretization: d})
+		a, _ := Gaussian(1, 1.5, Options{Discretization: d, Interval: h})
+		b, _ := Gaussian(1, 0.9, Options{Discretization: d, Interval: h})
 		a3, _ := a.SelfCompose(3)
 		b2, _ := b.SelfCompose(2)
 		ab, err := a3.Compose(b2)

@@ -226,10 +226,14 @@ func TestReplaceOneDominatesByIntegration(t *testing.T) {
 			}
 		}
 	}
+	draws := 3 // random pairs per configuration; 1 under -short
+	if testing.Short() {
+		draws = 1
+	}
 	for _, z := range []float64{0.8, 1.5} {
 		// Poisson: (1−γ)N(0) + γN(u) against (1−γ)N(0) + γN(v).
 		for _, gamma := range []float64{0.1, 0.5} {
-			for range 3 {
+			for range draws {
 				w := []float64{1 - gamma, gamma}
 				check("poisson", gamma, z, mixture{w, [][2]float64{{0, 0}, unitDisc(rng)}}, mixture{w, [][2]float64{{0, 0}, unitDisc(rng)}}, false)
 			}
@@ -253,7 +257,7 @@ func TestReplaceOneDominatesByIntegration(t *testing.T) {
 				}
 				return m
 			}
-			for range 3 {
+			for range draws {
 				x := [3][2]float64{unitDisc(rng), unitDisc(rng), unitDisc(rng)}
 				x2 := x
 				x2[0] = unitDisc(rng)
@@ -382,18 +386,23 @@ func TestReplaceOneComposition(t *testing.T) {
 	}
 }
 
-// γ = 1 is the Gaussian mechanism with sensitivity 2.
+// γ = 1 is the Gaussian mechanism with sensitivity 2 (within k·h of its
+// exact ε; h = 1e-3 under -short, a tenth of the grid points).
 func TestReplaceOneFullBatch(t *testing.T) {
+	h := DefaultInterval
+	if testing.Short() {
+		h = 1e-3
+	}
 	for _, c := range []struct {
 		z float64
 		k int
 	}{{1, 1}, {2, 10}, {5, 100}} {
-		r, err := DPSGDReplaceOne(1, c.z, c.k, 1e-5, Options{})
+		r, err := DPSGDReplaceOne(1, c.z, c.k, 1e-5, Options{Interval: h})
 		if err != nil {
 			t.Fatal(err)
 		}
 		exact, _ := exactGaussianEpsilon(2*math.Sqrt(float64(c.k))/c.z, 1e-5)
-		if e := float64(r.Epsilon); e < exact || e > exact+float64(c.k)*1e-4+1e-6 {
+		if e := float64(r.Epsilon); e < exact || e > exact+float64(c.k)*h+1e-6 {
 			t.Errorf("z=%v k=%d: ε %v, exact Gaussian (Δ = 2) %v", c.z, c.k, e, exact)
 		}
 	}
@@ -462,15 +471,19 @@ func TestReplaceOneAboveDPAccounting(t *testing.T) {
 }
 
 // Calibration under replace-one: the noise meets the target and 0.2% less
-// does not.
+// does not. Under -short on a grid of interval 1e-3 (a tenth of the points).
 func TestCalibrateReplaceOne(t *testing.T) {
 	q, k, delta, target := 0.01, 500, 1e-5, 4.0
-	z, err := CalibrateDPSGDFor(dp.ReplaceOne, q, k, delta, target, Options{})
+	var o Options
+	if testing.Short() {
+		o.Interval = 1e-3
+	}
+	z, err := CalibrateDPSGDFor(dp.ReplaceOne, q, k, delta, target, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := func(z float64) float64 {
-		r, err := DPSGDReplaceOne(q, z, k, delta, Options{})
+		r, err := DPSGDReplaceOne(q, z, k, delta, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -479,7 +492,7 @@ func TestCalibrateReplaceOne(t *testing.T) {
 	if e, e2 := at(z), at(z*0.998); e > target || e2 <= target {
 		t.Errorf("z = %v: ε %v; at 0.998z: %v (target %v)", z, e, e2, target)
 	}
-	za, _ := CalibrateDPSGD(q, k, delta, target, Options{})
+	za, _ := CalibrateDPSGD(q, k, delta, target, o)
 	if !(z > za) {
 		t.Errorf("replace-one noise %v not above add/remove %v", z, za)
 	}

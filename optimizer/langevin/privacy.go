@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/numeric"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -90,16 +91,12 @@ func CalibrateBeta(target, sensitivity float64, steps int64, eta, delta float64)
 			return 0, field.New("target_epsilon", target, "is not reached by any finite β")
 		}
 	}
-	for i := 0; i < 200 && hi-lo > 1e-12*hi; i++ {
-		mid := lo + (hi-lo)/2
-		if eps(mid) <= target {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	if !(lo > 0) || eps(lo) > target {
+	// The one bisection (numeric.Bisect, on ln β): ok holds below the
+	// boundary, and the answer is a β at which it holds.
+	ok := func(beta float64) bool { return eps(beta) <= target }
+	beta, err := numeric.Bisect(ok, math.Max(lo, math.SmallestNonzeroFloat64), hi, 1e-12, false)
+	if err != nil || !(beta > 0) || !ok(beta) {
 		return 0, field.New("target_epsilon", target, "is too small: no β > 0 in floating point meets it")
 	}
-	return lo, nil
+	return beta, nil
 }

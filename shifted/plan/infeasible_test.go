@@ -180,7 +180,11 @@ func TestCapPeopleRemedy(t *testing.T) {
 
 func TestUtilityTarget(t *testing.T) {
 	s := baseSetting(PNSGD)
-	tiers := exampleTiers(t, 20000)
+	n := int64(20000)
+	if testing.Short() {
+		n = 2000 // the same three tiers, a tenth of the people
+	}
+	tiers := exampleTiers(t, n)
 	free, err := Make(s, Budgets{Tiers: tiers})
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +200,7 @@ func TestUtilityTarget(t *testing.T) {
 	if err != nil || res.Infeasible == nil {
 		t.Fatal(err)
 	}
-	if got := float64(s.Utility(20000, float64(res.Infeasible.Cap)).Bound); !relClose(got, target, 1e-9) {
+	if got := float64(s.Utility(n, float64(res.Infeasible.Cap)).Bound); !relClose(got, target, 1e-9) {
 		t.Errorf("the cap's utility bound is %v, target %v", got, target)
 	}
 	rm := res.Infeasible.Public
@@ -210,12 +214,12 @@ func TestUtilityTarget(t *testing.T) {
 		t.Fatalf("remedied: %v %+v", err, r2)
 	}
 	// Unreachable without any noise: every person is listed.
-	imp := float64(s.Utility(20000, 0).Bound) * 0.5
+	imp := float64(s.Utility(n, 0).Bound) * 0.5
 	r3, err := Make(withCaps(s, 0, imp), Budgets{Tiers: tiers})
 	if err != nil || r3.Infeasible == nil {
 		t.Fatal(err)
 	}
-	if r3.Infeasible.Cap != 0 || r3.Infeasible.UnreachableCount != 20000 || !math.IsInf(float64(r3.Infeasible.Floor), 1) {
+	if r3.Infeasible.Cap != 0 || r3.Infeasible.UnreachableCount != n || !math.IsInf(float64(r3.Infeasible.Floor), 1) {
 		t.Errorf("%+v", r3.Infeasible)
 	}
 	if !r3.Infeasible.Public.Found || !r3.Infeasible.Public.Verified {
