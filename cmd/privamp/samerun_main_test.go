@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -33,11 +34,11 @@ func sameRunAsDPSGD(t *testing.T, args ...string) {
 	n, b, steps := num("n"), num("batch"), num("steps")
 	run := rdp.DPSGD{SamplingRate: b / n, Steps: steps, Noise: b * num("sigma") / num("lipschitz"), Delta: num("delta")}
 	for _, c := range []struct {
-		key        string
-		replaceOne bool
-	}{{"sampling_add_remove_epsilon", false}, {"sampling_replace_one_epsilon", true}} {
+		key string
+		rel dp.Relation
+	}{{"sampling_add_remove_epsilon", dp.AddRemove}, {"sampling_replace_one_epsilon", dp.ReplaceOne}} {
 		d := run
-		d.ReplaceOne = c.replaceOne
+		d.Neighbours = c.rel
 		var out bytes.Buffer
 		if err := dpsgdRun(&dpsgdOptions{IO: &app{out: &out, errw: &out, mode: outputMode{json: true}}, Run: d, Accountant: composition.AccountBest}); err != nil {
 			t.Fatal(err)
