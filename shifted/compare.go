@@ -59,7 +59,7 @@ func Compare(run SGD, delta float64, conv rdp.Conversion) (Comparison, error) {
 
 // compare is Compare with the iteration guarantee g of the run (SGD, or
 // Domain when a bounded domain is declared).
-func compare(run SGD, g Guarantee, delta float64, conv rdp.Conversion) (Comparison, error) {
+func compare(run SGD, g PerPerson, delta float64, conv rdp.Conversion) (Comparison, error) {
 	if err := checkDelta(delta); err != nil {
 		return Comparison{}, err
 	}
