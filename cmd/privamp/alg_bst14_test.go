@@ -6,10 +6,15 @@ import (
 )
 
 // Seed 001's algorithms end to end: JSON results, exit 2 naming the flag on
-// bad input and outside the theorems' assumptions.
+// bad input and outside the theorems' assumptions. Under -short the exact
+// samplers run on one feature (the two-dimensional sampler is 20× slower;
+// its library tests cover it).
 func TestBST14AlgorithmsCLI(t *testing.T) {
 	data := []string{"run", "--data", bc, "--label", "malignant", "--standardize", "--normalize"}
 	two := append(append([]string(nil), data...), "--features", "mean_radius,mean_texture")
+	if testing.Short() {
+		two = append(append([]string(nil), data...), "--features", "mean_radius")
+	}
 	for _, args := range [][]string{
 		append(append([]string(nil), data...), "--algorithm", "bst14-sgd", "--steps", "2000"),
 		append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "0.01", "--noise", "gaussian"),

@@ -9,7 +9,16 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newCalcCmd) }
+func init() { register(func(a *app) *cobra.Command { return newCalcCmd(a, nil, nil) }) }
+
+// calcOptions is what `privamp calc NAME` was asked: the calculator and its
+// query with every flag given set; nothing computed. Without NAME (listing
+// the calculators) Query is nil.
+type calcOptions struct {
+	IO         *app
+	Calculator tables.Calculator
+	Query      tables.Query
+}
 
 // calcExamples are the calculators' --help examples.
 var calcExamples = map[string]string{
@@ -26,7 +35,9 @@ var calcExamples = map[string]string{
 	"fully-adaptive": `  privamp calc fully-adaptive --target-epsilon 1 --steps 100 --delta 1e-5`,
 }
 
-func newCalcCmd(a *app) *cobra.Command {
+// newCalcCmd makes calc and a subcommand per calculator; runF receives the
+// listing's options (no Query), runCalc a calculator's.
+func newCalcCmd(a *app, runF, runCalc func(*calcOptions) error) *cobra.Command {
 	calcs := tables.Calculators()
 	var lines []string
 	for _, c := range calcs {
@@ -40,33 +51,31 @@ func newCalcCmd(a *app) *cobra.Command {
 			"\n\nWhere a paper's constant is wrong or loose, the sound value is computed and the paper's shown beside it.\n\n" + exitStatuses,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r := &report{Title: "Calculators (privamp calc NAME --help)", Table: &table{Header: []string{"name", "what", "seed", "source"}}}
-			type entry struct {
-				Name        string `json:"name"`
-				Description string `json:"description"`
-				Seed        string `json:"seed"`
-				Source      string `json:"source"`
-			}
-			var list []entry
-			for _, c := range calcs {
-				r.Table.Rows = append(r.Table.Rows, []string{c.Name, c.Short, c.Source.Seed, c.Source.Theorem})
-				list = append(list, entry{c.Name, c.Short, c.Source.Seed, c.Source.Theorem})
-			}
-			return render(a.out, a.mode, withResult("calc", struct {
-				Calculators []entry `json:"calculators"`
-			}{list}, r))
+			return runWith(runF, calcListRun, &calcOptions{IO: a})
 		},
 	}
 	for _, c := range calcs {
-		cmd.AddCommand(newCalculator(a, c))
+		cmd.AddCommand(newCalculator(a, c, runCalc))
 	}
 	return cmd
+}
+
+// calcListRun lists the calculators to opts.IO.
+func calcListRun(opts *calcOptions) error {
+	list := tables.Catalogue()
+	r := &report{Title: "Calculators (privamp calc NAME --help)", Table: &table{Header: []string{"name", "what", "seed", "source"}}}
+	for _, e := range list {
+		r.Table.Rows = append(r.Table.Rows, []string{e.Name, e.Description, e.Seed, e.Source})
+	}
+	return render(opts.IO.out, opts.IO.mode, withResult("calc", struct {
+		Calculators []tables.CalculatorEntry `json:"calculators"`
+	}{list}, r))
 }
 
 // newCalculator makes the subcommand of one calculator: a flag per field of
 // its query (named by the json tag, "_" read as "-"; pointer fields are set
 // only when the flag is given), one library call, the answer rendered.
-func newCalculator(a *app, c tables.Calculator) *cobra.Command {
+func newCalculator(a *app, c tables.Calculator, runF func(*calcOptions) error) *cobra.Command {
 	query := c.New()
 	cmd := &cobra.Command{Use: c.Name, Short: c.Short, Long: c.Doc + "\n\n" + exitStatuses, Args: cobra.NoArgs, Example: calcExamples[c.Name]}
 	v := reflect.ValueOf(query).Elem()
@@ -92,18 +101,29 @@ func newCalculator(a *app, c tables.Calculator) *cobra.Command {
 		for _, b := range bind {
 			b()
 		}
-		ans, err := query.Answer()
-		if err != nil {
-			return err
-		}
-		src := ans.Source
-		r := &report{Title: fmt.Sprintf("%s — %s (seed %s), %s", ans.Title, src.Paper, src.Seed, src.Theorem), Notes: src.Notes,
-			Assumptions: append(append([]string{}, src.Assumptions...), "validity range: "+src.Validity)}
-		for _, l := range ans.Lines {
-			r.Rows = append(r.Rows, row{l.Quantity, l.Value, l.Unit, l.Source})
-		}
-		r.Command, r.Result = "calc "+c.Name, merged{src, ans.Result}
-		return render(a.out, a.mode, r)
+		opts := &calcOptions{a, c, query}
+		return runWith(runF, calcRun, opts)
 	}
 	return cmd
+}
+
+// calcRun answers the calculator's query and renders it to opts.IO.
+func calcRun(opts *calcOptions) error {
+	ans, err := opts.Query.Answer()
+	if err != nil {
+		return err
+	}
+	return render(opts.IO.out, opts.IO.mode, calcReport(opts.Calculator.Name, ans))
+}
+
+// calcReport renders calculator name's answer.
+func calcReport(name string, ans tables.Answer) *report {
+	src := ans.Source
+	r := &report{Title: fmt.Sprintf("%s — %s (seed %s), %s", ans.Title, src.Paper, src.Seed, src.Theorem), Notes: src.Notes,
+		Assumptions: append(append([]string{}, src.Assumptions...), "validity range: "+src.Validity)}
+	for _, l := range ans.Lines {
+		r.Rows = append(r.Rows, row{l.Quantity, l.Value, l.Unit, l.Source})
+	}
+	r.Command, r.Result = "calc "+name, merged{src, ans.Result}
+	return r
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 func TestCalcList(t *testing.T) {
@@ -19,6 +22,27 @@ func TestCalcList(t *testing.T) {
 	code, out, _ = runTables("calc", "--json")
 	if obj := decodeOne(t, out); code != 0 || len(obj["calculators"].([]any)) != 9 {
 		t.Errorf("calc JSON list: %v", obj)
+	}
+}
+
+// newCalcCmdForTest is calc with one runF for the list and the calculators.
+func newCalcCmdForTest(a *app, runF func(*calcOptions) error) *cobra.Command {
+	return newCalcCmd(a, runF, runF)
+}
+
+// calc's flags bind the calculator's query; the optional (pointer) fields
+// only when given.
+func TestCalcFlags(t *testing.T) {
+	if o := mustParse(t, newCalcCmdForTest); o.Query != nil {
+		t.Errorf("calc without NAME: query %v", o.Query)
+	}
+	o := mustParse(t, newCalcCmdForTest, "langevin", "--beta", "100", "--sensitivity", "0.01", "--horizon", "1", "--delta", "1e-5")
+	b, _ := json.Marshal(o.Query)
+	if o.Calculator.Name != "langevin" || !strings.Contains(string(b), `"beta":100`) || !strings.Contains(string(b), `"sensitivity":0.01`) || !strings.Contains(string(b), `"target_epsilon":null`) {
+		t.Errorf("langevin query %s", b)
+	}
+	if _, err := parseFlags(newCalcCmdForTest, "langevin", "--beta", "zz"); err == nil {
+		t.Error("--beta zz accepted")
 	}
 }
 
@@ -113,19 +137,20 @@ func TestCalcJSON(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		code, out, errw := runTables(append(c.args, "--json")...)
-		if code != 0 {
-			t.Errorf("%v: exit %d: %s", c.args, code, errw)
+		o := mustParse(t, newCalcCmdForTest, c.args[1:]...) // the flags bind the query; nothing computed
+		ans, err := o.Query.Answer()
+		if err != nil {
+			t.Errorf("%v: %v", c.args, err)
 			continue
 		}
-		obj := decodeOne(t, out)
+		obj := runJSONOf(t, func(a *app) error { return render(a.out, a.mode, calcReport(o.Calculator.Name, ans)) })
 		if obj["paper"] == nil || obj["theorem"] == nil || obj["validity"] == nil || obj["assumptions"] == nil {
 			t.Errorf("%v: missing source fields", c.args)
 		}
 		c.check(obj)
 		// The text form prints the source, assumptions and validity range.
-		code, out, _ = runTables(c.args...)
-		if code != 0 || !strings.Contains(out, "validity range:") || !strings.Contains(out, "seed ") {
+		out := runOut(t, func(a *app) error { return render(a.out, a.mode, calcReport(o.Calculator.Name, ans)) })
+		if obj["command"] != "calc "+c.args[1] || !strings.Contains(out, "validity range:") || !strings.Contains(out, "seed ") {
 			t.Errorf("%v: text output lacks the source/validity", c.args)
 		}
 	}

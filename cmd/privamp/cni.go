@@ -3,24 +3,36 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newCNICmd) }
+func init() { register(func(a *app) *cobra.Command { return newCNICmd(a, nil) }) }
+
+// cniOptions is what `privamp cni` was asked: every flag parsed and its
+// combinations checked; nothing read or computed.
+type cniOptions struct {
+	IO         *app
+	Schedule   string    // the schedule file; '-': Stdin
+	Stdin      io.Reader // the command's standard input
+	Allocation string    // where to write the optimal shifts ('' none)
+	Delta      float64
+	Alphas     []float64 // RDP orders to print
+	Segments   int       // how many segments of the minorant to list
+	Conversion rdp.Conversion
+}
 
 // cniMaxAllocation is the longest schedule whose allocation --allocation writes.
 const cniMaxAllocation = 10_000_000
 
-func newCNICmd(a *app) *cobra.Command {
-	var path, allocPath string
-	var delta float64
-	var alphas []float64
-	var show int
+func newCNICmd(a *app, runF func(*cniOptions) error) *cobra.Command {
+	opts := &cniOptions{IO: a}
 	cmd := &cobra.Command{
 		Use:   "cni --schedule FILE.json",
 		Short: "The optimal Theorem 22 bound for a contractive noisy iteration given as a schedule",
@@ -47,57 +59,66 @@ range, a schedule that is unreadable or invalid, named by its line or key, or an
   privamp cni --schedule person.json --alpha 2,8,32 --allocation shifts.csv --json`,
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&path, "schedule", "", "schedule file in the JSON format above ('-' for standard input; required)")
-	fl.Float64Var(&delta, "delta", 1e-5, "δ in (0, 1)")
-	fl.Float64SliceVar(&alphas, "alpha", nil, "also print the RDP ε(α) = αK at these orders (> 1; repeatable or comma list)")
-	fl.StringVar(&allocPath, "allocation", "", "write the optimal shifts a_t as CSV (step,shift) to this file ('-': standard output; schedules up to 1e7 steps)")
-	fl.IntVar(&show, "segments", 20, "how many segments of the convex minorant to list (0 to 10000)")
+	fl.StringVar(&opts.Schedule, "schedule", "", "schedule file in the JSON format above ('-' for standard input; required)")
+	fl.Float64Var(&opts.Delta, "delta", 1e-5, "δ in (0, 1)")
+	fl.Float64SliceVar(&opts.Alphas, "alpha", nil, "also print the RDP ε(α) = αK at these orders (> 1; repeatable or comma list)")
+	fl.StringVar(&opts.Allocation, "allocation", "", "write the optimal shifts a_t as CSV (step,shift) to this file ('-': standard output; schedules up to 1e7 steps)")
+	fl.IntVar(&opts.Segments, "segments", 20, "how many segments of the convex minorant to list (0 to 10000)")
 	conv := conversionFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		c, err := conv()
+		var err error
+		opts.Conversion, err = conv()
 		switch {
 		case err != nil:
 			return err
-		case path == "":
+		case opts.Schedule == "":
 			return badInput("--schedule is required: a JSON schedule file (see 'privamp cni --help')")
-		case allocPath != "" && path != "-" && samePath(path, allocPath):
-			return badInput("--allocation %s would overwrite the input --schedule %s", allocPath, path)
+		case opts.Allocation != "" && opts.Schedule != "-" && samePath(opts.Schedule, opts.Allocation):
+			return badInput("--allocation %s would overwrite the input --schedule %s", opts.Allocation, opts.Schedule)
 		}
-		rd := cmd.InOrStdin()
-		if path != "-" {
-			fh, err := os.Open(path)
-			if err != nil {
-				return badInput("--schedule: cannot read %s: %v", path, errors.Unwrap(err))
-			}
-			defer fh.Close()
-			bar := newBar(a)
-			defer bar.finish()
-			rd = bar.reader("reading "+path, fh)
-		}
-		sch, err := shifted.ParseSchedule(rd)
-		if err == nil && allocPath != "" && sch.Len() > cniMaxAllocation {
-			return badInput("--allocation writes schedules of at most %d steps; this one has %d", cniMaxAllocation, sch.Len())
-		}
-		var sol shifted.Solution
-		if err == nil {
-			sol, err = shifted.Solve(sch)
-		}
-		if err != nil {
-			return badInput("--schedule %s: %v", path, err)
-		}
-		res, err := sol.Report(delta, c, alphas, show)
-		if err != nil {
-			return err
-		}
-		if allocPath != "" {
-			if err := streamFileAtomic(allocPath, sol.WriteShiftsCSV); err != nil {
-				return flagged("allocation", err)
-			}
-			res.Notes = append(res.Notes, "optimal shifts a_t written to "+allocPath)
-		}
-		return render(a.out, a.mode, cniReport(res, allocPath))
+		opts.Stdin = cmd.InOrStdin()
+		return runWith(runF, cniRun, opts)
 	}
 	return cmd
+}
+
+// cniRun reads and solves the schedule, writes the allocation if asked and
+// renders the bound to opts.IO.
+func cniRun(opts *cniOptions) error {
+	a, path, allocPath := opts.IO, opts.Schedule, opts.Allocation
+	rd := opts.Stdin
+	if path != "-" {
+		fh, err := os.Open(path)
+		if err != nil {
+			return badInput("--schedule: cannot read %s: %v", path, errors.Unwrap(err))
+		}
+		defer fh.Close()
+		bar := newBar(a)
+		defer bar.finish()
+		rd = bar.reader("reading "+path, fh)
+	}
+	sch, err := shifted.ParseSchedule(rd)
+	if err == nil && allocPath != "" && sch.Len() > cniMaxAllocation {
+		return badInput("--allocation writes schedules of at most %d steps; this one has %d", cniMaxAllocation, sch.Len())
+	}
+	var sol shifted.Solution
+	if err == nil {
+		sol, err = shifted.Solve(sch)
+	}
+	if err != nil {
+		return badInput("--schedule %s: %v", path, err)
+	}
+	res, err := sol.Report(opts.Delta, opts.Conversion, opts.Alphas, opts.Segments)
+	if err != nil {
+		return err
+	}
+	if allocPath != "" {
+		if err := streamFileAtomic(allocPath, sol.WriteShiftsCSV); err != nil {
+			return flagged("allocation", err)
+		}
+		res.Notes = append(res.Notes, "optimal shifts a_t written to "+allocPath)
+	}
+	return render(a.out, a.mode, cniReport(res, allocPath))
 }
 
 // cniResult is cni's --json object.

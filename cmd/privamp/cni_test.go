@@ -3,9 +3,26 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/rdp"
 )
+
+// cni's flags fill the options; a missing schedule, or an allocation over
+// it, is refused before the file is read.
+func TestCNIFlags(t *testing.T) {
+	o := mustParse(t, newCNICmd, "--schedule", "s.json", "--alpha", "2,8", "--alpha", "32", "--allocation", "a.csv", "--delta", "1e-6", "--segments", "3", "--conversion", "classic")
+	if o.Schedule != "s.json" || !reflect.DeepEqual(o.Alphas, []float64{2, 8, 32}) || o.Allocation != "a.csv" || o.Delta != 1e-6 || o.Segments != 3 || o.Conversion != rdp.Classic || o.Stdin == nil {
+		t.Errorf("cni options %+v", o)
+	}
+	if o := mustParse(t, newCNICmd, "--schedule", "-"); o.Delta != 1e-5 || o.Segments != 20 || o.Conversion != rdp.Improved {
+		t.Errorf("cni defaults %+v", o)
+	}
+	refused(t, newCNICmd, "--schedule is required")
+	refused(t, newCNICmd, "would overwrite", "--schedule", "s.json", "--allocation", "./s.json")
+}
 
 func TestCNI(t *testing.T) {
 	dir := t.TempDir()
@@ -17,7 +34,9 @@ func TestCNI(t *testing.T) {
 		t.Fatal(err)
 	}
 	alloc := filepath.Join(dir, "a.csv")
-	obj := jsonOf(t, "cni", "--schedule", path, "--alpha", "2,10", "--allocation", alloc)
+	obj := runJSONOf(t, func(a *app) error {
+		return cniRun(&cniOptions{IO: a, Schedule: path, Allocation: alloc, Delta: 1e-5, Alphas: []float64{2, 10}, Segments: 20, Conversion: rdp.Improved})
+	})
 	want := 0.04 / (0.02 * 5001)
 	if k := obj["rho"].(float64); !ampClose(k, want, 1e-12) {
 		t.Fatalf("K = %g, want %g", k, want)
@@ -33,7 +52,7 @@ func TestCNI(t *testing.T) {
 	if len(lines) != 10001 || lines[0] != "step,shift" || lines[4999] != "4999,0" {
 		t.Fatalf("%d lines, %q, %q", len(lines), lines[0], lines[4999])
 	}
-	out, _, code := runCLI("cni", "--schedule", path)
+	out, _, code := runCLI("cni", "--schedule", path) // the wiring, end to end
 	if code != 0 || !strings.Contains(out, "Thm 22") || !strings.Contains(out, "Assumptions:") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}

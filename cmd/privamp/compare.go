@@ -9,7 +9,14 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newCompareCmd) }
+func init() { register(func(a *app) *cobra.Command { return newCompareCmd(a, nil) }) }
+
+// compareOptions is what `privamp compare` (and the main job) was asked:
+// every flag parsed and its combinations checked; nothing computed.
+type compareOptions struct {
+	IO *app
+	ampRun
+}
 
 // compareResult is compare's (and the main job's) --json object.
 type compareResult struct {
@@ -17,7 +24,7 @@ type compareResult struct {
 	shifted.ComparisonReport
 }
 
-func newCompareCmd(a *app) *cobra.Command {
+func newCompareCmd(a *app, runF func(*compareOptions) error) *cobra.Command {
 	var f ampFlags
 	cmd := &cobra.Command{
 		Use:   "compare",
@@ -39,13 +46,18 @@ records iteration wins.` + ampExit,
 		if err != nil {
 			return err
 		}
-		c, err := shifted.CompareTraining(r, o) // it ignores the composition fallback
-		if err != nil {
-			return err
-		}
-		return render(a.out, a.mode, compareReport(c))
+		return runWith(runF, compareRun, &compareOptions{a, ampRun{r, o}})
 	}
 	return cmd
+}
+
+// compareRun compares the three analyses of the run and renders to opts.IO.
+func compareRun(opts *compareOptions) error {
+	c, err := shifted.CompareTraining(opts.Training, opts.Options) // it ignores the composition fallback
+	if err != nil {
+		return err
+	}
+	return render(opts.IO.out, opts.IO.mode, compareReport(c))
 }
 
 func compareReport(c shifted.ComparisonReport) *report {

@@ -10,7 +10,9 @@ import (
 )
 
 func TestCompare(t *testing.T) {
-	obj := jsonOf(t, "compare", "--n", "100000", "--sigma", "4", "--index", "99000")
+	o := ampDefaults(100000, 4)
+	o.Options.Indices = []int64{99000}
+	obj := runJSONOf(t, func(a *app) error { return compareRun(&compareOptions{a, o}) })
 	c, err := shifted.Compare(shifted.SGD{N: 100000, Sigma: 4, Loss: shifted.Loss{Lipschitz: 1}}, 1e-5, rdp.Improved)
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +36,7 @@ func TestCompare(t *testing.T) {
 	if v := obj["verdict"].(string); !strings.Contains(v, "at least as good as sampling for the records at positions 1..") {
 		t.Fatalf("verdict %q", v)
 	}
-	out, _, code := runCLI("compare", "--n", "1000", "--sigma", "1", "--batch", "10", "--epochs", "3")
+	out, _, code := runCLI("compare", "--n", "1000", "--sigma", "1", "--batch", "10", "--epochs", "3") // the wiring, end to end
 	if code != 0 || !strings.Contains(out, "replace-one") || !strings.Contains(out, "add/remove") || !strings.Contains(out, "neighbour relations differ") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -48,7 +50,7 @@ func TestCompareBadInput(t *testing.T) {
 		{[]string{"compare", "--n", "100", "--sigma", "1", "--public", "3"}, "--public"},
 		{[]string{"compare", "--n", "100", "--sigma", "1", "--eta", "3", "--smoothness", "1"}, "does not contract"},
 		{[]string{"compare", "--n", "100", "--sigma", "-1"}, "--sigma"},
-		{[]string{"compare", "--n", "100", "--sigma", "1", "--index", "101"}, "--index"},
+		{[]string{"compare", "--n", "100", "--sigma", "10", "--index", "101"}, "--index"}, // refused after the comparison: σ = 10 makes it cheap
 	} {
 		_, errs, code := runCLI(c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {

@@ -10,7 +10,18 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newCurveCmd) }
+func init() { register(func(a *app) *cobra.Command { return newCurveCmd(a, nil) }) }
+
+// curveOptions is what `privamp curve` was asked: every flag parsed and its
+// combinations checked; nothing computed.
+type curveOptions struct {
+	IO *app
+	ampRun
+	Variants   []shifted.Variant // one column each
+	Points     int               // about how many indices; 0: every index (--all)
+	Plot       string
+	NoSampling bool // no column of sampling's ε
+}
 
 // curveResult is curve's --json object: one column per variant.
 type curveResult struct {
@@ -18,11 +29,11 @@ type curveResult struct {
 	shifted.Curves
 }
 
-func newCurveCmd(a *app) *cobra.Command {
+func newCurveCmd(a *app, runF func(*curveOptions) error) *cobra.Command {
 	var f ampFlags
-	var variants, plotPath string
-	var points int
-	var all, noSampling bool
+	var variants string
+	var all bool
+	opts := &curveOptions{IO: a}
 	cmd := &cobra.Command{
 		Use:   "curve",
 		Short: "Per-person privacy curve ε_t(δ) over the record positions t, as CSV or a plot",
@@ -43,10 +54,10 @@ assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at
 	f.register(cmd)
 	fs := cmd.Flags()
 	fs.StringVar(&variants, "variants", "pnsgd", "comma list of variants: pnsgd, skip, stop")
-	fs.IntVar(&points, "points", 60, "about how many indices to show (2 to 100000)")
+	fs.IntVar(&opts.Points, "points", 60, "about how many indices to show (2 to 100000)")
 	fs.BoolVar(&all, "all", false, "every index t = 1..n (n ≤ 2e8; streamed CSV)")
-	fs.StringVar(&plotPath, "plot", "", "also draw the curve to this .png or .svg file")
-	fs.BoolVar(&noSampling, "no-sampling", false, "leave out amplification by sampling")
+	fs.StringVar(&opts.Plot, "plot", "", "also draw the curve to this .png or .svg file")
+	fs.BoolVar(&opts.NoSampling, "no-sampling", false, "leave out amplification by sampling")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		var vs []shifted.Variant
 		for _, s := range strings.Split(variants, ",") {
@@ -57,36 +68,44 @@ assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at
 			vs = append(vs, v)
 		}
 		r, o, err := f.training(cmd, "pnsgd")
-		switch ext := strings.ToLower(filepath.Ext(plotPath)); {
+		switch ext := strings.ToLower(filepath.Ext(opts.Plot)); {
 		case err != nil:
 			return err
 		case all && changed(cmd, "points"):
 			return badInput("give only one of --all and --points")
-		case plotPath != "" && ext != ".png" && ext != ".svg":
-			return badInput("--plot must name a .png or .svg file, got %q", plotPath)
+		case opts.Plot != "" && ext != ".png" && ext != ".svg":
+			return badInput("--plot must name a .png or .svg file, got %q", opts.Plot)
 		case all && a.mode.json && r.N > 1_000_000: // the CSV streams any n
 			return badInput("--json prints at most 1000000 indices; use the CSV output for --all with --n %d", r.N)
 		}
+		opts.ampRun, opts.Variants = ampRun{r, o}, vs
 		if all {
-			points = 0
+			opts.Points = 0
 		}
-		c, err := shifted.PersonCurves(r, vs, o, points, !noSampling)
-		if err != nil {
-			return err
-		}
-		if plotPath != "" {
-			if err := plotTo(plotPath)(plots.Curve(c)); err != nil {
-				return err
-			}
-		}
-		if a.mode.json {
-			c.ExpandIndex()
-			return render(a.out, a.mode, &report{Result: curveResult{"curve", c}})
-		}
-		if !a.quiet {
-			fmt.Fprintf(a.errw, "# %s\n", strings.Join(c.Describe(), "\n# "))
-		}
-		return c.WriteCSV(a.out)
+		return runWith(runF, curveRun, opts)
 	}
 	return cmd
+}
+
+// curveRun computes the curves, draws them if asked, and writes them to
+// opts.IO as CSV (comments on its error stream) or JSON.
+func curveRun(opts *curveOptions) error {
+	a := opts.IO
+	c, err := shifted.PersonCurves(opts.Training, opts.Variants, opts.Options, opts.Points, !opts.NoSampling)
+	if err != nil {
+		return err
+	}
+	if opts.Plot != "" {
+		if err := plotTo(opts.Plot)(plots.Curve(c)); err != nil {
+			return err
+		}
+	}
+	if a.mode.json {
+		c.ExpandIndex()
+		return render(a.out, a.mode, &report{Result: curveResult{"curve", c}})
+	}
+	if !a.quiet {
+		fmt.Fprintf(a.errw, "# %s\n", strings.Join(c.Describe(), "\n# "))
+	}
+	return c.WriteCSV(a.out)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,11 +14,35 @@ import (
 	"github.com/privamp/privamp/shifted"
 )
 
-func TestCurveCSV(t *testing.T) {
-	out, errs, code := runCLI("curve", "--n", "5000", "--sigma", "3", "--variants", "pnsgd,skip,stop", "--points", "20")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+// curveCSV parses curve's flags args (no root, no computation), then runs
+// the computation on the options: the CSV and the comments on stderr.
+func curveCSV(t *testing.T, args ...string) (string, string) {
+	t.Helper()
+	o := mustParse(t, newCurveCmd, args...)
+	a, out, errw := testApp(false)
+	a.quiet, o.IO = false, a
+	if err := curveRun(o); err != nil {
+		t.Fatalf("%v: %v", args, err)
 	}
+	return out.String(), errw.String()
+}
+
+// curve's flags: the variants in order, --all as every index, --no-sampling.
+func TestCurveFlags(t *testing.T) {
+	o := mustParse(t, newCurveCmd, "--n", "100", "--sigma", "2", "--variants", "stop, skip,pnsgd", "--points", "7", "--plot", "c.svg")
+	if !reflect.DeepEqual(o.Variants, []shifted.Variant{shifted.VariantStop, shifted.VariantSkip, shifted.VariantPNSGD}) || o.Points != 7 || o.NoSampling || o.Plot != "c.svg" || !reflect.DeepEqual(o.ampRun, ampDefaults(100, 2)) {
+		t.Errorf("curve options %+v", o)
+	}
+	if o := mustParse(t, newCurveCmd, "--n", "100", "--sigma", "2", "--all", "--no-sampling"); o.Points != 0 || !o.NoSampling || len(o.Variants) != 1 {
+		t.Errorf("curve --all options %+v", o)
+	}
+	refused(t, newCurveCmd, "only one", "--n", "100", "--sigma", "2", "--all", "--points", "3")
+	refused(t, newCurveCmd, "--plot", "--n", "100", "--sigma", "2", "--plot", "x.pdf")
+	refused(t, newCurveCmd, "--variants epochs was removed", "--n", "100", "--sigma", "2", "--variants", "pnsgd,epochs")
+}
+
+func TestCurveCSV(t *testing.T) {
+	out, errs := curveCSV(t, "--n", "5000", "--sigma", "3", "--variants", "pnsgd,skip,stop", "--points", "20")
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +71,7 @@ func TestCurveCSV(t *testing.T) {
 	if !strings.Contains(errs, "# epsilon_stop (Stop-PNSGD): FMTT18 Thm 26") || !strings.Contains(errs, "assumes:") {
 		t.Errorf("stderr:\n%s", errs)
 	}
-	_, errs, _ = runCLI("curve", "--n", "50", "--sigma", "3", "--quiet")
+	_, errs, _ = runCLI("curve", "--n", "50", "--sigma", "3", "--quiet") // the wiring of --quiet, end to end
 	if errs != "" {
 		t.Errorf("--quiet printed %q", errs)
 	}
@@ -59,10 +84,7 @@ func TestCurveCSV(t *testing.T) {
 // refused rather than drawn as another run.
 func TestCurveColumnOneMeaning(t *testing.T) {
 	column := func(variants, epochs string) map[int64]float64 {
-		out, errs, code := runCLI("curve", "--n", "1000", "--sigma", "2", "--variants", variants, "--epochs", epochs, "--points", "5", "--quiet")
-		if code != 0 {
-			t.Fatalf("%s: exit %d: %s", variants, code, errs)
-		}
+		out, _ := curveCSV(t, "--n", "1000", "--sigma", "2", "--variants", variants, "--epochs", epochs, "--points", "5")
 		recs, _ := csv.NewReader(strings.NewReader(out)).ReadAll()
 		if recs[0][2] != "epsilon_pnsgd" {
 			t.Fatalf("header %v", recs[0])
@@ -101,10 +123,7 @@ func TestCurveColumnOneMeaning(t *testing.T) {
 }
 
 func TestCurveAll(t *testing.T) {
-	out, _, code := runCLI("curve", "--n", "3000", "--sigma", "2", "--variants", "pnsgd,stop", "--all", "--no-sampling", "--quiet")
-	if code != 0 {
-		t.Fatal(code)
-	}
+	out, _ := curveCSV(t, "--n", "3000", "--sigma", "2", "--variants", "pnsgd,stop", "--all", "--no-sampling")
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if err != nil || len(recs) != 3001 || len(recs[0]) != 4 {
 		t.Fatalf("%d rows, err %v", len(recs), err)
@@ -117,7 +136,8 @@ func TestCurveAll(t *testing.T) {
 			t.Errorf("stop index %d: %g, want %g", idx, e, want.Epsilon)
 		}
 	}
-	obj := jsonOf(t, "curve", "--n", "100", "--sigma", "2", "--all")
+	o := mustParse(t, newCurveCmd, "--n", "100", "--sigma", "2", "--all")
+	obj := runJSONOf(t, func(a *app) error { o.IO = a; return curveRun(o) })
 	cols := obj["columns"].([]any)
 	if len(obj["index"].([]any)) != 100 || obj["sampling"] == nil || obj["command"] != "curve" || len(cols) != 1 {
 		t.Fatalf("%v", obj)
@@ -134,7 +154,7 @@ func TestCurvePlot(t *testing.T) {
 	dir := t.TempDir()
 	for _, ext := range []string{"png", "svg"} {
 		path := filepath.Join(dir, "curve."+ext)
-		_, errs, code := runCLI("curve", "--n", "10000", "--sigma", "3", "--variants", "pnsgd,skip,stop", "--plot", path, "--quiet")
+		_, errs, code := runCLI("curve", "--n", "1000", "--sigma", "3", "--variants", "pnsgd,skip,stop", "--plot", path, "--quiet")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}

@@ -14,13 +14,23 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newEpochsCmd) }
+func init() { register(func(a *app) *cobra.Command { return newEpochsCmd(a, nil) }) }
 
-func newEpochsCmd(a *app) *cobra.Command {
+// epochsOptions is what `privamp epochs` was asked: every flag parsed and
+// its combinations checked; nothing computed.
+type epochsOptions struct {
+	IO *app
+	ampRun
+	MaxEpochs  int64 // 1 to 1e6 passes
+	Points     int   // about how many pass counts, log-spaced
+	Plot       string
+	NoSampling bool // leave out DP-SGD's accounting
+}
+
+func newEpochsCmd(a *app, runF func(*epochsOptions) error) *cobra.Command {
 	var f ampFlags
 	var maxEpochs, points int
-	var plotPath string
-	var noSampling bool
+	opts := &epochsOptions{IO: a}
 	cmd := &cobra.Command{
 		Use:   "epochs",
 		Short: "ε of the worst record against the number of passes: FMTT18, the bounded domain, DP-SGD",
@@ -39,14 +49,14 @@ The burn-in is the number of passes after which the bounded-domain ε changes by
 	fs := cmd.Flags()
 	fs.IntVar(&maxEpochs, "max-epochs", 1000, "the largest number of passes (1 to 1e6)")
 	fs.IntVar(&points, "points", 25, "about how many pass counts, log-spaced (2 to 1000)")
-	fs.StringVar(&plotPath, "plot", "", "also draw the curves to this .png or .svg file")
-	fs.BoolVar(&noSampling, "no-sampling", false, "leave out DP-SGD's accounting")
+	fs.StringVar(&opts.Plot, "plot", "", "also draw the curves to this .png or .svg file")
+	fs.BoolVar(&opts.NoSampling, "no-sampling", false, "leave out DP-SGD's accounting")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if n := firstChanged(cmd, "epochs", "tasks"); n != "" {
 			return badInput("--%s does not apply to epochs (it varies the passes itself, for one fixed-order run)", n)
 		}
-		if ext := strings.ToLower(filepath.Ext(plotPath)); plotPath != "" && ext != ".png" && ext != ".svg" {
-			return badInput("--plot must name a .png or .svg file, got %q", plotPath)
+		if ext := strings.ToLower(filepath.Ext(opts.Plot)); opts.Plot != "" && ext != ".png" && ext != ".svg" {
+			return badInput("--plot must name a .png or .svg file, got %q", opts.Plot)
 		}
 		if maxEpochs < 1 || maxEpochs > 1e6 || points < 2 || points > 1000 {
 			return badInput("--max-epochs must be in [1, 1e6] and --points in [2, 1000], got %d and %d", maxEpochs, points)
@@ -55,18 +65,25 @@ The burn-in is the number of passes after which the bounded-domain ε changes by
 		if err != nil {
 			return err
 		}
-		c, err := shifted.EpsilonByEpochs(r, shifted.LogSpacedEpochs(int64(maxEpochs), points), o.Conversion, !noSampling)
-		if err != nil {
-			return err
-		}
-		if plotPath != "" {
-			if err := plotTo(plotPath)(plots.Epochs(c)); err != nil {
-				return err
-			}
-		}
-		return render(a.out, a.mode, epochsReport(c))
+		opts.ampRun, opts.MaxEpochs, opts.Points = ampRun{r, o}, int64(maxEpochs), points
+		return runWith(runF, epochsRun, opts)
 	}
 	return cmd
+}
+
+// epochsRun computes the curves over the passes, draws them if asked, and
+// renders them to opts.IO.
+func epochsRun(opts *epochsOptions) error {
+	c, err := shifted.EpsilonByEpochs(opts.Training, shifted.LogSpacedEpochs(opts.MaxEpochs, opts.Points), opts.Options.Conversion, !opts.NoSampling)
+	if err != nil {
+		return err
+	}
+	if opts.Plot != "" {
+		if err := plotTo(opts.Plot)(plots.Epochs(c)); err != nil {
+			return err
+		}
+	}
+	return render(opts.IO.out, opts.IO.mode, epochsReport(c))
 }
 
 func epochsReport(c shifted.EpochCurve) *report {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -13,7 +14,16 @@ import (
 // epochs: the library's curve, the burn-in, the plot; pnsgd --radius uses
 // the bounded domain; bad input exits 2 naming the flag.
 func TestEpochs(t *testing.T) {
-	obj := jsonOf(t, "epochs", "--n", "1000", "--sigma", "1", "--eta", "0.05", "--radius", "1", "--max-epochs", "1000")
+	o := mustParse(t, newEpochsCmd, "--n", "1000", "--sigma", "1", "--eta", "0.05", "--radius", "1", "--max-epochs", "1000")
+	run := ampDefaults(1000, 1)
+	run.Training.Radius, run.Training.Loss.Eta = 1, 0.05
+	if !reflect.DeepEqual(o.ampRun, run) || o.MaxEpochs != 1000 || o.Points != 25 || o.NoSampling || o.Plot != "" {
+		t.Errorf("epochs options %+v", o)
+	}
+	if o := mustParse(t, newEpochsCmd, "--n", "10", "--sigma", "1", "--no-sampling", "--points", "3", "--plot", "e.png"); !o.NoSampling || o.Points != 3 || o.Plot != "e.png" {
+		t.Errorf("epochs options %+v", o)
+	}
+	obj := runJSONOf(t, func(a *app) error { o.IO = a; return epochsRun(o) })
 	r := shifted.Training{Variant: shifted.VariantPNSGD, N: 1000, Sigma: 1, Delta: 1e-5, Radius: 1, Loss: shifted.Loss{Lipschitz: 1, Eta: 0.05}}
 	want, err := shifted.EpsilonByEpochs(r, shifted.LogSpacedEpochs(1000, 25), rdp.Improved, true)
 	if err != nil {
@@ -27,16 +37,18 @@ func TestEpochs(t *testing.T) {
 	if !(last["domain_epsilon"].(float64) < last["fmtt18_epsilon"].(float64)) {
 		t.Errorf("after 1000 passes the domain bound %v is not below FMTT18's %v", last["domain_epsilon"], last["fmtt18_epsilon"])
 	}
-	plot := filepath.Join(t.TempDir(), "e.svg")
-	if _, errOut, code := runCLI("epochs", "--n", "1000", "--sigma", "1", "--eta", "0.05", "--radius", "1", "--plot", plot); code != 0 {
+	plot := filepath.Join(t.TempDir(), "e.svg") // end to end: the wiring of --plot
+	if _, errOut, code := runCLI("epochs", "--n", "1000", "--sigma", "1", "--eta", "0.05", "--radius", "1", "--plot", plot, "--max-epochs", "100", "--points", "5"); code != 0 {
 		t.Fatalf("plot: exit %d %s", code, errOut)
 	}
 	if st, err := os.Stat(plot); err != nil || st.Size() < 1000 {
 		t.Errorf("plot: %v", err)
 	}
 	// pnsgd: with --radius the worst record's ε is the bounded-domain one.
-	with := jsonOf(t, "pnsgd", "--n", "1000", "--sigma", "1", "--eta", "0.05", "--epochs", "1000", "--radius", "1")
-	without := jsonOf(t, "pnsgd", "--n", "1000", "--sigma", "1", "--eta", "0.05", "--epochs", "1000")
+	run.Training.Epochs = 1000
+	with := pnsgdJSON(t, run)
+	run.Training.Radius = 0
+	without := pnsgdJSON(t, run)
 	w1, w0 := with["summary"].(map[string]any)["worst_epsilon"].(float64), without["summary"].(map[string]any)["worst_epsilon"].(float64)
 	if !(w1 < w0) || with["radius"] != 1.0 {
 		t.Errorf("pnsgd --radius: %v, without %v", w1, w0)

@@ -25,7 +25,7 @@ func TestOutputFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := []string{"--radius", "1", "--dimension", "10", "--delta", "1e-6", "--quiet"}
-	out, errs, code := planRun(append(base, "--people", dash, "--out", "-")...)
+	out, errs, code := planCLI(append(base, "--people", dash, "--out", "-")...)
 	if b, _ := os.ReadFile(dash); code != 0 || !bytes.Equal(b, people) {
 		t.Fatalf("--people %s --out -: exit %d %s; the input is now %d bytes", dash, code, errs, len(b))
 	}
@@ -55,7 +55,7 @@ func TestOutputFiles(t *testing.T) {
 			f.Close()
 			got <- b
 		}()
-		_, errs, code := planRun(append(base, "--people", dash, "--out", p)...)
+		_, errs, code := planCLI(append(base, "--people", dash, "--out", p)...)
 		b := <-got
 		if fi, err := os.Lstat(fifo); code != 0 || err != nil || fi.Mode()&os.ModeNamedPipe == 0 || !bytes.Contains(b, []byte(`"format"`)) {
 			t.Errorf("--out %s: exit %d %s; %d bytes through the pipe", p, code, errs, len(b))

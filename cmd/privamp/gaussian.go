@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newGaussianCmd) }
+func init() { register(func(a *app) *cobra.Command { return newGaussianCmd(a, nil) }) }
 
 // exitStatuses ends the --help of the accounting commands.
 const exitStatuses = "Exit status: 0 success, 1 a computation failed, 2 bad input (the message names the flag)."
@@ -26,8 +26,16 @@ func withResult(name string, res any, r *report) *report {
 	return r
 }
 
-func newGaussianCmd(a *app) *cobra.Command {
-	var m composition.GaussianMechanism
+// gaussianOptions is what `privamp gaussian` was asked: every flag parsed and
+// its combinations checked (Calibrate set by --target-epsilon); nothing computed.
+type gaussianOptions struct {
+	IO        *app
+	Mechanism composition.GaussianMechanism
+}
+
+func newGaussianCmd(a *app, runF func(*gaussianOptions) error) *cobra.Command {
+	opts := &gaussianOptions{IO: a}
+	m := &opts.Mechanism
 	cmd := &cobra.Command{
 		Use:   "gaussian",
 		Short: "(ε, δ) of the Gaussian mechanism, composed k times; or the σ for a target ε",
@@ -59,37 +67,43 @@ With --target-epsilon, prints the smallest σ that meets (ε, δ) exactly, and t
 			return err
 		}
 		m.Calibrate = changed(cmd, "target-epsilon")
-		res, err := m.Account()
-		if err != nil {
-			return err
-		}
-		sigmaSrc := "input"
-		if res.Calibrated {
-			sigmaSrc = "calibrated: largest μ with exact δ(ε) ≤ δ (Balle–Wang 2018, Thm 8)"
-		}
-		r := &report{
-			Title: "Gaussian mechanism",
-			Rows: []row{
-				{"σ (noise std)", res.Sigma, "", sigmaSrc},
-				{"Δ (ℓ2-sensitivity)", res.Sensitivity, "", "input"},
-				{"k (compositions)", quantity.Int(float64(res.Compositions)), "", "input"},
-				{"μ = √k·Δ/σ", res.Mu, "", "composition of Gaussians is Gaussian (Dong–Roth–Su 2019, Cor. 3.3)"},
-				{"ε (exact)", res.Epsilon, "at δ = " + res.Delta.String(), "analytic Gaussian mechanism, Balle–Wang 2018, Thm 8"},
-				{"ε (RDP)", res.RDPEpsilon, "order α = " + res.RDPOrder.String(), "Mironov 2017, Prop. 7 + " + m.Conversion.Source()},
-				{"ρ (zCDP)", res.Rho, "", "Bun–Steinke 2016, Prop. 1.6, Lemma 1.7"},
-				{"ε (zCDP)", res.ZCDPEpsilon, "", zcdp.BunSteinke.Source()},
-			},
-			Assumptions: []string{
-				"the query's ℓ2-sensitivity is at most Δ for the neighbouring relation you use (add/remove or replace-one: Δ must be stated for it)",
-				"each release adds fresh, independent N(0, σ²I) noise; compositions may be adaptive",
-			},
-			Notes: []string{"the exact ε is the smallest ε for which the mechanism is (ε, δ)-DP; the RDP and zCDP values are sound but looser"},
-		}
-		addPLD(r, 5, res.PLDEpsilon, &res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
-		if res.RDPSigma > 0 {
-			r.Rows = append(r.Rows, row{"σ needed by RDP", res.RDPSigma, "for the same target", "RDP accounting, " + m.Conversion.Source()})
-		}
-		return render(a.out, a.mode, withResult("gaussian", res, r))
+		return runWith(runF, gaussianRun, opts)
 	}
 	return cmd
+}
+
+// gaussianRun accounts the mechanism and renders it to opts.IO.
+func gaussianRun(opts *gaussianOptions) error {
+	m := opts.Mechanism
+	res, err := m.Account()
+	if err != nil {
+		return err
+	}
+	sigmaSrc := "input"
+	if res.Calibrated {
+		sigmaSrc = "calibrated: largest μ with exact δ(ε) ≤ δ (Balle–Wang 2018, Thm 8)"
+	}
+	r := &report{
+		Title: "Gaussian mechanism",
+		Rows: []row{
+			{"σ (noise std)", res.Sigma, "", sigmaSrc},
+			{"Δ (ℓ2-sensitivity)", res.Sensitivity, "", "input"},
+			{"k (compositions)", quantity.Int(float64(res.Compositions)), "", "input"},
+			{"μ = √k·Δ/σ", res.Mu, "", "composition of Gaussians is Gaussian (Dong–Roth–Su 2019, Cor. 3.3)"},
+			{"ε (exact)", res.Epsilon, "at δ = " + res.Delta.String(), "analytic Gaussian mechanism, Balle–Wang 2018, Thm 8"},
+			{"ε (RDP)", res.RDPEpsilon, "order α = " + res.RDPOrder.String(), "Mironov 2017, Prop. 7 + " + m.Conversion.Source()},
+			{"ρ (zCDP)", res.Rho, "", "Bun–Steinke 2016, Prop. 1.6, Lemma 1.7"},
+			{"ε (zCDP)", res.ZCDPEpsilon, "", zcdp.BunSteinke.Source()},
+		},
+		Assumptions: []string{
+			"the query's ℓ2-sensitivity is at most Δ for the neighbouring relation you use (add/remove or replace-one: Δ must be stated for it)",
+			"each release adds fresh, independent N(0, σ²I) noise; compositions may be adaptive",
+		},
+		Notes: []string{"the exact ε is the smallest ε for which the mechanism is (ε, δ)-DP; the RDP and zCDP values are sound but looser"},
+	}
+	addPLD(r, 5, res.PLDEpsilon, &res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
+	if res.RDPSigma > 0 {
+		r.Rows = append(r.Rows, row{"σ needed by RDP", res.RDPSigma, "for the same target", "RDP accounting, " + m.Conversion.Source()})
+	}
+	return render(opts.IO.out, opts.IO.mode, withResult("gaussian", res, r))
 }

@@ -6,10 +6,18 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newLaplaceCmd) }
+func init() { register(func(a *app) *cobra.Command { return newLaplaceCmd(a, nil) }) }
 
-func newLaplaceCmd(a *app) *cobra.Command {
-	var m composition.LaplaceMechanism
+// laplaceOptions is what `privamp laplace` was asked: every flag parsed and
+// its combinations checked (Calibrate set by --target-epsilon); nothing computed.
+type laplaceOptions struct {
+	IO        *app
+	Mechanism composition.LaplaceMechanism
+}
+
+func newLaplaceCmd(a *app, runF func(*laplaceOptions) error) *cobra.Command {
+	opts := &laplaceOptions{IO: a}
+	m := &opts.Mechanism
 	cmd := &cobra.Command{
 		Use:   "laplace",
 		Short: "(ε, δ) of the Laplace mechanism composed k times, by every applicable method",
@@ -39,29 +47,35 @@ sound ε is chosen and named. With --target-epsilon: the smallest scale b for th
 			return err
 		}
 		m.Calibrate = changed(cmd, "target-epsilon")
-		res, err := m.Account()
-		if err != nil {
-			return err
-		}
-		scaleSrc := "input"
-		if res.CalibratedBy != "" {
-			scaleSrc = "calibrated: smallest b with ε ≤ target, by " + res.CalibratedBy + " (verified)"
-		}
-		c := m.Conversion
-		r := &report{
-			Title: "Laplace mechanism",
-			Rows: []row{
-				{"b (scale)", res.Scale, "", scaleSrc},
-				{"per-release ε = Δ/b", res.StepEpsilon, "", "Dwork–Roth 2014, Thm 3.6"},
-				{"ε (chosen: " + res.Method + ")", res.Epsilon, "at δ = " + quantity.Up(float64(res.Delta)), "smallest sound value below"},
-				{"ε (basic, δ = 0)", res.BasicEpsilon, "", "Dwork–Roth 2014, Thm 3.16"},
-				{"ε (RDP)", res.RDPEpsilon, "α = " + fmtOrder(float64(res.RDPOrder)), "Mironov 2017, Prop. 6 + " + c.Source()},
-				{"ε (optimal composition)", res.OptimalEpsilon, "", "Kairouz–Oh–Viswanath 2015, Thm 3.3"},
-			},
-			Assumptions: []string{"ℓ1-sensitivity of each query ≤ Δ; fresh independent Laplace(b) noise per coordinate and release; compositions may be adaptive"},
-		}
-		addPLD(r, 3, res.PLDEpsilon, &res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
-		return render(a.out, a.mode, withResult("laplace", res, r))
+		return runWith(runF, laplaceRun, opts)
 	}
 	return cmd
+}
+
+// laplaceRun accounts the mechanism by every method and renders it to opts.IO.
+func laplaceRun(opts *laplaceOptions) error {
+	m := opts.Mechanism
+	res, err := m.Account()
+	if err != nil {
+		return err
+	}
+	scaleSrc := "input"
+	if res.CalibratedBy != "" {
+		scaleSrc = "calibrated: smallest b with ε ≤ target, by " + res.CalibratedBy + " (verified)"
+	}
+	c := m.Conversion
+	r := &report{
+		Title: "Laplace mechanism",
+		Rows: []row{
+			{"b (scale)", res.Scale, "", scaleSrc},
+			{"per-release ε = Δ/b", res.StepEpsilon, "", "Dwork–Roth 2014, Thm 3.6"},
+			{"ε (chosen: " + res.Method + ")", res.Epsilon, "at δ = " + quantity.Up(float64(res.Delta)), "smallest sound value below"},
+			{"ε (basic, δ = 0)", res.BasicEpsilon, "", "Dwork–Roth 2014, Thm 3.16"},
+			{"ε (RDP)", res.RDPEpsilon, "α = " + fmtOrder(float64(res.RDPOrder)), "Mironov 2017, Prop. 6 + " + c.Source()},
+			{"ε (optimal composition)", res.OptimalEpsilon, "", "Kairouz–Oh–Viswanath 2015, Thm 3.3"},
+		},
+		Assumptions: []string{"ℓ1-sensitivity of each query ≤ Δ; fresh independent Laplace(b) noise per coordinate and release; compositions may be adaptive"},
+	}
+	addPLD(r, 3, res.PLDEpsilon, &res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
+	return render(opts.IO.out, opts.IO.mode, withResult("laplace", res, r))
 }

@@ -1,26 +1,78 @@
 package main
 
 import (
+	"bytes"
 	"math"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 )
 
+// mainJobOutput runs the main job's wiring (its header, compare's options
+// from its flags) with one comparison rendered as text and as JSON, for the
+// tests below and the schema test (the MNIST-sized comparison is the
+// slowest part; README's examples run privamp itself end to end).
+var mainJobOutput = sync.OnceValues(func() (string, string) {
+	a, out, _ := testApp(false)
+	var js string
+	err := mainJob(a, nil, func(o *compareOptions) error {
+		c, err := shifted.CompareTraining(o.Training, o.Options)
+		if err != nil {
+			return err
+		}
+		b, _, _ := testApp(true)
+		if err := render(b.out, b.mode, compareReport(c)); err != nil {
+			return err
+		}
+		js = b.out.(*bytes.Buffer).String()
+		return render(a.out, a.mode, compareReport(c))
+	})
+	if err != nil {
+		return "", err.Error()
+	}
+	return out.String(), js
+})
+
+// mainJobOutputs returns the main job's text and its JSON object.
+func mainJobOutputs(t *testing.T) (string, map[string]any) {
+	t.Helper()
+	out, js := mainJobOutput()
+	if out == "" {
+		t.Fatal(js)
+	}
+	return out, decodeOne(t, js)
+}
+
+// The main job is compare on the MNIST-sized run with the nominal batch.
+func TestMainJobOptions(t *testing.T) {
+	var got *compareOptions
+	a, out, _ := testApp(false)
+	if err := mainJob(a, nil, func(o *compareOptions) error { got = o; return nil }); err != nil || got == nil {
+		t.Fatal(err)
+	}
+	want := ampDefaults(60000, 1.1/256)
+	want.Training.Batch, want.Training.Epochs = 256, 60
+	if !reflect.DeepEqual(got.ampRun, want) || !strings.Contains(out.String(), "Equivalent to: privamp compare --n 60000 --batch 256 --epochs 60 --sigma 0.004296875 --delta 1e-05") {
+		t.Errorf("main job options %+v, header %q", got.ampRun, out)
+	}
+	a, out, _ = testApp(true)
+	if err := mainJob(a, nil, func(o *compareOptions) error { return nil }); err != nil || out.Len() != 0 {
+		t.Errorf("--json: a header was printed: %q (%v)", out, err)
+	}
+}
+
 // The README's first command: privamp with no arguments runs the main job.
 func TestDefaultRun(t *testing.T) {
-	out, errs, code := runCLI()
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out, obj := mainJobOutputs(t)
 	for _, want := range []string{"worked example on embedded defaults", "iteration, best record", "sampling, add/remove", "Sources:", "Assumptions:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	obj := jsonOf(t)
 	// DP-SGD's own accounting of the same run (add/remove) is the dpsgd value.
 	d := jsonOf(t, "dpsgd")
 	if obj["command"] != "compare" || d["epsilon"] == nil {
@@ -34,7 +86,7 @@ func TestDefaultRun(t *testing.T) {
 // batch of 256, as DP-SGD does: the worst record's ε is shifted.SGD's, and
 // the output says how loose the replace-one sampling baseline may be.
 func TestDefaultRunNominalBatch(t *testing.T) {
-	obj := jsonOf(t)
+	out, obj := mainJobOutputs(t)
 	it := obj["iteration"].(map[string]any)
 	worst := it["worst_epsilon"].(float64)
 	run := shifted.SGD{N: 60000, Batch: 256, Epochs: 60, Sigma: 1.1 / 256, Loss: shifted.Loss{Lipschitz: 1}}
@@ -55,7 +107,6 @@ func TestDefaultRunNominalBatch(t *testing.T) {
 	if l := obj["sampling_replace_one_looseness"].(float64); l != ro/ar || !(l > 1) {
 		t.Fatalf("looseness %v, want %v", l, ro/ar)
 	}
-	out, _, _ := runCLI()
 	for _, s := range []string{"sampling, replace-one (like for like, loose)", "× too high (see the notes)", "replace-one sampling baseline is loose", "scale of the possible looseness"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("output lacks %q", s)

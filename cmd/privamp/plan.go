@@ -20,12 +20,23 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newPlanCmd) }
+func init() { register(func(a *app) *cobra.Command { return newPlanCmd(a, nil) }) }
 
-// planFlags are the inputs of privamp plan.
-// The real-valued flags are read straight into opt.
+// planOptions is what `privamp plan` was asked: every flag parsed and its
+// combinations checked; nothing read or computed.
+type planOptions struct {
+	IO      *app
+	Options plan.Options // the run, the domain, the caps, the conversion
+	People  string       // --people FILE.csv ('-': standard input), or
+	Tiers   []string     // --tier [NAME=]SIZE:EPS[:DELTA], with
+	N       int64        // --n (0: not given; the sizes are counts)
+	Out     string       // the plan file to write
+	Plot    string
+}
+
+// planFlags are the flags of privamp plan; the real-valued flags are read
+// straight into opt.
 type planFlags struct {
-	bar                               *progress
 	people, variant, out, plotPath    string
 	tiers                             []string
 	n, batch, epochs, tasks, pub, dim float64
@@ -43,7 +54,7 @@ type planResult struct {
 	PlotFile string `json:"plot_file,omitempty"`
 }
 
-func newPlanCmd(a *app) *cobra.Command {
+func newPlanCmd(a *app, runF func(*planOptions) error) *cobra.Command {
 	f := &planFlags{}
 	cmd := &cobra.Command{
 		Use:   "plan (--people FILE.csv | --tier SIZE:EPS ... ) --radius R --dimension d",
@@ -94,7 +105,22 @@ Exit status: 0 a plan meets every budget, 1 infeasible under the cap (or a failu
 			return err
 		}
 		f.opt.Conversion = c
-		return runPlan(a, cmd, f)
+		if err := f.options(cmd); err != nil {
+			return err
+		}
+		opts := &planOptions{IO: a, Options: f.opt, People: f.people, Tiers: f.tiers, Out: f.out, Plot: f.plotPath}
+		switch {
+		case (f.people == "") == (len(f.tiers) == 0):
+			return badInput("give the budgets: --people FILE.csv (columns id, epsilon[, delta]) or --tier SIZE:EPSILON[:DELTA] (repeatable), not both")
+		case f.people != "" && changed(cmd, "n"):
+			return badInput("--n divides --tier shares; with --people the file gives the people")
+		case changed(cmd, "n"):
+			if err := positiveInt("n", f.n, float64(plan.MaxPeople)); err != nil {
+				return err
+			}
+			opts.N = int64(f.n)
+		}
+		return runWith(runF, planRun, opts)
 	}
 	return cmd
 }
@@ -128,24 +154,16 @@ func (f *planFlags) options(cmd *cobra.Command) error {
 	return nil
 }
 
-// budgets reads --people or the --tier flags; it returns the tiers' notes
-// and a description.
-func (f *planFlags) budgets(cmd *cobra.Command) (b plan.Budgets, notes []string, what string, err error) {
-	switch {
-	case (f.people == "") == (len(f.tiers) == 0):
-		return b, nil, "", badInput("give the budgets: --people FILE.csv (columns id, epsilon[, delta]) or --tier SIZE:EPSILON[:DELTA] (repeatable), not both")
-	case f.people != "" && changed(cmd, "n"):
-		return b, nil, "", badInput("--n divides --tier shares; with --people the file gives the people")
-	case f.people != "":
-		if b.People, err = readPeople(f.bar, f.people); err != nil {
+// budgets reads --people or parses the --tier flags; it returns the tiers'
+// notes and a description.
+func (o *planOptions) budgets(bar *progress) (b plan.Budgets, notes []string, what string, err error) {
+	if o.People != "" {
+		if b.People, err = readPeople(bar, o.People); err != nil {
 			return b, nil, "", err
 		}
-		return b, nil, fmt.Sprintf("%s from %s", quantity.Count(b.People.Len(), "person", "people"), f.people), nil
+		return b, nil, fmt.Sprintf("%s from %s", quantity.Count(b.People.Len(), "person", "people"), o.People), nil
 	}
-	if err := positiveInt("n", f.n, float64(plan.MaxPeople)); changed(cmd, "n") && err != nil {
-		return b, nil, "", err
-	}
-	if b.Tiers, notes, err = plan.ParseTiers(f.tiers, int64(f.n)); err != nil {
+	if b.Tiers, notes, err = plan.ParseTiers(o.Tiers, o.N); err != nil {
 		if _, ok := field.As(err); ok {
 			return b, nil, "", flagError(err, nil)
 		}
@@ -174,18 +192,18 @@ func readPeople(bar *progress, path string) (*plan.People, error) {
 	return pp, nil
 }
 
-func runPlan(a *app, cmd *cobra.Command, f *planFlags) error {
-	f.bar = newBar(a)
-	if err := f.options(cmd); err != nil {
-		return err
-	}
-	b, notes, what, err := f.budgets(cmd)
+// planRun reads the budgets, makes the plan, writes its files and renders
+// it (or why it is infeasible) to opts.IO.
+func planRun(opts *planOptions) error {
+	a := opts.IO
+	b, notes, what, err := opts.budgets(newBar(a))
 	if err != nil {
 		return err
 	}
 	cb := newBar(a)
-	f.opt.Progress = func(done, n int64) { cb.set("computing every position's ε", done, n) }
-	res, err := plan.Make(f.opt, b)
+	po := opts.Options
+	po.Progress = func(done, n int64) { cb.set("computing every position's ε", done, n) }
+	res, err := plan.Make(po, b)
 	cb.finish()
 	if _, ok := field.As(err); !ok && err != nil {
 		err = badInput("%v", err) // budgets
@@ -196,27 +214,27 @@ func runPlan(a *app, cmd *cobra.Command, f *planFlags) error {
 	res.Notes = append(notes, res.Notes...)
 	out := &planResult{Command: "plan", Result: res}
 	if res.Infeasible != nil {
-		return planInfeasible(a, f, what, out)
+		return planInfeasible(opts, what, out)
 	}
-	if f.out != "" {
-		if err := streamFileAtomic(f.out, res.Plan.WriteTo); err != nil {
+	if opts.Out != "" {
+		if err := streamFileAtomic(opts.Out, res.Plan.WriteTo); err != nil {
 			return flagged("out", err)
 		}
-		out.PlanFile = f.out
+		out.PlanFile = opts.Out
 	}
-	if f.plotPath != "" {
-		if err := plotTo(f.plotPath)(plots.Plan(res)); err != nil {
+	if opts.Plot != "" {
+		if err := plotTo(opts.Plot)(plots.Plan(res)); err != nil {
 			return err
 		}
-		out.PlotFile = f.plotPath
+		out.PlotFile = opts.Plot
 	}
 	if a.mode.csv {
 		return res.WriteCSV(a.out)
 	}
-	return render(a.out, a.mode, planReport(f, what, out))
+	return render(a.out, a.mode, planReport(opts, what, out))
 }
 
-func planReport(f *planFlags, what string, out *planResult) *report {
+func planReport(opts *planOptions, what string, out *planResult) *report {
 	res, p := out.Result, out.Plan
 	u, uu := res.Utility, res.Uniform.Utility
 	r := &report{Title: fmt.Sprintf("privamp plan: a per-person privacy schedule for %s (%s, δ = %s)", what, res.Run, quantity.Nearest(res.Delta)), Result: out,
@@ -235,14 +253,14 @@ func planReport(f *planFlags, what string, out *planResult) *report {
 		{"noise σ", res.Sigma, "", res.SigmaSource + "; per-person curves: " + res.Source},
 		{"step size η", res.Eta, "", res.EtaSource},
 		{"utility bound E[F(W)] − F*", u.Bound.OrNone(), "", u.Source},
-		{"every target met", "yes: largest achieved/target = " + strconv.FormatFloat(res.MaxAchievedRatio, 'f', 10, 64), "", "every person's ε recomputed with package shifted at σ, η and their δ; " + f.opt.Conversion.Source()},
+		{"every target met", "yes: largest achieved/target = " + strconv.FormatFloat(res.MaxAchievedRatio, 'f', 10, 64), "", "every person's ε recomputed with package shifted at σ, η and their δ; " + opts.Options.Conversion.Source()},
 		{"worst person (sets σ)", fmt.Sprintf("position %d (%sε = %s, δ = %s)", res.WorstIndex, planWhoAt(p, res.WorstIndex), quantity.Nearest(e), quantity.Nearest(d)), "", "the position with the largest achieved/target"},
 		{fmt.Sprintf("uniform plan σ (everyone ε = %s, δ = %s)", quantity.Nearest(res.Uniform.Epsilon), quantity.Nearest(res.Uniform.Delta)), res.Uniform.Sigma, "", "the same computation with every budget set to the strictest"},
 		{"noise versus uniform", planRatio(res.NoiseRatio, "less noise"), "", fmt.Sprintf("σ/σ_uniform = %s", res.NoiseRatio)},
 		{"utility bound, uniform plan", uu.Bound.OrNone(), "", uu.Source},
 		{"utility bound versus uniform", planRatio(res.UtilityRatio, "better"), "", "ratio of the two bounds above"},
 	}
-	for _, w := range []row{{"plan written to", f.out, "", fmt.Sprintf("JSON, format %q version %d", plan.Format, plan.Version)}, {"plot written to", f.plotPath, "", "ε per position"}} {
+	for _, w := range []row{{"plan written to", opts.Out, "", fmt.Sprintf("JSON, format %q version %d", plan.Format, plan.Version)}, {"plot written to", opts.Plot, "", "ε per position"}} {
 		if w.Value != "" {
 			r.Rows = append(r.Rows, w)
 		}
@@ -291,11 +309,11 @@ func planWhoAt(p *plan.Plan, t int64) string {
 }
 
 // planInfeasible reports a cap that some budgets cannot meet (exit 1).
-func planInfeasible(a *app, f *planFlags, what string, out *planResult) error {
-	res, inf := out.Result, out.Infeasible
-	capFlag := fmt.Sprintf("--target-excess-risk %g", f.opt.TargetExcessRisk)
+func planInfeasible(opts *planOptions, what string, out *planResult) error {
+	a, res, inf := opts.IO, out.Result, out.Infeasible
+	capFlag := fmt.Sprintf("--target-excess-risk %g", opts.Options.TargetExcessRisk)
 	if inf.CapField == "max_sigma" {
-		capFlag = fmt.Sprintf("--max-sigma %g", f.opt.MaxSigma)
+		capFlag = fmt.Sprintf("--max-sigma %g", opts.Options.MaxSigma)
 	}
 	r := &report{Title: fmt.Sprintf("privamp plan: INFEASIBLE under %s — %d of %s cannot get their budget", capFlag, inf.UnreachableCount, quantity.Count(res.N, "person", "people")), Result: out}
 	var allowed any = inf.Cap
@@ -308,10 +326,10 @@ func planInfeasible(a *app, f *planFlags, what string, out *planResult) error {
 		{"σ allowed", allowed, "", inf.CapSource + " (" + capFlag + ")"},
 		{"people whose budget is unreachable", inf.UnreachableCount, "", "ε recomputed with package shifted at σ = the cap, in the planned order"},
 		{"smallest ε anyone can have under the cap", inf.Floor, "", "the most private position at σ = the cap"},
-		{"remedy: public records at the end", planRemedy(inf.Public), "", "FMTT18 Cor 31: public records after the private ones add steps after everyone"},
-		{"remedy: more people with the loosest budget", planRemedy(inf.People), "", "extra records placed after the planned people (they too must meet the loosest budget)"},
+		{"remedy: public records at the end", inf.Public.Summary(), "", "FMTT18 Cor 31: public records after the private ones add steps after everyone"},
+		{"remedy: more people with the loosest budget", inf.People.Summary(), "", "extra records placed after the planned people (they too must meet the loosest budget)"},
 	}
-	if f.out+f.plotPath != "" {
+	if opts.Out+opts.Plot != "" {
 		res.Notes = append(res.Notes, "no plan or plot written: the plan is infeasible")
 	}
 	tb := &table{Header: []string{"positions", "who", "target ε", "δ", "smallest ε possible under the cap"}}
@@ -343,17 +361,4 @@ func planInfeasible(a *app, f *planFlags, what string, out *planResult) error {
 		pub = strconv.FormatInt(inf.Public.Count, 10)
 	}
 	return &exitError{code: exitFailure, msg: fmt.Sprintf("plan infeasible under %s: %s cannot get their budget (see the table; public records needed: %s)", capFlag, quantity.Count(inf.UnreachableCount, "person", "people"), pub)}
-}
-
-// planRemedy describes a remedy; its σ is rounded up (dp.Noise), so
-// the printed σ meets every budget too.
-func planRemedy(rm plan.Remedy) string {
-	if !rm.Found {
-		return "none (see the notes)"
-	}
-	s := fmt.Sprintf("%d (then σ = %s, utility bound %s)", rm.Count, rm.Sigma, rm.Utility.Bound.OrNone())
-	if rm.Verified {
-		return s + "; recomputed: every target met"
-	}
-	return s + "; " + rm.Reason
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/privamp/privamp/shifted/plan"
 )
 
-func planRun(args ...string) (string, string, int) {
+func planCLI(args ...string) (string, string, int) {
 	var out, errw bytes.Buffer
 	code := run(append([]string{"plan"}, args...), &out, &errw)
 	return out.String(), errw.String(), code
@@ -27,7 +27,7 @@ var planTiers = []string{"--tier", "0.01:0.1", "--tier", "0.09:1", "--tier", "0.
 
 func planJSONOut(t *testing.T, args ...string) map[string]any {
 	t.Helper()
-	out, errs, code := planRun(append(args, "--json")...)
+	out, errs, code := planCLI(append(args, "--json")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -84,7 +84,7 @@ func TestPlanCommandTiers(t *testing.T) {
 		t.Errorf("plot: %v", err)
 	}
 	// The human table names the tiers and the sources.
-	text, _, code := planRun(planTiers...)
+	text, _, code := planCLI(planTiers...)
 	for _, s := range []string{"tier1", "1–1000", "Thm 30", "exchange argument", "less noise"} {
 		if code != 0 || !strings.Contains(text, s) {
 			t.Errorf("output lacks %q (exit %d)", s, code)
@@ -97,7 +97,7 @@ func TestPlanCommandTiers(t *testing.T) {
 func TestPlanCommandPeopleCSV(t *testing.T) {
 	dir := t.TempDir()
 	svg := filepath.Join(dir, "p.svg")
-	out, errs, code := planRun("--people", "../../examples/plan/people.csv", "--radius", "1", "--dimension", "10", "--delta", "1e-6", "--csv", "--plot", svg)
+	out, errs, code := planCLI("--people", "../../examples/plan/people.csv", "--radius", "1", "--dimension", "10", "--delta", "1e-6", "--csv", "--plot", svg)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -138,7 +138,7 @@ func TestPlanCommandPeopleCSV(t *testing.T) {
 func TestPlanCommandInfeasible(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "plan.json")
-	stdout, errs, code := planRun(append(planTiers, "--max-sigma", "1", "--out", out, "--json")...)
+	stdout, errs, code := planCLI(append(planTiers, "--max-sigma", "1", "--out", out, "--json")...)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, errs)
 	}
@@ -169,14 +169,14 @@ func TestPlanCommandInfeasible(t *testing.T) {
 		t.Errorf("public remedy %v", pub)
 	}
 	// With the remedy the same command succeeds under the same cap.
-	if _, errs, code := planRun(append(planTiers, "--max-sigma", "1", "--public", "6")...); code != 0 {
+	if _, errs, code := planCLI(append(planTiers, "--max-sigma", "1", "--public", "6")...); code != 0 {
 		t.Errorf("with 6 public records: exit %d %s", code, errs)
 	}
-	if _, _, code := planRun(append(planTiers, "--max-sigma", "1", "--public", "5")...); code != 1 {
+	if _, _, code := planCLI(append(planTiers, "--max-sigma", "1", "--public", "5")...); code != 1 {
 		t.Errorf("with 5 public records: exit %d, want 1", code)
 	}
 	// A utility target: infeasible, then met with the reported public records.
-	stdout, _, code = planRun(append(planTiers, "--target-excess-risk", "0.1", "--json")...)
+	stdout, _, code = planCLI(append(planTiers, "--target-excess-risk", "0.1", "--json")...)
 	if code != 1 {
 		t.Fatalf("utility target: exit %d", code)
 	}
@@ -221,7 +221,7 @@ func TestPlanCommandBadInput(t *testing.T) {
 		{append(append([]string{}, base...), "--people", "../../examples/plan/bad.csv", "--out", out), "8 invalid rows: line 3: epsilon must be > 0, got -1; line 4:"},
 	}
 	for _, c := range cases {
-		stdout, errs, code := planRun(c.args...)
+		stdout, errs, code := planCLI(c.args...)
 		lines := strings.Split(strings.TrimRight(errs, "\n"), "\n")
 		if code != 2 || len(lines) != 1 || !strings.Contains(errs, c.want) || stdout != "" {
 			t.Errorf("%v: exit %d, stderr %q (want one line with %q), stdout %d bytes", c.args, code, errs, c.want, len(stdout))
@@ -231,7 +231,7 @@ func TestPlanCommandBadInput(t *testing.T) {
 		t.Error("a plan file was written for bad input")
 	}
 	// The bad-rows message lists every line.
-	_, errs, _ := planRun(append(append([]string{}, base...), "--people", "../../examples/plan/bad.csv")...)
+	_, errs, _ := planCLI(append(append([]string{}, base...), "--people", "../../examples/plan/bad.csv")...)
 	for _, l := range []string{"line 3", "line 4", "line 5", "line 6: duplicate id \"ada\" (first on line 2)", "line 7", "line 8: missing column", "line 9", "line 10: empty id"} {
 		if !strings.Contains(errs, l) {
 			t.Errorf("stderr lacks %q: %s", l, errs)
@@ -239,11 +239,42 @@ func TestPlanCommandBadInput(t *testing.T) {
 	}
 }
 
+// plan's flags fill the options; combinations are refused before any file
+// is read or anything computed.
+func TestPlanFlags(t *testing.T) {
+	o := mustParse(t, newPlanCmd, append(planTiers, "--variant", "stop", "--tasks", "2", "--public", "5", "--max-sigma", "3", "--out", "p.json", "--plot", "p.svg", "--conversion", "classic")...)
+	po, tr := o.Options, o.Options.Training
+	if o.N != 100000 || len(o.Tiers) != 3 || o.Tiers[2] != "0.9:4" || o.People != "" || o.Out != "p.json" || o.Plot != "p.svg" ||
+		tr.Variant != shifted.VariantStop || tr.Tasks != 2 || tr.Public != 5 || tr.Delta != 1e-6 || tr.Loss.Lipschitz != 1 ||
+		po.Radius != 1 || po.Dimension != 10 || po.MaxSigma != 3 || po.Conversion != rdp.Classic {
+		t.Errorf("plan options %+v", o)
+	}
+	if o := mustParse(t, newPlanCmd, "--people", "nowhere.csv", "--radius", "1", "--dimension", "3"); o.People != "nowhere.csv" || o.N != 0 || o.Options.Training.Batch != 1 {
+		t.Errorf("plan --people options %+v", o) // the file is read by planRun, not by the flags
+	}
+	base := []string{"--radius", "1", "--dimension", "10"}
+	refused(t, newPlanCmd, "--radius", "--tier", "0.5:1", "--n", "10", "--dimension", "10")
+	refused(t, newPlanCmd, "--people FILE.csv", base...)
+	refused(t, newPlanCmd, "not both", append(base, "--tier", "1:1", "--people", "x.csv")...)
+	refused(t, newPlanCmd, "--n divides", append(base, "--people", "x.csv", "--n", "5")...)
+	refused(t, newPlanCmd, "--n", append(base, "--tier", "1:1", "--n", "0.5")...)
+	refused(t, newPlanCmd, "--plot", append(base, "--tier", "1:1", "--plot", "x.pdf")...)
+	refused(t, newPlanCmd, "--public", append(base, "--tier", "1:1", "--public", "-1")...)
+}
+
+// planJSONRun makes the plan that args describe (flags parsed without the
+// root), computed in process, and returns its JSON object.
+func planJSONRun(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	o := mustParse(t, newPlanCmd, args...)
+	return runJSONOf(t, func(a *app) error { o.IO = a; return planRun(o) })
+}
+
 // TestPlanCommandVariants: skip, stop (descending order) and epochs run.
 func TestPlanCommandVariants(t *testing.T) {
 	small := []string{"--tier", "a=100:0.2", "--tier", "b=900:3", "--radius", "1", "--dimension", "5", "--delta", "1e-6"}
 	for _, v := range [][]string{{"--variant", "skip"}, {"--variant", "stop"}, {"--variant", "pnsgd", "--epochs", "3"}, {"--variant", "pnsgd", "--batch", "10"}, {"--variant", "stop", "--tasks", "2"}} {
-		obj := planJSONOut(t, append(append([]string{}, small...), v...)...)
+		obj := planJSONRun(t, append(append([]string{}, small...), v...)...)
 		if obj["feasible"] != true || !(obj["sigma"].(float64) > 0) {
 			t.Errorf("%v: %v", v, obj)
 		}
@@ -285,7 +316,7 @@ func TestPlanOutputOverInput(t *testing.T) {
 		{"--people", svg, "--plot", svg},
 		{"--people", people, "--out", filepath.Join(dir, "p.svg"), "--plot", filepath.Join(dir, "p.svg")},
 	} {
-		_, errs, code := planRun(append(append([]string{}, base...), c...)...)
+		_, errs, code := planCLI(append(append([]string{}, base...), c...)...)
 		if code != 2 || !strings.Contains(errs, "refusing to overwrite") || strings.Count(errs, "--") < 2 {
 			t.Errorf("%v: exit %d, stderr %q", c, code, errs)
 		}
@@ -314,7 +345,7 @@ func TestPlanDirectories(t *testing.T) {
 			os.Mkdir(filepath.Join(dir, "d.png"), 0o755)
 			c.flag = "--plot"
 		}
-		_, errs, code := planRun(append(append([]string{}, base...), c.args...)...)
+		_, errs, code := planCLI(append(append([]string{}, base...), c.args...)...)
 		if code != 2 || !strings.HasPrefix(strings.TrimPrefix(errs, "privamp: "), c.flag) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, errs)
 		}
@@ -351,13 +382,13 @@ func TestPlanPrintedSigmaMeetsTargets(t *testing.T) {
 			}
 		}
 	}
-	text, errs, code := planRun(planTiers...)
+	text, errs, code := planCLI(planTiers...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	check("plan", parse(planRowValue(t, text, "noise σ")), 0)
 	for _, c := range []string{"0.5", "1", "1.5"} {
-		text, _, code := planRun(append(planTiers, "--max-sigma", c)...)
+		text, _, code := planCLI(append(planTiers, "--max-sigma", c)...)
 		v := planRowValue(t, text, "remedy: public records at the end")
 		var count int64
 		var sigma float64
@@ -372,11 +403,11 @@ func TestPlanPrintedSigmaMeetsTargets(t *testing.T) {
 // binding_position), "command" in the object, and --help documents the exit
 // statuses.
 func TestPlanJSONKeys(t *testing.T) {
-	obj := planJSONOut(t, planTiers...)
+	obj := planJSONRun(t, planTiers...)
 	if obj["command"] != "plan" || obj["worst_index"] != 100000.0 || obj["binding_position"] != nil {
 		t.Errorf("command %v, worst_index %v, binding_position %v", obj["command"], obj["worst_index"], obj["binding_position"])
 	}
-	out, _, code := planRun("--help")
+	out, _, code := planCLI("--help")
 	if code != 0 || !strings.Contains(out, "Exit status: 0") || !strings.Contains(out, "2 bad input") {
 		t.Errorf("--help lacks the exit statuses (exit %d)", code)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newPNSGDCmd) }
+func init() { register(func(a *app) *cobra.Command { return newPNSGDCmd(a, nil) }) }
 
 // ampExit is the exit-status line of pnsgd, curve and compare.
 const ampExit = "\n\nExit status: 0 success, 1 failure (e.g. a file fails while written), 2 bad input (a flag out of range, an\noutput that cannot be created, or a step that does not contract without --composition-fallback)."
@@ -87,13 +87,27 @@ func parseVariant(flag, s string) (shifted.Variant, error) {
 	return v, flagError(err, map[string]string{"variant": flag})
 }
 
+// ampRun is the run that pnsgd, curve, compare and epochs describe by
+// their flags (ampFlags), and the analysis asked of it.
+type ampRun struct {
+	Training shifted.Training
+	Options  shifted.Options
+}
+
+// pnsgdOptions is what `privamp pnsgd` was asked: every flag parsed and its
+// combinations checked; nothing computed.
+type pnsgdOptions struct {
+	IO *app
+	ampRun
+}
+
 // pnsgdResult is pnsgd's --json object.
 type pnsgdResult struct {
 	Command string `json:"command"`
 	shifted.Analysis
 }
 
-func newPNSGDCmd(a *app) *cobra.Command {
+func newPNSGDCmd(a *app, runF func(*pnsgdOptions) error) *cobra.Command {
 	var f ampFlags
 	var variant string
 	cmd := &cobra.Command{
@@ -123,13 +137,18 @@ step that does not contract is refused unless --composition-fallback asks for th
 		if err != nil {
 			return err
 		}
-		an, err := shifted.Analyze(r, o)
-		if err != nil {
-			return err
-		}
-		return render(a.out, a.mode, pnsgdReport(an))
+		return runWith(runF, pnsgdRun, &pnsgdOptions{a, ampRun{r, o}})
 	}
 	return cmd
+}
+
+// pnsgdRun analyses the run and renders it to opts.IO.
+func pnsgdRun(opts *pnsgdOptions) error {
+	an, err := shifted.Analyze(opts.Training, opts.Options)
+	if err != nil {
+		return err
+	}
+	return render(opts.IO.out, opts.IO.mode, pnsgdReport(an))
 }
 
 func pnsgdReport(an shifted.Analysis) *report {

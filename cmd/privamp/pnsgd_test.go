@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -13,8 +14,50 @@ func ampClose(a, b, tol float64) bool {
 	return math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
 }
 
+// ampDefaults is the run pnsgd, curve, compare and epochs describe with
+// only --n and --sigma given (TestAmpFlags checks it against the flags).
+func ampDefaults(n int64, sigma float64) ampRun {
+	return ampRun{shifted.Training{Variant: shifted.VariantPNSGD, N: n, Batch: 1, Epochs: 1, Tasks: 1, Sigma: sigma, Delta: 1e-5, Loss: shifted.Loss{Lipschitz: 1}},
+		shifted.Options{Conversion: rdp.Improved, Dimension: 1}}
+}
+
+// The flags of pnsgd, curve, compare and epochs describe one run.
+func TestAmpFlags(t *testing.T) {
+	want := ampDefaults(1000, 2)
+	if o := mustParse(t, newPNSGDCmd, "--n", "1e3", "--sigma", "2"); !reflect.DeepEqual(o.ampRun, want) {
+		t.Errorf("pnsgd defaults %+v, want %+v", o.ampRun, want)
+	}
+	if o := mustParse(t, newCompareCmd, "--n", "1000", "--sigma", "2"); !reflect.DeepEqual(o.ampRun, want) {
+		t.Errorf("compare defaults %+v, want %+v", o.ampRun, want)
+	}
+	o := mustParse(t, newPNSGDCmd, "--n", "500", "--sigma", "3", "--variant", "stop", "--tasks", "4", "--public", "7", "--lipschitz", "2", "--delta", "1e-6",
+		"--index", "1,2", "--index", "9", "--target-epsilon", "0.5", "--nonsmooth", "--eta", "0.1", "--dimension", "100", "--conversion", "classic", "--radius", "2")
+	r, op := o.Training, o.Options
+	if r.Variant != shifted.VariantStop || r.N != 500 || r.Tasks != 4 || r.Public != 7 || r.Loss.Lipschitz != 2 || r.Delta != 1e-6 || r.Loss.Eta != 0.1 || r.Radius != 2 ||
+		!reflect.DeepEqual(op.Indices, []int64{1, 2, 9}) || op.Target != 0.5 || !op.Nonsmooth || op.Dimension != 100 || op.Conversion != rdp.Classic {
+		t.Errorf("pnsgd options %+v", o.ampRun)
+	}
+	if o := mustParse(t, newPNSGDCmd, "--n", "60000", "--sigma", "0.02", "--batch", "100", "--epochs", "10", "--strong-convexity", "0.001", "--smoothness", "1", "--eta", "1", "--composition-fallback"); o.Training.Batch != 100 || o.Training.Epochs != 10 ||
+		o.Training.Loss.StrongConvexity != 0.001 || o.Training.Loss.Smoothness != 1 || !o.Options.CompositionFallback {
+		t.Errorf("pnsgd options %+v", o.ampRun)
+	}
+	refused(t, newPNSGDCmd, "--n and --sigma are required", "--n", "10")
+	refused(t, newPNSGDCmd, "--epochs", "--n", "10", "--sigma", "1", "--epochs", "1.5")
+	refused(t, newPNSGDCmd, "does not contract", "--n", "10", "--sigma", "1", "--eta", "1", "--smoothness", "3")
+	refused(t, newPNSGDCmd, "--variant minibatch was removed", "--n", "10", "--sigma", "1", "--variant", "minibatch")
+	refused(t, newCompareCmd, "--public", "--n", "10", "--sigma", "1", "--public", "0.5")
+}
+
+// pnsgdJSON runs pnsgd's computation on o with --json output.
+func pnsgdJSON(t *testing.T, o ampRun) map[string]any {
+	t.Helper()
+	return runJSONOf(t, func(a *app) error { return pnsgdRun(&pnsgdOptions{a, o}) })
+}
+
 func TestPNSGDIndices(t *testing.T) {
-	obj := jsonOf(t, "pnsgd", "--n", "100000", "--sigma", "4", "--index", "1,50000", "--index", "100000", "--delta", "1e-6")
+	o := ampDefaults(100000, 4)
+	o.Training.Delta, o.Options.Indices = 1e-6, []int64{1, 50000, 100000}
+	obj := pnsgdJSON(t, o)
 	pts := obj["indices"].([]any)
 	if len(pts) != 3 {
 		t.Fatalf("%d indices", len(pts))
@@ -39,6 +82,8 @@ func TestPNSGDIndices(t *testing.T) {
 	}
 }
 
+// The flags of each variant and feature parse (mustParse), and its analysis
+// renders as JSON and as text from one computation.
 func TestPNSGDSummaryAndVariants(t *testing.T) {
 	for _, args := range [][]string{
 		{"--variant", "pnsgd"},
@@ -51,8 +96,12 @@ func TestPNSGDSummaryAndVariants(t *testing.T) {
 		{"--variant", "stop", "--tasks", "4"},
 		{"--nonsmooth", "--eta", "0.01", "--dimension", "100"},
 	} {
-		base := []string{"pnsgd", "--n", "20000", "--sigma", "3", "--target-epsilon", "0.05"}
-		obj := jsonOf(t, append(base, args...)...)
+		o := mustParse(t, newPNSGDCmd, append([]string{"--n", "20000", "--sigma", "3", "--target-epsilon", "0.05"}, args...)...)
+		an, err := shifted.Analyze(o.Training, o.Options)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		obj := runJSONOf(t, func(a *app) error { return render(a.out, a.mode, pnsgdReport(an)) })
 		sum := obj["summary"].(map[string]any)
 		worst := sum["worst_epsilon"].(float64)
 		best := sum["best_epsilon"].(float64)
@@ -63,21 +112,23 @@ func TestPNSGDSummaryAndVariants(t *testing.T) {
 			t.Errorf("%v: share %g", args, share)
 		}
 		// Human output shows sources and assumptions.
-		out, _, code := runCLI(append(base, args...)...)
-		if code != 0 || !strings.Contains(out, "FMTT18") || !strings.Contains(out, "Assumptions:") {
-			t.Errorf("%v: exit %d\n%s", args, code, out)
+		if out := runOut(t, func(a *app) error { return render(a.out, a.mode, pnsgdReport(an)) }); !strings.Contains(out, "FMTT18") || !strings.Contains(out, "Assumptions:") {
+			t.Errorf("%v:\n%s", args, out)
 		}
 	}
 	// The stop variant says the paper's bound is not sound.
-	out, _, _ := runCLI("pnsgd", "--n", "1000", "--sigma", "3", "--variant", "stop")
-	if !strings.Contains(out, "not sound") {
+	stop := ampDefaults(1000, 3)
+	stop.Training.Variant = shifted.VariantStop
+	if out := runOut(t, func(a *app) error { return pnsgdRun(&pnsgdOptions{a, stop}) }); !strings.Contains(out, "not sound") {
 		t.Errorf("stop output does not flag Thm 26:\n%s", out)
 	}
 	// Smoothing reports λ and the error.
-	obj := jsonOf(t, "pnsgd", "--n", "1000", "--sigma", "3", "--nonsmooth", "--eta", "0.1", "--lipschitz", "2", "--dimension", "100")
-	sm := obj["smoothing"].(map[string]any)
-	if !ampClose(sm["lambda"].(float64), 0.1, 1e-12) || !ampClose(sm["error"].(float64), 2, 1e-12) {
-		t.Errorf("smoothing %v", sm)
+	sm := ampDefaults(1000, 3)
+	sm.Options.Nonsmooth, sm.Training.Loss.Eta, sm.Training.Loss.Lipschitz, sm.Options.Dimension = true, 0.1, 2, 100
+	obj := pnsgdJSON(t, sm)
+	smo := obj["smoothing"].(map[string]any)
+	if !ampClose(smo["lambda"].(float64), 0.1, 1e-12) || !ampClose(smo["error"].(float64), 2, 1e-12) {
+		t.Errorf("smoothing %v", smo)
 	}
 }
 

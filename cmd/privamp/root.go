@@ -31,6 +31,15 @@ var registry []func(*app) *cobra.Command
 
 func register(f func(*app) *cobra.Command) { registry = append(registry, f) }
 
+// runWith ends a command's RunE (gh's pattern): runF when a test gave one
+// (it records the options, computes nothing), else the computation run.
+func runWith[O any](runF, run func(*O) error, opts *O) error {
+	if runF != nil {
+		return runF(opts)
+	}
+	return run(opts)
+}
+
 // defaultRun is what "privamp" with no arguments runs: privamp's main job with
 // embedded defaults. Set by the overview command's file.
 var defaultRun func(a *app, cmd *cobra.Command) error

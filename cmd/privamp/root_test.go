@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/privamp/privamp/internal/field"
@@ -90,35 +85,6 @@ func TestCompletion(t *testing.T) {
 	}
 	if out, _, _ := runCLI("__complete", "tables", ""); !strings.Contains(out, "bst14\n") {
 		t.Errorf("tables completion: %q", out)
-	}
-}
-
-// Progress reported out of order by concurrent workers never moves the bar
-// back (audit's bar used to stop at 99%).
-func TestProgressNeverMovesBack(t *testing.T) {
-	p := &progress{bar: progressbar.NewOptions64(1, progressbar.OptionSetWriter(io.Discard))}
-	p.set("audit", 9, 10)
-	p.set("audit", 8, 10)
-	if got := p.bar.State().CurrentNum; got != 9 {
-		t.Errorf("bar at %d after a late report, want 9", got)
-	}
-}
-
-// Reading a file through the bar moves it to the file's size.
-func TestProgressReader(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.json")
-	if err := os.WriteFile(path, bytes.Repeat([]byte("x"), 100000), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	p := &progress{bar: progressbar.NewOptions64(1, progressbar.OptionSetWriter(io.Discard))}
-	n, err := io.Copy(io.Discard, p.reader("reading", f))
-	if err != nil || n != 100000 || p.done != 100000 {
-		t.Errorf("read %d (%v), bar at %d; want 100000", n, err, p.done)
 	}
 }
 

@@ -341,7 +341,7 @@ func newPlanFixture(t *testing.T) *planFixture {
 		append([]string{"--tier", "strict=10:0.5", "--tier", "mid=10:1", "--tier", "loose=10:3", "--variant", "skip", "--out", f.tierPlan}, base...),
 		append([]string{"--people", f.people, "--public", "3", "--out", f.publicPlan}, base...),
 	} {
-		if _, errs, code := planRun(args...); code != 0 {
+		if _, errs, code := planCLI(args...); code != 0 {
 			t.Fatalf("plan %v: exit %d %s", args, code, errs)
 		}
 	}
@@ -473,7 +473,7 @@ func TestRunPlan(t *testing.T) {
 	}
 	// A strongly convex plan (contraction c < 1) runs with --l2 m.
 	strong := f.path("strong.json")
-	if _, errs, code := planRun("--people", f.people, "--radius", "1", "--dimension", "3", "--strong-convexity", "0.1", "--smoothness", "0.5", "--eta", "0.5", "--out", strong); code != 0 {
+	if _, errs, code := planCLI("--people", f.people, "--radius", "1", "--dimension", "3", "--strong-convexity", "0.1", "--smoothness", "0.5", "--eta", "0.5", "--out", strong); code != 0 {
 		t.Fatal(errs)
 	}
 	m, code, stderr := runJSON(t, "run", "--data", f.data, "--label", "y", "--plan", strong, "--id", "id", "--l2", "0.1", "--normalize")
@@ -488,7 +488,7 @@ func TestRunPlan(t *testing.T) {
 	}
 	pc, rp := f.path("rows.csv"), f.path("rows-plan.json")
 	os.WriteFile(pc, []byte(people.String()), 0o644)
-	if _, errs, code := planRun("--people", pc, "--radius", "1", "--dimension", "3", "--lipschitz", "1", "--out", rp); code != 0 {
+	if _, errs, code := planCLI("--people", pc, "--radius", "1", "--dimension", "3", "--lipschitz", "1", "--out", rp); code != 0 {
 		t.Fatal(errs)
 	}
 	var out, errb bytes.Buffer
@@ -526,7 +526,7 @@ func TestRunPlanBadInput(t *testing.T) {
 		{"--people", f.people, "--radius", "1", "--dimension", "3", "--strong-convexity", "0.1", "--smoothness", "0.5", "--eta", "0.5", "--out", strong},
 		{"--people", f.people, "--radius", "1", "--dimension", "3", "--eta", "20", "--out", bigEta},
 	} {
-		if _, errs, code := planRun(args...); code != 0 {
+		if _, errs, code := planCLI(args...); code != 0 {
 			t.Fatalf("plan %v: %s", args, errs)
 		}
 	}

@@ -8,11 +8,20 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newTablesCmd) }
+func init() { register(func(a *app) *cobra.Command { return newTablesCmd(a, nil) }) }
 
-func newTablesCmd(a *app) *cobra.Command {
-	var p tables.Params
-	var markdown bool
+// tablesOptions is what `privamp tables [NAME]` was asked: the table (nil:
+// list them), the parameters given and the format; nothing evaluated.
+type tablesOptions struct {
+	IO       *app
+	Table    *tables.Table
+	Params   tables.Params
+	Given    map[string]bool // the parameters given, by json name: evaluate at them
+	Markdown bool
+}
+
+func newTablesCmd(a *app, runF func(*tablesOptions) error) *cobra.Command {
+	opts := &tablesOptions{IO: a}
 	cmd := &cobra.Command{
 		Use:   "tables [NAME]",
 		Short: "The seed papers' rate tables, rendered and instantiated at your numbers",
@@ -37,48 +46,55 @@ Output: a table (default), --markdown, --csv or --json (one object).
   privamp tables lr-heavy-tailed --n 1e6 --dimension 100 --rho 1 --moment-order 4 --json`,
 	}
 	var names []string // flag names, json names
-	v := reflect.ValueOf(&p).Elem()
+	v := reflect.ValueOf(&opts.Params).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		if tag := v.Type().Field(i).Tag.Get("json"); tag != "" {
 			names = append(names, tag)
 			cmd.Flags().Float64Var(v.Field(i).Addr().Interface().(*float64), strings.ReplaceAll(tag, "_", "-"), 0, v.Type().Field(i).Tag.Get("doc"))
 		}
 	}
-	cmd.Flags().BoolVar(&markdown, "markdown", false, "print Markdown")
+	cmd.Flags().BoolVar(&opts.Markdown, "markdown", false, "print Markdown")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if markdown && (a.mode.json || a.mode.csv) {
+		if opts.Markdown && (a.mode.json || a.mode.csv) {
 			return badInput("--markdown cannot be used with --json or --csv")
 		}
-		given, evaluate := map[string]bool{}, false
+		opts.Given = map[string]bool{}
 		for _, n := range names {
-			given[n] = changed(cmd, strings.ReplaceAll(n, "_", "-"))
-			evaluate = evaluate || given[n]
-			if given[n] && len(args) == 0 {
+			if changed(cmd, strings.ReplaceAll(n, "_", "-")) {
+				opts.Given[n] = true
+			}
+			if opts.Given[n] && len(args) == 0 {
 				return badInput("--%s needs a table name (run 'privamp tables' to list them)", strings.ReplaceAll(n, "_", "-"))
 			}
 		}
-		emit := func(r *report) error {
-			m := a.mode
-			m.markdown = markdown
-			return render(a.out, m, r)
-		}
-		if len(args) == 0 {
-			return emit(tablesListReport())
-		}
-		t, ok := tables.Lookup(args[0])
-		if !ok {
-			return badInput("unknown table %q (available: %s)", args[0], strings.Join(tables.Names(), ", "))
-		}
-		var ev *tables.Evaluation
-		if evaluate {
-			var err error
-			if ev, err = t.EvaluateGiven(p, given); err != nil {
-				return err
+		if len(args) > 0 {
+			t, ok := tables.Lookup(args[0])
+			if !ok {
+				return badInput("unknown table %q (available: %s)", args[0], strings.Join(tables.Names(), ", "))
 			}
+			opts.Table = t
 		}
-		return emit(tableReport(t.Describe(ev)))
+		return runWith(runF, tablesRun, opts)
 	}
 	return cmd
+}
+
+// tablesRun lists the tables, or renders one (evaluated at the parameters
+// given), to opts.IO.
+func tablesRun(opts *tablesOptions) error {
+	m := opts.IO.mode
+	m.markdown = opts.Markdown
+	if opts.Table == nil {
+		return render(opts.IO.out, m, tablesListReport())
+	}
+	var ev *tables.Evaluation
+	if len(opts.Given) > 0 {
+		var err error
+		if ev, err = opts.Table.EvaluateGiven(opts.Params, opts.Given); err != nil {
+			return err
+		}
+	}
+	return render(opts.IO.out, m, tableReport(opts.Table.Describe(ev)))
 }
 
 func tablesListReport() *report {
@@ -106,46 +122,13 @@ func tablesListReport() *report {
 func tableReport(d tables.Description) *report {
 	r := &report{Title: d.Title + " — " + d.Paper + " (seed " + d.Seed + "), " + d.Source, Assumptions: d.Assumptions, Notes: d.Notes}
 	if !d.Evaluated {
-		hdr := []string{"row"}
-		for _, c := range d.Columns {
-			hdr = append(hdr, c.Header)
-		}
-		r.Table = &table{Header: append(hdr, "source")}
-		for _, rw := range d.Rows {
-			line := []string{rw.Label}
-			for _, c := range rw.Cells {
-				line = append(line, joinNonEmpty(" ", c.Form, c.Mark))
-			}
-			r.Table.Rows = append(r.Table.Rows, append(line, rw.Source))
-		}
+		hdr, rows := d.Grid()
+		r.Table = &table{Header: hdr, Rows: rows}
 		r.Notes = append(r.Notes, "evaluate at your numbers with --n, --dimension, --epsilon, --delta (see --help)")
 		return withResult("tables", d, r)
 	}
-	r.Table = &table{Header: []string{"row", "column", "form in the paper", "value", "label", "source"}}
-	for _, rw := range d.Rows {
-		for ci, c := range rw.Cells {
-			if !c.Evaluable {
-				continue
-			}
-			val := "—"
-			switch {
-			case c.Value != nil && c.Capped:
-				val = c.Value.String() + " (capped; rate " + c.Raw.String() + ")"
-			case c.Value != nil:
-				val = c.Value.String()
-			case c.ValueReason != "":
-				val = "∞"
-			}
-			r.Table.Rows = append(r.Table.Rows, []string{rw.Label, d.Columns[ci].Header, joinNonEmpty(" ", c.Form, c.Mark), val, c.Label, c.Source})
-			if e := c.Explicit; e != nil {
-				val, lab := "—", "n/a: "+e.Reason
-				if e.Reason == "" && e.Value != nil {
-					val, lab = e.Value.String(), "exact: explicit constants"
-				}
-				r.Table.Rows = append(r.Table.Rows, []string{rw.Label, d.Columns[ci].Header + " (explicit)", e.Form, val, lab, e.Source})
-			}
-		}
-	}
+	hdr, rows := d.EvaluatedGrid()
+	r.Table = &table{Header: hdr, Rows: rows}
 	for _, b := range d.Best {
 		gap := ""
 		if float64(b.Gap) == float64(b.Gap) { // not NaN

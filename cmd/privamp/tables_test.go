@@ -164,3 +164,18 @@ func TestTablesBadInput(t *testing.T) {
 		t.Errorf("δ refusal does not name the flag and range: %q", errw)
 	}
 }
+
+// tables' flags: the table looked up, the parameters given named; nothing
+// evaluated.
+func TestTablesFlags(t *testing.T) {
+	if o := mustParse(t, newTablesCmd); o.Table != nil || len(o.Given) != 0 {
+		t.Errorf("list options %+v", o)
+	}
+	o := mustParse(t, newTablesCmd, "seed-001", "--n", "1e4", "--dimension", "10", "--epsilon", "1", "--delta", "1e-6", "--markdown")
+	if o.Table == nil || o.Table.Name != "bst14" || !o.Markdown || o.Params.N != 1e4 || o.Params.Delta != 1e-6 ||
+		len(o.Given) != 4 || !o.Given["n"] || !o.Given["dimension"] || !o.Given["epsilon"] || !o.Given["delta"] {
+		t.Errorf("bst14 options %+v", o)
+	}
+	refused(t, newTablesCmd, "unknown table", "nope")
+	refused(t, newTablesCmd, "--n needs a table name", "--n", "10")
+}

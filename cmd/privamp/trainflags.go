@@ -4,11 +4,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"time"
 
+	"github.com/privamp/privamp/internal/meter"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/shifted"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -88,66 +87,11 @@ func checkProblemFlags(cmd *cobra.Command, p *problemFlags) error {
 	return nil
 }
 
-// progress is the progress bar run and audit draw on a terminal's
-// standard error (none with --quiet or when it is not a terminal).
-type progress struct {
-	bar   *progressbar.ProgressBar
-	stage string
-	done  int64
-}
+// progress is the bar that run, audit, plan, cni and verify draw on a
+// terminal's standard error (none with --quiet): package internal/meter.
+type progress struct{ *meter.Bar }
 
-func newBar(a *app) *progress {
-	if f, ok := a.errw.(*os.File); a.quiet || !ok {
-		return &progress{}
-	} else if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return &progress{}
-	}
-	return &progress{bar: progressbar.NewOptions64(1, progressbar.OptionSetWriter(a.errw), progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true))}
-}
-
-// set moves the bar to done of total; a report that arrives late from a
-// concurrent worker never moves it back (the audit bar stopped at 99%).
-func (p *progress) set(stage string, done, total int64) {
-	if p.bar != nil && (stage != p.stage || done >= p.done) {
-		p.stage, p.done = stage, done
-		p.bar.Describe(stage)
-		p.bar.ChangeMax64(total)
-		_ = p.bar.Set64(done)
-	}
-}
-
-func (p *progress) finish() {
-	if p.bar != nil {
-		_ = p.bar.Finish()
-	}
-}
-
-// reader reports the bytes read from f against its size on the bar (a
-// regular file only). It keeps the file's remaining length visible (Len),
-// so readers that size their buffers from it still can.
-func (p *progress) reader(stage string, f *os.File) io.Reader {
-	st, err := f.Stat()
-	if p.bar == nil || err != nil || !st.Mode().IsRegular() {
-		return f
-	}
-	return &countingFile{f: f, p: p, stage: stage, size: st.Size()}
-}
-
-// countingFile does not embed the file: its WriteTo would bypass Read.
-type countingFile struct {
-	f           *os.File
-	p           *progress
-	stage       string
-	size, count int64
-}
-
-func (c *countingFile) Read(b []byte) (int, error) {
-	n, err := c.f.Read(b)
-	c.count += int64(n)
-	c.p.set(c.stage, c.count, c.size)
-	return n, err
-}
-
-// Len is the number of bytes not yet read.
-func (c *countingFile) Len() int { return int(c.size - c.count) }
+func newBar(a *app) *progress                                 { return &progress{meter.New(a.errw, a.quiet)} }
+func (p *progress) set(stage string, done, total int64)       { p.Set(stage, done, total) }
+func (p *progress) finish()                                   { p.Finish() }
+func (p *progress) reader(stage string, f *os.File) io.Reader { return p.Reader(stage, f) }
