@@ -212,13 +212,14 @@ func (r *DPSGDResult) Fill(d DPSGD, p DP) {
 }
 
 // Source names the papers behind Account's ε for d's sampling and
-// neighbouring relation, with the conversion's.
+// neighbouring relation, with the conversion's: the RDP accountant's source
+// for d's event (Accountant), so that a DP-SGD run and the same run written
+// as events (or as a claim) cite their RDP bound in one wording.
 func (d DPSGD) Source() string {
-	switch {
-	case d.Sampling == dp.WithoutReplacement && d.Neighbours == dp.ReplaceOne:
-		return SourceFixedSize + " + " + d.Conversion.Source()
-	case d.Neighbours == dp.ReplaceOne:
-		return "Mironov–Talwar–Zhang 2019 + Mironov 2017, Prop. 11 (replace = remove then add) + " + d.Conversion.Source()
+	a := Accountant{Conversion: d.Conversion}
+	ev, err := d.Event(1) // the source depends on the event's shape, not on z
+	if err != nil {
+		return a.source(dp.NoOp{}, DP{})
 	}
-	return "Mironov–Talwar–Zhang 2019, §3 + " + d.Conversion.Source()
+	return a.source(ev, DP{})
 }
