@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/rdp"
 )
@@ -88,8 +89,8 @@ func TestCalibrationIssueCases(t *testing.T) {
 		{SamplingRate: 256.0 / 60000, Steps: 1e4, TargetEpsilon: 0.1, Delta: 1e-6},
 		{SamplingRate: 1e-3, Steps: 1e5, TargetEpsilon: 0.5, Delta: 1e-7},
 		{SamplingRate: 1e-4, Steps: 1e4, TargetEpsilon: 0.1, Delta: 1e-6},
-		{SamplingRate: 0.01, Steps: 1000, TargetEpsilon: 2, Delta: 1e-6, ReplaceOne: true},
-		{N: 50000, Batch: 200, Steps: 50000, TargetEpsilon: 8, Delta: 1e-7, ReplaceOne: true, FixedSize: true},
+		{SamplingRate: 0.01, Steps: 1000, TargetEpsilon: 2, Delta: 1e-6, Neighbours: dp.ReplaceOne},
+		{N: 50000, Batch: 200, Steps: 50000, TargetEpsilon: 8, Delta: 1e-7, Neighbours: dp.ReplaceOne, Sampling: dp.WithoutReplacement},
 	}
 	if testing.Short() {
 		cases = cases[:1]

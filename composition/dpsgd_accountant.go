@@ -54,7 +54,7 @@ const (
 // truncated mass added to δ) covers below q = 1:
 //
 //   - Poisson sampling under add/remove (both directions of the pair);
-//   - replace-one, Poisson or fixed-size (d.FixedSize, γ = b/n), with the
+//   - replace-one, Poisson or fixed-size (d.Sampling == dp.WithoutReplacement, γ = b/n), with the
 //     provable pair of pld.SubsampledGaussianReplaceOne. Under Poisson
 //     sampling best is the smaller of it and the RDP remove-then-add bound;
 //     for fixed-size batches the smaller of it and the Rényi divergence of
@@ -78,11 +78,11 @@ func DPSGDWith(d rdp.DPSGD, a string) (DPSGDAccounting, error) {
 		return calibrateDPSGD(d, t, q, steps)
 	}
 	ev, _ := d.Event(d.Noise)
-	acc, err := t.Account(ev, d.Relation(), d.Delta, nil)
+	acc, err := t.Account(ev, d.Neighbours, d.Delta, nil)
 	if err != nil {
 		return DPSGDAccounting{}, err
 	}
-	fixed := d.FixedSize && q < 1
+	fixed := d.Sampling == dp.WithoutReplacement && q < 1
 	res := DPSGDAccounting{Accountant: acc.Accountant, PLDNote: acc.PLDNote}
 	r := &res.DPSGDResult.DPSGDResult
 	*r = rdp.DPSGDResult{N: dp.Num(d.N), Batch: dp.Num(d.Batch), SamplingRate: dp.Num(q), Steps: dp.Num(steps),
@@ -95,7 +95,7 @@ func DPSGDWith(d rdp.DPSGD, a string) (DPSGDAccounting, error) {
 		res.Mu, res.RDPEpsilon = dp.Num(acc.Mu), r.Epsilon
 		if acc.Accountant == AccountAnalyticGaussian {
 			r.Epsilon, r.Method, r.Source = acc.Epsilon, "analytic-gaussian", acc.Source
-			if d.ReplaceOne {
+			if d.Neighbours == dp.ReplaceOne {
 				r.Method += "-replace-one"
 			}
 		}
@@ -119,7 +119,7 @@ func DPSGDWith(d rdp.DPSGD, a string) (DPSGDAccounting, error) {
 	}
 	if acc.Accountant == AccountPLD {
 		r.Epsilon, r.Method, r.Source = p.Epsilon, "pld-"+p.Method, p.Source
-		if d.ReplaceOne {
+		if d.Neighbours == dp.ReplaceOne {
 			r.Method += "-replace-one"
 		}
 		if fixed {
@@ -141,7 +141,7 @@ func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64) (DPSGDAccounting, er
 	z := 0.0
 	switch {
 	case q == 1:
-		g, err := GaussianMechanism{Sensitivity: d.Relation().Sensitivity(), Compositions: steps, Delta: d.Delta, Calibrate: true,
+		g, err := GaussianMechanism{Sensitivity: d.Neighbours.Sensitivity(), Compositions: steps, Delta: d.Delta, Calibrate: true,
 			TargetEpsilon: d.TargetEpsilon, Conversion: d.Conversion}.Account()
 		if err != nil {
 			return DPSGDAccounting{}, err
@@ -166,7 +166,7 @@ func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64) (DPSGDAccounting, er
 			ra := rdp.Accountant{Conversion: d.Conversion}
 			other = func(z float64) float64 {
 				ev, _ := d.Event(z)
-				g, err := ra.Epsilon(ev, d.Relation(), d.Delta)
+				g, err := ra.Epsilon(ev, d.Neighbours, d.Delta)
 				if err != nil {
 					return math.Inf(1)
 				}
@@ -174,7 +174,7 @@ func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64) (DPSGDAccounting, er
 			}
 		}
 		var err error
-		z, _, err = pld.CalibrateDPSGDWith(d.Relation(), q, int(steps), d.Delta, d.TargetEpsilon, pld.Options{Interval: t.Interval}, guess, other)
+		z, _, err = pld.CalibrateDPSGDWith(d.Neighbours, q, int(steps), d.Delta, d.TargetEpsilon, pld.Options{Interval: t.Interval}, guess, other)
 		if err != nil && err != dp.ErrBelowMin {
 			return DPSGDAccounting{}, err
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -41,7 +42,7 @@ func TestDPSGDBestIsPLD(t *testing.T) {
 // large rate the PLD wins (q = 0.5, z = 4, 10 steps: 2.742 against 2.921).
 func TestDPSGDReplaceOne(t *testing.T) {
 	d := mnist
-	d.ReplaceOne = true
+	d.Neighbours = dp.ReplaceOne
 	r, err := DPSGDWith(d, AccountBest)
 	if err != nil || r.Accountant != "rdp" || !(r.PLDEpsilon > r.Epsilon) || r.Epsilon != r.RDPEpsilon || !strings.Contains(r.PLDNote, "replace-one PLD") {
 		t.Errorf("replace-one: %+v %v", r, err)
@@ -55,7 +56,7 @@ func TestDPSGDReplaceOne(t *testing.T) {
 	if err != nil || p.Accountant != "pld" || p.Epsilon != r.PLDEpsilon || math.Abs(float64(p.Epsilon)-18.4544) > 1e-3 {
 		t.Errorf("pld: %+v %v", p, err)
 	}
-	few := rdp.DPSGD{SamplingRate: 0.5, Steps: 10, Noise: 4, Delta: 1e-3, ReplaceOne: true}
+	few := rdp.DPSGD{SamplingRate: 0.5, Steps: 10, Noise: 4, Delta: 1e-3, Neighbours: dp.ReplaceOne}
 	if r, err := DPSGDWith(few, AccountBest); err != nil || r.Accountant != "pld" || !(r.Epsilon < r.RDPEpsilon) || r.Method != "pld-connect-the-dots-replace-one" {
 		t.Errorf("q = 0.5: %+v %v", r, err)
 	}
@@ -68,7 +69,7 @@ func TestDPSGDReplaceOne(t *testing.T) {
 // target.
 func TestDPSGDFixedSize(t *testing.T) {
 	d := mnist
-	d.ReplaceOne, d.FixedSize = true, true
+	d.Neighbours, d.Sampling = dp.ReplaceOne, dp.WithoutReplacement
 	r, err := DPSGDWith(d, AccountBest)
 	if err != nil || r.Accountant != "pld" || !(r.RDPEpsilon > r.Epsilon) || r.RDPNote == "" || r.Epsilon != r.PLDEpsilon || !strings.HasSuffix(r.Method, "-fixed-size") {
 		t.Fatalf("fixed-size: %+v %v", r, err)
@@ -83,7 +84,7 @@ func TestDPSGDFixedSize(t *testing.T) {
 	// Issue 23: these printed ε = null with exit 0 (the symmetrization's
 	// rounding bound, k times, exceeded δ); the PLD now answers, below RDP.
 	for _, c := range []rdp.DPSGD{{N: 50000, Batch: 200, Steps: 50000, Noise: 2, Delta: 1e-7}, {N: 1e6, Batch: 1000, Steps: 1e5, Noise: 5, Delta: 1e-9}} {
-		c.ReplaceOne, c.FixedSize = true, true
+		c.Neighbours, c.Sampling = dp.ReplaceOne, dp.WithoutReplacement
 		f, err := DPSGDWith(c, AccountBest)
 		if err != nil || f.Accountant != "pld" || !(f.Epsilon > 0 && f.Epsilon < f.RDPEpsilon) || math.IsInf(float64(f.Epsilon), 1) {
 			t.Errorf("fixed-size %+v: %+v %v", c, f, err)
@@ -91,14 +92,14 @@ func TestDPSGDFixedSize(t *testing.T) {
 	}
 	// Where the PLD does not apply (more steps than it composes), best falls
 	// back to the RDP bound and says so; before, fixed-size runs were refused.
-	long := rdp.DPSGD{N: 1e6, Batch: 1000, Steps: 3e9, Noise: 50, Delta: 1e-9, ReplaceOne: true, FixedSize: true}
+	long := rdp.DPSGD{N: 1e6, Batch: 1000, Steps: 3e9, Noise: 50, Delta: 1e-9, Neighbours: dp.ReplaceOne, Sampling: dp.WithoutReplacement}
 	if f, err := DPSGDWith(long, AccountBest); err != nil || f.Accountant != "rdp" || !(f.Epsilon > 0) || f.PLDNote == "" || f.RDPNote == "" {
 		t.Errorf("fixed-size, 3e9 steps: %+v %v", f, err)
 	}
 	ar := d
-	ar.ReplaceOne = false
+	ar.Neighbours = dp.AddRemove
 	for _, a := range []string{AccountBest, AccountPLD, AccountRDP} {
-		if _, err := DPSGDWith(ar, a); err == nil || !strings.Contains(err.Error(), "fixed_size") || !strings.Contains(err.Error(), "replace-one") {
+		if _, err := DPSGDWith(ar, a); err == nil || !strings.Contains(err.Error(), "sampling") || !strings.Contains(err.Error(), "replace-one") {
 			t.Errorf("%s accepted fixed-size add/remove: %v", a, err)
 		}
 	}
@@ -108,7 +109,7 @@ func TestDPSGDFixedSize(t *testing.T) {
 		t.Errorf("calibration: %+v %v", c, err)
 	}
 	// At γ = 1 every record is in every batch: the exact Gaussian with Δ = 2.
-	full := rdp.DPSGD{N: 100, Batch: 100, Steps: 1, Noise: 2, Delta: 1e-5, ReplaceOne: true, FixedSize: true}
+	full := rdp.DPSGD{N: 100, Batch: 100, Steps: 1, Noise: 2, Delta: 1e-5, Neighbours: dp.ReplaceOne, Sampling: dp.WithoutReplacement}
 	if r, err := DPSGDWith(full, AccountBest); err != nil || r.Method != "analytic-gaussian-replace-one" {
 		t.Errorf("γ = 1: %+v %v", r, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/rdp"
 )
@@ -41,7 +42,7 @@ func TestDPSGDFullBatch(t *testing.T) {
 		t.Errorf("100 steps at z = 10: %v (μ %v), want %v", many.Epsilon, many.Mu, r.Epsilon)
 	}
 	// Replace-one: sensitivity 2, μ = 2/z.
-	ro, _ := DPSGD(rdp.DPSGD{SamplingRate: 1, Steps: 1, Noise: 2, Delta: 1e-5, ReplaceOne: true})
+	ro, _ := DPSGD(rdp.DPSGD{SamplingRate: 1, Steps: 1, Noise: 2, Delta: 1e-5, Neighbours: dp.ReplaceOne})
 	if ro.Epsilon != r.Epsilon || !(ro.RDPEpsilon >= ro.Epsilon) {
 		t.Errorf("replace-one at z = 2: %v (RDP %v), want %v", ro.Epsilon, ro.RDPEpsilon, r.Epsilon)
 	}

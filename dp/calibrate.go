@@ -70,5 +70,8 @@ func Calibrate(a Accountant, family func(z float64) Event, r Relation, delta, ta
 		ok(z)
 		g = memo[z]
 	}
+	if !(float64(g.Epsilon) <= target) { // never an uncertified answer, whatever the search did
+		return 0, Guarantee{}, ErrNoNoise
+	}
 	return z, g, err
 }

@@ -9,13 +9,13 @@ import (
 
 // epsilonOf is index t's ε at δ through the improved conversion: the one
 // per-index answer of package shifted.
-func epsilonOf(g shifted.Guarantee, t int64, delta float64) (float64, error) {
+func epsilonOf(g shifted.PerPerson, t int64, delta float64) (float64, error) {
 	dp, err := shifted.Epsilon(g, t, delta, rdp.Improved)
 	return dp.Epsilon, err
 }
 
 // worstIndex is an index where the guarantee is weakest.
-func worstIndex(g shifted.Guarantee) int64 { return shifted.WorstIndex(g) }
+func worstIndex(g shifted.PerPerson) int64 { return shifted.WorstIndex(g) }
 
 // compositionEpsilon is the ε of plain composition (every iterate
 // released, shifted.Training.Composition); +Inf when it has none.

@@ -455,7 +455,7 @@ func (res *TrainResult) certify(spec Spec, follow *planFollow) {
 // exact: for the linear loss (with any ℓ2 term) without projection the
 // final iterate of PNSGD is Gaussian; its exact divergence goes beside the
 // bound (ExactRho).
-func (res *TrainResult) exact(g shifted.Guarantee) {
+func (res *TrainResult) exact(g shifted.PerPerson) {
 	pr := res.Problem
 	cfg := pr.Config
 	if !isLinear(pr.Objective.Loss) || !math.IsInf(cfg.R, 1) || cfg.Variant != shifted.VariantPNSGD {

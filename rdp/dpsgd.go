@@ -15,22 +15,23 @@ import (
 // Epochs and Steps: a field that the chosen route needs but that is zero is
 // reported as missing, and a given one as refused.
 type DPSGD struct {
-	N            float64 // training examples (whole number ≥ 1)
-	Batch        float64 // expected batch size (whole number, ≤ N)
-	SamplingRate float64 // q ∈ (0, 1], instead of N and Batch
-	Epochs       float64 // > 0; steps = ⌈Epochs·N/Batch⌉
-	Steps        float64 // T, a whole number in [1, 1e12], instead of Epochs
-	Noise        float64 // noise multiplier z = σ/C > 0 (ignored when Calibrate)
-	Delta        float64 // δ ∈ (0, 1)
-	ReplaceOne   bool    // replace-one neighbours (else add/remove one example)
-	// FixedSize: batches of exactly Batch examples drawn without
-	// replacement (else Poisson sampling); the changed example is in a
-	// batch with probability γ = Batch/N (or SamplingRate, read as b/n).
-	// Valid only with ReplaceOne. RDP bounds it by SampledGaussianFixedSize
-	// (the Rényi divergence of the dominating pair of
-	// pld.SubsampledGaussianReplaceOne); composition.DPSGDWith also
+	N            float64     // training examples (whole number ≥ 1)
+	Batch        float64     // expected batch size (whole number, ≤ N)
+	SamplingRate float64     // q ∈ (0, 1], instead of N and Batch
+	Epochs       float64     // > 0; steps = ⌈Epochs·N/Batch⌉
+	Steps        float64     // T, a whole number in [1, 1e12], instead of Epochs
+	Noise        float64     // noise multiplier z = σ/C > 0 (ignored when Calibrate)
+	Delta        float64     // δ ∈ (0, 1)
+	Neighbours   dp.Relation // dp.AddRemove (the zero value) or dp.ReplaceOne
+	// Sampling is dp.Poisson (the zero value) or dp.WithoutReplacement:
+	// batches of exactly Batch examples drawn without replacement (the
+	// CLI's fixed-size batches); the changed example is in a batch with
+	// probability γ = Batch/N (or SamplingRate, read as b/n). Without
+	// replacement is valid only with dp.ReplaceOne. RDP bounds it by
+	// SampledGaussianFixedSize (the Rényi divergence of the dominating pair
+	// of pld.SubsampledGaussianReplaceOne); composition.DPSGDWith also
 	// accounts it with that pair's PLD.
-	FixedSize bool
+	Sampling  dp.Sampling
 	Calibrate bool // find the smallest z for TargetEpsilon instead of taking Noise
 	// TargetEpsilon is the ε > 0 to calibrate z for.
 	TargetEpsilon float64
@@ -39,20 +40,20 @@ type DPSGD struct {
 
 // DPSGDResult is the (ε, δ) of a DPSGD run.
 type DPSGDResult struct {
-	N               dp.Num   `json:"n,omitempty"`
-	Batch           dp.Num   `json:"batch,omitempty"`
-	SamplingRate    dp.Num   `json:"sampling_rate"`
-	Steps           dp.Num   `json:"steps"`
-	NoiseMultiplier dp.Noise `json:"noise_multiplier"`
-	Calibrated      bool     `json:"calibrated"`
-	TargetEpsilon   dp.Num   `json:"target_epsilon,omitempty"`
-	Epsilon         dp.Loss  `json:"epsilon"`
-	Delta           dp.Loss  `json:"delta"`
-	Order           dp.Num   `json:"order"` // the optimal real order α
-	Neighbours      string   `json:"neighbours"`
-	Method          string   `json:"method"`
-	Source          string   `json:"source"`
-	Conversion      string   `json:"conversion"`
+	N               dp.Num      `json:"n,omitempty"`
+	Batch           dp.Num      `json:"batch,omitempty"`
+	SamplingRate    dp.Num      `json:"sampling_rate"`
+	Steps           dp.Num      `json:"steps"`
+	NoiseMultiplier dp.Noise    `json:"noise_multiplier"`
+	Calibrated      bool        `json:"calibrated"`
+	TargetEpsilon   dp.Num      `json:"target_epsilon,omitempty"`
+	Epsilon         dp.Loss     `json:"epsilon"`
+	Delta           dp.Loss     `json:"delta"`
+	Order           dp.Num      `json:"order"` // the optimal real order α
+	Neighbours      dp.Relation `json:"neighbours"`
+	Method          string      `json:"method"`
+	Source          string      `json:"source"`
+	Conversion      string      `json:"conversion"`
 }
 
 // maxSteps is the largest number of steps accepted.
@@ -91,8 +92,11 @@ func (d DPSGD) rate() (q, steps float64, err error) {
 	default:
 		q = d.Batch / d.N
 	}
-	if d.FixedSize && !d.ReplaceOne {
-		return 0, 0, field.New("fixed_size", true, "needs replace-one neighbours: no dominating pair for batches drawn without replacement under add/remove is implemented")
+	switch {
+	case d.Sampling == dp.WithoutReplacement && d.Neighbours != dp.ReplaceOne:
+		return 0, 0, field.New("sampling", "fixed-size", "needs replace-one neighbours: no dominating pair for batches drawn without replacement under add/remove is implemented")
+	case d.Sampling != dp.Poisson && d.Sampling != dp.WithoutReplacement:
+		return 0, 0, field.New("sampling", d.Sampling.String(), "must be poisson or fixed-size (without_replacement)")
 	}
 	switch {
 	case d.Steps != 0 && d.Epochs != 0:
@@ -111,10 +115,10 @@ func (d DPSGD) rate() (q, steps float64, err error) {
 	return q, steps, nil
 }
 
-// Rate returns the sampling rate q (γ = b/n with FixedSize) and the number
-// of steps T of d, or a field error naming the first field that is out of
-// range or missing for the route the given fields choose, or FixedSize
-// without ReplaceOne. It does not look at Noise, Delta or the target.
+// Rate returns the sampling rate q (γ = b/n without replacement) and the
+// number of steps T of d, or a field error naming the first field that is
+// out of range or missing for the route the given fields choose, or
+// sampling without replacement under add/remove. It does not look at Noise, Delta or the target.
 func (d DPSGD) Rate() (q, steps float64, err error) { return d.rate() }
 
 // givenCheck returns err unless v is 0 ("not given").
@@ -141,22 +145,6 @@ func (d DPSGD) Check() (q, steps float64, err error) {
 	return q, steps, err
 }
 
-// Relation is d's neighbouring relation.
-func (d DPSGD) Relation() dp.Relation {
-	if d.ReplaceOne {
-		return dp.ReplaceOne
-	}
-	return dp.AddRemove
-}
-
-// Sampling is d's sampling scheme.
-func (d DPSGD) Sampling() dp.Sampling {
-	if d.FixedSize {
-		return dp.WithoutReplacement
-	}
-	return dp.Poisson
-}
-
 // Event is the run d describes with noise multiplier z, as a dp.Event (the
 // one description every accountant reads): T steps of the Gaussian on a
 // Poisson sample at rate q, or on fixed-size batches (N and Batch when
@@ -166,10 +154,10 @@ func (d DPSGD) Event(z float64) (dp.Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.FixedSize && d.N != 0 && d.Batch != 0 {
+	if d.Sampling == dp.WithoutReplacement && d.N != 0 && d.Batch != 0 {
 		return dp.DPSGDFixedSize(int64(d.N), int64(d.Batch), z, int64(steps)), nil
 	}
-	return dp.DPSGD(q, z, int64(steps), d.Sampling()), nil
+	return dp.DPSGD(q, z, int64(steps), d.Sampling), nil
 }
 
 // Account returns the ε of d by the RDP accountant (Accountant: exact
@@ -184,7 +172,7 @@ func (d DPSGD) Account() (DPSGDResult, error) {
 	if err != nil {
 		return DPSGDResult{}, err
 	}
-	a, rel := Accountant{Conversion: d.Conversion}, d.Relation()
+	a, rel := Accountant{Conversion: d.Conversion}, d.Neighbours
 	z := d.Noise
 	if d.Calibrate {
 		family := func(z float64) dp.Event { e, _ := d.Event(z); return e }
@@ -210,12 +198,12 @@ func (d DPSGD) Account() (DPSGDResult, error) {
 // Fill sets the RDP fields of r (ε, order, neighbours, method, source) from
 // the RDP accountant's answer p for d.
 func (r *DPSGDResult) Fill(d DPSGD, p DP) {
-	r.Epsilon, r.Order, r.Neighbours = dp.Loss(p.Epsilon), dp.Num(p.Order), d.Relation().String()
+	r.Epsilon, r.Order, r.Neighbours = dp.Loss(p.Epsilon), dp.Num(p.Order), d.Neighbours
 	r.Method, r.Source = "rdp-poisson-subsampled-gaussian", d.Source()
 	switch {
-	case d.FixedSize && d.ReplaceOne:
+	case d.Sampling == dp.WithoutReplacement && d.Neighbours == dp.ReplaceOne:
 		r.Method = "rdp-fixed-size-replace-one"
-	case d.ReplaceOne:
+	case d.Neighbours == dp.ReplaceOne:
 		r.Method += "-replace-one"
 	}
 	if p.TotalVariation {
@@ -224,13 +212,14 @@ func (r *DPSGDResult) Fill(d DPSGD, p DP) {
 }
 
 // Source names the papers behind Account's ε for d's sampling and
-// neighbouring relation, with the conversion's.
+// neighbouring relation, with the conversion's: the RDP accountant's source
+// for d's event (Accountant), so that a DP-SGD run and the same run written
+// as events (or as a claim) cite their RDP bound in one wording.
 func (d DPSGD) Source() string {
-	switch {
-	case d.FixedSize && d.ReplaceOne:
-		return SourceFixedSize + " + " + d.Conversion.Source()
-	case d.ReplaceOne:
-		return "Mironov–Talwar–Zhang 2019 + Mironov 2017, Prop. 11 (replace = remove then add) + " + d.Conversion.Source()
+	a := Accountant{Conversion: d.Conversion}
+	ev, err := d.Event(1) // the source depends on the event's shape, not on z
+	if err != nil {
+		return a.source(dp.NoOp{}, DP{})
 	}
-	return "Mironov–Talwar–Zhang 2019, §3 + " + d.Conversion.Source()
+	return a.source(ev, DP{})
 }

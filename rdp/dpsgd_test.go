@@ -49,7 +49,7 @@ func TestDPSGD(t *testing.T) {
 		{DPSGD{N: 10, Batch: 1, Steps: 1, Delta: 1e-5}, "noise"},
 		{DPSGD{N: 10, Batch: 1, Steps: 1, Noise: 1, Delta: 1}, "delta"},
 		// fixed-size batches: add/remove has no pair; RDP has no bound
-		{DPSGD{N: 10, Batch: 1, Steps: 1, Noise: 1, Delta: 1e-5, FixedSize: true}, "fixed_size"},
+		{DPSGD{N: 10, Batch: 1, Steps: 1, Noise: 1, Delta: 1e-5, Sampling: dp.WithoutReplacement}, "sampling"},
 	} {
 		_, err := b.d.Account()
 		if fe, ok := field.As(err); !ok || fe.Field != b.field {
@@ -61,14 +61,14 @@ func TestDPSGD(t *testing.T) {
 // Fixed-size batches of the whole data set are the full batch: RDP
 // accounts them (as q = 1); Rate refuses fixed-size without replace-one.
 func TestDPSGDFixedSizeFullBatch(t *testing.T) {
-	d := DPSGD{N: 10, Batch: 10, Steps: 3, Noise: 2, Delta: 1e-5, FixedSize: true, ReplaceOne: true}
+	d := DPSGD{N: 10, Batch: 10, Steps: 3, Noise: 2, Delta: 1e-5, Sampling: dp.WithoutReplacement, Neighbours: dp.ReplaceOne}
 	r, err := d.Account()
-	d.FixedSize = false
+	d.Sampling = dp.Poisson
 	p, _ := d.Account()
 	if err != nil || r.Epsilon != p.Epsilon {
 		t.Errorf("γ = 1: %+v %v, Poisson %v", r, err, p.Epsilon)
 	}
-	if _, _, err := (DPSGD{SamplingRate: 0.1, Steps: 1, FixedSize: true}).Rate(); err == nil {
+	if _, _, err := (DPSGD{SamplingRate: 0.1, Steps: 1, Sampling: dp.WithoutReplacement}).Rate(); err == nil {
 		t.Error("Rate accepted fixed-size add/remove")
 	}
 }

@@ -18,14 +18,14 @@ import (
 // with warm-started Newton steps; the Skip mixture is optimised per index
 // from the previous index's order (ε_t moves slowly in t); Stop and Tasks use
 // an incremental evaluation of their sums over blocks of indices (allStop).
-func EpsilonsAll(g Guarantee, delta float64, conv rdp.Conversion) ([]float64, error) {
+func EpsilonsAll(g PerPerson, delta float64, conv rdp.Conversion) ([]float64, error) {
 	return EpsilonsAllProgress(g, delta, conv, nil)
 }
 
 // EpsilonsAllProgress is EpsilonsAll that reports, if progress is not nil,
 // the indices done of n after each chunk (from the computing goroutines,
 // one call at a time).
-func EpsilonsAllProgress(g Guarantee, delta float64, conv rdp.Conversion, progress dp.Progress) ([]float64, error) {
+func EpsilonsAllProgress(g PerPerson, delta float64, conv rdp.Conversion, progress dp.Progress) ([]float64, error) {
 	if err := checkDelta(delta); err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func TestEpsilonsAllParallelIsSerial(t *testing.T) {
 	n := func() int64 { return allChunk + 1 + rng.Int64N(span) }
 	sig := func() float64 { return 0.5 + 4*rng.Float64() }
 	smooth := Loss{Lipschitz: 1, Smoothness: 1, StrongConvexity: 0.5, Eta: 0.5}
-	gs := []Guarantee{
+	gs := []PerPerson{
 		SGD{N: n(), Sigma: sig(), Loss: Loss{Lipschitz: 1}},
 		SGD{N: n(), Batch: 3, Epochs: 2, Sigma: sig(), Loss: Loss{Lipschitz: 2}},
 		SGD{N: n(), Sigma: sig(), Loss: smooth},

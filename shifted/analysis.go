@@ -38,7 +38,7 @@ type Options struct {
 // (Training.Composition).
 type Model struct {
 	Training  Training
-	Guarantee Guarantee
+	Guarantee PerPerson
 	// Fallback reports that Guarantee is the composition bound.
 	Fallback  bool
 	Smoothing *Smoothing

@@ -12,7 +12,7 @@ import (
 // Speed targets (issue 3 §7): every index of n = 10⁷ in under 2 s, the engine
 // on a 10⁷-step schedule in under 1 s, one per-index answer in under 50 µs.
 
-func benchAll(b *testing.B, g Guarantee) {
+func benchAll(b *testing.B, g PerPerson) {
 	for i := 0; i < b.N; i++ {
 		if _, err := EpsilonsAll(g, 1e-6, rdp.Improved); err != nil {
 			b.Fatal(err)
@@ -66,7 +66,7 @@ func BenchmarkSolveSteps1e7(b *testing.B) {
 	}
 }
 
-func benchOne(b *testing.B, g Guarantee) {
+func benchOne(b *testing.B, g PerPerson) {
 	n := g.Len()
 	for i := 0; i < b.N; i++ {
 		if _, err := Epsilon(g, 1+int64(i)%n, 1e-6, rdp.Improved); err != nil {

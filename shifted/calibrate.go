@@ -69,9 +69,9 @@ func (r Training) CalibrateSigma(worst float64, per map[int64]float64) (float64,
 }
 
 // WorstIndex returns an index where g is weakest: ε_t is monotone in t
-// (Guarantee.Monotone), so it is the last index when ε_t increases and the
+// (PerPerson.Monotone), so it is the last index when ε_t increases and the
 // first otherwise.
-func WorstIndex(g Guarantee) int64 {
+func WorstIndex(g PerPerson) int64 {
 	if g.Monotone() == 1 {
 		return g.Len()
 	}
@@ -81,7 +81,7 @@ func WorstIndex(g Guarantee) int64 {
 // indexEpsilon is index t's ε at δ by the improved conversion: Epsilon, the
 // same per-index answer every command reports, so a calibrated σ meets the
 // target as the target is then checked.
-func indexEpsilon(g Guarantee, t int64, delta float64) (float64, error) {
+func indexEpsilon(g PerPerson, t int64, delta float64) (float64, error) {
 	dp, err := Epsilon(g, t, delta, rdp.Improved)
 	return dp.Epsilon, err
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/privamp/privamp/dp"
 	"math"
 
-	"github.com/privamp/privamp/composition/pld"
+	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/rdp"
 )
@@ -37,6 +37,8 @@ type Comparison struct {
 	// SamplingAddRemoveByPLD is set when the PLD gave SamplingAddRemove.
 	SamplingAddRemoveByPLD bool
 	SamplingReplaceOneRDP  float64
+	// sampling is the Sampling the rows above come from.
+	sampling Sampling
 	// Composition releases every iterate of the fixed-order run: the E
 	// Gaussian steps that use the worst-placed record compose (Lemma 27 and
 	// composition; replace-one).
@@ -57,7 +59,7 @@ func Compare(run SGD, delta float64, conv rdp.Conversion) (Comparison, error) {
 
 // compare is Compare with the iteration guarantee g of the run (SGD, or
 // Domain when a bounded domain is declared).
-func compare(run SGD, g Guarantee, delta float64, conv rdp.Conversion) (Comparison, error) {
+func compare(run SGD, g PerPerson, delta float64, conv rdp.Conversion) (Comparison, error) {
 	if err := checkDelta(delta); err != nil {
 		return Comparison{}, err
 	}
@@ -73,7 +75,7 @@ func compare(run SGD, g Guarantee, delta float64, conv rdp.Conversion) (Comparis
 		return Comparison{}, err
 	}
 	c.SamplingAddRemove, c.SamplingReplaceOne, c.SamplingReplaceOneByPLD, c.SamplingReplaceOneRDP = smp.AddRemove, smp.ReplaceOne, smp.ReplaceOneByPLD, smp.ReplaceOneRDP
-	c.SamplingAddRemoveByPLD = smp.AddRemoveByPLD
+	c.SamplingAddRemoveByPLD, c.sampling = smp.AddRemoveByPLD, smp
 	loc := Local{SGD: run}
 	worst := int64(1)
 	for _, t := range []int64{run.N, 1} {
@@ -108,17 +110,19 @@ func compare(run SGD, g Guarantee, delta float64, conv rdp.Conversion) (Comparis
 type Sampling struct {
 	Q, Z  float64
 	Steps int64
-	// AddRemove is the usual add/remove-one guarantee: the smaller of RDP
-	// (rdp.SampledGaussian) and the PLD (pld.DPSGD, both directions), which
-	// AddRemoveByPLD says gave it (its Order is then NaN).
+	// AddRemove is the usual add/remove-one guarantee by
+	// composition.Tight, the accountant of `privamp dpsgd`: the smaller of
+	// RDP (rdp.SampledGaussian) and the PLD (both directions), which
+	// AddRemoveByPLD says gave it (its Order is then NaN); at q = 1 the
+	// exact Gaussian profile where it is smaller than RDP.
 	AddRemove      rdp.DP
 	AddRemoveByPLD bool
 	// ReplaceOne is the replace-one guarantee: the smaller of two bounds
 	// proved for every pair of gradients, RDP's removal then addition
 	// (rdp.SampledGaussianReplaceOne, Mironov 2017 Prop. 11) and the PLD's
-	// symmetrized sensitivity-2 pair (pld.DPSGDReplaceOne; Balle–Barthe–
-	// Gaboardi 2018, Thm 2; Dong–Roth–Su 2022). With the PLD its Order is
-	// NaN. Both are looser than dp_accounting's replace-one PLD (a tighter
+	// symmetrized sensitivity-2 pair (pld.SubsampledGaussianReplaceOne;
+	// Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022), by
+	// composition.Tight as for AddRemove. With the PLD its Order is NaN. Both are looser than dp_accounting's replace-one PLD (a tighter
 	// pair without a proof privamp can check): 1.2–5.8× on the
 	// configurations of bench/dp_accounting_replace.py.
 	ReplaceOne rdp.DP
@@ -126,6 +130,9 @@ type Sampling struct {
 	// the RDP bound beside it.
 	ReplaceOneByPLD bool
 	ReplaceOneRDP   float64
+	// AddRemoveBy and ReplaceOneBy name the accountant that gave each row
+	// (composition.AccountRDP, AccountPLD or AccountAnalyticGaussian).
+	AddRemoveBy, ReplaceOneBy string
 }
 
 // SamplingOf returns the sampling accounting of run; its public records,
@@ -135,36 +142,46 @@ func SamplingOf(run SGD, delta float64, conv rdp.Conversion) (Sampling, error) {
 }
 
 // samplingOf is SamplingOf; without replaceOne it leaves the replace-one
-// fields zero (their PLD is the costly part).
+// fields zero (their PLD is the costly part). Each row is the one
+// accountant's (composition.Tight, as `privamp dpsgd` accounts the same
+// run: dp.DPSGD with Poisson sampling): the smaller of RDP and the PLD
+// below q = 1, the exact Gaussian profile or RDP at q = 1.
 func samplingOf(run SGD, delta float64, conv rdp.Conversion, replaceOne bool) (Sampling, error) {
 	s := samplingRun(run)
+	t := composition.Tight{Conversion: conv}
 	var err error
-	if s.AddRemove, err = rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussian{Q: s.Q, Z: s.Z}, float64(s.Steps)), delta, conv); err != nil {
+	if s.AddRemove, s.AddRemoveBy, _, err = s.account(t, dp.AddRemove, delta); err != nil {
 		return Sampling{}, err
 	}
+	s.AddRemoveByPLD = s.AddRemoveBy == composition.AccountPLD
 	if !replaceOne {
 		s.ReplaceOne = rdp.DP{Epsilon: math.NaN()}
-	} else if s.ReplaceOne, err = rdp.EpsilonFor(rdp.Repeat(rdp.SampledGaussianReplaceOne{Q: s.Q, Z: s.Z}, float64(s.Steps)), delta, conv); err != nil {
+		return s, nil
+	}
+	if s.ReplaceOne, s.ReplaceOneBy, s.ReplaceOneRDP, err = s.account(t, dp.ReplaceOne, delta); err != nil {
 		return Sampling{}, err
 	}
-	s.ReplaceOneRDP = s.ReplaceOne.Epsilon
-	// The PLD, where it applies (q < 1, steps it composes, a grid under
-	// the cap); elsewhere RDP alone. At q = 1 both are the Gaussian with
-	// sensitivity 2 (RDP's is exact there up to the conversion).
-	if s.Q < 1 && s.Steps <= math.MaxInt32 {
-		if p, err := pld.DPSGD(s.Q, s.Z, int(s.Steps), delta, pld.Options{}); err == nil && float64(p.Epsilon) < s.AddRemove.Epsilon {
-			s.AddRemove = rdp.DP{Epsilon: float64(p.Epsilon), Delta: delta, Order: math.NaN(), Conversion: conv}
-			s.AddRemoveByPLD = true
-		}
-		if !replaceOne {
-			return s, nil
-		}
-		if p, err := pld.DPSGDReplaceOne(s.Q, s.Z, int(s.Steps), delta, pld.Options{}); err == nil && float64(p.Epsilon) < s.ReplaceOne.Epsilon {
-			s.ReplaceOne = rdp.DP{Epsilon: float64(p.Epsilon), Delta: delta, Order: math.NaN(), Conversion: conv}
-			s.ReplaceOneByPLD = true
+	s.ReplaceOneByPLD = s.ReplaceOneBy == composition.AccountPLD
+	return s, nil
+}
+
+// account is the ε of the run s under rel at delta by t, the accountant
+// that gave it, and RDP's ε beside it. The Order is RDP's where RDP gave
+// the ε, NaN otherwise.
+func (s Sampling) account(t composition.Tight, rel dp.Relation, delta float64) (rdp.DP, string, float64, error) {
+	acc, err := t.Account(dp.DPSGD(s.Q, s.Z, s.Steps, dp.Poisson), rel, delta, nil)
+	if err != nil {
+		return rdp.DP{}, "", 0, err
+	}
+	d := rdp.DP{Epsilon: float64(acc.Epsilon), Delta: delta, Order: math.NaN(), Conversion: t.Conversion}
+	rdpEps := math.NaN()
+	if acc.RDP != nil {
+		rdpEps = acc.RDP.Epsilon
+		if acc.Accountant == composition.AccountRDP {
+			d = *acc.RDP
 		}
 	}
-	return s, nil
+	return d, acc.Accountant, rdpEps, nil
 }
 
 // samplingRun is the DP-SGD run that run is compared with, not yet
@@ -190,6 +207,9 @@ func (s Sampling) Looseness() float64 {
 
 // AddRemoveSource cites the add/remove bound that was used.
 func (s Sampling) AddRemoveSource(conv rdp.Conversion) string {
+	if s.AddRemoveBy == composition.AccountAnalyticGaussian {
+		return "exact Gaussian profile at q = 1 (every record in every batch; Balle–Wang 2018, Thm 8; Dong–Roth–Su 2019, Cor. 3.3), below the RDP bound"
+	}
 	if s.AddRemoveByPLD {
 		return "PLD of the Poisson-subsampled Gaussian, both directions of add/remove (connect-the-dots, Doroshenko et al. 2022; Zhu–Dong–Wang 2022), below the RDP bound (Mironov–Talwar–Zhang 2019)"
 	}
@@ -199,6 +219,9 @@ func (s Sampling) AddRemoveSource(conv rdp.Conversion) string {
 // ReplaceOneSource cites the replace-one bound that was used and says
 // that it is loose.
 func (s Sampling) ReplaceOneSource(conv rdp.Conversion) string {
+	if s.ReplaceOneBy == composition.AccountAnalyticGaussian {
+		return fmt.Sprintf("exact Gaussian profile at q = 1 with sensitivity 2 (every record in every batch; Balle–Wang 2018, Thm 8; Dong–Roth–Su 2019, Cor. 3.3), below RDP's remove then add (%s)", dp.Loss(s.ReplaceOneRDP))
+	}
 	if s.ReplaceOneByPLD {
 		return fmt.Sprintf("PLD of the symmetrized pair ((1−q)N(0,z²)+qN(2,z²), N(0,z²)) (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022; connect-the-dots, Doroshenko et al. 2022), below RDP's remove then add (%s); loose: a tighter replace-one pair exists without a proof privamp can check", dp.Loss(s.ReplaceOneRDP))
 	}
@@ -218,7 +241,7 @@ func (s Sampling) LoosenessNote() string {
 // rule, rdp.DPSGD). Where the two differ the note gives dpsgd's step count
 // and its add/remove ε (the PLD, as the add/remove row when it applies), so
 // the two numbers are not read as one run counted twice; "" where they agree.
-func stepsNote(c Comparison, delta float64) string {
+func stepsNote(c Comparison, delta float64, conv rdp.Conversion) string {
 	n, b, e := c.Run.N, c.Run.Batch, c.Run.epochs()
 	steps := int64(math.Ceil(float64(e) * float64(n) / float64(b)))
 	if steps == c.Steps() {
@@ -227,10 +250,8 @@ func stepsNote(c Comparison, delta float64) string {
 	note := fmt.Sprintf("the sampling rows account %d steps (%d passes × ⌈%d/%d⌉ batches, as the fixed-order run they are compared with); DP-SGD accounting by epochs (the dpsgd command, n = %d, batch %d, %d epochs) counts ⌈E·n/b⌉ = %d steps (the expected number of Poisson batches in %d epochs, TF-Privacy's rule)",
 		c.Steps(), e, n, b, n, b, e, steps, e)
 	q, z := float64(b)/float64(n), float64(b)*c.Run.Sigma/c.Run.Loss.Lipschitz
-	if q < 1 && steps <= math.MaxInt32 {
-		if p, err := pld.DPSGD(q, z, int(steps), delta, pld.Options{}); err == nil && float64(p.Epsilon) < c.SamplingAddRemove.Epsilon {
-			note += fmt.Sprintf(" and gives the add/remove ε %s for them", p.Epsilon)
-		}
+	if g, err := (composition.Tight{Conversion: conv}).Epsilon(dp.DPSGD(q, z, steps, dp.Poisson), dp.AddRemove, delta); err == nil {
+		note += fmt.Sprintf(" and gives the add/remove ε %s for them", g.Epsilon)
 	}
 	return note + ": the same training described two ways, not two accountings of one run"
 }
@@ -302,7 +323,7 @@ func CompareTraining(r Training, o Options) (ComparisonReport, error) {
 	if err != nil {
 		return ComparisonReport{}, err
 	}
-	smp := Sampling{AddRemove: c.SamplingAddRemove, AddRemoveByPLD: c.SamplingAddRemoveByPLD, ReplaceOne: c.SamplingReplaceOne, ReplaceOneByPLD: c.SamplingReplaceOneByPLD, ReplaceOneRDP: c.SamplingReplaceOneRDP}
+	smp := c.sampling
 	out := ComparisonReport{
 		N: r.N, Batch: r.Batch, Epochs: r.Epochs, Steps: c.Steps(), Sigma: r.Sigma, Lipschitz: r.Loss.Lipschitz, Delta: r.Delta,
 		Conversion: conv.String(), Iteration: c.Iteration, // its count under a target is IterationWins
@@ -314,7 +335,7 @@ func CompareTraining(r Training, o Options) (ComparisonReport, error) {
 		SamplingReplaceOneSource: smp.ReplaceOneSource(conv),
 		CompositionSource:        Local{SGD: run}.Source() + "; " + conv.Source(),
 		Assumptions:              append(run.Assumptions(), "sampling: Poisson sampling at rate q = b/n, the summed batch gradient (clipped to norm L) gets N(0, (bσ)²I) noise: noise multiplier z = bσ/L; the same number of steps, E·⌈n/b⌉ (each fixed-order pass is ⌈n/b⌉ batches, the last one partial)"),
-		Notes: append(append(m.Notes, c.Verdict(), smp.LoosenessNote()), append(nonEmpty(stepsNote(c, r.Delta)),
+		Notes: append(append(m.Notes, c.Verdict(), smp.LoosenessNote()), append(nonEmpty(stepsNote(c, r.Delta, conv)),
 			"the neighbour relations differ: amplification by iteration is proved for replace-one neighbours; DP-SGD's sampling analysis for add/remove-one. The replace-one sampling row is the like-for-like comparison; the two relations' ε are not interchangeable",
 			"sampling needs secret Poisson sampling (every record joins each batch independently) but covers every released iterate; iteration needs a fixed order, a contractive step (η ≤ 2/β) and hidden intermediate iterates, and protects early records most")...),
 	}

@@ -48,13 +48,13 @@ type Curves struct {
 // provable replace-one pair, and loose: see Sampling.LoosenessNote; Order is
 // null when the PLD gave it).
 type SamplingColumn struct {
-	Column     string   `json:"column"`
-	Neighbours string   `json:"neighbours"`
-	Epsilon    dp.Loss  `json:"epsilon"`
-	Order      dp.Num   `json:"order"`
-	Looseness  dp.Num   `json:"looseness"`
-	Source     string   `json:"source"`
-	Notes      []string `json:"notes"`
+	Column     string      `json:"column"`
+	Neighbours dp.Relation `json:"neighbours"`
+	Epsilon    dp.Loss     `json:"epsilon"`
+	Order      dp.Num      `json:"order"`
+	Looseness  dp.Num      `json:"looseness"`
+	Source     string      `json:"source"`
+	Notes      []string    `json:"notes"`
 }
 
 // MarshalJSON adds the column's ε values (key "epsilon", null for no
@@ -151,7 +151,7 @@ func PersonCurves(r Training, variants []Variant, o Options, points int, samplin
 		if err != nil {
 			return c, err
 		}
-		c.Sampling = &SamplingColumn{Column: "epsilon_sampling_replace_one", Neighbours: "replace-one",
+		c.Sampling = &SamplingColumn{Column: "epsilon_sampling_replace_one", Neighbours: dp.ReplaceOne,
 			Epsilon: dp.Loss(s.ReplaceOne.Epsilon), Order: dp.Num(s.ReplaceOne.Order), Looseness: dp.Num(s.Looseness()),
 			Source: fmt.Sprintf("Poisson sampling q = b/n = %v, %d steps, z = bσ/L = %v, replace-one: %s", s.Q, s.Steps, s.Z, s.ReplaceOneSource(o.Conversion)),
 			Notes:  []string{"every iterate may be released; the sampling must stay secret", s.LoosenessNote()}}

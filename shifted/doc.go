@@ -70,7 +70,7 @@
 //
 // # Per-person curves
 //
-// Epsilon, Epsilons, EpsilonsAll and Summarize turn a Guarantee into
+// Epsilon, Epsilons, EpsilonsAll and Summarize turn a PerPerson into
 // (ε_t, δ)-DP for each index t with the conversions of package rdp. Curves
 // linear in α (zCDP) convert in O(1) per index; the mixtures are optimised
 // over α with warm starts. Compare sets amplification by iteration against

@@ -64,7 +64,7 @@ func FuzzClosedForms(f *testing.F) {
 		if n < 2 || n > MaxN || idx < 1 || idx >= n || !(sigma > 1e-3 && sigma < 1e4) || !(alpha > 1.0001 && alpha < 1e4) {
 			return
 		}
-		mk := func(sigma float64) Guarantee {
+		mk := func(sigma float64) PerPerson {
 			loss := Loss{Lipschitz: 1}
 			switch kind % 7 {
 			case 0:

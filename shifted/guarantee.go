@@ -9,11 +9,11 @@ import (
 // MaxN is the largest number of records (indices) privamp accepts.
 const MaxN = int64(1_000_000_000_000)
 
-// Guarantee is a per-person (per-index, FMTT18 Def. 12) privacy guarantee of
+// PerPerson is a per-person (per-index, FMTT18 Def. 12) privacy guarantee of
 // an algorithm that processes records x_1, …, x_n: for neighbouring datasets
 // that differ in position t (replace-one), the released output satisfies the
 // RDP curve Curve(t).
-type Guarantee interface {
+type PerPerson interface {
 	// Len is the number of indices n.
 	Len() int64
 	// Curve is the RDP curve of index t ∈ [1, Len()].
@@ -30,14 +30,14 @@ type Guarantee interface {
 	Source() string
 }
 
-// ZCDP is a Guarantee whose curves are linear in α: index t is ρ_t-zCDP with
+// ZCDP is a PerPerson whose curves are linear in α: index t is ρ_t-zCDP with
 // ρ_t = exp(LogRho(t)), and its (ε, δ) conversion depends on ρ_t alone.
 type ZCDP interface {
-	Guarantee
+	PerPerson
 	LogRho(t int64) float64
 }
 
-func checkIndex(g Guarantee, t int64) error {
+func checkIndex(g PerPerson, t int64) error {
 	if n := g.Len(); t < 1 || t > n {
 		return fmt.Errorf("index %d outside [1, %d]", t, n)
 	}

@@ -357,7 +357,7 @@ func TestOracleSkipStop(t *testing.T) {
 		}
 		o.div = func(int64) float64 { return 1 }
 		skip := k%2 == 0
-		var g Guarantee = Stop{N: n, Sigma: o.g.Sigma, Loss: o.g.Loss}
+		var g PerPerson = Stop{N: n, Sigma: o.g.Sigma, Loss: o.g.Loss}
 		if skip {
 			g = Skip{N: n, Sigma: o.g.Sigma, Loss: o.g.Loss}
 		}

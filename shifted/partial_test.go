@@ -68,7 +68,7 @@ func TestPartialBatchN34(t *testing.T) {
 		if lr := gg.LogRho(1); lr < math.Log(ref)-1e-9 {
 			t.Errorf("%T: ρ_1 = %g below Thm 22 with c′ %g", gg, math.Exp(lr), ref)
 		}
-		e, err := Epsilon(gg.(Guarantee), 1, 1e-6, rdp.Improved)
+		e, err := Epsilon(gg.(PerPerson), 1, 1e-6, rdp.Improved)
 		if err != nil || !(e.Epsilon > 1.72) {
 			t.Errorf("%T: ε_1 = %v (%v), want ≥ 1.728", gg, e.Epsilon, err)
 		}

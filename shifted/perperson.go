@@ -27,7 +27,7 @@ func checkDelta(delta float64) error {
 // coarse scan and a start from the zCDP curve through ε(2) — never worse
 // than rdp.EpsilonFor's grid search in the tests, and every order tried is a
 // valid bound.
-func Epsilon(g Guarantee, t int64, delta float64, conv rdp.Conversion) (rdp.DP, error) {
+func Epsilon(g PerPerson, t int64, delta float64, conv rdp.Conversion) (rdp.DP, error) {
 	if err := checkDelta(delta); err != nil {
 		return rdp.DP{}, err
 	}
@@ -39,7 +39,7 @@ func Epsilon(g Guarantee, t int64, delta float64, conv rdp.Conversion) (rdp.DP, 
 }
 
 // epsilonAt converts index t with an order guess (0: none).
-func epsilonAt(g Guarantee, t int64, delta float64, conv rdp.Conversion, guess float64, coarse bool) (eps, order float64) {
+func epsilonAt(g PerPerson, t int64, delta float64, conv rdp.Conversion, guess float64, coarse bool) (eps, order float64) {
 	if z, ok := g.(ZCDP); ok {
 		lr := z.LogRho(t)
 		if lr > -700 && guess > 1 {
@@ -99,7 +99,7 @@ func linearGuess(c rdp.Curve, delta float64, conv rdp.Conversion) float64 {
 
 // Epsilons returns ε_t(δ) for each index in ts, in the same order, reusing
 // each answer's order as the next one's starting point (sort ts for speed).
-func Epsilons(g Guarantee, ts []int64, delta float64, conv rdp.Conversion) ([]float64, error) {
+func Epsilons(g PerPerson, ts []int64, delta float64, conv rdp.Conversion) ([]float64, error) {
 	if err := checkDelta(delta); err != nil {
 		return nil, err
 	}
@@ -198,7 +198,7 @@ var DefaultQuantiles = []float64{0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99}
 // monotonicity in t: the rank-r smallest ε is at a known index, so quantiles
 // cost one conversion each and the count under target a binary search
 // (O(log n) conversions), for n up to MaxN.
-func Summarize(g Guarantee, delta float64, conv rdp.Conversion, target float64) (Summary, error) {
+func Summarize(g PerPerson, delta float64, conv rdp.Conversion, target float64) (Summary, error) {
 	if err := checkDelta(delta); err != nil {
 		return Summary{}, err
 	}

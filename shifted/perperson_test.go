@@ -39,9 +39,9 @@ func TestLinearEpsMatchesRDP(t *testing.T) {
 }
 
 // guarantees returns one of each kind for the tests.
-func guarantees() map[string]Guarantee {
+func guarantees() map[string]PerPerson {
 	loss := Loss{Lipschitz: 1}
-	return map[string]Guarantee{
+	return map[string]PerPerson{
 		"pnsgd":     SGD{N: 3000, Sigma: 2, Loss: loss},
 		"minibatch": SGD{N: 3000, Batch: 7, Sigma: 0.5, Loss: loss},
 		"epochs":    SGD{N: 3000, Epochs: 5, Sigma: 4, Loss: loss},
@@ -110,7 +110,7 @@ func TestEpsilonsAllMatchesSingle(t *testing.T) {
 func TestEpsilonsAllParallel(t *testing.T) {
 	// Large enough to be split over goroutines and blocks.
 	loss := Loss{Lipschitz: 1}
-	for name, g := range map[string]Guarantee{
+	for name, g := range map[string]PerPerson{
 		"pnsgd":  SGD{N: 300_000, Sigma: 3, Loss: loss},
 		"strong": SGD{N: 300_000, Sigma: 3, Loss: Loss{Lipschitz: 1, Smoothness: 1, StrongConvexity: 1e-5, Eta: 1}},
 		"skip":   Skip{N: 300_000, Sigma: 3, Loss: loss},

@@ -205,11 +205,11 @@ func (l Loss) Contracts() bool {
 // Guarantee returns the per-person guarantee of the run's final iterate
 // (amplification by iteration): SGD for PNSGD, Skip, Stop or Tasks. Indices
 // are the private positions 1..N. The run must validate.
-func (r Training) Guarantee() (Guarantee, error) {
+func (r Training) Guarantee() (PerPerson, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	var g Guarantee
+	var g PerPerson
 	switch r.Variant {
 	case VariantPNSGD:
 		g = r.sgd()
@@ -230,7 +230,7 @@ func (r Training) Guarantee() (Guarantee, error) {
 		}
 	}
 	if r.Variant != VariantPNSGD && r.Public > 0 {
-		g = privateOnly{Guarantee: g, n: r.N, public: r.Public}
+		g = privateOnly{PerPerson: g, n: r.N, public: r.Public}
 	}
 	if err := g.Check(); err != nil {
 		return nil, err
@@ -330,12 +330,12 @@ func (r Training) Name() string {
 // privateOnly restricts a Skip or Stop guarantee over N + Public positions
 // to the N private ones (Cor 31: the public records need no protection).
 type privateOnly struct {
-	Guarantee
+	PerPerson
 	n, public int64
 }
 
 func (p privateOnly) Len() int64 { return p.n }
 
 func (p privateOnly) Source() string {
-	return p.Guarantee.Source() + fmt.Sprintf("; the last %d records are public (Cor 31): only positions 1..%d are private", p.public, p.n)
+	return p.PerPerson.Source() + fmt.Sprintf("; the last %d records are public (Cor 31): only positions 1..%d are private", p.public, p.n)
 }

@@ -59,7 +59,7 @@ func TestTrainingGuarantee(t *testing.T) {
 	loss := Loss{Lipschitz: 1.5, Smoothness: 1, Eta: 0.5}
 	cases := []struct {
 		run  Training
-		want Guarantee
+		want PerPerson
 	}{
 		{Training{Variant: VariantPNSGD, N: 100, Public: 5, Batch: 4, Epochs: 3, Sigma: 2, Loss: loss, Delta: 1e-5},
 			SGD{N: 100, Public: 5, Batch: 4, Epochs: 3, Sigma: 2, Loss: loss}},

@@ -96,11 +96,12 @@
 //	{"algorithm": "dpsgd", "sampling": "poisson", "sample_rate": 0.004266666666666667,
 //	 "noise_multiplier": 1.1, "steps": 14063, "delta": 1e-5, "epsilon": 2.6}
 //
-// VerifyDPSGD decides it with an Accountant (Options; BestAccountant, the
-// smaller of RDP and the PLD, by default): with Poisson sampling, dp.Valid when
-// the claimed ε is at least the certified one (Verification.WorstEpsilon),
-// else dp.Invalid with the noise multiplier that would make the claim true
-// (NoiseMultiplierNeeded, verified with the accountant). Replace-one
+// VerifyDPSGD decides it with a dp.Accountant (Options; composition.Tightest,
+// the smaller of RDP and the PLD, by default) on the run's dp.Event
+// (DPSGDRun.Event): with Poisson sampling, dp.Valid when the claimed ε is at
+// least the certified one (Verification.WorstEpsilon), else dp.Invalid with
+// the noise multiplier that would make the claim true (NoiseMultiplierNeeded:
+// dp.Calibrate over the accountant, verified with it). Replace-one
 // neighbours are bounded by a pair proved to dominate (RDP's removal then
 // addition, or the PLD's symmetrized sensitivity-2 pair, whichever is
 // smaller): sound, but looser than dp_accounting's replace-one PLD, whose

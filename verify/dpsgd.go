@@ -52,15 +52,15 @@ type DPSGDClaim struct {
 // DPSGDRun is the run a DP-SGD claim describes, with the sampling rate and
 // the number of steps resolved (DPSGDClaim.Run).
 type DPSGDRun struct {
-	Sampling        string   `json:"sampling"`
-	N               int64    `json:"n,omitempty"`
-	Batch           int64    `json:"batch,omitempty"`
-	Epochs          dp.Num   `json:"epochs,omitzero"`
-	SamplingRate    dp.Num   `json:"sampling_rate"`
-	Steps           int64    `json:"steps"`
-	NoiseMultiplier dp.Noise `json:"noise_multiplier"`
-	Delta           dp.Loss  `json:"delta"`
-	Neighbours      string   `json:"neighbours"`
+	Sampling        string      `json:"sampling"`
+	N               int64       `json:"n,omitempty"`
+	Batch           int64       `json:"batch,omitempty"`
+	Epochs          dp.Num      `json:"epochs,omitzero"`
+	SamplingRate    dp.Num      `json:"sampling_rate"`
+	Steps           int64       `json:"steps"`
+	NoiseMultiplier dp.Noise    `json:"noise_multiplier"`
+	Delta           dp.Loss     `json:"delta"`
+	Neighbours      dp.Relation `json:"neighbours"`
 }
 
 // String describes the run in one line.
@@ -110,7 +110,7 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 	bad := func(f string, value any, format string, a ...any) error {
 		return &dp.Error{Where: dp.InputFile, Field: f, Value: value, Reason: fmt.Sprintf(format, a...)}
 	}
-	r := DPSGDRun{Sampling: d.Sampling, Neighbours: d.Neighbours, NoiseMultiplier: dp.Noise(d.NoiseMultiplier), Delta: dp.Loss(d.Delta)}
+	r := DPSGDRun{Sampling: d.Sampling, NoiseMultiplier: dp.Noise(d.NoiseMultiplier), Delta: dp.Loss(d.Delta)}
 	if d.Algorithm != AlgorithmDPSGD {
 		return r, bad("algorithm", d.Algorithm, "must be %q for a DP-SGD claim, got %q", AlgorithmDPSGD, d.Algorithm)
 	}
@@ -123,7 +123,7 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 	if err != nil {
 		return r, bad("neighbours", d.Neighbours, "must be %q or %q (dp_accounting's add_or_remove_one or replace_one), got %q", dp.AddRemove, dp.ReplaceOne, d.Neighbours)
 	}
-	r.Neighbours = rel.String()
+	r.Neighbours = rel
 	// the sampling rate
 	switch {
 	case d.SampleRate != nil && d.BatchSize != nil:
@@ -196,8 +196,8 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 // of privamp covers (shuffling; fixed-size batches under add/remove).
 const ViaNoAccountant = "none: no accountant covers this sampling"
 
-// VerifyDPSGD decides a DP-SGD claim with o's accountant (BestAccountant by
-// default):
+// VerifyDPSGD decides a DP-SGD claim with o's accountant (composition.Tightest
+// by default: the ε `privamp dpsgd` prints for the same run):
 //
 //   - Poisson sampling: dp.Valid when the claimed ε is at least the certified
 //     one, else dp.Invalid with the certified ε (WorstEpsilon) and the noise
@@ -224,7 +224,7 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	a := o.accountant()
 	nan := math.NaN()
 	claimed := dp.Num(*d.Epsilon)
-	v := Verification{Via: a.Name, DPSGD: &r, ClaimedEpsilon: &claimed, WorstEpsilon: dp.Loss(nan),
+	v := Verification{Via: via(a), DPSGD: &r, ClaimedEpsilon: &claimed, WorstEpsilon: dp.Loss(nan),
 		CompositionEpsilon: dp.Loss(nan), NoiseMultiplierNeeded: dp.Noise(nan)}
 	rate := "q = batch_size/n"
 	if r.N == 0 {
@@ -249,7 +249,7 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	v.Assumptions = []string{"the released model is a post-processing of the noisy gradients; the accounting covers every intermediate iterate",
 		"the noise multiplier, clipping norm and sampling rate do not depend on the private data"}
 	fixed := r.Sampling == SamplingFixedSize
-	ref, refErr := a.Epsilon(r)
+	ref, refErr := runEpsilon(a, r)
 	unsupported := func(detail, note string) (Verification, error) {
 		v.Via = ViaNoAccountant
 		v.Verdict = dp.Unsupported
@@ -257,8 +257,8 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 		v.Notes = append(v.Notes, note)
 		asPoisson := r
 		asPoisson.Sampling = SamplingPoisson
-		if ref, err := a.Epsilon(asPoisson); err == nil {
-			v.Notes = append(v.Notes, fmt.Sprintf("for reference only (not a certificate): the same run accounted as Poisson sampling by the %s gives ε = %s at δ = %g", a.Name, dp.Loss(ref.Epsilon), d.Delta))
+		if ref, err := runEpsilon(a, asPoisson); err == nil {
+			v.Notes = append(v.Notes, fmt.Sprintf("for reference only (not a certificate): the same run accounted as Poisson sampling by the %s gives ε = %s at δ = %g", via(a), ref.Epsilon, d.Delta))
 		}
 		return v, nil
 	}
@@ -266,11 +266,11 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	case r.Sampling == SamplingShuffle:
 		return unsupported("shuffled, consecutive batches: each example is in exactly one batch per epoch, not in each batch independently with probability q",
 			"accounting shuffled batches as if Poisson-sampled is the common approximation (Opacus, TF-Privacy), not a proof: privamp does not certify it")
-	case fixed && r.Neighbours != dp.ReplaceOne.String():
+	case fixed && r.Neighbours != dp.ReplaceOne:
 		return unsupported("batches of exactly batch_size drawn without replacement under add/remove neighbours: no dominating pair for them is implemented here, so no bound is given",
 			"sampling without replacement (fixed-size batches) is certified under replace-one neighbours only (the PLD's replace-one pair); under add/remove no dominating pair is implemented in privamp, and accounting it as Poisson is an approximation, not a proof")
 	case fixed && refErr != nil:
-		return unsupported(fmt.Sprintf("batches of exactly batch_size drawn without replacement: the %s has no bound for them (%v)", a.Name, refErr),
+		return unsupported(fmt.Sprintf("batches of exactly batch_size drawn without replacement: the %s has no bound for them (%v)", via(a), refErr),
 			"fixed-size batches under replace-one are certified by the PLD of their dominating pair or by that pair's RDP; this accountant gave neither")
 	case fixed:
 		v.Checks = append(v.Checks, check("sampling without replacement, replace-one", dp.Assumed, float64(r.SamplingRate), nan, BasisTrust,
@@ -285,24 +285,24 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 		v.Verdict, v.Via = dp.Unsupported, ViaDelta
 		return v, nil
 	}
-	v.Source, v.WorstEpsilon, v.CompositionEpsilon = ref.Source, dp.Loss(ref.Epsilon), dp.Loss(ref.Epsilon)
+	v.Source, v.WorstEpsilon, v.CompositionEpsilon = ref.Source, ref.Epsilon, ref.Epsilon
 	switch {
-	case r.Neighbours == dp.ReplaceOne.String() && r.SamplingRate < 1 && fixed:
+	case r.Neighbours == dp.ReplaceOne && r.SamplingRate < 1 && fixed:
 		v.Notes = append(v.Notes, "fixed-size batches under replace-one are bounded by the PLD of the pair ((1−γ)N(0,z²)+γN(2,z²), N(0,z²)), γ = batch_size/n, symmetrized (Balle–Barthe–Gaboardi 2018, Thm 2; Zhu–Dong–Wang 2022; Dong–Roth–Su 2022): a fixed-size batch under replace-one is a much stronger adversary than Poisson sampling under add/remove, so expect a far larger ε than a Poisson accountant reports")
-	case r.Neighbours == dp.ReplaceOne.String() && r.SamplingRate < 1:
+	case r.Neighbours == dp.ReplaceOne && r.SamplingRate < 1:
 		v.Notes = append(v.Notes, "replace-one neighbours are bounded by a pair proved to dominate: the removal then addition of RDP (Mironov 2017, Prop. 11) or the PLD's symmetrized sensitivity-2 pair (Balle–Barthe–Gaboardi 2018, Thm 2; Dong–Roth–Su 2022), whichever is smaller and covers the sampling; both are looser than dp_accounting's replace-one PLD, whose pair privamp cannot check, so a smaller ε may be true")
 	}
-	if *d.Epsilon >= ref.Epsilon {
+	if *d.Epsilon >= float64(ref.Epsilon) {
 		v.Verdict = dp.Valid
 		return v, nil
 	}
 	v.Verdict = dp.Invalid
-	z, err := a.noiseFor(r, *d.Epsilon)
+	z, err := noiseFor(a, r, *d.Epsilon)
 	v.NoiseMultiplierNeeded = dp.Noise(z)
 	if err != nil {
 		v.NoiseMultiplierNeeded = dp.Noise(math.Inf(1))
 		v.Notes = append(v.Notes, err.Error())
 	}
-	v.Notes = append(v.Notes, fmt.Sprintf("the smallest ε the %s certifies for this run is %s at δ = %g; with noise multiplier %s (the rest unchanged) the claim holds", a.Name, v.WorstEpsilon, d.Delta, v.NoiseMultiplierNeeded))
+	v.Notes = append(v.Notes, fmt.Sprintf("the smallest ε the %s certifies for this run is %s at δ = %g; with noise multiplier %s (the rest unchanged) the claim holds", via(a), v.WorstEpsilon, d.Delta, v.NoiseMultiplierNeeded))
 	return v, nil
 }

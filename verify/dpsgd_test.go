@@ -43,7 +43,7 @@ func rdpEpsilon(t *testing.T, q, z, steps, delta float64) float64 {
 
 // rdpOnly verifies with the RDP accountant alone, whose answers these tests
 // recompute with package rdp.
-var rdpOnly = Options{Accountant: RDPAccountant()}
+var rdpOnly = Options{Accountant: composition.Tight{Only: composition.AccountRDP}}
 
 // Issue 10: by default a claim is verified by the tightest accountant, and
 // the MNIST example's ε = 2.5 is VALID only with the PLD (RDP says 2.597);
@@ -196,30 +196,65 @@ func TestDPSGDReplaceOne(t *testing.T) {
 	}
 }
 
-// TestDPSGDAccountantSeam: another accountant plugs in through Options;
-// without NoiseFor the claim package bisects over Epsilon (agreeing with
-// rdp's calibration), and a NoiseFor whose answer its Epsilon does not
-// certify is replaced by the bisection's.
+// testAccountant is a dp.Accountant for these tests: name, with ε from
+// epsilon and everything else from the RDP accountant.
+type testAccountant struct {
+	name    string
+	epsilon func(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, error)
+}
+
+func (a testAccountant) Name() string { return a.name }
+func (a testAccountant) Supports(e dp.Event, r dp.Relation) error {
+	return rdpOnly.Accountant.Supports(e, r)
+}
+func (a testAccountant) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, error) {
+	return a.epsilon(e, r, delta)
+}
+func (a testAccountant) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee, error) {
+	return rdpOnly.Accountant.Delta(e, r, eps)
+}
+
+// TestDPSGDAccountantSeam: another accountant (any dp.Accountant) plugs in
+// through Options and is named in Via; the noise needed is dp.Calibrate's
+// over its ε (agreeing with rdp's own calibration); an accountant that
+// certifies less gives VALID where RDP gives INVALID; and a noise
+// multiplier that the accountant does not certify when asked again is
+// never reported.
 func TestDPSGDAccountantSeam(t *testing.T) {
 	doc := strings.Replace(mnist, "EPS", "2.5", 1)
-	def := RDPAccountant()
-	bisect := Accountant{Name: "RDP by bisection", Epsilon: def.Epsilon}
+	def := rdpOnly.Accountant
+	bisect := testAccountant{name: "RDP by bisection", epsilon: def.Epsilon}
 	v := verifyDPSGDString(t, doc, Options{Accountant: bisect})
-	ref := verifyDPSGDString(t, doc, rdpOnly)
-	if v.Via != "RDP by bisection" || v.Verdict != dp.Invalid || math.Abs(float64(v.NoiseMultiplierNeeded/ref.NoiseMultiplierNeeded)-1) > 1e-4 {
-		t.Errorf("bisection: %v via %s, z %v vs rdp's calibration %v", v.Verdict, v.Via, v.NoiseMultiplierNeeded, ref.NoiseMultiplierNeeded)
+	ref, err := rdp.DPSGD{SamplingRate: 256.0 / 60000, Steps: 14063, Delta: 1e-5, Calibrate: true, TargetEpsilon: 2.5}.Account()
+	if err != nil {
+		t.Fatal(err)
 	}
-	tight := Accountant{Name: "a tighter accountant", Epsilon: func(m DPSGDRun) (Certificate, error) {
-		c, err := def.Epsilon(m)
-		c.Epsilon *= 0.95
-		return c, err
+	if v.Via != "RDP by bisection" || v.Verdict != dp.Invalid || math.Abs(float64(v.NoiseMultiplierNeeded/ref.NoiseMultiplier)-1) > 1e-4 {
+		t.Errorf("bisection: %v via %s, z %v vs rdp's calibration %v", v.Verdict, v.Via, v.NoiseMultiplierNeeded, ref.NoiseMultiplier)
+	}
+	tight := testAccountant{name: "a tighter accountant", epsilon: func(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, error) {
+		g, err := def.Epsilon(e, r, delta)
+		g.Epsilon *= 0.95
+		return g, err
 	}}
 	if v := verifyDPSGDString(t, doc, Options{Accountant: tight}); v.Verdict != dp.Valid || v.Via != "a tighter accountant" {
 		t.Errorf("tighter accountant: %v via %s", v.Verdict, v.Via)
 	}
-	liar := Accountant{Name: "liar", Epsilon: def.Epsilon, NoiseFor: func(DPSGDRun, float64) (float64, error) { return 1.1, nil }}
-	if v := verifyDPSGDString(t, doc, Options{Accountant: liar}); math.Abs(float64(v.NoiseMultiplierNeeded/ref.NoiseMultiplierNeeded)-1) > 1e-4 {
-		t.Errorf("an uncertified calibration was reported: %v (certified: %v)", v.NoiseMultiplierNeeded, ref.NoiseMultiplierNeeded)
+	// The liar certifies every noise multiplier but the claim's own (1.1)
+	// the first time it is asked about it (ε = 0) and answers truly after:
+	// the calibration finds the smallest noise searched, which the liar
+	// does not certify when asked again, so no noise multiplier is reported.
+	asked := map[float64]bool{}
+	liar := testAccountant{name: "liar", epsilon: func(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, error) {
+		if run, _ := dp.AsSampledGaussianRun(e); run.Noise != 1.1 && !asked[run.Noise] {
+			asked[run.Noise] = true
+			return dp.Guarantee{Delta: dp.Loss(delta), Relation: r}, nil
+		}
+		return def.Epsilon(e, r, delta)
+	}}
+	lv := verifyDPSGDString(t, doc, Options{Accountant: liar})
+	if lv.Verdict != dp.Invalid || !math.IsInf(float64(lv.NoiseMultiplierNeeded), 1) || !strings.Contains(strings.Join(lv.Notes, " "), "does not certify") {
+		t.Errorf("an uncertified calibration was reported: %v, noise needed %v; notes %v", lv.Verdict, lv.NoiseMultiplierNeeded, lv.Notes)
 	}
 	// ε = 0: rdp's calibration refuses a target of 0, the bisection finds
 	// the noise at which total variation ≤ δ (Bretagnolle–Huber) gives ε = 0
@@ -262,7 +297,7 @@ func TestDPSGDJSONAndTrajectory(t *testing.T) {
 func TestDPSGDFixedSizeReplaceOne(t *testing.T) {
 	doc := `{"algorithm": "dpsgd", "sampling": "fixed-size", "n": 10000, "batch_size": 100, "noise_multiplier": 1.5,
   "steps": 300, "delta": 1e-5, "neighbours": "replace-one", "epsilon": EPS}`
-	want, err := composition.DPSGDWith(rdp.DPSGD{N: 10000, Batch: 100, Steps: 300, Noise: 1.5, Delta: 1e-5, ReplaceOne: true, FixedSize: true}, composition.AccountBest)
+	want, err := composition.DPSGDWith(rdp.DPSGD{N: 10000, Batch: 100, Steps: 300, Noise: 1.5, Delta: 1e-5, Neighbours: dp.ReplaceOne, Sampling: dp.WithoutReplacement}, composition.AccountBest)
 	if err != nil || want.Accountant != "pld" {
 		t.Fatal(want, err)
 	}
@@ -276,7 +311,7 @@ func TestDPSGDFixedSizeReplaceOne(t *testing.T) {
 	if below.Verdict != dp.Invalid || !(z > 1.5 && z < 1.6) {
 		t.Fatalf("ε·0.999: %v, noise needed %v; notes %v", below.Verdict, z, below.Notes)
 	}
-	at, err := composition.DPSGDWith(rdp.DPSGD{N: 10000, Batch: 100, Steps: 300, Noise: z, Delta: 1e-5, ReplaceOne: true, FixedSize: true}, composition.AccountBest)
+	at, err := composition.DPSGDWith(rdp.DPSGD{N: 10000, Batch: 100, Steps: 300, Noise: z, Delta: 1e-5, Neighbours: dp.ReplaceOne, Sampling: dp.WithoutReplacement}, composition.AccountBest)
 	if err != nil || float64(at.Epsilon) > e*0.999 {
 		t.Errorf("at the noise needed %v: ε %v > claim %v (%v)", z, at.Epsilon, e*0.999, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/verify"
 )
 
@@ -43,7 +44,7 @@ func ExampleVerifyDPSGD() {
 		fmt.Println(err)
 		return
 	}
-	v, _ := verify.VerifyDPSGD(c.DPSGD, verify.Options{Accountant: verify.RDPAccountant()})
+	v, _ := verify.VerifyDPSGD(c.DPSGD, verify.Options{Accountant: composition.Tight{Only: composition.AccountRDP}})
 	fmt.Printf("%s via %s: %d steps, certified ε = %s, noise multiplier needed %s\n", v.Verdict, v.Via, v.DPSGD.Steps, v.WorstEpsilon, v.NoiseMultiplierNeeded)
 	v, _ = verify.VerifyDPSGD(c.DPSGD, verify.Options{}) // the tightest accountant: the PLD here
 	fmt.Printf("%s via %s: certified ε = %s\n", v.Verdict, v.Via, v.WorstEpsilon)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -29,12 +30,12 @@ func TestDPSGDClaimSameEpsilonAsDPSGD(t *testing.T) {
 				claim string
 				run   rdp.DPSGD
 			}{`"sampling": "poisson", "n": 60000, "batch_size": 256, "epochs": 60, "noise_multiplier": 1.1, "delta": 1e-5, "neighbours": "replace-one"`,
-				rdp.DPSGD{N: 60000, Batch: 256, Epochs: 60, Noise: 1.1, Delta: 1e-5, ReplaceOne: true}},
+				rdp.DPSGD{N: 60000, Batch: 256, Epochs: 60, Noise: 1.1, Delta: 1e-5, Neighbours: dp.ReplaceOne}},
 			struct {
 				claim string
 				run   rdp.DPSGD
 			}{`"sampling": "fixed-size", "n": 10000, "batch_size": 100, "steps": 500, "noise_multiplier": 1.5, "delta": 1e-6, "neighbours": "replace-one"`,
-				rdp.DPSGD{N: 10000, Batch: 100, Steps: 500, Noise: 1.5, Delta: 1e-6, ReplaceOne: true, FixedSize: true}})
+				rdp.DPSGD{N: 10000, Batch: 100, Steps: 500, Noise: 1.5, Delta: 1e-6, Neighbours: dp.ReplaceOne, Sampling: dp.WithoutReplacement}})
 	}
 	for _, c := range cases {
 		want, err := composition.DPSGDWith(c.run, composition.AccountBest)

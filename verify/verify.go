@@ -353,7 +353,7 @@ func check(name string, status dp.Status, value, bound float64, basis, detail st
 
 // epsilonOf is index t's ε at δ through the improved conversion: the one
 // per-index answer of package shifted.
-func epsilonOf(g shifted.Guarantee, t int64, delta float64) (float64, error) {
+func epsilonOf(g shifted.PerPerson, t int64, delta float64) (float64, error) {
 	dp, err := shifted.Epsilon(g, t, delta, rdp.Improved)
 	return dp.Epsilon, err
 }

@@ -29,7 +29,7 @@ func user(cmd *cobra.Command, name string, v float64) float64 {
 type dpsgdOptions struct {
 	IO *app
 	// Run is the DP-SGD run: its rate, steps, noise or target, δ,
-	// relation (ReplaceOne), sampling (FixedSize) and conversion.
+	// relation (Neighbours), sampling (Sampling) and conversion.
 	Run rdp.DPSGD
 	// Accountant is rdp, pld or best.
 	Accountant string
@@ -101,7 +101,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		if err != nil || smp == dp.None {
 			return badInput("--sampling must be poisson or fixed-size, got %q", sampling)
 		}
-		d.ReplaceOne, d.Calibrate, d.FixedSize = rel == dp.ReplaceOne, changed(cmd, "target-epsilon"), smp == dp.WithoutReplacement
+		d.Neighbours, d.Calibrate, d.Sampling = rel, changed(cmd, "target-epsilon"), smp
 		if _, err := composition.Named(accountant); err != nil {
 			return err
 		}
@@ -119,16 +119,16 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	a, d := opts.IO, opts.Run
 	res, err := composition.DPSGDWith(d, opts.Accountant)
 	if err != nil {
-		return flagError(err, map[string]string{"fixed_size": "sampling"})
+		return flagError(err, nil)
 	}
 	zSrc, nb, title, smp := "input", "add/remove one example", "DP-SGD (Poisson-subsampled Gaussian)", "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
 	if res.Calibrated {
 		zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
 	}
-	if d.ReplaceOne {
+	if d.Neighbours == dp.ReplaceOne {
 		nb = "replace one example (the symmetrized PLD of docs/accounting.md, and for Poisson sampling also RDP through remove-then-add, Mironov 2017, Prop. 11)"
 	}
-	if d.FixedSize {
+	if d.Sampling == dp.WithoutReplacement {
 		title, smp = "DP-SGD (fixed-size batches drawn without replacement)", "each batch is exactly batch examples drawn uniformly without replacement, independently at each step (not a shuffle cut into consecutive batches)"
 	}
 	r := &report{

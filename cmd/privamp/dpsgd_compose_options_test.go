@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/composition/events"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -34,7 +35,7 @@ func TestDPSGDFlags(t *testing.T) {
 		t.Errorf("defaults: %+v %v", o, err)
 	}
 	o, err = parseDPSGD(t, "--n", "1000", "--batch", "10", "--steps", "5", "--target-epsilon", "2", "--neighbours", "replace-one", "--sampling", "fixed-size", "--accountant", "pld")
-	if err != nil || !o.Run.ReplaceOne || !o.Run.FixedSize || !o.Run.Calibrate || o.Run.Epochs != 0 || o.Run.Steps != 5 || o.Accountant != "pld" {
+	if err != nil || o.Run.Neighbours != dp.ReplaceOne || o.Run.Sampling != dp.WithoutReplacement || !o.Run.Calibrate || o.Run.Epochs != 0 || o.Run.Steps != 5 || o.Accountant != "pld" {
 		t.Errorf("replace-one fixed-size: %+v %v", o, err)
 	}
 	o, err = parseDPSGD(t, "--sampling-rate", "0.01", "--steps", "10")
@@ -124,7 +125,11 @@ func TestDPSGDAndEventsSameEpsilon(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for i, c := range runs {
-		d := rdp.DPSGD{N: c.n, Batch: c.batch, Steps: c.steps, Noise: c.z, Delta: c.delta, ReplaceOne: c.rel == "replace-one", FixedSize: c.fixed}
+		d := rdp.DPSGD{N: c.n, Batch: c.batch, Steps: c.steps, Noise: c.z, Delta: c.delta}
+		d.Neighbours, _ = dp.ParseRelation("neighbours", c.rel)
+		if c.fixed {
+			d.Sampling = dp.WithoutReplacement
+		}
 		sampled := fmt.Sprintf(`"type": "PoissonSampled", "sampling_probability": %v`, c.batch/c.n)
 		if c.fixed {
 			sampled = fmt.Sprintf(`"type": "SampledWithoutReplacement", "source_dataset_size": %v, "sample_size": %v`, c.n, c.batch)

@@ -52,7 +52,7 @@ type Result struct {
 	Deltas []composition.DeltaAt `json:"deltas,omitempty"`
 	// Neighbours is the relation the file was accounted under, as privamp
 	// names it everywhere ("add-remove" or "replace-one").
-	Neighbours string `json:"neighbours"`
+	Neighbours dp.Relation `json:"neighbours"`
 	// Steps is the number of mechanism runs in all; Phases lists them.
 	Steps  dp.Num  `json:"steps"`
 	Phases []Phase `json:"phases"`
@@ -113,7 +113,7 @@ func Account(ev Events, q Query) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Epsilon: acc.Epsilon, Delta: acc.Delta, Accountant: acc.Accountant, Neighbours: rel.String(),
+	res := Result{Epsilon: acc.Epsilon, Delta: acc.Delta, Accountant: acc.Accountant, Neighbours: rel,
 		Steps: dp.Num(steps), Phases: phases, PLDNote: acc.PLDNote, RDPNote: acc.RDPNote, Deltas: acc.Deltas}
 	if p := acc.PLD; p != nil {
 		pe, po := p.Epsilon, p.EpsilonOptimistic

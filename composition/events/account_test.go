@@ -11,6 +11,7 @@ import (
 
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/composition/pld"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/rdp"
 )
@@ -69,7 +70,7 @@ func TestMNISTRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dr, err := composition.DPSGDWith(rdp.DPSGD{SamplingRate: q, Steps: 1000, Noise: z, Delta: delta, ReplaceOne: true}, composition.AccountRDP)
+	dr, err := composition.DPSGDWith(rdp.DPSGD{SamplingRate: q, Steps: 1000, Noise: z, Delta: delta, Neighbours: dp.ReplaceOne}, composition.AccountRDP)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/rdp"
 )
 
@@ -36,8 +37,11 @@ func TestSameRunSameEpsilon(t *testing.T) {
 						continue // refused by both (tested elsewhere); q = 1 has no batch size
 					}
 					for _, a := range accountants {
-						d := rdp.DPSGD{N: c.n, Batch: c.batch, SamplingRate: c.q, Steps: c.steps, Noise: c.z, Delta: delta,
-							ReplaceOne: rel == ReplaceOne, FixedSize: fixed}
+						d := rdp.DPSGD{N: c.n, Batch: c.batch, SamplingRate: c.q, Steps: c.steps, Noise: c.z, Delta: delta}
+						d.Neighbours, _ = dp.ParseRelation("neighbours", rel)
+						if fixed {
+							d.Sampling = dp.WithoutReplacement
+						}
 						sampled := fmt.Sprintf(`"type": "PoissonSampled", "sampling_probability": %v`, c.batch/c.n)
 						if c.q == 1 {
 							sampled = `"type": "PoissonSampled", "sampling_probability": 1`

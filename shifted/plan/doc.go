@@ -52,8 +52,8 @@
 // Since every seed-002 utility bound (Thm 28–32) grows with σ, the same
 // order also gives the best utility bound. The argument uses only that the
 // positions' guarantees are ordered, so it holds verbatim for every
-// Guarantee whose curve ε_t(α) is non-decreasing in t for every α
-// (Guarantee.Monotone() = +1; reversed for −1): minibatches, several
+// shifted.PerPerson whose curve ε_t(α) is non-decreasing in t for every α
+// (PerPerson.Monotone() = +1; reversed for −1): minibatches, several
 // passes (ρ_t = 2L²/(b²σ²)·((E − 1)/M + 1/(M − j + 1)), non-decreasing in
 // the step j), strongly convex losses, and Skip-PNSGD. For zCDP guarantees
 // (every PNSGD variant) the key ρ*(ε, δ) makes it exact with per-person δ.

@@ -225,7 +225,7 @@ func (p *Plan) Options() (Options, error) {
 
 // Guarantee returns the per-person guarantee of the planned run (package
 // shifted): position t's curve is Guarantee().Curve(t).
-func (p *Plan) Guarantee() (shifted.Guarantee, error) {
+func (p *Plan) Guarantee() (shifted.PerPerson, error) {
 	return p.Training().Guarantee()
 }
 
@@ -408,7 +408,7 @@ var verifyAllMax = VerifyAllMax
 // other end is found by bisection. O(log n) evaluations per tier; the first
 // 1000 violations are evaluated one by one. Checked is n (every position is
 // covered); the source says how many were evaluated and how.
-func (p *Plan) verifyEnds(q *problem, g shifted.Guarantee) (*Verification, error) {
+func (p *Plan) verifyEnds(q *problem, g shifted.PerPerson) (*Verification, error) {
 	gs, err := q.guarantee(p.Sigma)
 	if err != nil {
 		return nil, err
@@ -423,7 +423,7 @@ func (p *Plan) verifyEnds(q *problem, g shifted.Guarantee) (*Verification, error
 		}
 		return e[0], nil
 	}
-	v := &Verification{Source: g.Source() + fmt.Sprintf("; n = %d > %d: each tier checked at its two ends and the run of violations bisected, since ε_t is monotone in t (Guarantee.Monotone)", p.N, verifyAllMax),
+	v := &Verification{Source: g.Source() + fmt.Sprintf("; n = %d > %d: each tier checked at its two ends and the run of violations bisected, since ε_t is monotone in t (PerPerson.Monotone)", p.N, verifyAllMax),
 		Assumptions: g.Assumptions()}
 	mono := q.mono
 	for ci, c := range p.Claims() {

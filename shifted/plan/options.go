@@ -111,7 +111,7 @@ func (o Options) EtaRule(n int64, sigma float64) (eta float64, rule string, pape
 // Guarantee returns the per-person guarantee of the run with n private
 // people (positions 1..n) at noise σ (Training.Guarantee), and the step
 // size it uses.
-func (o Options) Guarantee(n int64, sigma float64) (shifted.Guarantee, float64, error) {
+func (o Options) Guarantee(n int64, sigma float64) (shifted.PerPerson, float64, error) {
 	eta, _, _ := o.EtaRule(n, sigma)
 	g, err := o.run(n, sigma, eta).Guarantee()
 	return g, eta, err

@@ -37,7 +37,7 @@ type problem struct {
 	s        Options
 	groups   []group
 	n        int64 // private people
-	mono     int   // Guarantee.Monotone() of the variant
+	mono     int   // PerPerson.Monotone() of the variant
 	oneDelta bool
 	extra    int64 // extra people with the loosest budget (remedies)
 	tree     []node
@@ -50,7 +50,7 @@ type node struct {
 	left, right     int // child nodes; −1 for a leaf
 }
 
-// monotone returns the variant's Guarantee.Monotone() for n people.
+// monotone returns the variant's PerPerson.Monotone() for n people.
 func (s Options) monotone(n int64) (int, error) {
 	g, _, err := s.Guarantee(n, 1)
 	if err != nil {
@@ -307,12 +307,12 @@ func (p *problem) worst(lo, hi int) int64 {
 }
 
 // guarantee returns the guarantee at σ with the extra people.
-func (p *problem) guarantee(sigma float64) (shifted.Guarantee, error) {
+func (p *problem) guarantee(sigma float64) (shifted.PerPerson, error) {
 	g, _, err := p.s.Guarantee(p.total(), sigma)
 	return g, err
 }
 
-func epsAt(g shifted.Guarantee, t int64, delta float64, conv rdp.Conversion) float64 {
+func epsAt(g shifted.PerPerson, t int64, delta float64, conv rdp.Conversion) float64 {
 	dp, err := shifted.Epsilon(g, t, delta, conv)
 	if err != nil {
 		return math.Inf(1)
@@ -322,7 +322,7 @@ func epsAt(g shifted.Guarantee, t int64, delta float64, conv rdp.Conversion) flo
 
 // feasible reports whether every group meets its enforced limit at σ,
 // checking only the least private position of each group: ε_t is monotone
-// in t (Guarantee.Monotone) and falls as δ grows. A node of the tree passes
+// in t (PerPerson.Monotone) and falls as δ grows. A node of the tree passes
 // at once when its least private position, converted at the node's smallest
 // δ, meets the node's smallest limit; otherwise its children are checked.
 func (p *problem) feasible(sigma float64) bool {
