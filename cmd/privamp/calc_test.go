@@ -66,6 +66,7 @@ func jnear(t *testing.T, obj map[string]any, key string, want, tol float64) {
 // TestCalcJSON runs every calculator with --json and checks the headline
 // numbers against the test vectors of docs/seeds.md (recomputed in the tables tests).
 func TestCalcJSON(t *testing.T) {
+	t.Parallel() // no run(): touches no package-level state (atomicfile.Stdout, working directory)
 	cases := []struct {
 		args  []string
 		check func(obj map[string]any)

@@ -123,6 +123,7 @@ func TestCurveColumnOneMeaning(t *testing.T) {
 }
 
 func TestCurveAll(t *testing.T) {
+	t.Parallel() // no run(): touches no package-level state (atomicfile.Stdout, working directory)
 	out, _ := curveCSV(t, "--n", "3000", "--sigma", "2", "--variants", "pnsgd,stop", "--all", "--no-sampling")
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if err != nil || len(recs) != 3001 || len(recs[0]) != 4 {

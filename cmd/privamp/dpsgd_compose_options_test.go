@@ -107,6 +107,7 @@ func epsilonOf(t *testing.T, run func(a *app) error) (float64, string) {
 // fixed-size batches (before: 2.3817790 against 2.3817871 for MNIST, 2.71192
 // against 2.72915 at δ = 1e-9).
 func TestDPSGDAndEventsSameEpsilon(t *testing.T) {
+	t.Parallel() // no run(): touches no package-level state (atomicfile.Stdout, working directory)
 	type run struct {
 		n, batch, steps, z, delta float64
 		rel                       string

@@ -38,6 +38,7 @@ func gaussianAt(t *testing.T, x float64, k float64, delta float64, calibrate boo
 // -short the 1000-fold compositions run at σ = 20 only (both branches of
 // the 12% check are still taken: ε below and above 0.5).
 func TestGaussianFloor(t *testing.T) {
+	t.Parallel() // no run(): touches no package-level state (atomicfile.Stdout, working directory)
 	for _, sigma := range []float64{0.8, 2, 5, 20} {
 		for _, k := range []float64{1, 10, 1000} {
 			if testing.Short() && k == 1000 && sigma != 20 {
@@ -57,6 +58,7 @@ func TestGaussianFloor(t *testing.T) {
 
 // Calibration: recomputing ε at the returned noise meets the target.
 func TestGaussianCalibrationMeetsTarget(t *testing.T) {
+	t.Parallel() // no run(): touches no package-level state (atomicfile.Stdout, working directory)
 	for _, target := range []float64{0.3, 1, 4} {
 		sigma := gaussianAt(t, target, 7, 1e-5, true)["sigma"].(float64)
 		if again := gaussianAt(t, sigma, 7, 1e-5, false); again["epsilon"].(float64) > target {

@@ -177,6 +177,7 @@ func TestRunExactQuadratic(t *testing.T) {
 }
 
 func TestRunVariantsAndRules(t *testing.T) {
+	t.Parallel() // no run(): touches no package-level state (atomicfile.Stdout, working directory)
 	type config struct {
 		variant              shifted.Variant
 		rule                 optimizer.Rule

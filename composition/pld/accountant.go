@@ -6,6 +6,7 @@ import (
 	"github.com/privamp/privamp/dp"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/privamp/privamp/internal/field"
 )
@@ -115,14 +116,22 @@ func accountOnce(delta float64, k int, o Options, build func(Options) (*PLD, err
 	}
 	var optK *pmf
 	var errOpt error
+	var stop atomic.Bool // raised when the sound composition fails
+	optDir.stop = &stop
 	done := make(chan struct{})
 	go func() { // the optimistic estimate in parallel
 		defer close(done)
 		optK, errOpt = optDir.selfComposeAt(k, o.MaxPoints, delta)
 	}()
 	sound, err := sound1.selfComposeAt(k, delta)
+	if err != nil {
+		stop.Store(true) // the optimistic estimate is not needed
+	}
 	<-done
 	if err != nil {
+		if optK != nil {
+			putBuf(optK.p)
+		}
 		return Result{}, err
 	}
 	if errOpt != nil {

@@ -380,6 +380,9 @@ func (f *pmf) selfComposeAt(k, maxPoints int, delta float64) (*pmf, error) {
 		return weighs
 	}
 	for pass := 0; pass < 3; pass++ {
+		if f.stopped() {
+			return nil, errStopped
+		}
 		out, err := f.composeTilted(k, maxPoints, t)
 		if err != nil {
 			return nil, err
@@ -393,6 +396,9 @@ func (f *pmf) selfComposeAt(k, maxPoints int, delta float64) (*pmf, error) {
 	}
 	// Still weighing: the untilted composition may do better (few steps,
 	// heavy tails).
+	if f.stopped() {
+		return nil, errStopped
+	}
 	out, err := f.composeTilted(k, maxPoints, 0)
 	if err != nil {
 		return best, nil
@@ -403,6 +409,9 @@ func (f *pmf) selfComposeAt(k, maxPoints int, delta float64) (*pmf, error) {
 	// Still weighing: a heavy upper tail. Compose the body and the tail
 	// apart (splitCompose), so that the rounding error carries the tail's
 	// small mass instead of 1.
+	if f.stopped() {
+		return nil, errStopped
+	}
 	if out, _ := f.splitCompose(k, maxPoints, delta, bestE); out != nil {
 		keep(out)
 	}
@@ -429,6 +438,9 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 	}
 	if hi < lo {
 		hi = lo
+	}
+	if f.stopped() {
+		return nil, errStopped
 	}
 	if float64(hi)-float64(lo)+1 > float64(maxPoints) {
 		return nil, &overCap{field.New("discretization", f.h, "needs %d grid points for %d compositions, more than the cap of %d; use a coarser interval", hi-lo+1, k, maxPoints), float64(hi) - float64(lo) + 1, maxPoints}

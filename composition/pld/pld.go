@@ -1,7 +1,9 @@
 package pld
 
 import (
+	"errors"
 	"math"
+	"sync/atomic"
 
 	"github.com/privamp/privamp/internal/field"
 )
@@ -138,7 +140,17 @@ type pmf struct {
 	// tiltT and tiltS weight errL2 (W above); tiltT = 0: W = 1.
 	tiltT, tiltS float64
 	errL2u       float64 // ℓ2 bound on an unweighted FFT error ě (splitCompose)
+	// stop, if set, is raised by accountOnce when the sound composition
+	// beside this (optimistic) one has failed: its answer is then not
+	// needed, and selfComposeAt gives up (errStopped) between passes.
+	stop *atomic.Bool
 }
+
+// errStopped is selfComposeAt's answer once its stop flag is raised; it
+// never reaches a caller (accountOnce returns the sound side's error).
+var errStopped = errors.New("pld: optimistic composition stopped: the sound one failed")
+
+func (f *pmf) stopped() bool { return f.stop != nil && f.stop.Load() }
 
 // PLD is a privacy loss distribution on a grid, one per direction of the
 // neighbouring relation (add is nil for a symmetric mechanism).
