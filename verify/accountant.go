@@ -5,6 +5,7 @@ import (
 
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/dp"
+	"github.com/privamp/privamp/rdp"
 )
 
 // Options configure VerifyDPSGD (and VerifyWith).
@@ -71,6 +72,9 @@ var noiseSearch = dp.Search{Min: 1e-3, Max: 1e6, RelTol: 1e-9}
 // is never returned: where a does not certify the answer when asked again,
 // or no noise multiplier ≤ 10⁶ meets the target, it is an error.
 func noiseFor(a dp.Accountant, r DPSGDRun, epsilon float64) (float64, error) {
+	if z, ok := dpsgdNoiseFor(a, r, epsilon); ok {
+		return z, nil
+	}
 	s := noiseSearch
 	s.Guess = float64(r.NoiseMultiplier)
 	z, _, err := dp.Calibrate(a, r.Event, r.Neighbours, float64(r.Delta), epsilon, s)
@@ -83,4 +87,36 @@ func noiseFor(a dp.Accountant, r DPSGDRun, epsilon float64) (float64, error) {
 		return 0, fmt.Errorf("the %s's calibration gave noise multiplier %g, which it does not certify for ε ≤ %g when asked again", via(a), z, epsilon)
 	}
 	return z, nil
+}
+
+// dpsgdNoiseFor is, for privamp's own accountant (composition.Tight), the
+// noise multiplier `privamp dpsgd --target-epsilon` calibrates for the same
+// run (composition.DPSGDWith: the PLD's coarse-then-fine calibration, from
+// RDP's answer), so that a claim's "noise needed" is the number dpsgd
+// prints; it is returned only where a certifies it when asked again. ok is
+// false for any other accountant, or where that calibration has no
+// certified answer (noiseFor then searches with dp.Calibrate).
+func dpsgdNoiseFor(a dp.Accountant, r DPSGDRun, epsilon float64) (float64, bool) {
+	t, isTight := a.(composition.Tight)
+	if !isTight {
+		return 0, false
+	}
+	d := rdp.DPSGD{Steps: float64(r.Steps), Delta: float64(r.Delta), Neighbours: r.Neighbours, Calibrate: true,
+		TargetEpsilon: epsilon, Conversion: t.Conversion, SamplingRate: float64(r.SamplingRate)}
+	if r.Sampling == SamplingFixedSize {
+		d.Sampling = dp.WithoutReplacement
+		if r.N > 0 && r.Batch > 0 {
+			d.SamplingRate, d.N, d.Batch = 0, float64(r.N), float64(r.Batch)
+		}
+	}
+	res, err := composition.DPSGDWith(d, t.Name())
+	if err != nil {
+		return 0, false
+	}
+	at := r
+	at.NoiseMultiplier = res.NoiseMultiplier
+	if g, err := runEpsilon(a, at); err != nil || !(float64(g.Epsilon) <= epsilon) {
+		return 0, false
+	}
+	return float64(res.NoiseMultiplier), true
 }

@@ -47,5 +47,16 @@ func TestDPSGDClaimSameEpsilonAsDPSGD(t *testing.T) {
 		if v.WorstEpsilon != want.Epsilon || v.Source != want.Source {
 			t.Errorf("%s: verify certifies ε = %v (%s), privamp dpsgd prints %v (%s)", c.claim, v.WorstEpsilon, v.Source, want.Epsilon, want.Source)
 		}
+		// The claim (ε = 1) is invalid: the noise it needs is the noise
+		// `privamp dpsgd --target-epsilon 1` calibrates for the same run.
+		cal := c.run
+		cal.Calibrate, cal.TargetEpsilon = true, 1
+		wantZ, err := composition.DPSGDWith(cal, composition.AccountBest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.NoiseMultiplierNeeded != wantZ.NoiseMultiplier {
+			t.Errorf("%s: verify needs noise %v, privamp dpsgd --target-epsilon 1 calibrates %v", c.claim, v.NoiseMultiplierNeeded, wantZ.NoiseMultiplier)
+		}
 	}
 }
