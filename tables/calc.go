@@ -171,7 +171,7 @@ func (x *LangevinQuery) Answer() (Answer, error) {
 		if err != nil {
 			return Answer{}, err
 		}
-		if sens, err = GradientSensitivity(*x.Lipschitz, *x.N, rel == dp.ReplaceOne); err != nil {
+		if sens, err = GradientSensitivity(*x.Lipschitz, *x.N, rel); err != nil {
 			return Answer{}, err
 		}
 		sensSrc = map[bool]string{true: "2L/n (replace-one)", false: "L/n (add/remove)"}[rel == dp.ReplaceOne]

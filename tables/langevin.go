@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 
 	"github.com/privamp/privamp/optimizer/langevin"
@@ -18,14 +19,14 @@ import (
 // average of n L-Lipschitz losses: 2L/n when neighbours replace one record,
 // L/n when they add or remove one (docs/seeds.md#seed-000-gradient-sensitivity: Thm 2.5's proof uses 2L/n,
 // Thm 2.3's L/n, which is right only for add/remove accounting).
-func GradientSensitivity(lipschitz, n float64, replaceOne bool) (float64, error) {
+func GradientSensitivity(lipschitz, n float64, rel dp.Relation) (float64, error) {
 	if err := positiveFinite("lipschitz", lipschitz); err != nil {
 		return 0, err
 	}
 	if err := integerAtLeast("n", n, 1); err != nil {
 		return 0, err
 	}
-	return langevin.GradientSensitivity(lipschitz, n, replaceOne), nil
+	return langevin.GradientSensitivity(lipschitz, n, rel), nil
 }
 
 // LangevinPath returns the RDP curve of the whole trajectory {θ_s}, s ∈

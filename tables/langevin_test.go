@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"github.com/privamp/privamp/dp"
 	"math"
 	"testing"
 
@@ -82,14 +83,14 @@ func TestLangevinRefusals(t *testing.T) {
 		func() error { _, err := Langevin(1, 1, 1, 1); return err },
 		func() error { _, err := Langevin(1, math.Inf(1), 1, 0.1); return err },
 		func() error { _, err := LangevinBetaFor(1, 0, 1, 1); return err },
-		func() error { _, err := GradientSensitivity(1, 0.5, true); return err },
+		func() error { _, err := GradientSensitivity(1, 0.5, dp.ReplaceOne); return err },
 	} {
 		if f() == nil {
 			t.Error("bad input accepted")
 		}
 	}
-	s, _ := GradientSensitivity(1, 100, true)
-	a, _ := GradientSensitivity(1, 100, false)
+	s, _ := GradientSensitivity(1, 100, dp.ReplaceOne)
+	a, _ := GradientSensitivity(1, 100, dp.AddRemove)
 	checkNear(t, "replace-one", s, 0.02, 1e-15)
 	checkNear(t, "add/remove", a, 0.01, 1e-15)
 }

@@ -185,7 +185,7 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 	dv := &res.Derived
 	dv.N, dv.Dimension = n, d
 	dv.RecordSensitivity = c.Sens
-	dv.GradientSensitivity = GradientSensitivity(c.Sens, float64(n), true)
+	dv.GradientSensitivity = GradientSensitivity(c.Sens, float64(n), dp.ReplaceOne)
 	dv.Steps, dv.Eta = p.Steps, p.Eta
 	if !(dv.GradientSensitivity > 0) {
 		return nil, field.New("loss", pr.Objective.Name(), "has zero gradient sensitivity at these bounds: nothing to certify")

@@ -1,5 +1,7 @@
 package langevin
 
+import "github.com/privamp/privamp/dp"
+
 import "math"
 
 // Seed 000's (Ganesh, Thakurta, Upadhyay) path privacy, written once: the
@@ -13,11 +15,8 @@ import "math"
 // record, sens/n when they add or remove one
 // (docs/seeds.md#seed-000-gradient-sensitivity: Thm 2.5's proof uses 2L/n,
 // Thm 2.3's L/n, which is right only for add/remove accounting).
-func GradientSensitivity(sens, n float64, replaceOne bool) float64 {
-	if replaceOne {
-		return 2 * sens / n
-	}
-	return sens / n
+func GradientSensitivity(sens, n float64, rel dp.Relation) float64 {
+	return rel.Sensitivity() * sens / n
 }
 
 // HorizonRho is the slope ρ of the RDP curve R_α ≤ αρ of the whole
