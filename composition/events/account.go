@@ -100,7 +100,7 @@ func Account(ev Events, q Query) (Result, error) {
 	e, rel := ev.DP()
 	if a != composition.AccountRDP {
 		for _, ph := range phases {
-			if !ph.PLD {
+			if float64(ph.Count) > maxPLDCount {
 				note := fmt.Sprintf("PLD does not apply: %s runs %s times, more than the PLD accountant composes (%d)", ph.Path, ph.Count, maxPLDCount)
 				if a == composition.AccountPLD {
 					return Result{}, field.New("accountant", a, "does not apply: %s", note)
@@ -111,7 +111,7 @@ func Account(ev Events, q Query) (Result, error) {
 	}
 	acc, err := t.Account(e, rel, q.Delta, q.Epsilons)
 	if err != nil {
-		return Result{}, err
+		return Result{}, refusedAt(err, phases)
 	}
 	res := Result{Epsilon: acc.Epsilon, Delta: acc.Delta, Accountant: acc.Accountant, Neighbours: rel,
 		Steps: dp.Num(steps), Phases: phases, PLDNote: acc.PLDNote, RDPNote: acc.RDPNote, Deltas: acc.Deltas}
@@ -131,7 +131,7 @@ func Account(ev Events, q Query) (Result, error) {
 	}
 	if strings.HasPrefix(res.PLDNote, "PLD does not apply: a ") { // name the phase by its path in the file
 		for _, ph := range phases {
-			if !ph.PLD {
+			if float64(ph.Count) > maxPLDCount {
 				res.PLDNote = fmt.Sprintf("PLD does not apply: %s runs %s times, more than the PLD accountant composes (%d); ε is RDP's bound", ph.Path, ph.Count, maxPLDCount)
 				break
 			}
@@ -143,3 +143,18 @@ func Account(ev Events, q Query) (Result, error) {
 // maxPLDCount is the most runs of one mechanism the PLD accountant
 // composes.
 const maxPLDCount = math.MaxInt32
+
+// refusedAt names, in a refusal by both accountants (a field error on
+// "type"), the first phase of the file that neither covers, by its path.
+func refusedAt(err error, phases []Phase) error {
+	fe, ok := field.As(err)
+	if !ok || fe.Field != "type" {
+		return err
+	}
+	for _, ph := range phases {
+		if !ph.PLD && !ph.RDP {
+			return &dp.Error{Where: dp.InputFile, Field: ph.Path + ".type", Value: ph.Mechanism, Reason: fe.Reason}
+		}
+	}
+	return err
+}
