@@ -139,7 +139,7 @@ func TestDPAccountingVocabulary(t *testing.T) {
 			t.Logf("%s %s: ε %.6g (dp_accounting %.6g, %+.2e); δ(%g) %.4g (dp_accounting %v)", c.Name, acc, e, re, e/re-1, c.Epsilon, *del, *refD)
 			switch want {
 			case "same":
-				if math.Abs(e/re-1) > 0.005 || refD != nil && math.Abs(float64(*del)/ *refD-1) > 0.02 {
+				if math.Abs(e/re-1) > 0.005 || refD != nil && math.Abs(float64(*del) / *refD - 1) > 0.02 {
 					t.Errorf("%s: %s ε %v δ %v, dp_accounting %v %v", c.Name, acc, e, *del, re, *refD)
 				}
 			case "le":
