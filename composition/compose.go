@@ -27,6 +27,10 @@ type Query struct {
 	DeltaPrime    *float64    // δ' ∈ (0, 1) of advanced composition and of the filter
 	TargetDelta   *float64    // total δ budget in (0, 1)
 	TargetEpsilon *float64    // the filter's target ε > 0
+	// Profile asks for δ(ε) of the composition (not of the filter): the
+	// mechanisms as EpsilonDelta events, accounted by Tight (the PLD of the
+	// worst (ε, δ)-DP pairs, Kairouz–Oh–Viswanath 2015, and RDP).
+	Profile ProfileQuery
 }
 
 // Methods lists the values Query.Method accepts.
@@ -95,6 +99,8 @@ type Composition struct {
 	Cor36Reason      string  `json:"cor36_reason,omitempty"`
 	StepDelta        *dp.Num `json:"step_delta,omitempty"`
 	*FilterRun
+	// Profile is δ(ε) where asked (Query.Profile).
+	*Profile
 	Assumptions []string `json:"assumptions"`
 	Notes       []string `json:"notes,omitempty"`
 }
@@ -135,6 +141,9 @@ func Compose(q Query) (Composition, error) {
 		c.TargetEpsilon = ptr(dp.Num(*q.TargetEpsilon))
 	}
 	if q.TargetEpsilon != nil && q.List != nil {
+		if q.Profile.At != nil {
+			return c, field.New("at_epsilon", *q.Profile.At, "does not apply to a privacy filter (give no target ε for δ at a given ε of the composition)")
+		}
 		return c, q.runFilter(&c)
 	}
 	target, hasBudget := sumDelta, true
@@ -181,7 +190,30 @@ func Compose(q Query) (Composition, error) {
 	if q.TargetEpsilon != nil {
 		err = q.maxStep(&c, target-sumDelta)
 	}
+	if err == nil && q.Profile.Asked() {
+		err = q.profile(&c)
+	}
 	return c, err
+}
+
+// profile fills c.Profile: δ(ε) of the mechanisms as EpsilonDelta events,
+// by Tight at the composition's δ (which tunes the PLD's grid only).
+func (q Query) profile(c *Composition) error {
+	var ev dp.Event = dp.SelfComposed{Event: dp.EpsilonDelta{Epsilon: q.Epsilon, Delta: q.Delta}, Count: int64(q.Compositions)}
+	if q.List != nil {
+		es := make([]dp.Event, len(q.List))
+		for i, g := range q.List {
+			es[i] = dp.EpsilonDelta{Epsilon: g.Epsilon, Delta: g.Delta}
+		}
+		ev = dp.Composed{Events: es}
+	}
+	d := float64(c.Delta)
+	if !(d > 0 && d < 1) {
+		d = 1e-6
+	}
+	acc, err := Tightest().Account(ev, dp.AddRemove, d, q.Profile.Epsilons(float64(c.Epsilon)))
+	c.Profile = q.Profile.Split(acc.Deltas)
+	return err
 }
 
 func (q Query) validate() error {

@@ -21,6 +21,7 @@ type LaplaceMechanism struct {
 	Calibrate     bool           // find the noise for TargetEpsilon instead of taking it
 	TargetEpsilon float64        // ε > 0 to calibrate for; ignored unless Calibrate
 	Conversion    rdp.Conversion // RDP → (ε, δ)
+	Profile       ProfileQuery   // δ(ε) at one ε and on a curve, if asked
 }
 
 // LaplaceResult is the (ε, δ) of a LaplaceMechanism by every applicable
@@ -47,6 +48,9 @@ type LaplaceResult struct {
 	PLDSource         string  `json:"pld_source,omitempty"`
 	PLDNote           string  `json:"pld_note,omitempty"`
 	Conversion        string  `json:"conversion"`
+	// Profile is δ(ε) where asked: the smaller of the PLD's and RDP's
+	// sound δ for the same k releases (Tight.Profile).
+	*Profile
 }
 
 func (m LaplaceMechanism) validate() error {
@@ -110,6 +114,13 @@ func (m LaplaceMechanism) Account() (LaplaceResult, error) {
 		r.PLDEpsilon, r.EpsilonOptimistic, r.PLDSource = p.Epsilon, p.EpsilonOptimistic, p.Source
 		if r.PLDEpsilon < r.Epsilon {
 			r.Epsilon, r.Method, r.Delta = r.PLDEpsilon, "pld", dp.Loss(m.Delta)
+		}
+	}
+	if m.Profile.Asked() { // k releases of a Laplace with noise multiplier b/Δ
+		ev := dp.SelfComposed{Event: dp.Laplace{NoiseMultiplier: b / m.Sensitivity}, Count: int64(k)}
+		var err error
+		if r.Profile, err = (Tight{Conversion: m.Conversion}).Profile(ev, dp.AddRemove, m.Delta, m.Profile); err != nil {
+			return LaplaceResult{}, err
 		}
 	}
 	return r, nil

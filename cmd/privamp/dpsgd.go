@@ -33,12 +33,16 @@ type dpsgdOptions struct {
 	Run rdp.DPSGD
 	// Accountant is rdp, pld or best.
 	Accountant string
+	// Profile asks for δ(ε) (--at-epsilon, the curve); Plot is --plot.
+	Profile composition.ProfileQuery
+	Plot    string
 }
 
 func newDPSGDCmd(a *app, runF func(*dpsgdOptions) error) *cobra.Command {
 	e := dpsgdDefaults
 	d := rdp.DPSGD{N: e.n, Batch: e.batch, Epochs: e.epochs, Noise: e.noise, Delta: e.delta}
-	var neighbours, accountant, sampling string
+	var neighbours, accountant, sampling, plot string
+	var pq composition.ProfileQuery
 	cmd := &cobra.Command{
 		Use:   "dpsgd",
 		Short: "ε of DP-SGD (Poisson-subsampled Gaussian), or the noise multiplier for a target ε",
@@ -46,7 +50,7 @@ func newDPSGDCmd(a *app, runF func(*dpsgdOptions) error) *cobra.Command {
 q = batch/n (or --sampling-rate) and noise multiplier z, accounted exactly in RDP at every real order
 (Mironov–Talwar–Zhang 2019) and converted with the optimal order. T = ⌈epochs·n/batch⌉, or --steps.
 The defaults are the MNIST example (n 60000, batch 256, 60 epochs, noise 1.1, δ 1e-5): n and batch
-apply only as a pair and epochs only with them; with --sampling-rate give --steps.
+apply only as a pair and epochs only with them; with --sampling-rate give --steps or --epochs (⌈epochs/q⌉).
 With --target-epsilon instead of --noise: the smallest noise multiplier that meets (ε, δ).
 At q = 1 (full batches) DP-SGD is the Gaussian mechanism: the headline is its exact ε (μ = √T·Δ/z,
 Balle–Wang 2018), with the RDP value beside it. --accountant best (default) reports the smaller of the
@@ -61,11 +65,11 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
   privamp dpsgd --sampling-rate 0.01 --steps 10000 --noise 1.0
   privamp dpsgd --n 60000 --batch 256 --epochs 60 --target-epsilon 3 --delta 1e-5 --json`,
 	}
-	conv := conversionFlag(cmd)
+	conv := accountingFlags(a, cmd, &pq, &plot)
 	f := cmd.Flags()
 	f.Float64Var(&d.N, "n", d.N, "number of training examples (whole number ≥ 1)")
 	f.Float64Var(&d.Batch, "batch", d.Batch, "expected batch size (whole number, ≤ n)")
-	f.Float64Var(&d.SamplingRate, "sampling-rate", 0, "sampling rate q in (0, 1] instead of --batch/--n (needs --steps)")
+	f.Float64Var(&d.SamplingRate, "sampling-rate", 0, "sampling rate q in (0, 1] instead of --batch/--n (with --steps, or --epochs: ⌈epochs/q⌉ steps)")
 	f.Float64Var(&d.Epochs, "epochs", d.Epochs, "epochs > 0 (steps = ⌈epochs·n/batch⌉)")
 	f.Float64Var(&d.Steps, "steps", 0, "number of steps T instead of --epochs (whole number ≥ 1)")
 	f.Float64Var(&d.Noise, "noise", d.Noise, "noise multiplier z = σ/C > 0")
@@ -105,7 +109,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		if _, err := composition.Named(accountant); err != nil {
 			return err
 		}
-		opts := &dpsgdOptions{IO: a, Run: d, Accountant: accountant}
+		opts := &dpsgdOptions{IO: a, Run: d, Accountant: accountant, Profile: pq, Plot: plot}
 		if runF != nil {
 			return runF(opts)
 		}
@@ -117,7 +121,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 // dpsgdRun accounts the run and renders it to opts.IO.
 func dpsgdRun(opts *dpsgdOptions) error {
 	a, d := opts.IO, opts.Run
-	res, err := composition.DPSGDWith(d, opts.Accountant)
+	res, err := composition.DPSGDProfile(d, opts.Accountant, opts.Profile)
 	if err != nil {
 		return flagError(err, nil)
 	}
@@ -135,7 +139,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 		Title: title,
 		Rows: []row{
 			{"q = batch/n", res.SamplingRate, "sampling rate", "input"},
-			{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉ or --steps"},
+			{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉, ⌈epochs/q⌉ or --steps"},
 			{"z (noise multiplier)", res.NoiseMultiplier, "σ/C", zSrc},
 			{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
 		},
@@ -157,5 +161,5 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	if res.N > 0 {
 		r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
 	}
-	return render(a.out, a.mode, withResult("dpsgd", res, r))
+	return withProfile(a, opts.Plot, res.Profile, withResult("dpsgd", res, r))
 }

@@ -3,6 +3,7 @@ package events
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/privamp/privamp/composition"
@@ -20,6 +21,8 @@ type Query struct {
 	Discretization float64
 	// Epsilons, if any, are ε ≥ 0 at which δ(ε) is reported too.
 	Epsilons []float64
+	// Profile asks for δ(ε) at one ε and on the ε–δ curve (Result.Profile).
+	Profile composition.ProfileQuery
 }
 
 // Result is the accounting of an events file. Epsilon is the headline, a
@@ -50,6 +53,8 @@ type Result struct {
 	RDPNote string `json:"rdp_note,omitempty"`
 	// Deltas are δ(ε) at the ε the query asked for.
 	Deltas []composition.DeltaAt `json:"deltas,omitempty"`
+	// Profile is δ(ε) where Query.Profile asks.
+	*composition.Profile
 	// Neighbours is the relation the file was accounted under, as privamp
 	// names it everywhere ("add-remove" or "replace-one").
 	Neighbours dp.Relation `json:"neighbours"`
@@ -109,12 +114,21 @@ func Account(ev Events, q Query) (Result, error) {
 			}
 		}
 	}
-	acc, err := t.Account(e, rel, q.Delta, q.Epsilons)
+	top := 0.0
+	if q.Profile.Curve {
+		top = t.CurveTop(e, rel, q.Delta)
+	}
+	acc, err := t.Account(e, rel, q.Delta, append(slices.Clip(q.Epsilons), q.Profile.Epsilons(top)...))
 	if err != nil {
 		return Result{}, refusedAt(err, phases)
 	}
+	ds := acc.Deltas
+	if len(ds) > len(q.Epsilons) {
+		ds = ds[:len(q.Epsilons):len(q.Epsilons)]
+	}
 	res := Result{Epsilon: acc.Epsilon, Delta: acc.Delta, Accountant: acc.Accountant, Neighbours: rel,
-		Steps: dp.Num(steps), Phases: phases, PLDNote: acc.PLDNote, RDPNote: acc.RDPNote, Deltas: acc.Deltas}
+		Steps: dp.Num(steps), Phases: phases, PLDNote: acc.PLDNote, RDPNote: acc.RDPNote, Deltas: ds,
+		Profile: q.Profile.Split(acc.Deltas[len(ds):])}
 	if p := acc.PLD; p != nil {
 		pe, po := p.Epsilon, p.EpsilonOptimistic
 		res.PLDEpsilon, res.Discretization, res.Points, res.PLDSource = &pe, p.Discretization, p.Points, p.Source
