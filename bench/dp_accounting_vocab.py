@@ -7,8 +7,10 @@ Not part of `make test`.
 Run as bench/dp_accounting_pld.py says (dp_accounting's source on PYTHONPATH,
 Debian's /usr/bin/python3):
 
-  PYTHONPATH=/tmp/dpa/python/dp_accounting /usr/bin/python3 bench/dp_accounting_vocab.py \
+  PYTHONPATH=/tmp/dpa/python/dp_accounting /usr/bin/python3 bench/dp_accounting_vocab.py [NAME…] \
       > composition/events/testdata/dp_accounting_vocab.json
+
+(with case names, only those cases: their rows are then merged into the file by hand.)
 
 Each case is an events file (composition/events' format) with a δ and an ε:
 the script translates it into DpEvents (each "type" is the DpEvent class of
@@ -21,6 +23,7 @@ it needs one privamp does not have (REPLACE_SPECIAL for tree aggregation).
 import json
 import math
 import os
+import sys
 
 import dp_accounting
 from dp_accounting import privacy_accountant
@@ -82,6 +85,7 @@ CASES = [
     ("unsupported", "add_or_remove_one", {"type": "Unsupported"}, 1e-5, 1.0),
     ("sampled-with-replacement", "add_or_remove_one", {"type": "SampledWithReplacement", "source_dataset_size": 1000, "sample_size": 10, "event": {"type": "Gaussian", "noise_multiplier": 1.0}}, 1e-5, 1.0),
     ("mixture-of-gaussians", "add_or_remove_one", self10({"type": "MixtureOfGaussians", "standard_deviation": 1.0, "sensitivities": [0.0, 1.0, 2.0], "sampling_probs": [0.9, 0.08, 0.02]}), 1e-5, 1.0),
+    ("mixture-two-values", "add_or_remove_one", self10({"type": "MixtureOfGaussians", "standard_deviation": 1.0, "sensitivities": [0.0, 1.0], "sampling_probs": [0.9, 0.1]}), 1e-5, 1.0),
     ("truncated-subsampled-gaussian", "add_or_remove_one", self10({"type": "TruncatedSubsampledGaussian", "dataset_size": 1000, "sampling_probability": 0.01, "truncated_batch_size": 15, "noise_multiplier": 1.0}), 1e-5, 1.0),
     ("repeat-and-select", "add_or_remove_one", {"type": "RepeatAndSelect", "mean": 10.0, "shape": 1.0, "event": {"type": "Gaussian", "noise_multiplier": 5.0}}, 1e-5, 1.0),
     # Where dp_accounting is wrong (issue 26): its PLD applies a
@@ -106,8 +110,11 @@ def run(make, ev, query):
 
 def main():
     version = open(os.path.join(os.path.dirname(dp_accounting.__path__[0]), "VERSION")).read().split()[-1]
+    only = set(sys.argv[1:])  # case names to run (all when none are given)
     out = []
     for c in CASES:
+        if only and c[0] not in only:
+            continue
         name, rel, event, delta, eps = c[:5]
         dprel = REL[c[5] if len(c) > 5 else rel]
         ev = translate(event)

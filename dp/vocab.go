@@ -134,6 +134,32 @@ func (t SingleEpochTreeAggregation) Depth() int64 {
 	return d
 }
 
+// Dominating is the Poisson-subsampled Gaussian whose pair dominates m's:
+// rate q = P(C > 0) (the sampling probabilities of the positive
+// sensitivities, summed and rounded up) and noise multiplier z = σ/c_max
+// (rounded down). The mixture pair is a post-processing of it by one
+// channel on both sides: draw i among the positive sensitivities with
+// probability p_i/q and map y to (c_i/c_max)·y plus independent
+// N(0, σ²(1 − (c_i/c_max)²)) noise, which sends N(0, σ²) to itself and
+// N(c_max, σ²) to N(c_i, σ²); by data processing every hockey-stick and
+// Rényi divergence of the mixture, in both directions, is at most the
+// subsampled Gaussian's. It is exact where the sensitivities are 0 and one
+// value c. q = 0 (no positive sensitivity) reveals nothing.
+func (m MixtureOfGaussians) Dominating() (q, z float64) {
+	cmax := 0.0
+	for i, c := range m.Sensitivities {
+		if c > 0 && m.SamplingProbs[i] > 0 {
+			q += m.SamplingProbs[i]
+			cmax = max(cmax, c)
+		}
+	}
+	if q == 0 {
+		return 0, 0
+	}
+	q = math.Min(1, q*(1+0x1p-50))
+	return q, math.Nextafter(m.StandardDeviation/cmax, 0)
+}
+
 // HasNonPrivate reports whether e holds a NonPrivate event.
 func HasNonPrivate(e Event) bool {
 	found := false

@@ -27,7 +27,7 @@ func (Accountant) Supports(e dp.Event, r dp.Relation) error {
 	if err := dp.Validate(e, r); err != nil {
 		return err
 	}
-	return refusal(e)
+	return refusal(e, r)
 }
 
 // Curve is the Rényi curve of e under r (e checked by Supports).

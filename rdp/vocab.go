@@ -14,18 +14,21 @@ import (
 // PermuteAndFlip and NonPrivate, and refuses the others with the reason
 // (refusal).
 
-// refusal is why the RDP accountant does not bound e (nil if it does).
-func refusal(e dp.Event) error {
+// refusal is why the RDP accountant does not bound e under r (nil if it
+// does).
+func refusal(e dp.Event, r dp.Relation) error {
 	return dp.Leaves(e, func(l dp.Event, _ float64) error {
 		switch l.(type) {
+		case dp.MixtureOfGaussians:
+			if r != dp.AddRemove {
+				return fmt.Errorf("a MixtureOfGaussians describes an add/remove pair (N(0, σ²) on one data set, the mixture on the other): under replace-one it is not accounted (dp_accounting refuses it too)")
+			}
 		case dp.UnsupportedEvent:
 			return fmt.Errorf("an Unsupported event has no DP description: no accountant bounds it")
 		case dp.SampledWithReplacement:
 			return fmt.Errorf("sampling with replacement is not accounted: a record may be drawn several times into one batch, and privamp has no amplification bound for it (dp_accounting has none either)")
 		case dp.TruncatedSubsampledGaussian:
 			return fmt.Errorf("a TruncatedSubsampledGaussian has no RDP curve here: truncation couples the records (adding one can drop another from the batch), so the Poisson-subsampled Gaussian's curve does not apply (dp_accounting's RDP accountant refuses it too)")
-		case dp.MixtureOfGaussians:
-			return fmt.Errorf("a MixtureOfGaussians has no RDP curve here (dp_accounting's RDP accountant refuses it too); pld accounts it")
 		case dp.RepeatAndSelect:
 			return fmt.Errorf("RepeatAndSelect (Papernot–Steinke 2022) is not implemented here: its bound needs the inner event's whole RDP curve and the repetition distribution's parameters, which privamp does not yet compute")
 		}
@@ -68,6 +71,12 @@ func curveVocab(e dp.Event, sens float64) (Curve, bool) {
 		return PureDP{Eps: x.Epsilon}, true
 	case dp.NonPrivate:
 		return Linear(math.Inf(1)), true
+	case dp.MixtureOfGaussians:
+		// Dominated by the Poisson-subsampled Gaussian (dp.MixtureOfGaussians.Dominating).
+		if q, z := x.Dominating(); q > 0 {
+			return SampledGaussian{Q: q, Z: z}, true
+		}
+		return Linear(0), true
 	}
 	return nil, false
 }
@@ -106,7 +115,7 @@ func ExtraDelta(e dp.Event) float64 {
 }
 
 // SourceVocab names the papers behind the vocabulary's curves.
-const SourceVocab = "declared (ε, δ)-DP as randomized response's curve plus δ (Kairouz–Oh–Viswanath 2015, Thm 2.1); zCDP as ξ + ρα (Bun–Steinke 2016); discrete Gaussian ½(Δ/σ)²-zCDP (Canonne–Kamath–Steinke 2020); tree aggregation one Gaussian of sensitivity √depth (Kairouz et al. 2021, App. D); exponential mechanism ε²/8-zCDP by bounded range (Cesar–Rogers 2021); discrete Laplace and permute-and-flip ε-DP"
+const SourceVocab = "mixture of Gaussians as the subsampled Gaussian that dominates it (a post-processing, dp.MixtureOfGaussians.Dominating); declared (ε, δ)-DP as randomized response's curve plus δ (Kairouz–Oh–Viswanath 2015, Thm 2.1); zCDP as ξ + ρα (Bun–Steinke 2016); discrete Gaussian ½(Δ/σ)²-zCDP (Canonne–Kamath–Steinke 2020); tree aggregation one Gaussian of sensitivity √depth (Kairouz et al. 2021, App. D); exponential mechanism ε²/8-zCDP by bounded range (Cesar–Rogers 2021); discrete Laplace and permute-and-flip ε-DP"
 
 // hasVocab reports whether e holds an event of dp/vocab.go.
 func hasVocab(e dp.Event) bool {

@@ -60,7 +60,12 @@ var vocabWant = map[string]struct{ pld, rdp, why string }{
 	"non-private":              {"inf", "inf", ""},
 	"unsupported":              {"refused", "refused", ""},
 	"sampled-with-replacement": {"refused", "refused", ""},
-	"mixture-of-gaussians":     {"refused", "refused", "privamp has no PLD of a Gaussian mixture yet"},
+	// privamp bounds a mixture by the Poisson-subsampled Gaussian whose pair
+	// it post-processes (q = P(C > 0), z = σ/c_max): looser than
+	// dp_accounting's own mixture PLD with several positive sensitivities,
+	// the same where they are 0 and one value.
+	"mixture-of-gaussians": {"above", "extra", "privamp's mixture bound is the dominating subsampled Gaussian"},
+	"mixture-two-values":   {"same", "extra", ""},
 	"truncated-subsampled-gaussian": {"refused", "refused",
 		"privamp has no sound accounting of truncated Poisson sampling"},
 	"repeat-and-select": {"refused", "refused", "privamp does not implement Papernot–Steinke's bound yet"},

@@ -36,7 +36,7 @@ func (Accountant) Supports(e dp.Event, r dp.Relation) error {
 	if err := dp.Validate(e, r); err != nil {
 		return err
 	}
-	if err := refusal(e); err != nil {
+	if err := refusal(e, r); err != nil {
 		return err
 	}
 	return dp.Leaves(e, func(l dp.Event, k float64) error {

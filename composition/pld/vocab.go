@@ -13,10 +13,15 @@ import (
 // SingleEpochTreeAggregation, ExponentialMechanism, PermuteAndFlip and
 // NonPrivate, and refuses the others with the reason (refusal).
 
-// refusal is why the PLD accountant does not bound e (nil if it does).
-func refusal(e dp.Event) error {
+// refusal is why the PLD accountant does not bound e under r (nil if it
+// does).
+func refusal(e dp.Event, r dp.Relation) error {
 	return dp.Leaves(e, func(l dp.Event, _ float64) error {
 		switch l.(type) {
+		case dp.MixtureOfGaussians:
+			if r != dp.AddRemove {
+				return errors.New("a MixtureOfGaussians describes an add/remove pair (N(0, σ²) on one data set, the mixture on the other): under replace-one it is not accounted (dp_accounting refuses it too)")
+			}
 		case dp.UnsupportedEvent:
 			return errors.New("an Unsupported event has no DP description: no accountant bounds it")
 		case dp.ZCDp:
@@ -27,8 +32,6 @@ func refusal(e dp.Event) error {
 			return errors.New("sampling with replacement is not accounted: a record may be drawn several times into one batch, and privamp has no amplification bound for it (dp_accounting has none either)")
 		case dp.TruncatedSubsampledGaussian:
 			return errors.New("a TruncatedSubsampledGaussian has no PLD here: truncation couples the records (adding one can drop another from the batch), so the Poisson-subsampled Gaussian's pair does not apply, and the construction of arXiv 2508.15089 that dp_accounting follows is not implemented in privamp")
-		case dp.MixtureOfGaussians:
-			return errors.New("a MixtureOfGaussians has no PLD here yet (dp_accounting's from_mixture_gaussian_mechanism is not ported)")
 		case dp.RepeatAndSelect:
 			return errors.New("RepeatAndSelect has a Rényi bound only (Papernot–Steinke 2022; dp_accounting's PLD accountant refuses it too)")
 		}
@@ -76,6 +79,17 @@ func (b *treeBuilder) eventVocab(e dp.Event) (p *PLD, ok bool, err error) {
 		return p, true, err
 	case dp.NonPrivate:
 		return nil, true, errNonPrivate
+	case dp.MixtureOfGaussians:
+		// The Poisson-subsampled Gaussian that dominates it
+		// (dp.MixtureOfGaussians.Dominating): a looser PLD than
+		// dp_accounting's own mixture PLD wherever the sensitivities take
+		// more than one positive value, the same one otherwise.
+		q, z := x.Dominating()
+		if q == 0 {
+			return nil, true, nil
+		}
+		p, err := SubsampledGaussian(q, z, b.opt)
+		return p, true, err
 	}
 	return nil, false, nil
 }
