@@ -196,9 +196,28 @@ func Compose(q Query) (Composition, error) {
 	return c, err
 }
 
-// profile fills c.Profile: δ(ε) of the mechanisms as EpsilonDelta events,
-// by Tight at the composition's δ (which tunes the PLD's grid only).
+// profile fills c.Profile: δ(ε) of k equal mechanisms by the exact optimal
+// composition (OptimalDelta, Kairouz–Oh–Viswanath 2015, Thm 3.3; at most
+// basic composition's kδ, else 1, where k·ε is beyond it), of a list by Tight with the mechanisms as
+// EpsilonDelta events (the PLD of the worst pairs, and RDP) at the
+// composition's δ (which tunes the PLD's grid only).
 func (q Query) profile(c *Composition) error {
+	if q.List == nil {
+		var ds []DeltaAt
+		for _, x := range q.Profile.Epsilons(float64(c.Epsilon)) {
+			d, err := OptimalDelta(q.Epsilon, q.Delta, int(q.Compositions), x)
+			switch {
+			case err == nil:
+			case x >= q.Compositions*q.Epsilon: // basic composition (Dwork–Roth 2014, Thm 3.16)
+				d = math.Min(1, numeric.MulUp(q.Compositions, q.Delta))
+			default:
+				d = 1
+			}
+			ds = append(ds, DeltaAt{Epsilon: dp.Num(x), Delta: dp.Loss(d)})
+		}
+		c.Profile = q.Profile.Split(ds)
+		return nil
+	}
 	var ev dp.Event = dp.SelfComposed{Event: dp.EpsilonDelta{Epsilon: q.Epsilon, Delta: q.Delta}, Count: int64(q.Compositions)}
 	if q.List != nil {
 		es := make([]dp.Event, len(q.List))

@@ -116,14 +116,28 @@ func (m LaplaceMechanism) Account() (LaplaceResult, error) {
 			r.Epsilon, r.Method, r.Delta = r.PLDEpsilon, "pld", dp.Loss(m.Delta)
 		}
 	}
-	if m.Profile.Asked() { // k releases of a Laplace with noise multiplier b/Δ
-		ev := dp.SelfComposed{Event: dp.Laplace{NoiseMultiplier: b / m.Sensitivity}, Count: int64(k)}
-		var err error
-		if r.Profile, err = (Tight{Conversion: m.Conversion}).Profile(ev, dp.AddRemove, m.Delta, m.Profile); err != nil {
-			return LaplaceResult{}, err
-		}
-	}
+	r.Profile = m.profile(b, float64(r.Epsilon))
 	return r, nil
+}
+
+// profile is δ(ε) of k releases at scale b where asked: the smaller of the
+// exact optimal composition of k (Δ/b)-DP mechanisms (OptimalDelta) and the
+// RDP bound (cheap, unlike a second PLD; no smaller than the PLD's δ).
+func (m LaplaceMechanism) profile(b, eps float64) *Profile {
+	var ds []DeltaAt
+	for _, x := range m.Profile.Epsilons(eps) {
+		d, err := OptimalDelta(m.Sensitivity/b, 0, int(m.Compositions), x)
+		if err != nil {
+			d = 1
+		}
+		rd := 1.0
+		if p, err := rdp.DeltaFor(m.curve(b), x, m.Conversion); err == nil {
+			rd = p.Delta
+		}
+		l := dp.Loss(rd)
+		ds = append(ds, DeltaAt{Epsilon: dp.Num(x), Delta: dp.Loss(math.Min(d, rd)), RDPDelta: &l})
+	}
+	return m.Profile.Split(ds)
 }
 
 // calibrate returns the smallest scale meeting (TargetEpsilon, Delta) by
