@@ -184,6 +184,24 @@ func epochDist(sigma float64, T int64, replaceOne bool, h float64) lossDist {
 	return d
 }
 
+// trim drops the end grid points of d, smallest first, while their total
+// mass stays ≤ budget (dropping P-mass only lowers δ).
+func (d lossDist) trim(budget float64) lossDist {
+	s, e := 0, len(d.p)
+	for s < e {
+		if d.p[s] <= d.p[e-1] && d.p[s] <= budget {
+			budget -= d.p[s]
+			s++
+		} else if d.p[e-1] < d.p[s] && d.p[e-1] <= budget {
+			budget -= d.p[e-1]
+			e--
+		} else {
+			break
+		}
+	}
+	return lossDist{h: d.h, lo: d.lo + s, p: d.p[s:e]}
+}
+
 // convolve returns the distribution of the sum of independent losses from
 // a and b (same h), dropping grid points under dropBelow.
 func convolve(a, b lossDist) lossDist {
@@ -220,27 +238,30 @@ func (d lossDist) delta(eps float64) float64 {
 	return s * (1 - 1e-12)
 }
 
-// workBudget caps the multiply-adds of the multi-epoch composition (about
-// a second): the grid h is coarsened until epoch-by-epoch convolution of E
+// workBudget caps the multiply-adds of the multi-epoch composition (a few
+// tenths of a second): the grid h is coarsened until epoch-by-epoch convolution of E
 // epochs fits, which only loosens (lowers) the bound.
-const workBudget = 2e9
+const workBudget = 4e8
 
 // composedDist returns the rounded-down loss distribution of E reshuffled
-// epochs, on the finest grid h ≥ 1e-3 that fits workBudget.
-func composedDist(sigma float64, T, E int64, replaceOne bool) lossDist {
+// epochs, on the finest grid h ≥ 1e-3 that fits workBudget; each epoch's
+// distribution and each partial composition drop at most drop of their
+// P-mass at their ends (so δ is lowered by at most 2E·drop).
+func composedDist(sigma float64, T, E int64, replaceOne bool, drop float64) lossDist {
 	h := 1e-3
 	var one lossDist
 	for {
-		one = epochDist(sigma, T, replaceOne, h)
+		one = epochDist(sigma, T, replaceOne, h).trim(drop)
 		k := float64(len(one.p))
 		if k*k*float64(E)*float64(E)/2 <= workBudget || h >= 1 {
 			break
 		}
-		h *= 1.5
+		// The number of grid points scales as 1/h.
+		h = math.Min(1, 1.05*h*k*float64(E)/math.Sqrt(2*workBudget))
 	}
 	acc := one
 	for i := int64(1); i < E; i++ {
-		acc = convolve(acc, one)
+		acc = convolve(acc, one).trim(drop)
 	}
 	return acc
 }

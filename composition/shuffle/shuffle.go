@@ -123,7 +123,8 @@ func Lower(r Run) (float64, string, error) {
 		e := lowerEpsilon(func(eps float64) float64 { return cubeDelta(sigma, T, eps, rep) }, r.Delta)
 		return e, src, nil
 	}
-	d := composedDist(r.Noise, T, r.Epochs, rep)
+	// Tails of total mass ≤ 10⁻⁴·δ are dropped: δ is lowered by at most that.
+	d := composedDist(r.Noise, T, r.Epochs, rep, 0.5e-4*r.Delta/float64(r.Epochs))
 	src := lowerSourceText + "; epochs reshuffled: the per-epoch max composed exactly, losses rounded down to a grid of " + dp.Num(d.h).String()
 	return lowerEpsilon(d.delta, r.Delta), src, nil
 }
@@ -162,6 +163,9 @@ func Account(r Run, a string) (Result, error) {
 // (no calibration), δ and the relation. Errors name the DP-SGD field.
 func FromDPSGD(d rdp.DPSGD) (Run, error) {
 	whole := func(name string, v float64) (int64, error) {
+		if v == 0 {
+			return 0, field.New(name, nil, "is required for shuffled batches (n, batch and whole epochs)")
+		}
 		if v != math.Trunc(v) || !(v >= 1) || v > 1e15 {
 			return 0, field.New(name, v, "must be a whole number ≥ 1 for shuffled batches (every epoch a full pass over n records in batches of batch)")
 		}
