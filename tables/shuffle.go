@@ -28,6 +28,9 @@ func ShuffledDPSGD(d rdp.DPSGD, a string) (Answer, error) {
 		"the ε of shuffled batches lies in [lower, upper]: a claim below the lower bound is false; one at or above the upper bound holds",
 		"the Poisson ε is what Opacus, TF-Privacy and JAX users commonly report for this run; it is a guarantee for Poisson sampling only, not for shuffled batches",
 	}}
+	if res.Neighbours == dp.AddRemove {
+		src.Assumptions = append(src.Assumptions, shuffle.ZeroOut)
+	}
 	return Answer{Title: "DP-SGD with shuffled batches: bounds on ε", Source: src, Result: res, Lines: []Line{
 		{"n (examples)", dp.Num(res.N), "", "input"},
 		{"batch", dp.Num(res.Batch), "", "input"},

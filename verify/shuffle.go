@@ -69,6 +69,9 @@ func verifyShuffle(v *Verification, r DPSGDRun, claimed float64) (bool, error) {
 	v.Shuffle, v.Via, v.WorstEpsilon, v.CompositionEpsilon = b, ViaShuffle, dp.Loss(up), dp.Loss(up)
 	v.Checks = append(v.Checks, check("shuffled batches", dp.Assumed, float64(run.Epochs), nan(), BasisTrust,
 		fmt.Sprintf("one shuffle per epoch cut into ⌈n/batch_size⌉ = %d consecutive batches, %d epochs: each example is in exactly one batch per epoch", b.StepsPerEpoch, run.Epochs)))
+	if run.Neighbours == dp.AddRemove {
+		v.Assumptions = append(v.Assumptions, shuffle.ZeroOut)
+	}
 	interval := fmt.Sprintf("for these shuffled batches ε lies in [%s, %s] at δ = %g: lower bound by %s; upper bound by %s", b.EpsilonLower, b.EpsilonUpper, float64(r.Delta), lsrc, shuffle.UpperSourceText)
 	v.Notes = append(v.Notes, interval)
 	switch {

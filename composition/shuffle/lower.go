@@ -27,10 +27,12 @@ import (
 //   - replace-one: x* = +1 in D, −1 in D′ (same n, same batch sizes). After
 //     subtracting the known sums −|B_t|, D gives a mixture over the batch t
 //     holding x* of N(2e_t, σ²I) and D′ gives N(0, σ²I).
-//   - add/remove: D holds x* = +1 and D′ lacks it (n and n − 1 records, or
-//     n + 1 and n when n − 1 would change T). D gives the mixture of
-//     N(2e_t, σ²I) and D′ gives N(e_s, σ²I), s the batch one record short
-//     (wherever the cutting rule puts it, random or fixed).
+//   - add/remove: D holds x* = +1 and D′ lacks it. Read as zero-out (x*
+//     replaced by a record that contributes 0, same batches), D′ gives the
+//     mixture of N(e_t, σ²I) over the same t. Read as removal (n and n − 1
+//     records, or n + 1 and n when n − 1 would change T), D′ gives
+//     N(e_s, σ²I), s the batch one record short (wherever the cutting rule
+//     puts it, random or fixed). D gives the mixture of N(2e_t, σ²I).
 //
 // The cube masses do not depend on the mixture's weights nor on s (E_C is
 // symmetric in the coordinates and each term has the same form), so with

@@ -15,6 +15,15 @@
 //     is false for shuffled batches;
 //   - the ε people report for it: the Poisson-subsampled accountant at
 //     q = b/n and the same steps, which does not describe this sampler.
+//
+// Add/remove neighbours are read as zero-out (ZeroOut): the neighbour's
+// record keeps its slot in the shuffle and contributes nothing, so the
+// batch sizes and every other record's batch are the same in both runs,
+// which the upper bound needs. Where removing a record re-cuts the n − 1
+// others into batches, every coupling of the two shuffles moves a second
+// record between batches when the removed one was not in the last batch,
+// and Δ = 1 per epoch is not proved here. The lower bound holds under both
+// readings (lower.go).
 package shuffle
 
 import (
@@ -33,7 +42,7 @@ type Run struct {
 	Epochs     int64       // E ≥ 1 (each a full pass over the records)
 	Noise      float64     // noise multiplier z = σ/C > 0
 	Delta      float64     // δ ∈ (0, 1)
-	Neighbours dp.Relation // add/remove (zero value) or replace-one
+	Neighbours dp.Relation // add/remove (zero value; read as ZeroOut) or replace-one
 	// Persistent: one shuffle for all epochs (the same batches every
 	// epoch) instead of a fresh shuffle per epoch (the default).
 	Persistent bool
@@ -88,7 +97,11 @@ const (
 	lowerSourceText = "Chua et al. (ICML 2024, arXiv 2403.17673; NeurIPS 2024, arXiv 2411.04205): ABLQ with shuffled batches, 1-D instance, sets {max_t w_t ≤ C} (as in the authors' dpsgd_batch_sampler_accounting)"
 )
 
-// Sensitivity is Δ in units of the clip norm: 1 (add/remove) or 2.
+// ZeroOut is the assumption the upper bound makes of add/remove neighbours.
+const ZeroOut = "add/remove read as zero-out (Kairouz et al. 2021): the neighbour's example keeps its place in the shuffle and contributes nothing, so batch sizes and every other example's batch are unchanged (the upper bound needs this; with n − 1 examples re-cut into batches it is not proved)"
+
+// Sensitivity is Δ in units of the clip norm: 1 (add/remove, read as
+// zero-out) or 2 (replace-one).
 func (r Run) Sensitivity() float64 {
 	if r.Neighbours == dp.ReplaceOne {
 		return 2
