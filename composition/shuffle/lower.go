@@ -130,18 +130,21 @@ type lossDist struct {
 const dropBelow = 1e-30
 
 // epochDist returns the rounded-down loss distribution of one epoch's
-// max statistic, sliced so that the loss moves by about h per slice.
-func epochDist(sigma float64, T int64, replaceOne bool, h float64) lossDist {
+// max statistic, sliced so that the loss moves by about h per slice, over
+// the range outside which P has mass ≤ tail on each side (kept as two end
+// slices).
+func epochDist(sigma float64, T int64, replaceOne bool, h, tail float64) lossDist {
 	mq := meanQ(replaceOne)
-	// Find where P's cube mass is below dropBelow (lo) and its outside
-	// mass below dropBelow (hi), by bisection.
-	lo := -4 * sigma
-	for logIn(sigma, T, lo, 2) > math.Log(dropBelow) {
-		lo -= sigma
+	tail = math.Max(tail, dropBelow)
+	// Steps of σ/4 out to where P's cube mass (lo) and its outside mass
+	// (hi) are at most tail.
+	lo := 2.0
+	for logIn(sigma, T, lo, 2) > math.Log(tail) {
+		lo -= sigma / 4
 	}
 	hi := 2 + sigma
-	for out(sigma, T, hi, 2) > dropBelow {
-		hi += sigma
+	for out(sigma, T, hi, 2) > tail {
+		hi += sigma / 4
 	}
 	gap := h * sigma * sigma / (2 - mq)
 	// Slices (c_i, c_{i+1}], plus (−∞, lo] and (hi', ∞).
@@ -240,10 +243,10 @@ func (d lossDist) delta(eps float64) float64 {
 	return s * (1 - 1e-12)
 }
 
-// workBudget caps the multiply-adds of the multi-epoch composition (a few
-// tenths of a second): the grid h is coarsened until epoch-by-epoch convolution of E
+// workBudget caps the multiply-adds of the multi-epoch composition (a
+// few tenths of a second): the grid h is coarsened until epoch-by-epoch convolution of E
 // epochs fits, which only loosens (lowers) the bound.
-const workBudget = 4e8
+const workBudget = 1.5e8
 
 // composedDist returns the rounded-down loss distribution of E reshuffled
 // epochs, on the finest grid h ≥ 1e-3 that fits workBudget; each epoch's
@@ -253,7 +256,7 @@ func composedDist(sigma float64, T, E int64, replaceOne bool, drop float64) loss
 	h := 1e-3
 	var one lossDist
 	for {
-		one = epochDist(sigma, T, replaceOne, h).trim(drop)
+		one = epochDist(sigma, T, replaceOne, h, drop/4).trim(drop / 2)
 		k := float64(len(one.p))
 		if k*k*float64(E)*float64(E)/2 <= workBudget || h >= 1 {
 			break
