@@ -2,8 +2,10 @@ package shuffle
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/privamp/privamp/internal/numeric"
+	"gonum.org/v1/gonum/dsp/fourier"
 )
 
 // The lower bound is the hockey-stick divergence of one pair of output
@@ -48,8 +50,9 @@ import (
 // Epochs. Reshuffled every epoch, the E epochs' outputs are independent, so
 // the pair is (P^⊗E, Q^⊗E); post-processing each epoch to the slice of
 // max_t w_t it falls in keeps a lower bound, and the product of the
-// slices' discrete pair is composed exactly, every privacy loss rounded
-// down (which only lowers δ) and far tails dropped (likewise). With one
+// slices' discrete pair is composed by FFT, every privacy loss rounded
+// down, far tails dropped and every composed mass lowered by its rounding
+// error bound (each of which only lowers δ). With one
 // order for all epochs (Persistent) the E noisy copies of each batch sum
 // average to one epoch at σ/√E (a post-processing), as in the authors'
 // code.
@@ -243,30 +246,85 @@ func (d lossDist) delta(eps float64) float64 {
 	return s * (1 - 1e-12)
 }
 
-// workBudget caps the multiply-adds of the multi-epoch composition (a
-// few tenths of a second): the grid h is coarsened until epoch-by-epoch convolution of E
-// epochs fits, which only loosens (lowers) the bound.
-const workBudget = 1.5e8
+// fftEta is the relative ℓ2 error of one FFT of length n (Higham 2002,
+// ch. 24: log₂n·(u + γ₄(√2 + u)), with a safety factor; the bound
+// composition/pld uses).
+func fftEta(n int) float64 { return 8 * 0x1p-53 * float64(bits.Len(uint(n))) }
+
+// convolveFFT is convolve by FFT, every output lowered by a bound on its
+// rounding error (twice 3η(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), an ℓ2 bound and so one on
+// each output) and clamped at 0: each mass is at most the exact one, so δ
+// computed from it is still a lower bound.
+func convolveFFT(a, b lossDist) lossDist {
+	m := len(a.p) + len(b.p) - 1
+	n := 1
+	for n < m {
+		n <<= 1
+	}
+	ft := fourier.NewFFT(n)
+	x, y := make([]float64, n), make([]float64, n)
+	copy(x, a.p)
+	copy(y, b.p)
+	cx, cy := ft.Coefficients(nil, x), ft.Coefficients(nil, y)
+	for i := range cx {
+		cx[i] *= cy[i]
+	}
+	z := ft.Sequence(x, cx)
+	a1, a2 := norm12(a.p)
+	b1, b2 := norm12(b.p)
+	e := 2 * 3 * fftEta(n) * (a2*b1 + a1*b2)
+	out := make([]float64, m)
+	inv := 1 / float64(n)
+	for i := range out {
+		out[i] = math.Max(0, z[i]*inv-e)
+	}
+	return lossDist{h: a.h, lo: a.lo + b.lo, p: out}
+}
+
+func norm12(p []float64) (l1, l2 float64) {
+	for _, v := range p {
+		l1 += v
+		l2 += v * v
+	}
+	return l1, math.Sqrt(l2)
+}
+
+// maxGrid caps the grid of the composed distribution (its FFT length is at
+// most twice this): the grid h is coarsened until it fits, which only
+// lowers the bound.
+const maxGrid = 1 << 21
 
 // composedDist returns the rounded-down loss distribution of E reshuffled
-// epochs, on the finest grid h ≥ 1e-3 that fits workBudget; each epoch's
-// distribution and each partial composition drop at most drop of their
-// P-mass at their ends (so δ is lowered by at most 2E·drop).
+// epochs on the finest grid h ≥ 1e-3 that fits maxGrid, by repeated
+// squaring (convolveFFT); each epoch's distribution and each product drop
+// at most drop of their P-mass at their ends.
 func composedDist(sigma float64, T, E int64, replaceOne bool, drop float64) lossDist {
 	h := 1e-3
-	var one lossDist
 	for {
-		one = epochDist(sigma, T, replaceOne, h, drop/4).trim(drop / 2)
-		k := float64(len(one.p))
-		if k*k*float64(E)*float64(E)/2 <= workBudget || h >= 1 {
-			break
+		one := epochDist(sigma, T, replaceOne, h, drop/4).trim(drop / 2)
+		if float64(len(one.p))*float64(E) <= maxGrid || h >= 1 {
+			return power(one, E, drop)
 		}
-		// The number of grid points scales as 1/h.
-		h = math.Min(1, 1.05*h*k*float64(E)/math.Sqrt(2*workBudget))
+		h = math.Min(1, 1.05*h*float64(len(one.p))*float64(E)/maxGrid)
 	}
-	acc := one
-	for i := int64(1); i < E; i++ {
-		acc = convolve(acc, one).trim(drop)
+}
+
+// power returns the E-fold convolution of one by repeated squaring.
+func power(one lossDist, E int64, drop float64) lossDist {
+	var acc lossDist
+	have := false
+	sq := one
+	for e := E; e > 0; e >>= 1 {
+		if e&1 == 1 {
+			if have {
+				acc = convolveFFT(acc, sq).trim(drop)
+			} else {
+				acc, have = sq, true
+			}
+		}
+		if e > 1 {
+			sq = convolveFFT(sq, sq).trim(drop)
+		}
 	}
 	return acc
 }

@@ -138,7 +138,7 @@ func Lower(r Run) (float64, string, error) {
 	}
 	// Tails of total mass ≤ 10⁻⁴·δ are dropped: δ is lowered by at most that.
 	d := composedDist(r.Noise, T, r.Epochs, rep, 0.5e-4*r.Delta/float64(r.Epochs))
-	src := lowerSourceText + "; epochs reshuffled: the per-epoch max composed exactly, losses rounded down to a grid of " + dp.Num(d.h).String()
+	src := lowerSourceText + "; epochs reshuffled: the per-epoch max composed, losses rounded down to a grid of " + dp.Num(d.h).String()
 	return lowerEpsilon(d.delta, r.Delta), src, nil
 }
 
