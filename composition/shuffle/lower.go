@@ -75,6 +75,11 @@ func out(sigma float64, T int64, c, m float64) float64 {
 	return -math.Expm1(logIn(sigma, T, c, m))
 }
 
+// tinyMass is the smallest mass taken at face value: below it a computed
+// Q-mass may be subnormal or have underflowed, and is replaced by tinyMass
+// (cubeDelta) or its slice dropped (epochDist), both of which only lower δ.
+const tinyMass = 1e-290
+
 // relSlack is the relative error allowed each computed mass (logΦ and
 // expm1 are good to a few ulps; this covers them a thousandfold).
 const relSlack = 1e-12
@@ -88,7 +93,9 @@ func cubeDelta(sigma float64, T int64, eps float64, replaceOne bool) float64 {
 	mq := meanQ(replaceOne)
 	ee := math.Exp(eps)
 	f := func(c float64) float64 {
-		return out(sigma, T, c, 2)*(1-relSlack) - ee*out(sigma, T, c, mq)*(1+relSlack)
+		// Q's mass is raised to tinyMass where it is computed below it (it
+		// may have underflowed; a larger Q-mass only lowers the bound).
+		return out(sigma, T, c, 2)*(1-relSlack) - ee*math.Max(out(sigma, T, c, mq), tinyMass)*(1+relSlack)
 	}
 	lo := -4 * sigma
 	hi := 2 + 12*sigma + sigma*math.Sqrt(2*math.Log(float64(T)))
@@ -132,6 +139,10 @@ type lossDist struct {
 // P-mass only lowers δ).
 const dropBelow = 1e-30
 
+// maxSlices caps the slices of one epoch (tiny noise would ask for
+// millions).
+const maxSlices = 200000
+
 // epochDist returns the rounded-down loss distribution of one epoch's
 // max statistic, sliced so that the loss moves by about h per slice, over
 // the range outside which P has mass ≤ tail on each side (kept as two end
@@ -149,7 +160,9 @@ func epochDist(sigma float64, T int64, replaceOne bool, h, tail float64) lossDis
 	for out(sigma, T, hi, 2) > tail {
 		hi += sigma / 4
 	}
-	gap := h * sigma * sigma / (2 - mq)
+	// At most maxSlices slices: coarser slices are still a post-processing
+	// (the loss then moves by more than h between slices, each rounded down).
+	gap := math.Max(h*sigma*sigma/(2-mq), (hi-lo)/maxSlices)
 	// Slices (c_i, c_{i+1}], plus (−∞, lo] and (hi', ∞).
 	var masses []struct{ p, q float64 }
 	mass := func(c1, c2 float64, m float64) (v, rel float64) {
@@ -165,7 +178,7 @@ func epochDist(sigma float64, T int64, replaceOne bool, h, tail float64) lossDis
 		return v, relSlack * (a + b) / math.Max(v, math.SmallestNonzeroFloat64)
 	}
 	add := func(p, rp, q, rq float64) {
-		if p <= dropBelow || q <= 0 || rp >= 1e-3 || rq >= 1e-3 {
+		if p <= dropBelow || q < tinyMass || rp >= 1e-3 || rq >= 1e-3 {
 			return // dropped: only lowers δ
 		}
 		masses = append(masses, struct{ p, q float64 }{p * (1 - rp), q * (1 + rq)})
@@ -213,6 +226,9 @@ func (d lossDist) trim(budget float64) lossDist {
 // convolve returns the distribution of the sum of independent losses from
 // a and b (same h), dropping grid points under dropBelow.
 func convolve(a, b lossDist) lossDist {
+	if len(a.p) == 0 || len(b.p) == 0 {
+		return lossDist{h: a.h}
+	}
 	out := make([]float64, len(a.p)+len(b.p)-1)
 	for i, x := range a.p {
 		if x == 0 {
@@ -256,6 +272,9 @@ func fftEta(n int) float64 { return 8 * 0x1p-53 * float64(bits.Len(uint(n))) }
 // each output) and clamped at 0: each mass is at most the exact one, so δ
 // computed from it is still a lower bound.
 func convolveFFT(a, b lossDist) lossDist {
+	if len(a.p) == 0 || len(b.p) == 0 {
+		return lossDist{h: a.h} // all mass dropped: δ = 0
+	}
 	m := len(a.p) + len(b.p) - 1
 	n := 1
 	for n < m {

@@ -113,7 +113,10 @@ func TestLowerBelowInstance(t *testing.T) {
 		for _, c := range []struct {
 			sigma, eps float64
 			rep        bool
-		}{{0.5, 0.5, false}, {1, 0.2, false}, {1, 0.5, true}, {0.7, 1, true}} {
+		}{{0.5, 0.5, false}, {1, 0.5, true}, {1, 0.2, false}, {0.7, 1, true}} {
+			if T == 3 && c.sigma != 0.5 && c.eps != 0.5 { // two of four: 8 million points each
+				continue
+			}
 			ex := instanceDelta(c.sigma, T, c.eps, c.rep, k[T])
 			lb := cubeDelta(c.sigma, int64(T), c.eps, c.rep)
 			mu := 1 / c.sigma
@@ -197,7 +200,7 @@ func TestEpochsBelowInstance(t *testing.T) {
 // TestLowerBelowUpper: over a grid of runs the lower bound never exceeds
 // the upper bound, and grows with the number of epochs.
 func TestLowerBelowUpper(t *testing.T) {
-	zs, Ts, Es := []float64{0.4, 0.8, 1.5, 3}, []int64{1, 4, 1000}, []int64{1, 3}
+	zs, Ts, Es := []float64{0.4, 1.5, 3}, []int64{1, 4, 1000}, []int64{1, 3}
 	if testing.Short() {
 		zs, Ts, Es = []float64{1.5}, []int64{100}, []int64{1, 2}
 	}
@@ -288,6 +291,27 @@ func TestAccountMNIST(t *testing.T) {
 	for _, c := range [][3]float64{{lo, 4.2101, 1e-3}, {up, 10.1998, 1e-4}} {
 		if math.Abs(c[0]-c[1]) > c[2] {
 			t.Errorf("got %v, want %v", c[0], c[1])
+		}
+	}
+}
+
+// TestExtremes: tiny noise (masses underflow: the first epoch's bound takes
+// over), a billion records, huge noise and a thousand epochs all give
+// 0 ≤ lower ≤ upper without error.
+func TestExtremes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 3 s")
+	}
+	for _, r := range []Run{
+		{N: 1000, Batch: 10, Epochs: 3, Noise: 0.01, Delta: 1e-5},
+		{N: 1e9, Batch: 2, Epochs: 2, Noise: 1, Delta: 1e-5},
+		{N: 1000, Batch: 10, Epochs: 3, Noise: 100, Delta: 1e-5, Neighbours: dp.ReplaceOne},
+		{N: 1000, Batch: 10, Epochs: 1000, Noise: 5, Delta: 1e-5},
+	} {
+		lo, _, err := Lower(r)
+		up, err2 := Upper(r)
+		if err != nil || err2 != nil || !(lo >= 0 && lo <= up) {
+			t.Errorf("%+v: lower %v upper %v %v %v", r, lo, up, err, err2)
 		}
 	}
 }
