@@ -268,7 +268,9 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	}
 	if r.Sampling == SamplingShuffle {
 		if ok, err := verifyShuffle(&v, r, *d.Epsilon); ok || err != nil {
-			v.Notes = append(v.Notes, poissonReference(a, r, d.Delta)...)
+			if refErr == nil { // ref accounts the same run as Poisson sampling (DPSGDRun.Event)
+				v.Notes = append(v.Notes, poissonNote(a, ref, d.Delta))
+			}
 			return v, err
 		}
 	}
@@ -323,7 +325,12 @@ func poissonReference(a dp.Accountant, r DPSGDRun, delta float64) []string {
 	asPoisson := r
 	asPoisson.Sampling = SamplingPoisson
 	if ref, err := runEpsilon(a, asPoisson); err == nil {
-		return []string{fmt.Sprintf("for reference only (not a certificate): the same run accounted as Poisson sampling by the %s gives ε = %s at δ = %g", via(a), ref.Epsilon, delta)}
+		return []string{poissonNote(a, ref, delta)}
 	}
 	return nil
+}
+
+// poissonNote states ref, the run accounted as Poisson sampling by a.
+func poissonNote(a dp.Accountant, ref dp.Guarantee, delta float64) string {
+	return fmt.Sprintf("for reference only (not a certificate): the same run accounted as Poisson sampling by the %s gives ε = %s at δ = %g", via(a), ref.Epsilon, delta)
 }
