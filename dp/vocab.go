@@ -283,3 +283,19 @@ func checkVocab(e Event, r Relation) (bool, error) {
 	}
 	return true, nil
 }
+
+// vocabAssumption is what a guarantee about an event of this file assumes
+// beyond Assumptions' common ones ("" for other events).
+func vocabAssumption(e Event) string {
+	switch e.(type) {
+	case EpsilonDelta, ZCDp, ExponentialMechanism, PermuteAndFlip:
+		return "declared guarantees (EpsilonDelta, ZCDp, ExponentialMechanism, PermuteAndFlip) are taken as stated, for this neighbouring relation; the exponential mechanism's ε is its ε-DP parameter (ε-bounded range)"
+	case DiscreteLaplace, DiscreteGaussian:
+		return "discrete Laplace and Gaussian noise is added to an integer-valued sum whose records each move it by at most the stated sensitivity (ℓ1 resp. ℓ2; doubled under replace-one)"
+	case SingleEpochTreeAggregation:
+		return "tree aggregation: every record is in at most one leaf across all trees, and only completed nodes are released"
+	case MixtureOfGaussians:
+		return "a mixture of Gaussians outputs N(0, σ²) on one data set and the stated mixture on its neighbour (add/remove)"
+	}
+	return ""
+}
