@@ -24,10 +24,12 @@ from .dp_event import ComposedDpEvent, SelfComposedDpEvent, UnsupportedEventErro
 __all__ = ["PrivacyAccountant", "PLDAccountant", "RdpAccountant", "NeighboringRelation", "Epsilon", "Delta",
            "format_loss"]
 
-# The δ at which get_delta tunes the PLD's discretization (its truncated
-# tails go into δ, so δ(ε) stays sound whatever this value; it only sets how
-# fine the computation is). dp_accounting's get_delta takes no δ either.
-TUNING_DELTA = 1e-9
+# The δ at which get_delta first tunes the PLD's composition (its tilt and
+# truncation; the truncated tails go into δ, so δ(ε) is sound whatever this
+# value, which only sets how tight it is). When δ(ε) comes out far from it,
+# get_delta tunes again at that δ and keeps the smaller of the two sound
+# values. dp_accounting's get_delta takes no δ either.
+TUNING_DELTA = 1e-5
 
 
 class NeighboringRelation:
@@ -200,9 +202,16 @@ class PrivacyAccountant:
 
     def get_delta(self, target_epsilon):
         """The sound δ at target_epsilon of everything composed (a Delta).
-        The PLD's discretization is tuned for δ = TUNING_DELTA."""
+        The PLD's composition is tuned for δ = TUNING_DELTA, and again for
+        the δ found when that is more than 10× away (the smaller sound δ
+        is kept)."""
         try:
             r = self._ask(TUNING_DELTA, [target_epsilon])
+            d = r["deltas"][0]["delta"]
+            if r.get("pld_epsilon") is not None and 0 < d < 1 and not TUNING_DELTA / 10 <= d <= TUNING_DELTA * 10:
+                r2 = self._ask(min(max(d, 1e-15), 0.5), [target_epsilon])
+                if r2["deltas"][0]["delta"] < d:
+                    r = r2
         except _native.PrivampError as e:
             if e.field == "epsilon":
                 raise _native.PrivampError(str(e).replace("epsilon", "target_epsilon", 1), "target_epsilon",
