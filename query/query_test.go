@@ -137,3 +137,14 @@ func TestPanicIsAFailure(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// BenchmarkDoFormat is the Go side of the Python per-query overhead
+// (bench/python_vs_dp_accounting.py): the cheapest method, in process.
+func BenchmarkDoFormat(b *testing.B) {
+	req := []byte(`{"kind":"loss","values":[1.5]}`)
+	for b.Loop() {
+		if _, err := Do("format", req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
