@@ -92,7 +92,7 @@ func (q CurveRequest) Run(bulk bool) (shifted.Training, []shifted.Variant, shift
 		return r, nil, o, 0, badInput("points", *q.Points, "cannot be given with all (give only one of them)")
 	case q.All:
 		if limit := map[bool]int64{false: MaxCurveAll, true: MaxCurveBulk}[bulk]; q.N > limit {
-			return r, nil, o, 0, badInput("n", q.N, fmt.Sprintf("must be at most %d with all (every index; privamp curve --all streams any n as CSV)", limit))
+			return r, nil, o, 0, badInput("n", q.N, fmt.Sprintf("must be at most %d with all (every index; the command line streams any n as CSV)", limit))
 		}
 		points = 0
 	case q.Points != nil:

@@ -156,3 +156,14 @@ func BenchmarkDoFormat(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDoMNIST is the MNIST example through query (what Python's
+// privamp.dpsgd pays in Go): composition.DPSGDWith by the tightest accountant.
+func BenchmarkDoMNIST(b *testing.B) {
+	req := []byte(`{"n":60000,"batch":256,"epochs":60,"noise":1.1,"delta":1e-5}`)
+	for b.Loop() {
+		if _, err := Do("dpsgd", req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

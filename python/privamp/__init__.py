@@ -19,6 +19,7 @@ from . import dp_event
 from .dp_event import *  # noqa: F401,F403
 from .accountant import (Delta, Epsilon, NeighboringRelation, PLDAccountant, PrivacyAccountant, RdpAccountant,
                          format_loss)
+from . import pld, rdp
 from .opacus import OpacusAccountant, get_noise_multiplier, opacus_steps
 from .amplification import DPSGDResult, curve, dpsgd, per_person_epsilon, plan, verify, worst_record
 
