@@ -101,7 +101,11 @@ def _encode(request):
         return bytes(request)
     if isinstance(request, str):
         return request.encode("utf-8")
-    return json.dumps(_clean(request), allow_nan=False).encode("utf-8")
+    try:
+        return json.dumps(request, allow_nan=False).encode("utf-8")
+    except ValueError:
+        _clean(request)  # names the key of the NaN or ∞
+        raise
 
 
 def _raise(code, text):
@@ -117,7 +121,7 @@ def _raise(code, text):
 def call(method, request):
     """Answers request (a dict, or JSON text) by package query's method and
     returns the answer as a dict."""
-    lib = _load()
+    lib = _lib or _load()
     req = _encode(request)
     out, n = ctypes.c_void_p(), ctypes.c_size_t()
     code = lib.privamp_call(method.encode(), req, len(req), ctypes.byref(out), ctypes.byref(n))
