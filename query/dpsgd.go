@@ -61,6 +61,9 @@ func (q DPSGDRequest) Run() (rdp.DPSGD, string, error) {
 	if err != nil || smp == dp.None {
 		return d, "", badInput("sampling", q.Sampling, "must be poisson or fixed-size")
 	}
+	if smp == dp.Shuffle { // the command line's interval is assembled for display (tables); not here yet
+		return d, "", badInput("sampling", q.Sampling, "must be poisson or fixed-size here: shuffled batches have an interval of ε (composition/shuffle), which this call does not answer yet")
+	}
 	d.Sampling = smp
 	if d.Conversion, err = rdp.ParseConversion(q.Conversion); err != nil {
 		return d, "", badInput("conversion", q.Conversion, "must be improved or classic")
