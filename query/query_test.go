@@ -22,7 +22,7 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{"dpsgd", `{"n":60000,"batch":256,"epochs":60,"noise":1,"delta":1e-5,"nosie":1}`, "nosie"},
 		{"dpsgd", `{"n":60000,"batch":256,"epochs":60,"noise":"1","delta":1e-5}`, "noise"},
 		{"dpsgd", `[1,2]`, ""},
-		{"dpsgd", `{"n":60000,"batch":256,"epochs":60,"noise":1.1,"delta":1e-5,"sampling":"shuffle"}`, "sampling"},
+		{"dpsgd", `{"n":60000,"batch":256,"epochs":60,"noise":1.1,"delta":1e-5,"sampling":"shuffled"}`, "sampling"},
 		{"events", `{"events":{"event":{"type":"Gaussian","noise_multiplier":0}},"delta":1e-5}`, "events.event.noise_multiplier"},
 		{"events", `{"delta":1e-5}`, "events"},
 		{"curve", `{"n":0,"sigma":1}`, "n"},

@@ -101,7 +101,8 @@ class Epsilon(_Quantity):
     @property
     def source(self):
         r = self.result
-        return r.get("source") or (r.get("pld_source") if r.get("accountant") == "pld" else r.get("rdp_source"))
+        return r.get("source") or r.get("upper_source") or (
+            r.get("pld_source") if r.get("accountant") == "pld" else r.get("rdp_source"))
 
 
 class Delta(_Quantity):

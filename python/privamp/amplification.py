@@ -17,10 +17,15 @@ __all__ = ["dpsgd", "curve", "per_person_epsilon", "worst_record", "plan", "veri
 
 class DPSGDResult(dict):
     """privamp dpsgd's JSON answer (a dict), with ``epsilon`` (an Epsilon:
-    prints as the command line does), ``noise_multiplier`` and ``steps``."""
+    prints as the command line does), ``noise_multiplier`` and ``steps``.
+    For shuffled batches (sampling="shuffle") the answer is an interval:
+    ``epsilon`` is its sound upper end (epsilon_upper) and the dict holds
+    epsilon_lower and the Poisson number commonly reported."""
 
     @property
     def epsilon(self):
+        if "epsilon" not in self and "epsilon_upper" in self:
+            return Epsilon(self.get("epsilon_upper"), self)
         return Epsilon(self.get("epsilon"), self)
 
     @property

@@ -30,6 +30,13 @@ def test_dpsgd_replace_one_rdp_equals_cli(cli):
     assert dict(got) == want
 
 
+def test_dpsgd_shuffle_equals_cli(cli):
+    want, _ = cli("dpsgd", "--n", 6000, "--batch", 256, "--epochs", 3, "--sampling", "shuffle")
+    got = privamp.dpsgd(n=6000, batch=256, epochs=3, noise=1.1, delta=1e-5, sampling="shuffle")
+    assert dict(got) == want
+    assert float(got.epsilon) == want["epsilon_upper"] and got.epsilon.source == want["upper_source"]
+
+
 def test_get_noise_multiplier_equals_cli_calibration(cli):
     q, epochs = 0.07, 2
     steps = privamp.opacus_steps(q, epochs)
