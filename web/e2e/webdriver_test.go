@@ -240,7 +240,7 @@ func (d *driver) wait(what, script string, timeout time.Duration, args ...any) {
 		}
 		if time.Now().After(deadline) {
 			var errs string
-			d.exec(`return (window.privampErrors || []).join("\n");`, &errs)
+			d.exec(`return (window.privampErrors || []).concat(window.privampLog || []).join("\n");`, &errs)
 			d.t.Fatalf("waited %v for %s; page errors: %q", timeout, what, errs)
 		}
 		time.Sleep(25 * time.Millisecond)

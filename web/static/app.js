@@ -7,6 +7,13 @@
 const $ = (id) => document.getElementById(id);
 window.privampErrors = [];
 window.privampTimings = {};
+// Go's standard error (a panic's message) reaches console.log: keep it, so
+// that a failure can be shown and the test can report it.
+window.privampLog = [];
+{
+  const consoleLog = console.log;
+  console.log = (...a) => { privampLog.push(a.join(" ")); consoleLog(...a); };
+}
 window.addEventListener("error", (e) => privampErrors.push(String(e.message)));
 window.addEventListener("unhandledrejection", (e) => privampErrors.push(String(e.reason)));
 
@@ -66,6 +73,7 @@ class Long {
     });
   }
   message(m) {
+    if (m.log !== undefined) { privampErrors.push(this.name + " worker: " + m.log); return; }
     const j = this.job;
     if (!j || m.id !== j.id) return;
     if (m.done) { this.job = null; j.resolve(j.outs); return; }
@@ -158,10 +166,6 @@ const DPSGD_URL = {n: "n", batch: "batch", epochs: "epochs", rate: "rate", "samp
 function dpsgdFlags() {
   const calibrate = $("mode").value === "calibrate";
   const rate = $("rate").value.trim() !== "", steps = $("steps").value.trim() !== "";
-  $("n").disabled = $("batch").disabled = rate;
-  $("epochs").disabled = steps;
-  $("noise").disabled = calibrate;
-  $("target").disabled = !calibrate;
   const skip = new Set([rate ? "n" : "rate", rate ? "batch" : "", steps ? "epochs" : "steps", calibrate ? "noise" : "target"]);
   const out = [];
   for (const [id, flag] of DPSGD) {
@@ -174,7 +178,18 @@ function dpsgdFlags() {
 let dpsgdTimer = 0;
 const sweep = {runner: null};
 
+// dpsgdEnable greys out the inputs the others replace (at once, so that a
+// person can type into the one just enabled).
+function dpsgdEnable() {
+  const calibrate = $("mode").value === "calibrate";
+  $("n").disabled = $("batch").disabled = $("rate").value.trim() !== "";
+  $("epochs").disabled = $("steps").value.trim() !== "";
+  $("noise").disabled = calibrate;
+  $("target").disabled = !calibrate;
+}
+
 function dpsgdChanged() {
+  dpsgdEnable();
   clearTimeout(dpsgdTimer);
   dpsgdTimer = setTimeout(dpsgdCompute, 120);
 }
@@ -182,6 +197,7 @@ function dpsgdChanged() {
 function dpsgdCompute() {
   const form = $("dpsgd-form"), sec = $("dpsgd");
   clearErrors(form);
+  dpsgdEnable();
   const flags = dpsgdFlags();
   const texts = {};
   for (const [, flag, text] of flags) texts[flag] = text;
@@ -191,6 +207,7 @@ function dpsgdCompute() {
   }
   const cmd = commandLine("dpsgd", cmdFlags);
   $("dpsgd-cmd").textContent = cmd;
+  sec.dataset.cmd = cmd;
   updateURL();
   const parsed = numbers("dpsgd", texts);
   if (parsed.error) {
@@ -213,7 +230,6 @@ function dpsgdCompute() {
     return;
   }
   const r = ans.result;
-  sec.dataset.cmd = cmd;
   const list = [];
   if (r.n) list.push(["n (examples)", fmt("int", r.n), "", "input"]);
   list.push(["q = batch/n", fmt("num", r.sampling_rate), "sampling rate", "input"]);
@@ -353,7 +369,7 @@ function curveRender(res, bounded) {
     series.push({name: col.name + what, color: colour[k % 3], dash, points: c.index.map((t, i) => [n - t + 1, col.epsilon[i]])});
   });
   if (free) addCols(free, " (unbounded domain)", "6 4");
-  addCols(main, bounded ? " (bounded domain, R = " + fmt("num", $("c-radius").value) + ")" : "", "");
+  addCols(main, bounded ? " (bounded domain, R = " + fmt("num", Number($("c-radius").value)) + ")" : "", "");
   const samp = main.sampling;
   if (samp) series.push({name: "Poisson sampling, replace-one (every iterate released)", color: "#d93025", dash: "2 3",
     points: [[1, samp.epsilon], [n, samp.epsilon]]});
@@ -365,7 +381,10 @@ function curveRender(res, bounded) {
     list.push([`ε of the last record (t = ${fmt("int", main.index[last])}), ` + col.name, fmt("loss", col.epsilon[last]), bounded ? "bounded domain" : "", col.source, "last-" + col.variant]);
     list.push([`ε of the first record (t = ${fmt("int", main.index[0])}), ` + col.name, fmt("loss", col.epsilon[0]), bounded ? "bounded domain" : "", col.source, "first-" + col.variant]);
   }
-  if (free) for (const col of free.columns) list.push([`ε of the last record, unbounded domain, ` + col.name, fmt("loss", col.epsilon[free.index.length - 1]), "", col.source, "free-last-" + col.variant]);
+  if (free) for (const col of free.columns) {
+    list.push([`ε of the last record, unbounded domain, ` + col.name, fmt("loss", col.epsilon[free.index.length - 1]), "", col.source, "free-last-" + col.variant]);
+    list.push([`ε of the first record, unbounded domain, ` + col.name, fmt("loss", col.epsilon[0]), "", col.source, "free-first-" + col.variant]);
+  }
   if (samp) list.push(["ε by Poisson sampling (replace-one)", fmt("loss", samp.epsilon), "every iterate released", samp.source, "sampling"]);
   rows($("curve-rows"), list);
   notes($("curve-notes"), [...main.columns.map(c => c.source), main.conversion_source, samp?.source],

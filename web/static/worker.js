@@ -7,6 +7,11 @@
 // this worker: the page starts a new one.
 importScripts("wasm_exec.js");
 
+// Go's standard error (a panic's message) reaches console.log: pass it to
+// the page too, where it is shown rather than lost in a worker's console.
+const consoleLog = console.log;
+console.log = (...a) => { postMessage({log: a.join(" ")}); consoleLog(...a); };
+
 const ready = (async () => {
   const go = new Go();
   const url = "privamp.wasm";

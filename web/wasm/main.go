@@ -40,20 +40,20 @@ import (
 func main() {
 	g := js.Global()
 	g.Set("privamp", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) < 2 {
-			return encode(map[string]any{"error": map[string]any{"kind": query.KindFailure, "message": "privamp(method, request): two arguments"}})
+		if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
+			return encode(map[string]any{"error": map[string]any{"kind": query.KindFailure, "message": "privamp(method, request): two strings"}})
 		}
 		return call(args[0].String(), args[1].String())
 	}))
 	g.Set("privampNumbers", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) < 2 {
-			return encode(map[string]any{"error": map[string]any{"message": "privampNumbers(command, fields): two arguments"}})
+		if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
+			return encode(map[string]any{"error": map[string]any{"message": "privampNumbers(command, fields): two strings"}})
 		}
 		return numbers(args[0].String(), args[1].String())
 	}))
 	g.Set("privampFormat", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) < 2 {
-			return ""
+		if len(args) < 2 || args[1].Type() != js.TypeNumber {
+			return "privampFormat(kind, x): x must be a number"
 		}
 		return format(args[0].String(), args[1].Float())
 	}))
