@@ -156,9 +156,20 @@ func TestPageInChromium(t *testing.T) {
 			t.Errorf("MNIST %s: page %q, command line %q", label, got, want[label][1])
 		}
 	}
+	d.wait("ε against epochs", `return document.getElementById("dpsgd").dataset.sweep === "done";`, 60*time.Second)
 	var timings map[string]float64
 	d.exec(`return window.privampTimings;`, &timings)
-	d.wait("ε against epochs", `return document.getElementById("dpsgd").dataset.sweep === "done";`, 60*time.Second)
+	// The MNIST answer again, three times on the page's main thread: the
+	// first answer above also paid for the engine's warm-up.
+	var again []float64
+	d.exec(`const out = [];
+		for (let i = 0; i < 3; i++) {
+			const t0 = performance.now();
+			privamp("dpsgd", JSON.stringify({n: 60000, batch: 256, epochs: 60, noise: 1.1, delta: 1e-5}));
+			out.push(performance.now() - t0);
+		}
+		return out;`, &again)
+	timings["dpsgd_again_min"] = min(again[0], again[1], again[2])
 	shot("1-mnist")
 
 	// 2. Calibrate the noise for ε = 3.
@@ -174,7 +185,6 @@ func TestPageInChromium(t *testing.T) {
 		}
 	}
 	t.Logf("calibrated for ε = 3: z = %s, ε = %s", want["z (noise multiplier)"][1], want["ε"][1])
-	d.wait("ε against epochs", `return document.getElementById("dpsgd").dataset.sweep === "done";`, 60*time.Second)
 	shot("2-calibrate")
 
 	// 3. A per-person curve of 50 passes on a bounded domain, beside the
@@ -324,7 +334,8 @@ func TestPageInChromium(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(art, "timings.json"), b2, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("in Chromium: privamp.wasm loaded in %.0f ms, the MNIST answer in %.0f ms (performance.now)", timings["load"], timings["dpsgd"])
+	t.Logf("in Chromium: privamp.wasm loaded in %.0f ms, the MNIST answer in %.0f ms (again: %.0f ms), ε against epochs (7 runs) in %.0f ms (performance.now)",
+		timings["load"], timings["dpsgd"], timings["dpsgd_again_min"], timings["sweep"])
 }
 
 // jsonDiff describes the first difference between two decoded JSON values,

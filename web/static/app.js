@@ -272,12 +272,14 @@ function epochsSweep(req, r) {
   $("epochs-progress").value = 0;
   $("epochs-status").textContent = "computing…";
   sec.dataset.sweep = "running";
+  const t0 = performance.now();
   sweep.runner.run(calls, (i, total, ans) => {
     $("epochs-progress").value = (i + 1) / total;
     if (ans.result) pts.push([xs[i], ans.result.epsilon]);
     draw();
   }).then(() => {
-    $("epochs-status").textContent = `${pts.length} runs accounted`;
+    privampTimings.sweep = performance.now() - t0;
+    $("epochs-status").textContent = `${pts.length} runs accounted in ${(privampTimings.sweep / 1000).toFixed(1)} s`;
     sec.dataset.sweep = "done";
   }, () => {
     $("epochs-status").textContent = "cancelled";
@@ -365,15 +367,15 @@ function curveRender(res, bounded) {
   const main = res[0], free = bounded ? res[1] : null, n = main.n;
   const series = [], list = [];
   const colour = ["#0b57d0", "#188038", "#9334e6"];
-  const addCols = (c, what, dash) => c.columns.forEach((col, k) => {
-    series.push({name: col.name + what, color: colour[k % 3], dash, points: c.index.map((t, i) => [n - t + 1, col.epsilon[i]])});
+  const addCols = (c, what, dash, shift) => c.columns.forEach((col, k) => {
+    series.push({name: col.name + what, color: colour[(k + shift) % 3], dash, points: c.index.map((t, i) => [n - t + 1, col.epsilon[i]])});
   });
-  if (free) addCols(free, " (unbounded domain)", "6 4");
-  addCols(main, bounded ? " (bounded domain, R = " + fmt("num", Number($("c-radius").value)) + ")" : "", "");
+  if (free) addCols(free, " (unbounded domain)", "6 4", 1);
+  addCols(main, bounded ? " (bounded domain, R = " + fmt("num", Number($("c-radius").value)) + ")" : "", "", 0);
   const samp = main.sampling;
   if (samp) series.push({name: "Poisson sampling, replace-one (every iterate released)", color: "#d93025", dash: "2 3",
     points: [[1, samp.epsilon], [n, samp.epsilon]]});
-  lineChart($("curve-plot"), {title: "per-person ε", width: 760, height: 380,
+  lineChart($("curve-plot"), {title: "per-person ε", width: 760, height: 380, legend: "bottom",
     x: {label: "steps from the person's record to the end, n − t + 1", log: true},
     y: {label: "ε at δ = " + fmt("loss", main.delta), log: true}, series});
   const last = main.index.length - 1;

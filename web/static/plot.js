@@ -41,7 +41,8 @@ function tickLabel(v) {
 }
 
 // lineChart draws into el: opts = {width, height, x: {label, log}, y: {label,
-// log}, series: [{name, points: [[x, y], …], color, dash, marker}]}.
+// log}, series: [{name, points: [[x, y], …], color, dash, marker}], legend:
+// "top" (default) or "bottom"}.
 function lineChart(el, opts) {
   const W = opts.width || 720, H = opts.height || 360, m = {l: 70, r: 20, t: 16, b: 52};
   const pts = opts.series.flatMap(s => s.points).filter(p => isFinite(p[0]) && isFinite(p[1]) && (!opts.x.log || p[0] > 0) && (!opts.y.log || p[1] > 0));
@@ -74,7 +75,10 @@ function lineChart(el, opts) {
   axis.appendChild(svgEl("path", {d: `M${m.l},${m.t}V${H - m.b}H${W - m.r}`, fill: "none"}));
   axis.appendChild(svgEl("text", {x: (m.l + W - m.r) / 2, y: H - 12, "text-anchor": "middle"}, opts.x.label + (opts.x.log ? " (log scale)" : "")));
   axis.appendChild(svgEl("text", {x: 16, y: (m.t + H - m.b) / 2, "text-anchor": "middle", transform: `rotate(-90 16 ${(m.t + H - m.b) / 2})`}, opts.y.label + (opts.y.log ? " (log scale)" : "")));
-  let ly = m.t + 6;
+  // The legend goes top left, or bottom left where the curves fall from the
+  // top left (opts.legend "bottom").
+  const shown = opts.series.filter(s => s.points.length > 0).length;
+  let ly = opts.legend === "bottom" ? H - m.b - 10 - 17 * (shown - 1) : m.t + 6;
   for (const s of opts.series) {
     const p = s.points.filter(q => isFinite(q[0]) && isFinite(q[1]) && (!opts.x.log || q[0] > 0) && (!opts.y.log || q[1] > 0));
     if (p.length === 0) continue;
