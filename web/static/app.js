@@ -131,7 +131,7 @@ function fieldError(form, inputId, msg, fallback) {
   const box = inputId && $(inputId + "-err");
   if (box) {
     box.textContent = msg;
-    $(inputId).setAttribute("aria-invalid", "true");
+    $(inputId)?.setAttribute("aria-invalid", "true");
   } else {
     $(fallback).textContent = msg;
   }

@@ -85,11 +85,13 @@ func call(method, request string) string {
 // number > 0, got 0". A field that names no flag keeps the library's
 // message.
 func flagMessage(e *query.Error) (msg, flag string) {
-	if e.Kind != query.KindBadInput || e.Field == "" || e.Line > 0 ||
-		strings.Trim(e.Field, "abcdefghijklmnopqrstuvwxyz0123456789_.-") != "" {
+	if e.Kind != query.KindBadInput || e.Field == "" || strings.Trim(e.Field, "abcdefghijklmnopqrstuvwxyz0123456789_.-") != "" {
 		return e.Error(), ""
 	}
 	flag = strings.NewReplacer("_", "-", ".", "-").Replace(e.Field)
+	if e.Line > 0 { // the request's JSON refused (a fraction for a count): its reason holds the value
+		return "--" + flag + ": " + e.Reason, flag
+	}
 	got := ""
 	if e.Value != nil {
 		got = ", got " + field.FormatValue(e.Value)
