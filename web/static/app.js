@@ -264,6 +264,13 @@ function epochsSweep(req, r) {
     return {method: "dpsgd", request: q};
   });
   const pts = [], sec = $("dpsgd"), label = byEpochs ? "epochs" : "steps T";
+  // Each point is privamp dpsgd with that number of epochs (steps) at the
+  // answer's noise multiplier, every digit of it.
+  const flags = [];
+  for (const [id, flag, key] of DPSGD) if (req[key] !== undefined && id !== "target") flags.push([flag, id === (byEpochs ? "epochs" : "steps") ? "X" : (id === "noise" ? String(r.noise_multiplier) : $(id).value.trim())]);
+  if (!flags.some(([f]) => f === "noise")) flags.splice(flags.length - 1, 0, ["noise", String(r.noise_multiplier)]);
+  for (const id of ["sampling", "neighbours"]) if ($(id).value !== $(id).options[0].value) flags.push([id, $(id).value]);
+  $("epochs-cmd").textContent = commandLine("dpsgd", flags) + "    # X = " + xs.map(x => String(x)).join(", ");
   const draw = () => lineChart($("epochs-plot"), {
     title: "ε against " + label, width: 720, height: 300, x: {label, min: 0}, y: {label: "ε at δ = " + fmt("loss", r.delta), min: 0},
     series: [{name: "ε (" + r.accountant + ", z = " + fmt("noise", r.noise_multiplier) + ")", color: "#0b57d0", marker: true, points: pts.slice().sort((a, b) => a[0] - b[0])},
