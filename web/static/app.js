@@ -188,10 +188,12 @@ function dpsgdEnable() {
   $("target").disabled = !calibrate;
 }
 
+// dpsgdChanged answers 120 ms after the last keystroke, a calibration (a
+// search over many accountings) 400 ms after it.
 function dpsgdChanged() {
   dpsgdEnable();
   clearTimeout(dpsgdTimer);
-  dpsgdTimer = setTimeout(dpsgdCompute, 120);
+  dpsgdTimer = setTimeout(dpsgdCompute, $("mode").value === "calibrate" ? 400 : 120);
 }
 
 function dpsgdCompute() {
@@ -220,7 +222,7 @@ function dpsgdCompute() {
   for (const [id, flag] of flags) req[DPSGD.find(d => d[0] === id)[2]] = parsed.values[flag];
   const t0 = performance.now();
   const ans = call("dpsgd", req);
-  privampTimings.dpsgd = performance.now() - t0;
+  privampTimings[req.target_epsilon !== undefined ? "calibrate" : "dpsgd"] = performance.now() - t0;
   if (ans.error) {
     const e = ans.error;
     const id = DPSGD.find(d => d[1] === e.flag)?.[0];
