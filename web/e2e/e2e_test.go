@@ -242,8 +242,9 @@ func TestPageInChromium(t *testing.T) {
 	shot("3-curve")
 
 	// 4. A plan from two tiers, and its plan file.
+	d.typeInto("#p-smoothness", "10")
 	d.click("#plan-go")
-	planCmd := "privamp plan --tier strict=0.1:0.5 --tier rest=0.9:2 --n 10000 --radius 1 --dimension 10 --delta 1e-6"
+	planCmd := "privamp plan --tier strict=0.1:0.5 --tier rest=0.9:2 --n 10000 --radius 1 --dimension 10 --delta 1e-6 --smoothness 10"
 	done("plan", planCmd, 60*time.Second)
 	planFile := filepath.Join(art, "plan-cli.json")
 	out, _ = cli(t, bin, 0, append(args(t, planCmd), "--out", planFile)...)
@@ -290,13 +291,16 @@ func TestPageInChromium(t *testing.T) {
 	if err := os.WriteFile(pagePlan, []byte(pageFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Without a smoothness β, verify decides a plan by plain composition:
-	// UNSUPPORTED (exit 3) for this one, for either file.
-	vPage, _ := cli(t, bin, 3, "verify", pagePlan)
-	vCLI, _ := cli(t, bin, 3, "verify", planFile)
-	for _, r := range []map[string][]string{tableRows(vPage), tableRows(vCLI)} {
+	// privamp verify finds the page's plan file VALID (exit 0), as the
+	// command line's, its summary equal to the recomputation.
+	for _, f := range []string{pagePlan, planFile} {
+		v, _ := cli(t, bin, 0, "verify", f)
+		r := tableRows(v)
+		if c := r["verdict"]; len(c) < 2 || c[1] != "VALID" {
+			t.Errorf("privamp verify %s: verdict %q, want VALID", filepath.Base(f), c)
+		}
 		if c := r["check: summary = recomputation"]; len(c) < 2 || c[1] != "PASS" {
-			t.Errorf("privamp verify of a plan file: summary check %q, want PASS", c)
+			t.Errorf("privamp verify %s: summary check %q, want PASS", filepath.Base(f), c)
 		}
 	}
 	d.exec(`document.getElementById("plan").scrollIntoView();`, nil)

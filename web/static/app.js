@@ -404,7 +404,7 @@ function curveRender(res, bounded) {
 
 // ---- planning ----
 
-const PLAN = [["p-n", "n"], ["p-radius", "radius"], ["p-dimension", "dimension"], ["p-delta", "delta"]];
+const PLAN = [["p-n", "n"], ["p-radius", "radius"], ["p-dimension", "dimension"], ["p-delta", "delta"], ["p-smoothness", "smoothness"]];
 const planRunner = {r: null};
 
 function tierSpecs() {
