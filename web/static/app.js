@@ -257,7 +257,7 @@ function epochsSweep(req, r) {
   if (!sweep.runner) sweep.runner = new Long("epochs");
   const byEpochs = req.epochs !== undefined;
   const base = byEpochs ? req.epochs : req.steps;
-  const fr = [0.125, 0.25, 0.5, 0.75, 1, 1.5, 2];
+  const fr = [0.25, 0.5, 0.75, 1, 1.5, 2];
   const xs = [...new Set(fr.map(f => byEpochs ? base * f : Math.max(1, Math.round(base * f))))];
   const calls = xs.map(x => {
     const q = Object.assign({}, req, byEpochs ? {epochs: x} : {steps: x});
