@@ -45,7 +45,11 @@ function tickLabel(v) {
 // "top" (default) or "bottom"}.
 function lineChart(el, opts) {
   const W = opts.width || 720, H = opts.height || 360, m = {l: 70, r: 20, t: 16, b: 52};
-  const pts = opts.series.flatMap(s => s.points).filter(p => isFinite(p[0]) && isFinite(p[1]) && (!opts.x.log || p[0] > 0) && (!opts.y.log || p[1] > 0));
+  // A point is drawn when both coordinates are finite numbers (JSON's null
+  // is an infinite ε: no point), and positive on a log axis.
+  const ok = (q) => typeof q[0] === "number" && typeof q[1] === "number" && isFinite(q[0]) && isFinite(q[1]) &&
+    (!opts.x.log || q[0] > 0) && (!opts.y.log || q[1] > 0);
+  const pts = opts.series.flatMap(s => s.points).filter(ok);
   el.replaceChildren();
   const svg = svgEl("svg", {viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": opts.title || ""});
   el.appendChild(svg);
@@ -80,7 +84,7 @@ function lineChart(el, opts) {
   const shown = opts.series.filter(s => s.points.length > 0).length;
   let ly = opts.legend === "bottom" ? H - m.b - 10 - 17 * (shown - 1) : m.t + 6;
   for (const s of opts.series) {
-    const p = s.points.filter(q => isFinite(q[0]) && isFinite(q[1]) && (!opts.x.log || q[0] > 0) && (!opts.y.log || q[1] > 0));
+    const p = s.points.filter(ok);
     if (p.length === 0) continue;
     const d = p.map((q, i) => (i ? "L" : "M") + X(q[0]).toFixed(1) + "," + Y(q[1]).toFixed(1)).join("");
     svg.appendChild(svgEl("path", {d, fill: "none", stroke: s.color, "stroke-width": 2, "stroke-dasharray": s.dash || "", "data-series": s.name}));
