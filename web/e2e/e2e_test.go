@@ -192,10 +192,10 @@ func TestPageInChromium(t *testing.T) {
 
 	// 3. A per-person curve of 50 passes on a bounded domain, beside the
 	// unbounded one and the sampling bound.
-	// First a run cancelled at once (its worker is still loading
-	// privamp.wasm): the section says so and the next run gets a new worker.
-	d.click("#curve-go")
-	d.click("#curve-cancel")
+	// First a run cancelled at once (in the same turn of the page's event
+	// loop, so the answer cannot have come): the section says so, and the
+	// next run gets a new worker.
+	d.exec(`document.getElementById("curve-go").click(); document.getElementById("curve-cancel").click();`, nil)
 	if st, msg := d.text("#curve-status"), ""; st != "cancelled" {
 		d.exec(`return document.getElementById("curve").dataset.state;`, &msg)
 		t.Errorf("after cancel the curve's status is %q (state %q), want cancelled", st, msg)
@@ -257,8 +257,11 @@ func TestPageInChromium(t *testing.T) {
 	planFile := filepath.Join(art, "plan-cli.json")
 	out, _ = cli(t, bin, 0, append(args(t, planCmd), "--out", planFile)...)
 	want = tableRows(out)
-	if got := rowVal("plan-rows", "sigma"); got != want["noise σ"][1] {
-		t.Errorf("plan σ: page %q, command line %q", got, want["noise σ"][1])
+	for key, label := range map[string]string{"sigma": "noise σ", "eta": "step size η", "utility": "utility bound E[F(W)] − F*",
+		"met": "every target met", "uniform": "uniform plan σ (everyone ε = 0.5, δ = 1e-06)"} {
+		if c := want[label]; len(c) < 2 || rowVal("plan-rows", key) != c[1] {
+			t.Errorf("plan %s: page %q, command line %q", label, rowVal("plan-rows", key), c)
+		}
 	}
 	for _, tier := range []string{"strict", "rest"} {
 		var cells []string

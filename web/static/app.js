@@ -470,9 +470,11 @@ function planRender(r) {
     ["noise σ", fmt("noise", r.sigma), "", r.sigma_source, "sigma"],
     ["step size η", fmt("num", r.eta), "", r.eta_source, "eta"],
   ];
-  if (r.utility) list.push(["utility bound E[F(W)] − F*", fmt("num", r.utility.bound), "", r.utility.source, "utility"]);
-  list.push(["every target met", r.feasible ? "yes: largest achieved/target = " + Number(r.max_achieved_ratio).toFixed(10) : "no", "", "every person's ε recomputed with package shifted"]);
-  if (r.uniform) list.push([`uniform plan σ (everyone ε = ${fmt("loss", r.uniform.epsilon)})`, fmt("noise", r.uniform.sigma), "", "the same computation with every budget set to the strictest", "uniform"]);
+  // The utility bound is a dp.Loss (null: none), η a dp.Num, σ a dp.Noise,
+  // as the command line prints them.
+  if (r.utility) list.push(["utility bound E[F(W)] − F*", r.utility.bound === null ? "none" : fmt("loss", r.utility.bound), "", r.utility.source, "utility"]);
+  list.push(["every target met", r.feasible ? "yes: largest achieved/target = " + Number(r.max_achieved_ratio).toFixed(10) : "no", "", "every person's ε recomputed with package shifted", "met"]);
+  if (r.uniform) list.push([`uniform plan σ (everyone ε = ${fmt("num", r.uniform.epsilon)}, δ = ${fmt("num", r.uniform.delta)})`, fmt("noise", r.uniform.sigma), "", "the same computation with every budget set to the strictest", "uniform"]);
   rows($("plan-rows"), list);
   const g = $("plan-groups");
   g.replaceChildren();
