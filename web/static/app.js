@@ -523,7 +523,8 @@ async function init() {
   try {
     await loadEngine();
   } catch (e) {
-    $("status").textContent = "privamp.wasm did not load: " + e;
+    $("status").textContent = "privamp.wasm did not load: " + e + (location.protocol === "file:" ?
+      " — a page opened as a file cannot load it: serve the folder (python3 -m http.server -d web/dist 8000) and open http://localhost:8000/" : "");
     privampErrors.push(String(e));
     return;
   }
