@@ -329,6 +329,9 @@ func TestPageInChromium(t *testing.T) {
 		if got, w := val("noise-err"), strings.TrimPrefix(strings.TrimSpace(stderr), "privamp: "); got != w {
 			t.Errorf("--noise %s: the page says %q, the command line %q", bad, got, w)
 		}
+		if stale := val("dpsgd-rows") + val("epochs-plot"); stale != "" {
+			t.Errorf("--noise %s: the page still shows an earlier answer beside the refusal: %.80q", bad, stale)
+		}
 	}
 	shot("5-bad-value")
 

@@ -143,6 +143,15 @@ function commandLine(cmd, flags) {
   return ["privamp", cmd, ...flags.flatMap(([f, v]) => v === true ? ["--" + f] : ["--" + f, shellWord(String(v))])].join(" ");
 }
 
+// clearAnswer empties the answer shown for earlier inputs, so that no
+// number stays on the page beside inputs it does not answer.
+function clearAnswer(...ids) {
+  for (const id of ids) {
+    const e = $(id);
+    if (e.tagName === "A") e.hidden = true; else e.replaceChildren();
+  }
+}
+
 function setState(section, state) {
   section.dataset.state = state;
   section.dataset.seq = String(Number(section.dataset.seq || 0) + 1);
@@ -176,6 +185,13 @@ function dpsgdFlags() {
 }
 
 let dpsgdTimer = 0;
+
+// dpsgdClear removes the answer and the chart of earlier inputs.
+function dpsgdClear() {
+  sweep.runner?.cancel();
+  clearAnswer("dpsgd-rows", "dpsgd-notes", "epochs-plot", "epochs-cmd", "epochs-status");
+  $("epochs-progress").value = 0;
+}
 const sweep = {runner: null};
 
 // dpsgdEnable greys out the inputs the others replace (at once, so that a
@@ -214,8 +230,8 @@ function dpsgdCompute() {
   const parsed = numbers("dpsgd", texts);
   if (parsed.error) {
     fieldError(form, flags.find(([, f]) => f === parsed.error.flag)?.[0], parsed.error.message, "dpsgd-err");
+    dpsgdClear();
     setState(sec, "error");
-    sweep.runner?.cancel();
     return;
   }
   const req = {neighbours: $("neighbours").value, sampling: $("sampling").value};
@@ -227,8 +243,8 @@ function dpsgdCompute() {
     const e = ans.error;
     const id = DPSGD.find(d => d[1] === e.flag)?.[0];
     fieldError(form, id, e.message, "dpsgd-err");
+    dpsgdClear();
     setState(sec, "error");
-    sweep.runner?.cancel();
     return;
   }
   const r = ans.result;
@@ -333,6 +349,7 @@ function curveCompute() {
   const cmds = [commandLine("curve", flags)];
   if (bounded) cmds.push(commandLine("curve", flags.filter(([f]) => f !== "radius")));
   $("curve-cmd").textContent = cmds.join("\n");
+  clearAnswer("curve-plot", "curve-rows", "curve-notes");
   const parsed = numbers("curve", texts);
   if (parsed.error) {
     fieldError(form, CURVE.find(([, f]) => f === parsed.error.flag)?.[0], parsed.error.message, "curve-err");
@@ -419,7 +436,8 @@ function tierSpecs() {
 function planCompute() {
   const form = $("plan-form"), sec = $("plan");
   clearErrors(form);
-  $("plan-download").hidden = true;
+  clearAnswer("plan-rows", "plan-groups", "plan-notes", "plan-download");
+  window.privampPlanFile = undefined;
   const texts = {}, flags = [];
   const tiers = tierSpecs();
   for (const t of tiers) flags.push(["tier", t]);
