@@ -189,6 +189,7 @@ let dpsgdTimer = 0;
 // dpsgdClear removes the answer and the chart of earlier inputs.
 function dpsgdClear() {
   sweep.runner?.cancel();
+  calib.runner?.cancel();
   clearAnswer("dpsgd-rows", "dpsgd-notes", "epochs-plot", "epochs-cmd", "epochs-status");
   $("epochs-progress").value = 0;
 }
@@ -237,8 +238,32 @@ function dpsgdCompute() {
   const req = {neighbours: $("neighbours").value, sampling: $("sampling").value};
   for (const [id, flag] of flags) req[DPSGD.find(d => d[0] === id)[2]] = parsed.values[flag];
   const t0 = performance.now();
-  const ans = call("dpsgd", req);
-  privampTimings[req.target_epsilon !== undefined ? "calibrate" : "dpsgd"] = performance.now() - t0;
+  if (req.target_epsilon === undefined) {
+    calib.runner?.cancel();
+    const ans = call("dpsgd", req);
+    privampTimings.dpsgd = performance.now() - t0;
+    dpsgdAnswer(ans, req);
+    return;
+  }
+  // A calibration (a search over many accountings) runs in a worker, so the
+  // page stays responsive; new input cancels it.
+  if (!calib.runner) calib.runner = new Long("calibrate");
+  sweep.runner?.cancel();
+  setState(sec, "running");
+  $("dpsgd-rows").replaceChildren();
+  $("epochs-status").textContent = "calibrating in a worker…";
+  calib.runner.run([{method: "dpsgd", request: req}]).then(([ans]) => {
+    privampTimings.calibrate = performance.now() - t0;
+    $("epochs-status").textContent = "";
+    dpsgdAnswer(ans, req);
+  }, () => {});
+}
+
+const calib = {runner: null};
+
+// dpsgdAnswer shows a dpsgd answer (or its refusal) for the request req.
+function dpsgdAnswer(ans, req) {
+  const form = $("dpsgd-form"), sec = $("dpsgd");
   if (ans.error) {
     const e = ans.error;
     const id = DPSGD.find(d => d[1] === e.flag)?.[0];
