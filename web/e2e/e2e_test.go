@@ -317,6 +317,23 @@ func TestPageInChromium(t *testing.T) {
 	d.exec(`document.getElementById("plan").scrollIntoView();`, nil)
 	shot("4-plan")
 
+	// 4b. A calibration under way when a refused value is typed is
+	// cancelled, so its answer cannot land beside the refusal (one event-loop
+	// turn: the worker cannot have answered).
+	var pending struct {
+		Started, Left bool
+		Rows          string
+	}
+	d.exec(`const m = document.getElementById("mode"), tg = document.getElementById("target");
+		m.value = "calibrate"; dpsgdEnable(); tg.value = "2.5"; dpsgdCompute();
+		const started = calib.runner !== null && calib.runner.job !== null;
+		tg.value = "abc"; dpsgdCompute();
+		return {Started: started, Left: calib.runner.job !== null, Rows: document.getElementById("dpsgd-rows").textContent};`, &pending)
+	if !pending.Started || pending.Left || pending.Rows != "" {
+		t.Errorf("a calibration then a refused target: started %v, still pending %v, answer shown %q; want true, false, none",
+			pending.Started, pending.Left, pending.Rows)
+	}
+
 	// 5. Bad values: the command line's message, next to the field.
 	d.exec(`const m = document.getElementById("mode"); m.value = "epsilon"; m.dispatchEvent(new Event("input", {bubbles: true}));
 		window.scrollTo(0, 0);`, nil)
