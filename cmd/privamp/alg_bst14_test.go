@@ -34,13 +34,13 @@ func TestBST14AlgorithmsCLI(t *testing.T) {
 		args []string
 		flag string
 	}{
-		{append(append([]string(nil), data...), "--algorithm", "output-perturbation"), "--l2"},
+		{append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "0"), "--l2"}, // given 0: refused (no l2: the default 0.1)
 		{append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "1", "--noise", "laplace"), "--noise"},
 		{append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "1", "--delta", "1e-6"), "--delta"},
 		{append(append([]string(nil), data...), "--algorithm", "bst14-expmech"), "--dimension"},
 		{append(append([]string(nil), data...), "--algorithm", "bst14-sgd", "--step-rule", "adam"), "--step-rule"},
 		{append(append([]string(nil), data...), "--algorithm", "bst14-sgd", "--sigma", "5", "--target-epsilon", "1"), "--sigma"},
-		{append(append([]string(nil), data...), "--algorithm", "bst14-localize", "--features", "0"), "--l2"},
+		{append(append([]string(nil), data...), "--algorithm", "bst14-localize", "--features", "0", "--l2", "0"), "--l2"},
 		{append(append([]string(nil), data...), "--algorithm", "bst14-expmech", "--features", "0,zz"), "--features"},
 	} {
 		_, errs, code := runCLI(c.args...)

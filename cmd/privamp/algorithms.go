@@ -86,6 +86,7 @@ func algorithmOptions(cmd *cobra.Command, rf *runFlags, opts *runOptions) error 
 	}
 	var bad string
 	cmd.Flags().Visit(func(f *pflag.Flag) {
+		set[strings.ReplaceAll(f.Name, "-", "_")] = true // the algorithm's defaults may depend on what was given
 		if !allowed[f.Name] && (!slices.Contains(dataFlags, f.Name) || slices.Contains(alg.Ignores, strings.ReplaceAll(f.Name, "-", "_"))) && bad == "" && cmd.InheritedFlags().Lookup(f.Name) == nil {
 			bad = f.Name
 		}

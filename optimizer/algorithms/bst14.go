@@ -85,13 +85,14 @@ func runBST14Output(in Input, params any) (*Report, error) {
 	if in.Set["delta"] && p.Noise != bst14.NoiseGaussian {
 		return nil, field.New("delta", p.Delta, "applies to noise %s only (the %s version is pure ε-DP)", bst14.NoiseGaussian, p.Noise)
 	}
+	in, notes := withL2(in)
 	res, err := bst14.RunOutput(bst14Spec(in), p)
 	if err != nil {
 		return nil, err
 	}
 	pv, sv := res.Privacy, res.Solver
 	r := &Report{Title: fmt.Sprintf("privamp run: output-perturbation (%s) on %s, %s loss", pv.Noise, res.Description, res.Declared.Loss),
-		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
+		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: append(notes, res.Notes...)}
 	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
 	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), Given, res.Description)
 	r.Add("strong convexity Δ", dp.Num(res.StrongConvexity), Declared, "l2")
@@ -119,13 +120,14 @@ func runBST14Output(in Input, params any) (*Report, error) {
 }
 
 func runBST14ExpMech(in Input, params any) (*Report, error) {
+	in, notes := withExactDimension(in)
 	res, err := bst14.RunExpMech(bst14Spec(in), *params.(*bst14.ExpMechParams))
 	if err != nil {
 		return nil, err
 	}
 	pv := res.Privacy
 	r := &Report{Title: fmt.Sprintf("privamp run: bst14-expmech on %s, %s loss", res.Description, res.Declared.Loss),
-		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
+		Checks: res.Checks, OK: res.OK, Result: res, Assumptions: res.Assumptions, Notes: append(notes, res.Notes...)}
 	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
 	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), Given, res.Description)
 	r.Add("Lipschitz constant L", dp.Num(res.Lipschitz), Derived, "from the declared bounds")
@@ -142,13 +144,16 @@ func runBST14ExpMech(in Input, params any) (*Report, error) {
 }
 
 func runBST14Localize(in Input, params any) (*Report, error) {
+	in, notes := withExactDimension(in)
+	in, n2 := withL2(in)
 	res, err := bst14.RunLocalize(bst14Spec(in), *params.(*bst14.LocalizeParams))
 	if err != nil {
 		return nil, err
 	}
 	s1 := res.Stage1
 	r := &Report{Title: fmt.Sprintf("privamp run: bst14-localize on %s, %s loss", res.Description, res.Declared.Loss),
-		Checks: append(append([]dp.Check(nil), s1.Checks[:1]...), res.Checks...), OK: res.OK && s1.OK, Result: res, Assumptions: res.Assumptions, Notes: res.Notes}
+		Checks: append(append([]dp.Check(nil), s1.Checks[:1]...), res.Checks...), OK: res.OK && s1.OK, Result: res, Assumptions: res.Assumptions,
+		Notes: append(append(notes, n2...), res.Notes...)}
 	r.AddVerdict("checks of the run against the bound on its mean and the data-free output θ = 0")
 	r.Add("records n, dimension p", fmt.Sprintf("%d, %d", res.N, res.Dimension), Given, res.Description)
 	r.Add("stage 1: output perturbation at ε/2", fmt.Sprintf("Gamma scale %.6g, sensitivity %.6g", float64(s1.Privacy.Scale), s1.Privacy.Sensitivity), Derived, bst14.OutputSource)

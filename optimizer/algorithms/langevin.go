@@ -31,7 +31,19 @@ func runLangevin(in Input, params any) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return langevinReport(res), nil
+	r := langevinReport(res)
+	if dv := res.Derived; dv.Rashomon == nil && dv.Regularizer == 0 && dv.BetaSource != "given" {
+		sayWorse(r, dv.N, "the Gibbs bound p/β (GTU Thm 2.4, for an exact Gibbs sample; β calibrated as here)", func(n int) float64 {
+			b, err := langevin.CalibrateBeta(p.TargetEpsilon, langevin.GradientSensitivity(dv.RecordSensitivity, float64(n), dp.ReplaceOne), p.Steps, p.Eta, p.Delta)
+			if err != nil {
+				return math.Inf(1)
+			}
+			return float64(dv.Dimension) / b
+		}, res.Measured.StartRisk-res.Measured.OptimumRisk, "")
+	} else {
+		sayWorse(r, dv.N, "", nil, 0, "the run's settings (a given β, a Rashomon threshold or an added regulariser) have no bound in closed form in n here")
+	}
+	return r, nil
 }
 
 // LangevinResult is the JSON of a langevin run: the library's result and the
