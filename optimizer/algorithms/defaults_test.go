@@ -8,6 +8,7 @@ import (
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/langevin"
 )
 
 // cliDefaults is the Input privamp run gives an algorithm when no problem
@@ -128,5 +129,42 @@ func TestBreakEvenN(t *testing.T) {
 	sayWorse(r, 10, "b", func(int) float64 { return 1 }, 0, "")
 	if len(r.Notes) != 0 {
 		t.Errorf("no WORSE check: want no note, got %v", r.Notes)
+	}
+}
+
+// langevin takes GTU Thm 2.3's β and horizon when only a target (or
+// nothing) is given and the loss is strongly convex; steps, η, β or a
+// horizon given, or no ℓ2 term, keep the given schedule.
+func TestLangevinTheorem23Default(t *testing.T) {
+	a, _ := Lookup("langevin")
+	for _, c := range []struct {
+		l2   float64
+		set  map[string]bool
+		want bool
+	}{
+		{0.1, map[string]bool{}, true},
+		{0.1, map[string]bool{"target_epsilon": true}, true},
+		{0.1, map[string]bool{"steps": true}, false},
+		{0.1, map[string]bool{"eta": true}, false},
+		{0.1, map[string]bool{"horizon": true}, false},
+		{0, map[string]bool{}, false},
+	} {
+		in := Input{Data: optimizer.DataSpec{Synthetic: "logistic", N: 200, Dimension: 3, Seed: 1}, Loss: optimizer.LossSpec{L2: c.l2}, Radius: 1, Set: c.set}
+		p := a.Params().(*langevin.Params)
+		p.Steps = 200
+		if c.set["target_epsilon"] {
+			p.TargetEpsilon = 1
+		}
+		r, err := a.Run(in, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := r.Result.(LangevinResult)
+		if got := res.Derived.Schedule != nil; got != c.want {
+			t.Errorf("l2 %g, given %v: Thm 2.3 schedule %v, want %v", c.l2, c.set, got, c.want)
+		}
+		if e := float64(res.Privacy.Epsilon); e > 1 {
+			t.Errorf("l2 %g, given %v: ε = %v above the default target 1", c.l2, c.set, e)
+		}
 	}
 }
