@@ -27,7 +27,7 @@ func cliDefaults() Input {
 func TestDefaultsBeatOrSayWhyNot(t *testing.T) {
 	want := map[string]string{ // "beats", or what the WORSE note must contain
 		"bst14-expmech": "beats", "bst14-localize": "beats", "bst14-sgd": "beats", "output-perturbation": "beats",
-		"clipped-acsa": "beats", "smd-vertex": "beats", "clipped-compare": "beats-or-says",
+		"clipped-acsa": "beats", "smd-vertex": "beats", "clipped-compare": "beats-or-says", "iterated-expmech": "beats",
 		"clipped-sgd":      "constants the paper does not give",
 		"clipped-erm":      "constants the paper does not give",
 		"langevin":         "falls below the data-free output's measured",

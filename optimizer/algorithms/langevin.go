@@ -19,7 +19,6 @@ func init() {
 		Run: runLangevin,
 	})
 	Refuse("gtu-expmech", langevin.NotCertified)
-	Refuse("iterated-expmech", langevin.NotCertified)
 }
 
 func runLangevin(in Input, params any) (*Report, error) {
