@@ -28,11 +28,12 @@ func TestDefaultsBeatOrSayWhyNot(t *testing.T) {
 	want := map[string]string{ // "beats", or what the WORSE note must contain
 		"bst14-expmech": "beats", "bst14-localize": "beats", "bst14-sgd": "beats", "output-perturbation": "beats",
 		"clipped-acsa": "beats", "smd-vertex": "beats", "clipped-compare": "beats-or-says", "iterated-expmech": "beats",
-		"clipped-sgd":      "constants the paper does not give",
-		"clipped-erm":      "constants the paper does not give",
-		"langevin":         "falls below the data-free output's measured",
-		"smd-bias-reduced": "falls below the data-free output's measured",
-		"smd-sco":          "falls below the data-free output's measured",
+		"clipped-sgd":             "constants the paper does not give",
+		"clipped-erm":             "constants the paper does not give",
+		"langevin":                "falls below the data-free output's measured",
+		"smd-bias-reduced":        "falls below the data-free output's measured",
+		"smd-sco":                 "falls below the data-free output's measured",
+		"bst14-localize-gaussian": "falls below the data-free output's measured",
 	}
 	slow := map[string]bool{"bst14-sgd": true, "clipped-compare": true, "smd-bias-reduced": true, "smd-sco": true}
 	for _, a := range All() {

@@ -257,7 +257,10 @@ var mcCases = []mcCase{
 // against the original certificate and must be caught (VIOLATED), so the
 // oracle is shown to fail on an understated certificate. bst14-sgd and
 // smd-vertex have their own oracles in their packages (their catalogue
-// runs are too slow, or do not release the output). It is the one Monte
+// runs are too slow, or do not release the output); bst14-localize-gaussian
+// is their composition with output-perturbation-gaussian (each run
+// calibrates σ by the PLD accountant: too slow for 3000 runs), and its
+// stages are audited as those two. It is the one Monte
 // Carlo oracle of the catalogue (it replaced a four-case first version).
 func TestMonteCarloOracle(t *testing.T) {
 	trials := 3000
