@@ -169,7 +169,11 @@ func runBST14Localize(in Input, params any) (*Report, error) {
 	return r, nil
 }
 
+// ObjectivePerturbationRefused says why seed 001's Appendix E is not run.
+const ObjectivePerturbationRefused = "seed 001 Appendix E (objective perturbation, eq. 14) states its noise (Gamma kernel exp(−ε‖b‖/(2L)), or N(0, 8L² ln(1/δ)/ε²)) and the condition Δ ≥ β/(2ε) but proves neither: it cites CMS11 and KST12, whose theorems add conditions the seed's summary drops (twice-differentiable losses with rank-one Hessians, the exact minimiser over C; seed 001 notes §1.9), so privamp has no proof in the seeds to certify it against; run output-perturbation or bst14-localize-gaussian for a strongly convex loss instead"
+
 func init() {
+	Refuse("bst14-objective-perturbation", ObjectivePerturbationRefused)
 	Register(Algorithm{
 		Name:    "bst14-localize-gaussian",
 		Source:  "seed 001: Bassily–Smith–Thakurta 2014, Appendix B, Thms B.1–B.2 ((ε, δ); any dimension, l2 > 0)",

@@ -30,6 +30,7 @@ func TestDefaultsBeatOrSayWhyNot(t *testing.T) {
 		"clipped-acsa": "beats", "smd-vertex": "beats", "clipped-compare": "beats-or-says", "iterated-expmech": "beats",
 		"clipped-sgd":             "constants the paper does not give",
 		"clipped-erm":             "constants the paper does not give",
+		"clipped-ppl":             "constants the paper does not give",
 		"langevin":                "falls below the data-free output's measured",
 		"smd-bias-reduced":        "falls below the data-free output's measured",
 		"smd-sco":                 "falls below the data-free output's measured",
