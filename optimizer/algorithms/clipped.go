@@ -11,7 +11,12 @@ import (
 	"github.com/privamp/privamp/optimizer/clipped"
 )
 
+// LocalizedRefused says why seed 004's Algorithm 4 and the Thm 18/43
+// meta-algorithm are not run.
+const LocalizedRefused = "seed 004's Algorithm 4 (localized noisy clipped subgradient method, Thm 12/41) and the Thm 18/43 strongly convex meta-algorithm built on it cannot be specified from the seed: its text lost the phases' clip thresholds τᵢ, step counts Tᵢ, step size η and radii Dᵢ and the meta-algorithm's phase schedule (seed 004 notes §3), and the paper states its rates only up to constants; run clipped-erm (Algorithm 3, one phase) or clipped-sgd / clipped-ppl for a strongly convex loss instead"
+
 func init() {
+	Refuse("clipped-localized", LocalizedRefused)
 	for _, a := range []struct{ name, summary string }{
 		{clipped.ACSA, "noisy clipped accelerated SGD (AC-SA), one pass, convex smooth; τ and T from a declared k-th moment bound r_k (Thm 31); ρ-zCDP"},
 		{clipped.SGD, "noisy clipped projected SGD, one pass, strongly convex; τ (Thm 34), T = ⌈4κ ln n⌉, Stich's steps; ρ-zCDP"},

@@ -7,7 +7,11 @@ import (
 	"github.com/privamp/privamp/optimizer/saddle"
 )
 
+// BoostedRefused says why seed 003's Algorithm 4 is not run.
+const BoostedRefused = "seed 003's Algorithm 4 (boosting, Thm 3.20) scores its candidates with Private Variance-Reduced Frank–Wolfe (Algorithm 3 of Asi et al. 2021), which the seed cites but does not state: its private Frank–Wolfe step cannot be specified from the paper (docs/saddle.md); run smd-bias-reduced (Algorithms 2–3, the expected-gap version) instead"
+
 func init() {
+	Refuse("smd-boosted", BoostedRefused)
 	Register(Algorithm{Ignores: NoLoss,
 		Name:    "smd-vertex",
 		Source:  "seed 003: González–Guzmán–Paquette, Algorithm 1, Prop. 3.3, Thm 3.1 (7)",
