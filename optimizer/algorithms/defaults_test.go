@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/optimizer"
+	"github.com/privamp/privamp/optimizer/bst14"
 	"github.com/privamp/privamp/optimizer/langevin"
 )
 
@@ -36,7 +38,7 @@ func TestDefaultsBeatOrSayWhyNot(t *testing.T) {
 		"smd-sco":                 "falls below the data-free output's measured",
 		"bst14-localize-gaussian": "falls below the data-free output's measured",
 	}
-	slow := map[string]bool{"bst14-sgd": true, "clipped-compare": true, "smd-bias-reduced": true, "smd-sco": true}
+	slow := map[string]bool{"bst14-sgd": true, "clipped-compare": true, "smd-bias-reduced": true, "smd-sco": true, "bst14-localize-gaussian": true}
 	for _, a := range All() {
 		w, ok := want[a.Name]
 		if !ok {
@@ -168,5 +170,46 @@ func TestLangevinTheorem23Default(t *testing.T) {
 		if e := float64(res.Privacy.Epsilon); e > 1 {
 			t.Errorf("l2 %g, given %v: ε = %v above the default target 1", c.l2, c.set, e)
 		}
+	}
+}
+
+// A WORSE run of a bst14 algorithm off its defaults says so with the n at
+// which its bound would fall below the data-free output (output
+// perturbation at a tiny ℓ2 weight), and the break-even n is where the
+// library's bound, recomputed here, crosses the measured baseline: above
+// it at n − 1% and at or below it at the n given.
+func TestWorseNoteBreakEven(t *testing.T) {
+	a, _ := Lookup("output-perturbation")
+	in := Input{Data: optimizer.DataSpec{Synthetic: "logistic", N: 300, Dimension: 10, Seed: 1}, Loss: optimizer.LossSpec{L2: 0.001}, Radius: 1, Set: map[string]bool{}}
+	r, err := a.Run(in, a.Params())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !worse(r) {
+		t.Fatalf("output-perturbation at l2 = 0.001, n = 300: not WORSE (%+v): pick another instance", r.Checks)
+	}
+	var note string
+	for _, n := range r.Notes {
+		if strings.Contains(n, "falls below the data-free output's measured") {
+			note = n
+		}
+	}
+	i := strings.Index(note, "at n ≈ ")
+	if i < 0 {
+		t.Fatalf("no break-even n in the notes %q", r.Notes)
+	}
+	var m int
+	if _, err := fmt.Sscanf(note[i+len("at n ≈ "):], "%d", &m); err != nil {
+		t.Fatal(err)
+	}
+	res := r.Result.(*bst14.OutputResult)
+	pv := res.Privacy
+	sens := pv.ExactSensitivity * 300 * res.StrongConvexity / 2
+	bound := func(n int) float64 {
+		return bst14.OutputLipschitzAt(n, 10, res.Lipschitz, sens, res.StrongConvexity, res.Solver.Distance, float64(pv.Epsilon), pv.Delta, pv.Noise)
+	}
+	base := baselineAverage(r.Checks, 300)
+	if !(bound(m) <= base) || !(bound(int(0.99*float64(m))) > base) {
+		t.Errorf("break-even n = %d: bound there %v, at 0.99n %v, baseline %v", m, bound(m), bound(int(0.99*float64(m))), base)
 	}
 }

@@ -51,5 +51,6 @@ func runIterated(in Input, params any) (*Report, error) {
 	r.Add("Thm 3.2 mean bound of the last round (sum)", dp.Num(res.Bound), Derived, "(8L‖C_{k−1}‖₂/ε_k)((p+1) ln 3 + 1)")
 	r.Add("paper's rate Thm 4.2 L²(p² + p ln n)/(ε²n²m) (average)", fmt.Sprintf("%.6g × an unknown constant", res.PaperRate), Derived, "O(·) in the paper: its constant is not given")
 	r.Add("trivial bound nL‖C‖₂ (sum)", dp.Num(res.Trivial), Derived, "every θ ∈ C")
+	sayWorse(r, res.N, "", nil, 0, "its explicit bound (Thm 3.2 on the last set) holds only when every round's set holds θ*, which the unspecified c does not ensure, and Thm 4.2's rate has no constants")
 	return r, nil
 }
