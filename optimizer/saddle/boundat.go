@@ -63,8 +63,8 @@ const brBoundDraws = 16
 // lengths N_t are drawn as RunBR draws them (truncated geometric, stopped
 // by the budget U and by the records left), independently of any data, from
 // a fixed seed, and the bound is averaged over brBoundDraws sequences, or
-// fewer (at least 4) once 10^5 rounds were drawn: at large n one sequence
-// has many rounds and its bound varies little. +Inf where the target
+// fewer once 10^5 rounds were drawn in all: at large n one sequence has
+// many rounds and its bound varies little. +Inf where the target
 // cannot be met.
 func BRBoundAt(n, dx, dy int, a, eps, delta float64) float64 {
 	U, M, tau, alpha := BRPlan(n, dx, dy, a, eps, delta)
@@ -76,7 +76,7 @@ func BRBoundAt(n, dx, dy int, a, eps, delta float64) float64 {
 	rng := rand.New(rand.NewPCG(1, 0xb0a7))
 	var sum float64
 	draws, rounds := 0, 0
-	for ; draws < brBoundDraws && (draws < 4 || rounds < 100_000); draws++ {
+	for ; draws < brBoundDraws && rounds < 100_000; draws++ {
 		var Ns []int
 		var budget float64
 		used := 0
