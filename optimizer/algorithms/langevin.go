@@ -11,7 +11,7 @@ import (
 func init() {
 	Register(Algorithm{
 		Name:    "langevin",
-		Source:  "seed 000: Ganesh–Thakurta–Upadhyay, Lemma 2.2 / Lemma 3.1 (path RDP), A1, A3, A4, A6",
+		Source:  "seed 000: Ganesh–Thakurta–Upadhyay, Lemma 2.2 / Lemma 3.1 (path RDP), A1, A3, A4, A6; Thm 2.3 with Lemma B.5 (β and horizon when only a target is given, l2 > 0)",
 		Summary: "noisy gradient descent as discretised Langevin diffusion θ ← Π_C(θ − ηβ∇L̃(θ) + N(0, 2ηI)); every iterate may be released",
 		Params: func() any {
 			return &langevin.Params{Steps: 1000, Eta: 0.01, Delta: 1e-5, Seed: 1}
