@@ -59,14 +59,15 @@ func fmtOrder(a float64) string {
 func fmtFull(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // accountingFlags adds --conversion (conversionFlag), --at-epsilon (δ at one
-// ε, into q) and --plot (the ε–δ curve, which --json shows too); its getter
-// also checks --plot and asks q for the curve.
+// ε, into q) and --plot (the ε–δ curve, which --json then shows too, as it
+// does with --at-epsilon); its getter also checks --plot and asks q for the
+// curve.
 func accountingFlags(a *app, cmd *cobra.Command, q *composition.ProfileQuery, plot *string) func() (rdp.Conversion, error) {
 	conv := conversionFlag(cmd)
-	cmd.Flags().Var(q, "at-epsilon", "also report δ at this ε ≥ 0 (δ for a given ε); --json adds the ε–δ curve")
+	cmd.Flags().Var(q, "at-epsilon", "also report δ at this ε ≥ 0 (δ for a given ε); with --json, also the ε–δ curve")
 	cmd.Flags().StringVar(plot, "plot", "", "draw the ε–δ curve to this .png or .svg file")
 	return func() (rdp.Conversion, error) {
-		if q.Curve = a.mode.json || *plot != ""; *plot != "" {
+		if q.Curve = *plot != "" || a.mode.json && q.At != nil; *plot != "" { // a curve costs a second pass over the PLD
 			if err := plots.CheckFormat("plot", *plot); err != nil {
 				return 0, flagError(err, nil)
 			}
