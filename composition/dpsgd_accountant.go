@@ -36,6 +36,14 @@ type DPSGDAccounting struct {
 	PLDNote string `json:"pld_note,omitempty"`
 	// RDPNote says what the RDP bound is where that needs saying.
 	RDPNote string `json:"rdp_note,omitempty"`
+	// PoissonEpsilon is, for balls-in-bins batches, the ε the same
+	// accountant gives Poisson sampling at the same expected batch size
+	// (q = 1/k per step, the same steps and noise): the number usually
+	// reported for such a run, beside the balls-in-bins bound.
+	PoissonEpsilon dp.Loss `json:"poisson_epsilon,omitempty"`
+	// PoissonAccountant is the accountant whose bound PoissonEpsilon is
+	// (under best the PLD's where smaller: balls-in-bins has no PLD here).
+	PoissonAccountant string `json:"poisson_accountant,omitempty"`
 }
 
 // Notes on the replace-one PLD.
@@ -90,6 +98,11 @@ func DPSGDWith(d rdp.DPSGD, a string) (DPSGDAccounting, error) {
 	r.Fill(d, *acc.RDP)
 	if fixed {
 		res.RDPNote = noteFixedSizeRDP
+	}
+	if d.Sampling == dp.BallsInBins {
+		if err := withPoisson(&res, d, a); err != nil {
+			return DPSGDAccounting{}, err
+		}
 	}
 	if acc.Mu != 0 { // q = 1: the exact Gaussian, RDP beside it
 		res.Mu, res.RDPEpsilon = dp.Num(acc.Mu), r.Epsilon
@@ -147,7 +160,7 @@ func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64) (DPSGDAccounting, er
 			return DPSGDAccounting{}, err
 		}
 		z = float64(g.Sigma)
-	case t.Name() == AccountRDP, steps > pld.MaxRuns && t.Name() == AccountBest:
+	case t.Name() == AccountRDP, steps > pld.MaxRuns && t.Name() == AccountBest, d.Sampling == dp.BallsInBins:
 		r, err := d.Account()
 		if err != nil {
 			return DPSGDAccounting{}, err
@@ -184,4 +197,18 @@ func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64) (DPSGDAccounting, er
 	res, err := DPSGDWith(at, t.Name())
 	res.Calibrated, res.TargetEpsilon = true, dp.Num(d.TargetEpsilon)
 	return res, err
+}
+
+// withPoisson sets res.PoissonEpsilon: the same run with Poisson sampling
+// at q = 1/k, by the accountant a.
+func withPoisson(res *DPSGDAccounting, d rdp.DPSGD, a string) error {
+	p := d
+	p.Sampling, p.Calibrate = dp.Poisson, false
+	p.Noise = float64(res.NoiseMultiplier)
+	pr, err := DPSGDWith(p, a)
+	if err != nil {
+		return err
+	}
+	res.PoissonEpsilon, res.PoissonAccountant = pr.Epsilon, pr.Accountant
+	return nil
 }

@@ -14,6 +14,11 @@ const (
 	WithoutReplacement
 	// None: every record is in every batch.
 	None
+	// BallsInBins: each epoch of k = 1/q steps places each record in one
+	// of its k batches, uniformly and independently of the others (Chua et
+	// al. 2024's balls-and-bins; Feldman & Shenfeld's random allocation;
+	// the event is RandomAllocation). Batch sizes vary, with mean n/k.
+	BallsInBins
 )
 
 // String is the name an events file and JSON output use: "poisson",
@@ -24,6 +29,8 @@ func (s Sampling) String() string {
 		return "without_replacement"
 	case None:
 		return "none"
+	case BallsInBins:
+		return "balls_in_bins"
 	}
 	return "poisson"
 }
@@ -33,8 +40,9 @@ func (s Sampling) MarshalText() ([]byte, error) { return []byte(s.String()), nil
 
 // ParseSampling reads a sampling scheme as privamp's flags write it
 // ("poisson", "fixed-size") or as events and dp_accounting name it
-// ("poisson", "without_replacement", "none"); "" is Poisson. Anything else
-// is a field error on name.
+// ("poisson", "without_replacement", "none"), and balls-in-bins as
+// "balls-in-bins" or "balls_in_bins"; "" is Poisson. Anything else is a
+// field error on name.
 func ParseSampling(name, s string) (Sampling, error) {
 	switch s {
 	case "", "poisson":
@@ -43,6 +51,8 @@ func ParseSampling(name, s string) (Sampling, error) {
 		return WithoutReplacement, nil
 	case "none":
 		return None, nil
+	case "balls-in-bins", "balls_in_bins":
+		return BallsInBins, nil
 	}
-	return Poisson, field.New(name, s, "must be poisson or fixed-size (without_replacement)")
+	return Poisson, field.New(name, s, "must be poisson, fixed-size (without_replacement) or balls-in-bins")
 }

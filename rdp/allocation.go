@@ -60,6 +60,33 @@ type RandomAllocation struct {
 	table *Table
 }
 
+// SourceAllocation names the bound of RandomAllocation.
+const SourceAllocation = "random allocation (Feldman–Shenfeld 2025, arXiv 2502.08202): the epoch's exact Rényi divergence, remove direction at integer orders (the moments of a mean of t lognormals), add direction by quadrature of its Laplace-transform form or its Jensen bound (rdp.RandomAllocation)"
+
+// allocCache keeps the last curves computed (a calibration asks for the
+// same epoch many times).
+var allocCache = struct {
+	sync.Mutex
+	m map[[2]float64]*RandomAllocation
+}{m: map[[2]float64]*RandomAllocation{}}
+
+// AllocationCurve is the curve of one epoch of t steps at noise multiplier
+// z, shared between callers that ask for the same one.
+func AllocationCurve(t int64, z float64) *RandomAllocation {
+	k := [2]float64{float64(t), z}
+	allocCache.Lock()
+	defer allocCache.Unlock()
+	if c, ok := allocCache.m[k]; ok {
+		return c
+	}
+	if len(allocCache.m) >= 256 {
+		clear(allocCache.m)
+	}
+	c := &RandomAllocation{Steps: t, Z: z}
+	allocCache.m[k] = c
+	return c
+}
+
 // AllocationOrders are the orders at which RandomAllocation is computed:
 // 2–64, then 80, 96, 128, 160, 192, 256.
 func AllocationOrders() []float64 {
