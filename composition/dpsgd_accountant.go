@@ -1,8 +1,10 @@
 package composition
 
 import (
-	"github.com/privamp/privamp/dp"
+	"fmt"
 	"math"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
@@ -210,5 +212,17 @@ func withPoisson(res *DPSGDAccounting, d rdp.DPSGD, a string) error {
 		return err
 	}
 	res.PoissonEpsilon, res.PoissonAccountant = pr.Epsilon, pr.Accountant
+	note := fmt.Sprintf("with Poisson sampling at the same expected batch size (q = 1/k, same steps and noise) ε = %s by %s", pr.Epsilon, pr.Accountant)
+	if pr.Accountant != AccountRDP && pr.RDPEpsilon > 0 {
+		note += fmt.Sprintf(" (%s by rdp, the accountant of the balls-in-bins bound)", pr.RDPEpsilon)
+	}
+	res.RDPNote = joinNotes(res.RDPNote, note)
 	return nil
+}
+
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }

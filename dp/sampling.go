@@ -56,3 +56,16 @@ func ParseSampling(name, s string) (Sampling, error) {
 	}
 	return Poisson, field.New(name, s, "must be poisson, fixed-size (without_replacement) or balls-in-bins")
 }
+
+// Describe is how a DP-SGD report names a run with sampling s: its title
+// and the assumption it states about the batches (Poisson: "DP-SGD
+// (Poisson-subsampled Gaussian)" and the Poisson assumption).
+func (s Sampling) Describe() (title, assumption string) {
+	switch s {
+	case WithoutReplacement:
+		return "DP-SGD (fixed-size batches drawn without replacement)", "each batch is exactly batch examples drawn uniformly without replacement, independently at each step (not a shuffle cut into consecutive batches)"
+	case BallsInBins:
+		return "DP-SGD (balls-in-bins batches)", "balls-in-bins: each epoch has k = 1/q = n/batch steps and every example is placed in one of them uniformly at random, independently of the others and of earlier epochs (batch sizes vary, mean batch); a last partial epoch is accounted as a whole one; not a shuffle cut into fixed-size batches"
+	}
+	return "DP-SGD (Poisson-subsampled Gaussian)", "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
+}

@@ -73,7 +73,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 	f.Float64Var(&d.TargetEpsilon, "target-epsilon", 0, "calibrate the noise multiplier for this ε > 0 instead of taking --noise")
 	f.StringVar(&neighbours, "neighbours", "add-remove", "neighbouring relation: add-remove or replace-one")
 	f.StringVar(&accountant, "accountant", "best", "rdp, pld, or best (the smaller sound value)")
-	f.StringVar(&sampling, "sampling", "poisson", "poisson, or fixed-size (without replacement; needs --neighbours replace-one and --n, --batch)")
+	f.StringVar(&sampling, "sampling", "poisson", "poisson, fixed-size (without replacement; needs --neighbours replace-one and --n, --batch), or balls-in-bins (each example in one of an epoch's n/batch steps; add-remove)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		var err error
 		if d.Conversion, err = conv(); err != nil {
@@ -99,7 +99,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		}
 		smp, err := dp.ParseSampling("sampling", sampling)
 		if err != nil || smp == dp.None {
-			return badInput("--sampling must be poisson or fixed-size, got %q", sampling)
+			return badInput("--sampling must be poisson, fixed-size or balls-in-bins, got %q", sampling)
 		}
 		d.Neighbours, d.Calibrate, d.Sampling = rel, changed(cmd, "target-epsilon"), smp
 		if _, err := composition.Named(accountant); err != nil {
@@ -128,8 +128,8 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	if d.Neighbours == dp.ReplaceOne {
 		nb = "replace one example (the symmetrized PLD of docs/accounting.md, and for Poisson sampling also RDP through remove-then-add, Mironov 2017, Prop. 11)"
 	}
-	if d.Sampling == dp.WithoutReplacement {
-		title, smp = "DP-SGD (fixed-size batches drawn without replacement)", "each batch is exactly batch examples drawn uniformly without replacement, independently at each step (not a shuffle cut into consecutive batches)"
+	if d.Sampling != dp.Poisson {
+		title, smp = d.Sampling.Describe()
 	}
 	r := &report{
 		Title: title,
