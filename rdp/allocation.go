@@ -241,7 +241,7 @@ func AllocationAdd(t int64, z float64, orders []float64, skip []float64) []float
 func addQuadrature(t int64, z float64, orders []float64, need []int, out []float64) {
 	phi := newLogPhi(z)
 	tf := float64(t)
-	const dw, wlo = 0.05, -45.0
+	const dw, wlo = 0.1, -45.0
 	betas := make([]float64, len(need))
 	logs := make([][]float64, len(need)) // the log integrand at each node
 	best := make([]float64, len(need))
@@ -303,7 +303,7 @@ type logPhi struct {
 func newLogPhi(z float64) *logPhi {
 	s := 1 / z
 	mu := -s * s / 2
-	h := math.Min(0.05, 0.05/s)
+	h := math.Min(0.1, 0.1/s)
 	m := int(38 / h)
 	p := &logPhi{tail: numeric.LogPhi(-38)}
 	for j := -m; j <= m; j++ {

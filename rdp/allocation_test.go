@@ -193,3 +193,78 @@ func TestAllocationNeverBelowExact(t *testing.T) {
 		}
 	}
 }
+
+// Feldman & Shenfeld's form of the remove direction: E_Q[S^α] as the sum
+// over the integer partitions λ of α into at most t parts of
+// t!/((t−m)!·Π_j c_j!) · α!/Π λ_i! · exp((Σλ_i² − α)/(2σ²)) / t^α (m parts,
+// c_j parts of each size j), computed here independently of the doubling.
+func TestAllocationRemoveIsPartitionSum(t *testing.T) {
+	lf := func(n int) float64 { v, _ := math.Lgamma(float64(n) + 1); return v }
+	var parts func(n, maxPart int, f func([]int))
+	parts = func(n, maxPart int, f func([]int)) {
+		var rec func(n, maxPart int, acc []int)
+		rec = func(n, maxPart int, acc []int) {
+			if n == 0 {
+				f(acc)
+				return
+			}
+			for p := min(n, maxPart); p >= 1; p-- {
+				rec(n-p, p, append(acc, p))
+			}
+		}
+		rec(n, maxPart, nil)
+	}
+	for _, steps := range []int{2, 3, 7, 50} {
+		for _, z := range []float64{0.7, 1.3} {
+			for _, a := range []int{2, 3, 6, 11} {
+				var terms []float64
+				parts(a, a, func(l []int) {
+					if len(l) > steps {
+						return
+					}
+					counts := map[int]int{}
+					sq := 0
+					for _, p := range l {
+						counts[p]++
+						sq += p * p
+					}
+					v := lf(steps) - lf(steps-len(l)) + lf(a) + float64(sq-a)/(2*z*z)
+					for _, c := range counts {
+						v -= lf(c)
+					}
+					for _, p := range l {
+						v -= lf(p)
+					}
+					terms = append(terms, v)
+				})
+				want := (numeric.LogSumExp(terms) - float64(a)*math.Log(float64(steps))) / float64(a-1)
+				got := AllocationRemove(int64(steps), z, []float64{float64(a)})[0]
+				if !(got >= want*(1-1e-12)) || got > want*(1+1e-8)+allocationMargin(int64(steps), float64(a)) {
+					t.Errorf("t=%d z=%g α=%d: %.15g, the partition sum %.15g", steps, z, a, got, want)
+				}
+			}
+		}
+	}
+}
+
+// Feldman & Shenfeld's headline (arXiv 2502.08202, abstract): random
+// allocation of 1 out of t steps is about as private as Poisson sampling
+// at rate 1/t (rate (1+o(1))/t). Under the same RDP conversion the
+// balls-in-bins ε of a DP-SGD-sized run is within 5% of Poisson's at the
+// same expected batch size, and not above it here (the MNIST
+// configuration: 234 steps an epoch, z = 1.1, 60 epochs, δ = 1e-5).
+func TestAllocationNearPoisson(t *testing.T) {
+	epochs, steps := 60.0, int64(234)
+	if testing.Short() {
+		epochs = 10
+	}
+	ra, err := EpsilonFor(Repeat(&RandomAllocation{Steps: steps, Z: 1.1}, epochs), 1e-5, Improved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	po, _ := EpsilonFor(Repeat(SampledGaussian{Q: 1 / float64(steps), Z: 1.1}, epochs*float64(steps)), 1e-5, Improved)
+	t.Logf("balls-in-bins ε %.5f, Poisson ε %.5f", ra.Epsilon, po.Epsilon)
+	if ra.Epsilon > po.Epsilon*1.05 || ra.Epsilon < po.Epsilon*0.8 {
+		t.Errorf("balls-in-bins ε %g, Poisson ε %g", ra.Epsilon, po.Epsilon)
+	}
+}
