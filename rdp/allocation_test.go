@@ -200,8 +200,7 @@ func TestAllocationNeverBelowExact(t *testing.T) {
 // c_j parts of each size j), computed here independently of the doubling.
 func TestAllocationRemoveIsPartitionSum(t *testing.T) {
 	lf := func(n int) float64 { v, _ := math.Lgamma(float64(n) + 1); return v }
-	var parts func(n, maxPart int, f func([]int))
-	parts = func(n, maxPart int, f func([]int)) {
+	parts := func(n, maxPart int, f func([]int)) {
 		var rec func(n, maxPart int, acc []int)
 		rec = func(n, maxPart int, acc []int) {
 			if n == 0 {
