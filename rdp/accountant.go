@@ -52,7 +52,7 @@ func curveOf(e dp.Event, r dp.Relation, sens float64) Curve {
 		// The dominating pair's Rényi divergence (exact Gaussian at m = n).
 		return SampledGaussianFixedSize{Gamma: x.Rate(), Z: x.Event.(dp.Gaussian).NoiseMultiplier}
 	case dp.RandomAllocation: // add/remove only (dp.Check)
-		return AllocationCurve(x.NumSteps, x.Event.(dp.Gaussian).NoiseMultiplier)
+		return AllocationCurve(x.NumSteps, x.Event.(dp.Gaussian).NoiseMultiplier).Table()
 	case dp.SelfComposed:
 		return Repeat(curveOf(x.Event, r, sens), float64(x.Count))
 	case dp.Composed:

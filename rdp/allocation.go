@@ -88,7 +88,8 @@ func AllocationCurve(t int64, z float64) *RandomAllocation {
 }
 
 // AllocationOrders are the orders at which RandomAllocation is computed:
-// 2–64, then 80, 96, 128, 160, 192, 256.
+// 2–64, then 80, 96, 128, 160, 192, 256 (and, where ε(256) is small, 320,
+// 384, 512, 768, 1024, 1536, 2048).
 func AllocationOrders() []float64 {
 	out := make([]float64, 0, 70)
 	for a := 2; a <= 64; a++ {
@@ -100,13 +101,26 @@ func AllocationOrders() []float64 {
 // Orders is the grid (Gridded).
 func (r *RandomAllocation) Orders() []float64 { return r.tab().Orders() }
 
-// Epsilon is the bound at the smallest grid order ≥ alpha (+Inf above 256).
+// Table is the curve as a gridded table (which Repeat and Compose keep
+// gridded).
+func (r *RandomAllocation) Table() *Table { return r.tab() }
+
+// Epsilon is the bound at the smallest grid order ≥ alpha (+Inf above the grid).
 func (r *RandomAllocation) Epsilon(alpha float64) float64 { return r.tab().Epsilon(alpha) }
 
 func (r *RandomAllocation) tab() *Table {
 	r.once.Do(func() {
 		orders := AllocationOrders()
 		rem := AllocationRemove(r.Steps, r.Z, orders)
+		// Where the moments are still small at 256 (much noise), the best
+		// order of a run lies higher: compute up to 2048 (O(α² log t)).
+		for _, more := range [][]float64{{320, 384, 512, 768, 1024}, {1536, 2048}} {
+			if top := len(orders) - 1; (orders[top]-1)*rem[top] >= 10 {
+				break
+			}
+			orders = append(orders, more...)
+			rem = AllocationRemove(r.Steps, r.Z, orders)
+		}
 		add := AllocationAdd(r.Steps, r.Z, orders, rem)
 		eps := make([]float64, len(orders))
 		for i := range orders {
@@ -175,10 +189,26 @@ func meanMoments(la []float64, na int64, lb []float64, nb int64, lbin [][]float6
 	out := make([]float64, len(la))
 	terms := make([]float64, len(la))
 	for j := range out {
+		m := math.Inf(-1)
 		for i := 0; i <= j; i++ {
 			terms[i] = lbin[j][i] + float64(i)*lw1 + float64(j-i)*lw2 + la[i] + lb[j-i]
+			if terms[i] > m {
+				m = terms[i]
+			}
 		}
-		out[j] = numeric.LogSumExp(terms[:j+1])
+		// Terms more than 40 nats below the largest are not exponentiated:
+		// each is counted as e^{m−40}, an upper bound, so the moment is
+		// overestimated (by a relative (j+1)e^{−40} at most), never under.
+		var sum float64
+		skipped := 0
+		for _, x := range terms[:j+1] {
+			if x < m-40 {
+				skipped++
+			} else {
+				sum += math.Exp(x - m)
+			}
+		}
+		out[j] = m + math.Log(sum+float64(skipped)*math.Exp(-40))
 	}
 	return out
 }

@@ -267,3 +267,20 @@ func TestAllocationNearPoisson(t *testing.T) {
 		t.Errorf("balls-in-bins ε %g, Poisson ε %g", ra.Epsilon, po.Epsilon)
 	}
 }
+
+// With much noise the best order of a run lies above 256: the grid then
+// extends (to 1024, then 2048), so small ε are reachable.
+func TestAllocationHighOrders(t *testing.T) {
+	if o := (&RandomAllocation{Steps: 240, Z: 1.1}).Orders(); o[len(o)-1] != 256 {
+		t.Errorf("z = 1.1: grid up to %g, want 256", o[len(o)-1])
+	}
+	c := &RandomAllocation{Steps: 240, Z: 20}
+	if o := c.Orders(); o[len(o)-1] < 1024 {
+		t.Errorf("z = 20: grid up to %g, want ≥ 1024", o[len(o)-1])
+	}
+	p, _ := EpsilonFor(Repeat(c.Table(), 10), 1e-5, Improved)
+	po, _ := EpsilonFor(Repeat(SampledGaussian{Q: 1.0 / 240, Z: 20}, 2400), 1e-5, Improved)
+	if p.Order <= 256 || p.Epsilon > po.Epsilon*1.05 {
+		t.Errorf("z = 20, 10 epochs: ε %g at order %g; Poisson %g", p.Epsilon, p.Order, po.Epsilon)
+	}
+}
