@@ -21,8 +21,9 @@ func TestDPSGDBallsInBins(t *testing.T) {
 	if r.Accountant != AccountRDP || r.Method != "rdp-balls-in-bins" || !strings.Contains(r.PLDNote, "random allocation") {
 		t.Errorf("accountant %q, method %q, pld note %q", r.Accountant, r.Method, r.PLDNote)
 	}
-	if !(r.PoissonEpsilon > 0) || r.PoissonAccountant != AccountPLD || !strings.Contains(r.RDPNote, "Poisson sampling at the same expected batch size") {
+	if r.PoissonEpsilon == nil || !(*r.PoissonEpsilon > 0) || r.PoissonAccountant != AccountPLD || !strings.Contains(r.RDPNote, "Poisson sampling at the same expected batch size") {
 		t.Errorf("Poisson comparison: %v by %q, note %q", r.PoissonEpsilon, r.PoissonAccountant, r.RDPNote)
+		return
 	}
 	ev, _ := d.Event(1.1)
 	g, err := Tightest().Epsilon(ev, dp.AddRemove, 1e-5)

@@ -42,7 +42,7 @@ type DPSGDAccounting struct {
 	// accountant gives Poisson sampling at the same expected batch size
 	// (q = 1/k per step, the same steps and noise): the number usually
 	// reported for such a run, beside the balls-in-bins bound.
-	PoissonEpsilon dp.Loss `json:"poisson_epsilon,omitempty"`
+	PoissonEpsilon *dp.Loss `json:"poisson_epsilon,omitempty"`
 	// PoissonAccountant is the accountant whose bound PoissonEpsilon is
 	// (under best the PLD's where smaller: balls-in-bins has no PLD here).
 	PoissonAccountant string `json:"poisson_accountant,omitempty"`
@@ -211,7 +211,8 @@ func withPoisson(res *DPSGDAccounting, d rdp.DPSGD, a string) error {
 	if err != nil {
 		return err
 	}
-	res.PoissonEpsilon, res.PoissonAccountant = pr.Epsilon, pr.Accountant
+	pe := pr.Epsilon
+	res.PoissonEpsilon, res.PoissonAccountant = &pe, pr.Accountant
 	note := fmt.Sprintf("with Poisson sampling at the same expected batch size (q = 1/k, same steps and noise) ε = %s by %s", pr.Epsilon, pr.Accountant)
 	if pr.Accountant != AccountRDP && pr.RDPEpsilon > 0 {
 		note += fmt.Sprintf(" (%s by rdp, the accountant of the balls-in-bins bound)", pr.RDPEpsilon)
