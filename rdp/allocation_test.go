@@ -284,3 +284,35 @@ func TestAllocationHighOrders(t *testing.T) {
 		t.Errorf("z = 20, 10 epochs: ε %g at order %g; Poisson %g", p.Epsilon, p.Order, po.Epsilon)
 	}
 }
+
+// The add direction's quadrature against a direct two-dimensional
+// integration of E_Q[S^{−(α−1)}] at t = 2 (S = (e^{Y₁} + e^{Y₂})/2): the
+// accounted value is never below it, and within 1e-6 relative above it.
+func TestAllocationAddTwoSteps(t *testing.T) {
+	cases := [][2]float64{{0.8, 2}, {0.8, 6}, {1.5, 3}, {1.5, 10}, {3, 4}}
+	if testing.Short() {
+		cases = cases[:2]
+	}
+	for _, c := range cases {
+		z, a := c[0], c[1]
+		s, b := 1/z, a-1
+		h := 0.02
+		lo, hi := -12-b*s, 12.0
+		n := int((hi - lo) / h)
+		var sum numeric.Kahan
+		for i := 0; i <= n; i++ {
+			x1 := lo + float64(i)*h
+			for j := 0; j <= n; j++ {
+				x2 := lo + float64(j)*h
+				lS := numeric.LogAdd(s*x1, s*x2) - s*s/2 - math.Ln2
+				sum.Add(math.Exp(-(x1*x1+x2*x2)/2 - b*lS))
+			}
+		}
+		want := math.Log(sum.Sum()*h*h/(2*math.Pi)) / b
+		out := []float64{math.Inf(1)}
+		addQuadrature(2, z, []float64{a}, []int{0}, out)
+		if !(out[0] >= want) || out[0] > want*(1+1e-6)+1e-12 {
+			t.Errorf("z=%g α=%g: quadrature %.12g, direct %.12g", z, a, out[0], want)
+		}
+	}
+}
