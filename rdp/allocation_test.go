@@ -2,6 +2,8 @@ package rdp
 
 import (
 	"math"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/privamp/privamp/internal/numeric"
@@ -317,6 +319,87 @@ func TestAllocationAddTwoSteps(t *testing.T) {
 		addQuadrature(2, z, []float64{a}, []int{0}, out)
 		if !(out[0] >= want) || out[0] > want*(1+1e-6)+1e-12 {
 			t.Errorf("z=%g α=%g: quadrature %.12g, direct %.12g", z, a, out[0], want)
+		}
+	}
+}
+
+// lossAtoms is the privacy loss of one epoch of random allocation over two
+// steps (1-D Gaussian, noise σ = z) in the remove (add = false) or add
+// direction, under the first distribution of the pair, as atoms on a grid
+// of width 1e-3 with each loss rounded up (which can only raise δ), from a
+// trapezoid rule on the two coordinates; missing is the mass the grid
+// leaves out, counted in δ as a whole.
+func lossAtoms(z float64, add bool) (loss, mass []float64, missing float64) {
+	s, h, lim := 1/z, 0.02, 9.0
+	n := int(lim / h)
+	atoms := map[int64]float64{}
+	var tot numeric.Kahan
+	for i := -n; i <= n; i++ {
+		x1 := float64(i) * h
+		for j := -n; j <= n; j++ {
+			x2 := float64(j) * h
+			w := math.Exp(-(x1*x1+x2*x2)/2) * h * h / (2 * math.Pi)
+			lS := numeric.LogAdd(s*x1, s*x2) - s*s/2 - math.Ln2
+			l := lS
+			if add {
+				l = -lS // under Q
+			} else {
+				w *= math.Exp(lS) // under P: dP = S·dQ
+			}
+			atoms[int64(math.Ceil(l*1000))] += w
+			tot.Add(w)
+		}
+	}
+	keys := make([]int64, 0, len(atoms))
+	for k := range atoms {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		loss, mass = append(loss, float64(k)/1000), append(mass, atoms[k])
+	}
+	return loss, mass, math.Max(0, 1-tot.Sum())
+}
+
+// twoEpochDelta is δ(ε) of two epochs composed, from lossAtoms: Σ_{i,j}
+// p_i p_j (1 − e^{ε − l_i − l_j})_+, by suffix sums.
+func twoEpochDelta(loss, mass []float64, missing, eps float64) float64 {
+	k := len(loss)
+	a, b := make([]float64, k+1), make([]float64, k+1)
+	for m := k - 1; m >= 0; m-- {
+		a[m], b[m] = a[m+1]+mass[m], b[m+1]+mass[m]*math.Exp(-loss[m])
+	}
+	var d numeric.Kahan
+	for i := range loss {
+		c := eps - loss[i]
+		m := sort.SearchFloat64s(loss, math.Nextafter(c, math.Inf(1)))
+		d.Add(mass[i] * (a[m] - math.Exp(c)*b[m]))
+	}
+	return d.Sum() + 2*missing
+}
+
+// Two epochs of random allocation over two steps: the δ of the composed
+// pair at the accounted ε is at most the δ certified (both directions), and
+// at half that ε it is not (the check can fail).
+func TestAllocationTwoEpochs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 2-D grid of 810 000 points per direction")
+	}
+	for _, c := range [][2]float64{{1, 1e-5}, {2.5, 1e-6}} {
+		z, delta := c[0], c[1]
+		got, err := EpsilonFor(Repeat((&RandomAllocation{Steps: 2, Z: z}).Table(), 2), delta, Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst, half := 0.0, 0.0
+		for _, add := range []bool{false, true} {
+			l, m, miss := lossAtoms(z, add)
+			worst = math.Max(worst, twoEpochDelta(l, m, miss, got.Epsilon))
+			half = math.Max(half, twoEpochDelta(l, m, miss, got.Epsilon/2))
+		}
+		t.Logf("z=%g: accounted ε %.5f (δ %g): δ of the pair there %.3g, at ε/2 %.3g", z, got.Epsilon, delta, worst, half)
+		if !(worst <= delta) || !(half > delta) {
+			t.Errorf("z=%g: at ε %g the pair's δ is %g (certified %g); at ε/2 %g", z, got.Epsilon, worst, delta, half)
 		}
 	}
 }
