@@ -271,39 +271,63 @@ func AllocationAdd(t int64, z float64, orders []float64, skip []float64) []float
 // addQuadrature replaces out[i], i in need, by the quadrature value where it
 // is smaller (and its grid was wide enough).
 func addQuadrature(t int64, z float64, orders []float64, need []int, out []float64) {
-	phi := newLogPhi(z)
-	tf := float64(t)
+	q := &addGrid{phi: newLogPhi(z), tf: float64(t), lp: map[int64]float64{}}
 	for _, i := range need {
-		if v, ok := addOne(phi, tf, orders[i]-1); ok {
+		if v, ok := q.one(orders[i] - 1); ok {
 			out[i] = math.Min(raise(v, t, orders[i]), out[i])
 		}
 	}
 }
 
-// addOne is ln E_Q[S^{−β}]/β by the trapezoid rule in w = ln u on its own
-// grid: step h = min(0.1, 0.3/√β), a third of the width 1/√β of the
-// integrand's peak at t = ∞ (S ≡ 1, the integrand e^{βw − e^w}; finite t
-// only widens it), so the rule's error is below e^{−200} relative. The grid
-// starts at w₀ = (ln Γ(β) − 50 + ln β)/β, below which the integrand is at
-// most e^{βw} (φ ≤ 1), whose integral e^{βw₀}/β = Γ(β)e^{−50} is added; the
-// integral itself is at least Γ(β) (E S^{−β} ≥ (E S)^{−β} = 1, Jensen). It
-// ends once the integrand is 60 nats below its peak and falling, with the
-// rest bounded by a geometric tail at the last step's rate of decrease. ok
-// is false if that takes more than maxOuterNodes nodes.
-func addOne(phi *logPhi, tf, b float64) (float64, bool) {
+// addGrid holds t·ln φ(e^w/t) at the nodes w = k·h_f already evaluated
+// (h_f = 0.1/2¹⁰), shared by the orders: each order's grid is a subset.
+type addGrid struct {
+	phi *logPhi
+	tf  float64
+	lp  map[int64]float64
+}
+
+const addFine = 0.1 / 1024
+
+func (q *addGrid) at(k int64) float64 {
+	v, ok := q.lp[k]
+	if !ok {
+		v = q.tf * q.phi.at(math.Exp(float64(k)*addFine)/q.tf)
+		q.lp[k] = v
+	}
+	return v
+}
+
+// one is ln E_Q[S^{−β}]/β by the trapezoid rule in w = ln u: step h the
+// largest 0.1/2^j ≤ min(0.1, 0.3/√β), at most a third of the width 1/√β
+// of the integrand's peak at t = ∞ (S ≡ 1, the integrand e^{βw − e^w};
+// finite t only widens it), so the rule's error is below e^{−200}
+// relative. The grid starts at or below w₀ = (ln Γ(β) − 50 + ln β)/β,
+// below which the integrand is at most e^{βw} (φ ≤ 1), whose integral
+// e^{βw₀}/β ≤ Γ(β)e^{−50} is added; the integral itself is at least Γ(β)
+// (E S^{−β} ≥ (E S)^{−β} = 1, Jensen). It ends once the integrand is 60
+// nats below its peak and falling, with the rest bounded by a geometric
+// tail at the last step's rate of decrease. ok is false if that takes more
+// than maxOuterNodes nodes.
+func (q *addGrid) one(b float64) (float64, bool) {
 	lg, _ := math.Lgamma(b)
-	h := math.Min(0.1, 0.3/math.Sqrt(b))
-	w0 := (lg - 50 + math.Log(b)) / b
+	stride := int64(1024)
+	for float64(stride)*addFine > 0.3/math.Sqrt(b) && stride > 1 {
+		stride /= 2
+	}
+	h := float64(stride) * addFine
+	k0 := int64(math.Floor((lg-50+math.Log(b))/b/h)) * stride
+	w0 := float64(k0) * addFine
 	logs := make([]float64, 0, 256)
 	best := math.Inf(-1)
-	for n := 0; n < maxOuterNodes; n++ {
-		w := w0 + float64(n)*h
-		g := b*w + tf*phi.at(math.Exp(w)/tf)
+	for n := int64(0); n < maxOuterNodes; n++ {
+		k := k0 + n*stride
+		g := b*float64(k)*addFine + q.at(k)
 		logs = append(logs, g)
 		best = math.Max(best, g)
-		if k := len(logs); k >= 2 && g < best-60 && g < logs[k-2] {
+		if m := len(logs); m >= 2 && g < best-60 && g < logs[m-2] {
 			// The tail beyond: at most Σ_{m≥1} e^{g − m·d}, d the last drop.
-			d := logs[k-2] - g
+			d := logs[m-2] - g
 			s := numeric.LogSumExp(logs) + math.Log(h)
 			s = numeric.LogAdd(s, g-d-math.Log(-math.Expm1(-d))+math.Log(h))
 			s = numeric.LogAdd(s, b*w0-math.Log(b))
