@@ -14,6 +14,12 @@ const (
 	WithoutReplacement
 	// None: every record is in every batch.
 	None
+	// Shuffle: the records are shuffled once per epoch and cut into
+	// consecutive batches of b, so each record is in exactly one batch per
+	// epoch. No DP event describes it (dp.DPSGD takes Poisson,
+	// WithoutReplacement, None or BallsInBins); composition/shuffle
+	// accounts it with a lower and an upper bound.
+	Shuffle
 	// BallsInBins: each epoch of k = 1/q steps places each record in one
 	// of its k batches, uniformly and independently of the others (Chua et
 	// al. 2024's balls-and-bins; Feldman & Shenfeld's random allocation;
@@ -29,6 +35,8 @@ func (s Sampling) String() string {
 		return "without_replacement"
 	case None:
 		return "none"
+	case Shuffle:
+		return "shuffle"
 	case BallsInBins:
 		return "balls_in_bins"
 	}
@@ -39,7 +47,7 @@ func (s Sampling) String() string {
 func (s Sampling) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // ParseSampling reads a sampling scheme as privamp's flags write it
-// ("poisson", "fixed-size") or as events and dp_accounting name it
+// ("poisson", "fixed-size", "shuffle") or as events and dp_accounting name it
 // ("poisson", "without_replacement", "none"), and balls-in-bins as
 // "balls-in-bins" or "balls_in_bins"; "" is Poisson. Anything else is a
 // field error on name.
@@ -51,10 +59,12 @@ func ParseSampling(name, s string) (Sampling, error) {
 		return WithoutReplacement, nil
 	case "none":
 		return None, nil
+	case "shuffle":
+		return Shuffle, nil
 	case "balls-in-bins", "balls_in_bins":
 		return BallsInBins, nil
 	}
-	return Poisson, field.New(name, s, "must be poisson, fixed-size (without_replacement) or balls-in-bins")
+	return Poisson, field.New(name, s, "must be poisson, fixed-size (without_replacement), shuffle or balls-in-bins")
 }
 
 // Describe is how a DP-SGD report names a run with sampling s: its title

@@ -7,6 +7,7 @@ import (
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/tables"
 	"github.com/spf13/cobra"
 )
 
@@ -73,7 +74,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 	f.Float64Var(&d.TargetEpsilon, "target-epsilon", 0, "calibrate the noise multiplier for this ε > 0 instead of taking --noise")
 	f.StringVar(&neighbours, "neighbours", "add-remove", "neighbouring relation: add-remove or replace-one")
 	f.StringVar(&accountant, "accountant", "best", "rdp, pld, or best (the smaller sound value)")
-	f.StringVar(&sampling, "sampling", "poisson", "poisson, fixed-size (without replacement; needs --neighbours replace-one and --n, --batch), or balls-in-bins (each example in one of an epoch's n/batch steps; add-remove)")
+	f.StringVar(&sampling, "sampling", "poisson", "poisson, fixed-size (without replacement; needs --neighbours replace-one and --n, --batch), shuffle (one shuffle per epoch, consecutive batches: lower and upper bounds), or balls-in-bins (each example in one of an epoch's n/batch steps; add-remove)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		var err error
 		if d.Conversion, err = conv(); err != nil {
@@ -99,7 +100,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		}
 		smp, err := dp.ParseSampling("sampling", sampling)
 		if err != nil || smp == dp.None {
-			return badInput("--sampling must be poisson, fixed-size or balls-in-bins, got %q", sampling)
+			return badInput("--sampling must be poisson, fixed-size, shuffle or balls-in-bins, got %q", sampling)
 		}
 		d.Neighbours, d.Calibrate, d.Sampling = rel, changed(cmd, "target-epsilon"), smp
 		if _, err := composition.Named(accountant); err != nil {
@@ -117,19 +118,23 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 // dpsgdRun accounts the run and renders it to opts.IO.
 func dpsgdRun(opts *dpsgdOptions) error {
 	a, d := opts.IO, opts.Run
+	if d.Sampling == dp.Shuffle { // an interval, not one ε (composition/shuffle)
+		ans, err := tables.ShuffledDPSGD(d, opts.Accountant)
+		if err != nil {
+			return flagError(err, nil)
+		}
+		return render(a.out, a.mode, answerReport("dpsgd", ans.Title, ans))
+	}
 	res, err := composition.DPSGDWith(d, opts.Accountant)
 	if err != nil {
 		return flagError(err, nil)
 	}
-	zSrc, nb, title, smp := "input", "add/remove one example", "DP-SGD (Poisson-subsampled Gaussian)", "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
+	zSrc, title := "input", "DP-SGD (Poisson-subsampled Gaussian)"
 	if res.Calibrated {
 		zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
 	}
-	if d.Neighbours == dp.ReplaceOne {
-		nb = "replace one example (the symmetrized PLD of docs/accounting.md, and for Poisson sampling also RDP through remove-then-add, Mironov 2017, Prop. 11)"
-	}
 	if d.Sampling != dp.Poisson {
-		title, smp = d.Sampling.Describe()
+		title, _ = d.Sampling.Describe()
 	}
 	r := &report{
 		Title: title,
@@ -139,12 +144,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 			{"z (noise multiplier)", res.NoiseMultiplier, "σ/C", zSrc},
 			{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
 		},
-		Assumptions: []string{
-			smp,
-			"per-example gradients are clipped to ℓ2 norm ≤ C and the summed batch gradient gets N(0, (zC)²I) noise",
-			"neighbouring data sets: " + nb,
-			"all intermediate models may be released (no amplification by iteration is assumed)",
-		},
+		Assumptions: composition.DPSGDAssumptions(d),
 	}
 	if res.Order > 0 {
 		r.Rows = append(r.Rows, row{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"})
@@ -153,7 +153,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
 		r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), d.Source()})
 	}
-	addPLD(r, 0, 0, nil, "", joinNonEmpty("; ", res.PLDNote, res.RDPNote))
+	r.Notes = append(r.Notes, res.Notes()...)
 	if res.N > 0 {
 		r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
 	}

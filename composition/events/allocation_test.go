@@ -42,9 +42,9 @@ func TestRandomAllocationEvents(t *testing.T) {
 		t.Errorf("pld: %v", err)
 	}
 	for doc, mention := range map[string]string{
-		allocationDoc(ReplaceOne, "240", "3"):      "event.event.type",
-		allocationDoc(AddOrRemoveOne, "0", "3"):    "event.event.num_steps",
-		allocationDoc(AddOrRemoveOne, "1e7", "1e6"): "runs in all",
+		allocationDoc(ReplaceOne, "240", "3"):                                                   "event.event.type",
+		allocationDoc(AddOrRemoveOne, "0", "3"):                                                 "event.event.num_steps",
+		allocationDoc(AddOrRemoveOne, "1e7", "1e6"):                                             "runs in all",
 		strings.Replace(allocationDoc(AddOrRemoveOne, "10", "1"), `"Gaussian"`, `"Laplace"`, 1): "event.event.event.type",
 	} {
 		ev, err := Read(strings.NewReader(doc))
