@@ -19,14 +19,16 @@ type Phase struct {
 	// Mechanism is Gaussian, Laplace, RandomizedResponse or NoOp.
 	Mechanism string `json:"mechanism"`
 	// Sampling is how the mechanism's input is drawn: in JSON
-	// "poisson", "without_replacement" or "none".
+	// "poisson", "without_replacement", "balls_in_bins" or "none".
 	Sampling dp.Sampling `json:"sampling"`
 	// SamplingProbability is q (Poisson), or sample_size/source_dataset_size.
-	SamplingProbability dp.Num   `json:"sampling_probability"`
-	SourceDatasetSize   int64    `json:"source_dataset_size,omitempty"`
-	SampleSize          int64    `json:"sample_size,omitempty"`
-	NoiseMultiplier     dp.Noise `json:"noise_multiplier,omitempty"`
-	NoiseParameter      dp.Num   `json:"noise_parameter,omitempty"`
+	SamplingProbability dp.Num `json:"sampling_probability"`
+	SourceDatasetSize   int64  `json:"source_dataset_size,omitempty"`
+	SampleSize          int64  `json:"sample_size,omitempty"`
+	// NumSteps is a RandomAllocation's steps per epoch (balls-in-bins).
+	NumSteps        int64    `json:"num_steps,omitempty"`
+	NoiseMultiplier dp.Noise `json:"noise_multiplier,omitempty"`
+	NoiseParameter  dp.Num   `json:"noise_parameter,omitempty"`
 	// Parameters are the parameters of a mechanism of the rest of
 	// dp_accounting's vocabulary (EpsilonDelta, ZCDp, …) as the file
 	// names them ("epsilon = 1, delta = 1e-06"); empty for the others.
@@ -66,6 +68,10 @@ func phaseOf(e *Event, path string, count float64, rel dp.Relation) Phase {
 		ph.Sampling = SamplingWithoutReplacement
 		ph.SourceDatasetSize, ph.SampleSize = *e.SourceDatasetSize, *e.SampleSize
 		ph.SamplingProbability = dp.Num(float64(*e.SampleSize) / float64(*e.SourceDatasetSize))
+		m = e.Event
+	case TypeRandomAllocation:
+		ph.Sampling, ph.NumSteps, ph.PLD = dp.BallsInBins, *e.NumSteps, false
+		ph.SamplingProbability, ph.Count = dp.Num(1/float64(*e.NumSteps)), dp.Num(count*float64(*e.NumSteps))
 		m = e.Event
 	}
 	ph.Mechanism = m.Type

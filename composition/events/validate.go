@@ -50,6 +50,7 @@ var types = []struct {
 	{TypePermuteAndFlip, []string{"epsilon"}},
 	{TypeNonPrivate, nil},
 	{TypeUnsupported, nil},
+	{TypeRandomAllocation, []string{"num_steps", "event"}},
 }
 
 // wrappers are the vocabulary's types that run an event of any kind (its
@@ -91,6 +92,7 @@ func (e *Event) present() map[string]bool {
 		"dataset_size":         e.DatasetSize != nil,
 		"truncated_batch_size": e.TruncatedBatchSize != nil,
 		"step_counts":          e.StepCounts != nil,
+		"num_steps":            e.NumSteps != nil,
 	}
 }
 
@@ -98,7 +100,7 @@ func (e *Event) present() map[string]bool {
 var keyOrder = []string{"noise_multiplier", "noise_parameter", "num_buckets", "sampling_probability",
 	"source_dataset_size", "sample_size", "count", "event", "events", "epsilon", "delta", "rho", "xi",
 	"sigma", "sensitivity", "dimension", "mean", "shape", "standard_deviation", "sensitivities",
-	"sampling_probs", "dataset_size", "truncated_batch_size", "step_counts"}
+	"sampling_probs", "dataset_size", "truncated_batch_size", "step_counts", "num_steps"}
 
 // Validate checks ev against the rules of the package documentation: known
 // types with exactly their parameters, every parameter in its range, at
@@ -185,7 +187,11 @@ func (w *walker) event(e *Event, path string, depth int, mult float64) error {
 			return bad(path+".event", nil, "the file holds more than %d events", MaxEvents)
 		}
 	}
-	if w.steps += mult; w.steps > MaxCount {
+	runs := mult
+	if e.NumSteps != nil { // an epoch of random allocation runs its Gaussian at each step
+		runs *= float64(*e.NumSteps)
+	}
+	if w.steps += runs; w.steps > MaxCount {
 		return bad(path, nil, "makes more than 1e12 runs in all")
 	}
 	w.phases = append(w.phases, phaseOf(e, path, mult, w.rel))
@@ -279,6 +285,14 @@ func (w *walker) leaf(e *Event, path string) error {
 		if c := *e.Sensitivity; c != math.Trunc(c) || !(c >= 1 && c <= 1<<40) {
 			return bad(path+".sensitivity", c, "must be a whole number in [1, 2^40], got %v (the discrete Laplace adds integer noise to an integer sum)", c)
 		}
+	case TypeRandomAllocation:
+		if k := *e.NumSteps; k < 1 || k > MaxCount {
+			return bad(path+".num_steps", k, "must be a whole number in [1, 1e12], got %d", k)
+		}
+		if w.rel != dp.AddRemove {
+			return bad(path+".type", e.Type, "is accounted under add_or_remove_one neighbouring only (Feldman & Shenfeld's random allocation); the file says %s", w.rel)
+		}
+		return wrapsGaussian(e, path)
 	}
 	if _, vocab := vocabTypes[e.Type]; vocab {
 		// The vocabulary's parameters are checked by dp.Validate, one rule
