@@ -108,6 +108,9 @@ an unsupported claim.`,
 // cleanFlagError shortens pflag's parse errors to one line that names the flag.
 func cleanFlagError(err error) string {
 	msg := err.Error()
+	if i := strings.Index(msg, flagconfig.Repeated); i > 0 {
+		msg = msg[i+len(flagconfig.Repeated):]
+	}
 	// invalid argument "x" for "--delta" flag: strconv.ParseFloat: parsing "x": invalid syntax
 	if i := strings.Index(msg, ": strconv."); i > 0 {
 		msg = msg[:i] + ": not a number"
@@ -161,10 +164,14 @@ func isUsageError(msg string) bool {
 }
 
 // completeEnums gives every enum flag of every command its values for shell
-// completion (privamp completion bash|zsh|fish), and lets every integer flag
-// read whole numbers written 1e3 (flagconfig.WholeNumbers).
+// completion (privamp completion bash|zsh|fish), lets every integer flag
+// read whole numbers written 1e3 (flagconfig.WholeNumbers), and makes every
+// flag but the list flags (--index, --tier) refuse a second value
+// (flagconfig.Once): the one place the commands' flags are set up.
 func completeEnums(c *cobra.Command) {
 	flagconfig.WholeNumbers(c.Flags())
+	flagconfig.Once(c.Flags())
+	flagconfig.Once(c.PersistentFlags())
 	variants := []string{"pnsgd", "skip", "stop"}
 	enums := map[string][]string{"variant": variants, "variants": variants, "method": composition.Methods, "conversion": {"improved", "classic"},
 		"neighbours": {"add-remove", "replace-one"}, "accountant": {"best", "rdp", "pld"}, "sampling": {"poisson", "fixed-size"},

@@ -110,3 +110,52 @@ func (w wholeNumber) Set(s string) error {
 	}
 	return w.Value.Set(strconv.FormatInt(int64(f), 10))
 }
+
+// Once makes every flag of fs refuse a second value on one command line
+// ("--delta 1e-5 --delta 1e-6" would silently use 1e-6), as JSON inputs
+// refuse a repeated key. List flags (pflag's slice and array types, such
+// as --index and --tier) are meant to repeat and are left as they are.
+// Calling it again on the same flags does nothing more.
+func Once(fs *pflag.FlagSet) {
+	fs.VisitAll(func(f *pflag.Flag) {
+		t := f.Value.Type()
+		if strings.HasSuffix(t, "Slice") || strings.HasSuffix(t, "Array") {
+			return
+		}
+		if _, done := f.Value.(*once); !done {
+			f.Value = &once{Value: f.Value, name: f.Name}
+		}
+	})
+}
+
+// Repeated begins the error of a flag given twice; a caller that shortens
+// pflag's "invalid argument … for … flag: " prefix looks for it.
+const Repeated = "repeated flag: "
+
+// once is a flag value that may be set once.
+type once struct {
+	pflag.Value
+	name  string
+	first string // the first value given, "" before
+	set   bool
+}
+
+func (o *once) Set(s string) error {
+	if o.set {
+		if o.IsBoolFlag() {
+			return fmt.Errorf("%s--%s is given twice: give it once", Repeated, o.name)
+		}
+		return fmt.Errorf("%s--%s is given twice (%s, then %s): give it once", Repeated, o.name, o.first, s)
+	}
+	if err := o.Value.Set(s); err != nil {
+		return err
+	}
+	o.first, o.set = s, true
+	return nil
+}
+
+// IsBoolFlag keeps a boolean flag usable without a value.
+func (o *once) IsBoolFlag() bool {
+	b, ok := o.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
