@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/quantity"
 )
 
 // Variant is the output rule of projected noisy SGD (FMTT18 §4). It is the
@@ -338,4 +339,44 @@ func (p privateOnly) Len() int64 { return p.n }
 
 func (p privateOnly) Source() string {
 	return p.PerPerson.Source() + fmt.Sprintf("; the last %d records are public (Cor 31): only positions 1..%d are private", p.public, p.n)
+}
+
+// NoiseMultiplier returns the run's noise as DP-SGD states it: z = bσ/L,
+// where b is the nominal batch and L the clip norm (the Lipschitz
+// constant): each step adds N(0, σ²I) to the average of b clipped
+// gradients, which is N(0, (zL)²I) on their sum (FMTT18's σ is on the
+// average; TF-Privacy's and Opacus's noise_multiplier is z).
+func (r Training) NoiseMultiplier() float64 {
+	return float64(r.BatchSize()) * r.Sigma / r.Loss.Lipschitz
+}
+
+// SigmaFor returns the σ on the averaged gradient that noise multiplier z
+// gives for the run's batch and clip norm L: zL/b, rounded down when the
+// floating-point quotient is above it, so that the run accounted never has
+// more noise than the run stated (NoiseMultiplier of the result is ≤ z).
+func (r Training) SigmaFor(z float64) float64 {
+	b := float64(r.BatchSize())
+	s := z * r.Loss.Lipschitz / b
+	for s > 0 && b*s/r.Loss.Lipschitz > z {
+		s = math.Nextafter(s, 0)
+	}
+	return s
+}
+
+// LikelyNoiseMultiplier reports whether a σ given for a minibatch run looks
+// like DP-SGD's noise multiplier z written where σ = zL/b belongs: a batch
+// above 1 and z = bσ/L ≥ 20, far above the noise multipliers used in
+// practice (0.5 to 10), so the run described adds far more noise than the
+// user probably meant, and its ε is correspondingly (and misleadingly)
+// small.
+func (r Training) LikelyNoiseMultiplier() bool {
+	return r.BatchSize() > 1 && r.NoiseMultiplier() >= 20
+}
+
+// NoiseForms states the run's noise both ways, "σ = 0.00429688 (noise
+// multiplier z = bσ/L = 1.1)": FMTT18's σ on the averaged gradient and
+// DP-SGD's noise multiplier, so that whichever a reader meant is beside
+// the one they gave.
+func (r Training) NoiseForms() string {
+	return fmt.Sprintf("σ = %s (noise multiplier z = bσ/L = %s)", quantity.Up(r.Sigma), quantity.Nearest(r.NoiseMultiplier()))
 }

@@ -105,7 +105,7 @@ func curveRun(opts *curveOptions) error {
 		return render(a.out, a.mode, &report{Result: curveResult{"curve", c}})
 	}
 	if !a.quiet {
-		fmt.Fprintf(a.errw, "# %s\n", strings.Join(c.Describe(), "\n# "))
+		fmt.Fprintf(a.errw, "# %s\n# noise: %s\n", strings.Join(c.Describe(), "\n# "), opts.Training.NoiseForms())
 	}
 	return c.WriteCSV(a.out)
 }
