@@ -363,6 +363,27 @@ func (r Training) SigmaFor(z float64) float64 {
 	return s
 }
 
+// SetNoiseMultiplier sets σ from DP-SGD's noise multiplier z (SigmaFor),
+// after checking z and L. Errors are *dp.Error naming "noise_multiplier"
+// or "lipschitz".
+func (r *Training) SetNoiseMultiplier(z float64) error {
+	if err := field.First(field.Positive("noise_multiplier", z), field.Positive("lipschitz", r.Loss.Lipschitz)); err != nil {
+		return err
+	}
+	r.Sigma = r.SigmaFor(z)
+	return nil
+}
+
+// NoiseWarning is a warning for a valid run whose σ looks like a noise
+// multiplier (LikelyNoiseMultiplier), naming both flags, or "".
+func (r Training) NoiseWarning() string {
+	if !r.LikelyNoiseMultiplier() || r.Validate() != nil {
+		return ""
+	}
+	return fmt.Sprintf("--sigma %v is the noise on the averaged gradient: with --batch %d and --lipschitz %v the noise multiplier is z = bσ/L = %s; if %v is DP-SGD's noise multiplier, give --noise-multiplier %v",
+		r.Sigma, r.Batch, r.Loss.Lipschitz, quantity.Nearest(r.NoiseMultiplier()), r.Sigma, r.Sigma)
+}
+
 // LikelyNoiseMultiplier reports whether a σ given for a minibatch run looks
 // like DP-SGD's noise multiplier z written where σ = zL/b belongs: a batch
 // above 1 and z = bσ/L ≥ 20, far above the noise multipliers used in

@@ -2,9 +2,11 @@ package verify
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -75,6 +77,13 @@ func ParseClaim(r io.Reader) (*Claim, error) {
 	if err != nil {
 		return nil, err
 	}
+	if line == 0 { // no "algorithm": the generic format's own error (an unknown key by name), unless the key is another format's
+		err := jsonin.Decode(bytes.NewReader(data), MaxBytes, &Claim{})
+		var fe *dp.Error
+		if err != nil && !(errors.As(err, &fe) && strings.HasPrefix(fe.Reason, "unknown field") && (hasKey(DPSGDClaim{}, fe.Field) || hasKey(BST14Claim{}, fe.Field))) {
+			return nil, err
+		}
+	}
 	if err := checkAlgorithm(alg, line); err != nil {
 		return nil, err
 	}
@@ -100,6 +109,17 @@ func ParseClaim(r io.Reader) (*Claim, error) {
 		return nil, &dp.Error{Where: dp.InputFile, Field: "epsilon", Reason: "give the claimed ε (\"epsilon\", worst case) or \"per_index\" claims, or both"}
 	}
 	return c, c.validate()
+}
+
+// hasKey reports whether the struct v has a field whose json key is key.
+func hasKey(v any, key string) bool {
+	t := reflect.TypeOf(v)
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name == key {
+			return true
+		}
+	}
+	return false
 }
 
 // Algorithms are the values of a claim's "algorithm" key.

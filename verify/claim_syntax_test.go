@@ -21,7 +21,7 @@ func TestBrokenDPSGDClaimNamesTheFault(t *testing.T) {
 		{"missing comma", `"poisson",`, `"poisson"`, "line 5: invalid JSON: a string after a value (expected ',' or '}')"},
 		{"misspelt algorithm", `"dpsgd"`, `"dp-sgd"`, `line 3: field "algorithm": unknown algorithm "dp-sgd": must be one of pnsgd, skip, stop, dpsgd, bst14-sgd; did you mean "dpsgd"?`},
 		{"missing algorithm", "  \"algorithm\": \"dpsgd\",\n", "", `field "algorithm": is required`},
-		{"algorithm not a string", `"dpsgd"`, `7`, `field "algorithm": is required: a string`},
+		{"algorithm not a string", `"dpsgd"`, `7`, `line 3: field "algorithm": expected a string, got the number 7`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			broken := strings.Replace(good, c.old, c.new, 1)

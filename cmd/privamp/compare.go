@@ -57,6 +57,7 @@ func compareRun(opts *compareOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.warn(opts.IO)
 	return render(opts.IO.out, opts.IO.mode, compareReport(c))
 }
 

@@ -95,6 +95,7 @@ func curveRun(opts *curveOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.warn(opts.IO)
 	if opts.Plot != "" {
 		if err := plotTo(opts.Plot)(plots.Curve(c)); err != nil {
 			return err

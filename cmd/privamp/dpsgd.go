@@ -84,13 +84,16 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		if d.Conversion, err = conv(); err != nil {
 			return err
 		}
-		noiseFlag := "noise-multiplier"
-		if changed(cmd, "noise") {
-			noiseFlag = "noise"
-		}
+		noiseFlag := map[bool]string{true: "noise", false: "noise-multiplier"}[changed(cmd, "noise")]
 		for _, p := range [][2]string{{"noise-multiplier", "noise"}, {noiseFlag, "target-epsilon"}, {"epochs", "steps"}, {"sampling-rate", "n"}, {"sampling-rate", "batch"}} {
 			if changed(cmd, p[0]) && changed(cmd, p[1]) {
 				return badInput("give only one of --%s or --%s", p[0], p[1])
+			}
+		}
+		// A count the user gave as 0 is out of range, not "not given".
+		for _, fl := range []string{"n", "batch", "epochs", "steps", "sampling-rate"} {
+			if v, _ := cmd.Flags().GetFloat64(fl); changed(cmd, fl) && !(v > 0) {
+				return badInput("--%s must be > 0, got %v", fl, v)
 			}
 		}
 		// The defaults are one example: n and batch only as a pair, epochs only
@@ -130,7 +133,10 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	if err != nil {
 		return flagError(err, map[string]string{"noise": opts.NoiseFlag})
 	}
-	zSrc, nb, title, smp := "input", "add/remove one example", "DP-SGD (Poisson-subsampled Gaussian)", "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
+	zSrc, zUnit, nb, title, smp := "input", "σ/C", "add/remove one example", "DP-SGD (Poisson-subsampled Gaussian)", "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
+	if d.Batch > 0 { // and σ on the averaged gradient, compare's and pnsgd's --sigma
+		zUnit += "; --sigma (averaged gradient) = zC/b = " + quantity.Up(float64(res.NoiseMultiplier)/d.Batch) + "·C"
+	}
 	if res.Calibrated {
 		zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
 	}
@@ -145,7 +151,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 		Rows: []row{
 			{"q = batch/n", res.SamplingRate, "sampling rate", "input"},
 			{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉ or --steps"},
-			{"z (noise multiplier)", res.NoiseMultiplier, zUnit(res.NoiseMultiplier, d.Batch), zSrc},
+			{"z (noise multiplier)", res.NoiseMultiplier, zUnit, zSrc},
 			{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
 		},
 		Assumptions: []string{
@@ -167,14 +173,4 @@ func dpsgdRun(opts *dpsgdOptions) error {
 		r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
 	}
 	return render(a.out, a.mode, withResult("dpsgd", res, r))
-}
-
-// zUnit is the noise multiplier's unit, with the other form of the noise
-// beside it when the batch is known: σ on the averaged gradient (the
-// --sigma of pnsgd, compare, curve and epochs), zC/b.
-func zUnit(z dp.Noise, batch float64) string {
-	if batch <= 0 {
-		return "σ/C"
-	}
-	return "σ/C; --sigma (averaged gradient) = zC/b = " + quantity.Up(float64(z)/batch) + "·C"
 }

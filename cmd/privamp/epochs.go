@@ -78,6 +78,7 @@ func epochsRun(opts *epochsOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.warn(opts.IO)
 	if opts.Plot != "" {
 		if err := plotTo(opts.Plot)(plots.Epochs(c)); err != nil {
 			return err

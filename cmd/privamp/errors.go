@@ -105,11 +105,3 @@ func firstErr(errs ...error) error {
 	}
 	return nil
 }
-
-// finitePositive checks that v is a finite number > 0.
-func finitePositive(flag string, v float64) error {
-	if !(v > 0) || math.IsInf(v, 1) {
-		return badInput("--%s must be a finite number > 0, got %v", flag, v)
-	}
-	return nil
-}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"strings"
 	"testing"
 
@@ -99,20 +98,19 @@ func TestNoiseMultiplierEverywhere(t *testing.T) {
 
 	// --sigma 1.1 at batch 256 is z = 281.6: a warning names
 	// --noise-multiplier; a σ that is plausible (z = 1.1) does not warn.
-	var errw strings.Builder
-	cmd := newCompareCmd(&app{out: io.Discard, errw: &errw}, func(*compareOptions) error { return nil })
-	cmd.SetErr(&errw)
-	cmd.SetArgs(append(mnist, "--sigma", "1.1"))
-	if err := cmd.Execute(); err != nil || !strings.Contains(errw.String(), "warning") || !strings.Contains(errw.String(), "give --noise-multiplier 1.1") || !strings.Contains(errw.String(), "281.6") {
-		t.Errorf("--sigma 1.1: %v, stderr %q", err, errw.String())
+	o = mustParse(t, newCompareCmd, append(mnist, "--sigma", "1.1")...)
+	if w := o.Training.NoiseWarning(); !strings.Contains(w, "give --noise-multiplier 1.1") || !strings.Contains(w, "281.6") {
+		t.Errorf("--sigma 1.1: warning %q", w)
 	}
-	errw.Reset()
-	cmd = newCompareCmd(&app{out: io.Discard, errw: &errw}, func(*compareOptions) error { return nil })
-	cmd.SetErr(&errw)
-	cmd.SetArgs(append(mnist, "--sigma", "0.004296875"))
-	if err := cmd.Execute(); err != nil || errw.Len() > 0 {
-		t.Errorf("--sigma 0.004296875: %v, stderr %q", err, errw.String())
+	if o = mustParse(t, newCompareCmd, append(mnist, "--sigma", "0.004296875")...); o.Training.NoiseWarning() != "" {
+		t.Errorf("--sigma 0.004296875 warns: %q", o.Training.NoiseWarning())
 	}
+	// The warning is printed once the run is accepted (a refusal is one line).
+	_, errs, code := runCLI("pnsgd", "--n", "1000", "--batch", "256", "--sigma", "1.1", "--index", "1")
+	if code != 0 || !strings.HasPrefix(errs, "privamp: warning: --sigma 1.1 is the noise on the averaged gradient") {
+		t.Errorf("pnsgd --sigma 1.1 --batch 256: exit %d, stderr %q", code, errs)
+	}
+	expectBadInput(t, []string{"pnsgd", "--n", "1000", "--batch", "256", "--sigma", "1.1", "--variant", "stop"}, "--batch")
 	if testing.Short() {
 		return
 	}
@@ -127,5 +125,39 @@ func TestNoiseMultiplierEverywhere(t *testing.T) {
 	b, _, _ := runCLI("dpsgd", "--noise-multiplier", "1.1", "--csv")
 	if a != b || !strings.Contains(a, "2.38178") {
 		t.Errorf("--noise and --noise-multiplier differ:\n%s\n%s", a, b)
+	}
+}
+
+// Issue 27, trap 4: run's default variant is skip, and a flag that needs
+// another variant says so; a count of 0 is refused, not read as 1; run's
+// noise distribution is --noise-distribution, --noise a deprecated alias
+// that says so.
+func TestDefaultsAgreeWithHelp(t *testing.T) {
+	t.Parallel()
+	for args, want := range map[string]string{
+		"run --epochs 3":                    "need --variant pnsgd",
+		"run --tasks 2":                     "--tasks --variant stop",
+		"run --epochs 0 --variant pnsgd":    "--epochs must be a whole number ≥ 1, got 0",
+		"run --batch 0 --variant pnsgd":     "--batch must be a whole number ≥ 1, got 0",
+		"audit --tasks 0 --variant stop":    "--tasks must be a whole number ≥ 1, got 0",
+		"dpsgd --epochs 0":                  "--epochs must be > 0, got 0",
+		"dpsgd --steps 0":                   "--steps must be > 0, got 0",
+		"dpsgd --n 0 --batch 10":            "--n must be > 0, got 0",
+		"dpsgd --sampling-rate 0 --steps 9": "--sampling-rate must be > 0, got 0",
+	} {
+		expectBadInput(t, strings.Fields(args), want)
+	}
+	out, _, _ := runCLI("run", "--help")
+	if !strings.Contains(out, `whose default is skip`) || !strings.Contains(out, `(default "skip")`) || !strings.Contains(out, "--noise-distribution") {
+		t.Errorf("run --help does not state the default variant or --noise-distribution")
+	}
+	synth := []string{"run", "--algorithm", "output-perturbation", "--synthetic", "logistic", "--n", "200", "--l2", "0.1", "--quiet", "--json"}
+	_, errs, code := runCLI(append(synth, "--noise", "gaussian")...)
+	if code != 0 || !strings.Contains(errs, "--noise is deprecated: use --noise-distribution") {
+		t.Errorf("--noise gaussian: exit %d, %q", code, errs)
+	}
+	_, errs, code = runCLI(append(synth, "--noise", "gaussian", "--noise-distribution", "gamma")...)
+	if code != 2 || !strings.Contains(errs, "--noise-distribution is given twice") {
+		t.Errorf("--noise and --noise-distribution: exit %d, %q", code, errs)
 	}
 }

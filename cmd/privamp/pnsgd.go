@@ -73,15 +73,17 @@ func (f *ampFlags) training(cmd *cobra.Command, variant string) (r shifted.Train
 	r.Variant, r.N, r.Public, r.Batch, r.Epochs, r.Tasks = v, int64(f.n), int64(f.public), int64(f.batch), int64(f.epochs), int64(f.tasks)
 	o.Conversion, o.Dimension = conv, int64(f.dim)
 	if changed(cmd, "noise-multiplier") {
-		if err := firstErr(finitePositive("noise-multiplier", f.z), finitePositive("lipschitz", r.Loss.Lipschitz)); err != nil {
-			return r, o, err
-		}
-		r.Sigma = r.SigmaFor(f.z)
-	} else if r.LikelyNoiseMultiplier() && r.Loss.Lipschitz > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "privamp: warning: --sigma %v is the noise on the averaged gradient: with --batch %d and --lipschitz %v the noise multiplier is z = bσ/L = %s; if %v is DP-SGD's noise multiplier, give --noise-multiplier %v\n",
-			r.Sigma, r.Batch, r.Loss.Lipschitz, quantity.Nearest(r.NoiseMultiplier()), r.Sigma, r.Sigma)
+		err = r.SetNoiseMultiplier(f.z)
 	}
-	return r, o, nil
+	return r, o, flagError(err, nil)
+}
+
+// warn prints the run's noise warning (shifted.Training.NoiseWarning),
+// once the run was accepted.
+func (r ampRun) warn(a *app) {
+	if w := r.Training.NoiseWarning(); w != "" {
+		fmt.Fprintln(a.errw, "privamp: warning: "+w)
+	}
 }
 
 // removedVariants are the feature-named variants privamp had before the
@@ -161,6 +163,7 @@ func pnsgdRun(opts *pnsgdOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.warn(opts.IO)
 	return render(opts.IO.out, opts.IO.mode, pnsgdReport(an))
 }
 

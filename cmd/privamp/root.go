@@ -165,9 +165,8 @@ func isUsageError(msg string) bool {
 
 // completeEnums gives every enum flag of every command its values for shell
 // completion (privamp completion bash|zsh|fish), lets every integer flag
-// read whole numbers written 1e3 (flagconfig.WholeNumbers), and makes every
-// flag but the list flags (--index, --tier) refuse a second value
-// (flagconfig.Once): the one place the commands' flags are set up.
+// read whole numbers written 1e3 (flagconfig.WholeNumbers), and every flag
+// but lists refuse a second value (flagconfig.Once).
 func completeEnums(c *cobra.Command) {
 	flagconfig.WholeNumbers(c.Flags())
 	flagconfig.Once(c.Flags())
