@@ -375,13 +375,13 @@ func (r *Training) SetNoiseMultiplier(z float64) error {
 }
 
 // NoiseWarning is a warning for a valid run whose σ looks like a noise
-// multiplier (LikelyNoiseMultiplier), naming both flags, or "".
+// multiplier (LikelyNoiseMultiplier), or "".
 func (r Training) NoiseWarning() string {
 	if !r.LikelyNoiseMultiplier() || r.Validate() != nil {
 		return ""
 	}
-	return fmt.Sprintf("--sigma %v is the noise on the averaged gradient: with --batch %d and --lipschitz %v the noise multiplier is z = bσ/L = %s; if %v is DP-SGD's noise multiplier, give --noise-multiplier %v",
-		r.Sigma, r.Batch, r.Loss.Lipschitz, quantity.Nearest(r.NoiseMultiplier()), r.Sigma, r.Sigma)
+	return fmt.Sprintf("σ = %v is the noise on the averaged gradient: with batch %d and L = %v the noise multiplier is z = bσ/L = %s; if %v is DP-SGD's noise multiplier, give it as the noise multiplier",
+		r.Sigma, r.Batch, r.Loss.Lipschitz, quantity.Nearest(r.NoiseMultiplier()), r.Sigma)
 }
 
 // LikelyNoiseMultiplier reports whether a σ given for a minibatch run looks

@@ -99,7 +99,7 @@ func TestNoiseMultiplierEverywhere(t *testing.T) {
 	// --sigma 1.1 at batch 256 is z = 281.6: a warning names
 	// --noise-multiplier; a σ that is plausible (z = 1.1) does not warn.
 	o = mustParse(t, newCompareCmd, append(mnist, "--sigma", "1.1")...)
-	if w := o.Training.NoiseWarning(); !strings.Contains(w, "give --noise-multiplier 1.1") || !strings.Contains(w, "281.6") {
+	if w := o.Training.NoiseWarning(); !strings.Contains(w, "if 1.1 is DP-SGD's noise multiplier") || !strings.Contains(w, "281.6") {
 		t.Errorf("--sigma 1.1: warning %q", w)
 	}
 	if o = mustParse(t, newCompareCmd, append(mnist, "--sigma", "0.004296875")...); o.Training.NoiseWarning() != "" {
@@ -107,7 +107,7 @@ func TestNoiseMultiplierEverywhere(t *testing.T) {
 	}
 	// The warning is printed once the run is accepted (a refusal is one line).
 	_, errs, code := runCLI("pnsgd", "--n", "1000", "--batch", "256", "--sigma", "1.1", "--index", "1")
-	if code != 0 || !strings.HasPrefix(errs, "privamp: warning: --sigma 1.1 is the noise on the averaged gradient") {
+	if code != 0 || !strings.HasPrefix(errs, "privamp: warning: --sigma: σ = 1.1 is the noise on the averaged gradient") || !strings.Contains(errs, "(--noise-multiplier 1.1)") {
 		t.Errorf("pnsgd --sigma 1.1 --batch 256: exit %d, stderr %q", code, errs)
 	}
 	expectBadInput(t, []string{"pnsgd", "--n", "1000", "--batch", "256", "--sigma", "1.1", "--variant", "stop"}, "--batch")
@@ -159,5 +159,29 @@ func TestDefaultsAgreeWithHelp(t *testing.T) {
 	_, errs, code = runCLI(append(synth, "--noise", "gaussian", "--noise-distribution", "gamma")...)
 	if code != 2 || !strings.Contains(errs, "--noise-distribution is given twice") {
 		t.Errorf("--noise and --noise-distribution: exit %d, %q", code, errs)
+	}
+}
+
+// Issue 27, trap 5: a plan's utility bounds above the trivial bound 2LR are
+// labelled VACUOUS, and so is their ratio; headers keep Greek letters as
+// they are ("TARGET ε", "δ"; upper-casing made δ a Δ, another quantity).
+func TestPlanUtilityVacuousAndGreekHeaders(t *testing.T) {
+	t.Parallel()
+	out, errs, code := runCLI("plan", "--people", "../../examples/plan/people.csv", "--radius", "1", "--dimension", "10", "--delta", "1e-6", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"79.2079                                     │ VACUOUS: not below the trivial bound 2LR = 2", "387.999                                     │ VACUOUS", "of VACUOUS bounds", "│ TARGET ε │   δ   │"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.ContainsAny(out, "ΕΔ") {
+		t.Errorf("upper-cased Greek in:\n%s", out)
+	}
+	// A bound below 2LR is not labelled: 1e5 people.
+	out, _, _ = runCLI("plan", "--n", "100000", "--tier", "0.5:1", "--tier", "0.5:2", "--radius", "1", "--dimension", "10", "--delta", "1e-6", "--quiet")
+	if strings.Contains(out, "VACUOUS") || !strings.Contains(out, "utility bound E[F(W)] − F*") {
+		t.Errorf("an informative bound labelled:\n%s", out)
 	}
 }

@@ -82,7 +82,7 @@ func (f *ampFlags) training(cmd *cobra.Command, variant string) (r shifted.Train
 // once the run was accepted.
 func (r ampRun) warn(a *app) {
 	if w := r.Training.NoiseWarning(); w != "" {
-		fmt.Fprintln(a.errw, "privamp: warning: "+w)
+		fmt.Fprintf(a.errw, "privamp: warning: --sigma: %s (--noise-multiplier %v)\n", w, r.Training.Sigma)
 	}
 }
 

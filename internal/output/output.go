@@ -95,7 +95,7 @@ func Render(w io.Writer, m Mode, r Doc) error {
 	if len(r.Rows) > 0 {
 		index := map[string]int{}
 		t := newTable(w, m.Width)
-		t.Header("quantity", "value", "unit", "source")
+		t.Header(headers("quantity", "value", "unit", "source")...)
 		for _, x := range r.Rows {
 			ref := ""
 			if x[3] != "" {
@@ -115,7 +115,7 @@ func Render(w io.Writer, m Mode, r Doc) error {
 	}
 	if r.Table != nil {
 		t := newTable(w, m.Width)
-		t.Header(anySlice(r.Table.Header)...)
+		t.Header(headers(r.Table.Header...)...)
 		for _, rr := range r.Table.Rows {
 			_ = t.Append(anySlice(rr)...)
 		}
@@ -261,11 +261,34 @@ func markdown(w io.Writer, r Doc) error {
 }
 
 // newTable is a table writer that wraps its cells to width (0: no limit).
+// Headers are formatted by Header, not by the writer (which upper-cases
+// Greek: "TARGET Ε").
 func newTable(w io.Writer, width int) *tablewriter.Table {
 	if width <= 0 {
-		return tablewriter.NewWriter(w)
+		return tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
 	}
-	return tablewriter.NewTable(w, tablewriter.WithMaxWidth(width), tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithHeaderAutoWrap(tw.WrapNormal))
+	return tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithMaxWidth(width), tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithHeaderAutoWrap(tw.WrapNormal))
+}
+
+// Header formats a column name for a table: "_" as a space, Latin letters
+// upper-cased, every other letter kept ("target ε" is "TARGET ε", and δ
+// stays δ rather than becoming Δ, another quantity).
+func Header(name string) string {
+	s := strings.TrimSpace(strings.ReplaceAll(name, "_", " "))
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' {
+			return r - 'a' + 'A'
+		}
+		return r
+	}, s)
+}
+
+func headers(names ...string) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = Header(n)
+	}
+	return out
 }
 
 // wrap breaks s at spaces so that each line, after an indent of indent

@@ -106,3 +106,12 @@ func (x loss) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(float64(x))
 }
+
+// Header upper-cases Latin letters only: δ is not Δ (issue 27).
+func TestHeaderKeepsGreek(t *testing.T) {
+	for in, want := range map[string]string{"target ε": "TARGET ε", "δ": "δ", "fmtt18_epsilon": "FMTT18 EPSILON", "achieved ε (min – max)": "ACHIEVED ε (MIN – MAX)"} {
+		if got := Header(in); got != want {
+			t.Errorf("Header(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
