@@ -70,23 +70,7 @@ func Render(w io.Writer, m Mode, r Doc) error {
 	case m.JSON:
 		return fmt.Errorf("internal error: no typed result to print as JSON")
 	case m.CSV:
-		cw := csv.NewWriter(w)
-		if r.Table == nil || r.CSVAll {
-			_ = cw.Write([]string{"quantity", "value", "unit", "source"})
-			for _, x := range r.Rows {
-				_ = cw.Write(x[:])
-			}
-		}
-		if r.Table != nil {
-			if r.CSVAll {
-				cw.Flush()
-				fmt.Fprintln(w)
-			}
-			_ = cw.Write(r.Table.Header)
-			_ = cw.WriteAll(r.Table.Rows)
-		}
-		cw.Flush()
-		return cw.Error()
+		return writeCSV(w, r)
 	}
 	if r.Title != "" {
 		fmt.Fprintln(w, r.Title)
@@ -142,6 +126,62 @@ func Render(w io.Writer, m Mode, r Doc) error {
 		}
 	}
 	return nil
+}
+
+// LongHeader is the header of the long CSV format, in which a document
+// with headline rows and a table is one table: a headline row is
+// ("summary", its number, quantity, value, unit, source), and each cell of
+// the table ("table", its row's number, the column's name, the cell, "",
+// "").
+var LongHeader = []string{"section", "row", "key", "value", "unit", "source"}
+
+// writeCSV writes the document as one CSV table with one number per cell:
+// the headline rows (quantity, value, unit, source), the table alone, or,
+// with CSVAll, both in the long format (LongHeader). A headline row that
+// pairs values ("ε by PLD / optimistic estimate" = "2.38 / 1.67") becomes
+// one row per value.
+func writeCSV(w io.Writer, r Doc) error {
+	cw := csv.NewWriter(w)
+	var rows [][4]string
+	for _, x := range r.Rows {
+		rows = append(rows, splitPair(x)...)
+	}
+	switch {
+	case r.Table != nil && r.CSVAll:
+		_ = cw.Write(LongHeader)
+		for i, x := range rows {
+			_ = cw.Write([]string{"summary", strconv.Itoa(i + 1), x[0], x[1], x[2], x[3]})
+		}
+		for i, tr := range r.Table.Rows {
+			for j, c := range tr {
+				_ = cw.Write([]string{"table", strconv.Itoa(i + 1), r.Table.Header[j], strings.TrimPrefix(c, "—"), "", ""}) // "—": empty, not a number
+			}
+		}
+	case r.Table != nil:
+		_ = cw.Write(r.Table.Header)
+		_ = cw.WriteAll(r.Table.Rows)
+	default:
+		_ = cw.Write([]string{"quantity", "value", "unit", "source"})
+		for _, x := range rows {
+			_ = cw.Write(x[:])
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// splitPair splits a row whose quantity and value both list k ≥ 2 parts
+// separated by " / " into k rows.
+func splitPair(x [4]string) [][4]string {
+	qs, vs := strings.Split(x[0], " / "), strings.Split(x[1], " / ")
+	if len(qs) < 2 || len(qs) != len(vs) {
+		return [][4]string{x}
+	}
+	out := make([][4]string, len(qs))
+	for i := range qs {
+		out[i] = [4]string{qs[i], vs[i], x[2], x[3]}
+	}
+	return out
 }
 
 // Merged is a result made of several typed parts whose keys are merged.

@@ -115,3 +115,17 @@ func TestHeaderKeepsGreek(t *testing.T) {
 		}
 	}
 }
+
+// A document with headline rows and a table is one CSV table in the long
+// format; paired values are split, one number per cell (issue 27).
+func TestCSVLongFormat(t *testing.T) {
+	var b strings.Builder
+	d := Doc{Rows: [][4]string{{"ε by PLD / optimistic estimate", "2.38 / 1.67", "u", "s"}}, Table: &Table{Header: []string{"a", "b"}, Rows: [][]string{{"1", "—"}}}, CSVAll: true}
+	if err := Render(&b, Mode{CSV: true}, d); err != nil {
+		t.Fatal(err)
+	}
+	want := "section,row,key,value,unit,source\nsummary,1,ε by PLD,2.38,u,s\nsummary,2,optimistic estimate,1.67,u,s\ntable,1,a,1,,\ntable,1,b,,,\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
