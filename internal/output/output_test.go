@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -127,5 +128,44 @@ func TestCSVLongFormat(t *testing.T) {
 	want := "section,row,key,value,unit,source\nsummary,1,ε by PLD,2.38,u,s\nsummary,2,optimistic estimate,1.67,u,s\ntable,1,a,1,,\ntable,1,b,,,\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// At a width, every line fits (tables narrowed, headers and cells wrapped,
+// the title and footnotes wrapped); a buffer is not a terminal or a pipe
+// and gets no limit (issue 27).
+func TestWidthFits(t *testing.T) {
+	long := strings.Repeat("a long explanation of where the number comes from ", 4)
+	d := Doc{Title: long, Rows: [][4]string{{"quantity with a long name that goes on", "2.38178", long, long}, {"ε", "1", "", "input"}},
+		Table: &Table{Header: []string{"a_very_long_column_header_name", "b"}, Rows: [][]string{{long, "1"}}}, Notes: []string{long}, Assumptions: []string{long}}
+	for _, width := range []int{40, 60, 80, 100} {
+		var b strings.Builder
+		if err := Render(&b, Mode{Width: width}, d); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(b.String(), "\n") {
+			if n := utf8.RuneCountInString(l); n > width {
+				t.Errorf("width %d: a line of %d: %q", width, n, l)
+			}
+		}
+	}
+	if got := fit([][]string{{"A VERY LONG COLUMN HEADER NAME", "B"}, {"x", "1"}}, 24); got[0][0] != "A VERY LONG\nCOLUMN HEADER\nNAME" {
+		t.Errorf("header not wrapped: %q", got[0][0])
+	}
+	if WidthFor(&strings.Builder{}) != 0 {
+		t.Error("a buffer has a width")
+	}
+	t.Setenv("COLUMNS", "")
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := WidthFor(f); got != ReadableWidth {
+		t.Errorf("a file: width %d, want %d", got, ReadableWidth)
+	}
+	t.Setenv("COLUMNS", "0")
+	if got := WidthFor(f); got != 0 {
+		t.Errorf("COLUMNS=0: width %d", got)
 	}
 }
