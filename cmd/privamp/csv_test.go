@@ -37,6 +37,7 @@ var csvRuns = map[string][]string{
 	"run":                      {"--synthetic", "logistic", "--n", "200", "--quiet"},
 	"tables":                   {},
 	"verify":                   {"../../examples/dpsgd-claim.json"},
+	"version":                  {},
 }
 
 // Issue 27: every --csv output is one table (one header, the same number of

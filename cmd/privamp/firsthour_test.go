@@ -185,3 +185,13 @@ func TestPlanUtilityVacuousAndGreekHeaders(t *testing.T) {
 		t.Errorf("an informative bound labelled:\n%s", out)
 	}
 }
+
+// Issue 27: privamp version and --version print the version, the module
+// and the commit.
+func TestVersion(t *testing.T) {
+	a, _, c1 := runCLI("version")
+	b, _, c2 := runCLI("--version")
+	if c1 != 0 || c2 != 0 || a != b || !strings.HasPrefix(a, "privamp "+version+" (module github.com/privamp/privamp") || !strings.Contains(a, "commit ") {
+		t.Errorf("version: %q (exit %d), --version: %q (exit %d)", a, c1, b, c2)
+	}
+}

@@ -9,14 +9,16 @@ import (
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/atomicfile"
+	"github.com/privamp/privamp/internal/buildinfo"
 	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// version and commit are set at build time with -ldflags "-X main.version=…
+// -X main.commit=…" (make build sets commit when Go's VCS stamp is off).
+var version, commit = "0.1.0-dev", ""
 
 // app is the state one invocation shares between commands.
 type app struct {
@@ -61,7 +63,7 @@ Exit status: 0 success; 1 a computation failed, a check failed or a claim is
 not valid (each command's help says which); 2 bad input (the message names
 the flag, field or file line and the allowed range); verify also uses 3 for
 an unsupported claim.`,
-		Version:       version,
+		Version:       buildinfo.Read(version, commit).String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
@@ -72,6 +74,7 @@ an unsupported claim.`,
 			return defaultRun(a, cmd)
 		},
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(a.out)
 	root.SetErr(a.errw)
 	root.PersistentFlags().BoolVar(&a.mode.json, "json", false, "print one JSON object (snake_case keys) on stdout")

@@ -239,7 +239,7 @@ func TestRunConfigStrict(t *testing.T) {
 func TestRunCSVKeepsAnswer(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"run", "--synthetic", "logistic", "--n", "300", "--dimension", "3", "--csv", "--quiet"}, &out, &errb)
-	for _, s := range []string{"verdict", "ε worst case", "check,status"} {
+	for _, s := range []string{"verdict", "ε worst case", "table,1,check,", "table,1,status,"} {
 		if code != 0 || !strings.Contains(out.String(), s) {
 			t.Errorf("--csv: exit %d, lacks %q:\n%s", code, s, out.String())
 		}
