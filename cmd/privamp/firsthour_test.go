@@ -171,7 +171,7 @@ func TestPlanUtilityVacuousAndGreekHeaders(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"79.2079                                     │ VACUOUS: not below the trivial bound 2LR = 2", "387.999                                     │ VACUOUS", "of VACUOUS bounds", "│ TARGET ε │   δ   │"} {
+	for _, want := range []string{"79.2079                                     │ VACUOUS: not below the trivial bound 2LR = 2", "387.999                                     │ VACUOUS", "compares a VACUOUS bound", "│ TARGET ε │   δ   │"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plan output lacks %q:\n%s", want, out)
 		}

@@ -258,7 +258,7 @@ func planReport(opts *planOptions, what string, out *planResult) *report {
 		{fmt.Sprintf("uniform plan σ (everyone ε = %s, δ = %s)", quantity.Nearest(res.Uniform.Epsilon), quantity.Nearest(res.Uniform.Delta)), res.Uniform.Sigma, "", "the same computation with every budget set to the strictest"},
 		{"noise versus uniform", planRatio(res.NoiseRatio, "less noise"), "", fmt.Sprintf("σ/σ_uniform = %s", res.NoiseRatio)},
 		{"utility bound, uniform plan", uu.Bound.OrNone(), uu.Label(), uu.Source},
-		{"utility bound versus uniform", planRatio(res.UtilityRatio, "better"), map[bool]string{true: "of VACUOUS bounds: says nothing"}[u.Vacuous || uu.Vacuous], "ratio of the two bounds above"},
+		{"utility bound versus uniform", planRatio(res.UtilityRatio, "better"), map[bool]string{true: "compares a VACUOUS bound: says little"}[u.Vacuous || uu.Vacuous], "ratio of the two bounds above"},
 	}
 	for _, w := range []row{{"plan written to", opts.Out, "", fmt.Sprintf("JSON, format %q version %d", plan.Format, plan.Version)}, {"plot written to", opts.Plot, "", "ε per position"}} {
 		if w.Value != "" {
