@@ -374,14 +374,15 @@ func (r *Training) SetNoiseMultiplier(z float64) error {
 	return nil
 }
 
-// NoiseWarning is a warning for a valid run whose σ looks like a noise
-// multiplier (LikelyNoiseMultiplier), or "".
-func (r Training) NoiseWarning() string {
+// NoiseWarning is privamp's warning line for a valid run whose σ looks
+// like a noise multiplier (LikelyNoiseMultiplier), naming the option that
+// gave σ and the one for the noise multiplier, or "".
+func (r Training) NoiseWarning(sigmaOption, multiplierOption string) string {
 	if !r.LikelyNoiseMultiplier() || r.Validate() != nil {
 		return ""
 	}
-	return fmt.Sprintf("σ = %v is the noise on the averaged gradient: with batch %d and L = %v the noise multiplier is z = bσ/L = %s; if %v is DP-SGD's noise multiplier, give it as the noise multiplier",
-		r.Sigma, r.Batch, r.Loss.Lipschitz, quantity.Nearest(r.NoiseMultiplier()), r.Sigma)
+	return fmt.Sprintf("privamp: warning: %s: σ = %v is the noise on the averaged gradient: with batch %d and L = %v the noise multiplier is z = bσ/L = %s; if %v is DP-SGD's noise multiplier, give %s %v\n",
+		sigmaOption, r.Sigma, r.Batch, r.Loss.Lipschitz, quantity.Nearest(r.NoiseMultiplier()), r.Sigma, multiplierOption, r.Sigma)
 }
 
 // LikelyNoiseMultiplier reports whether a σ given for a minibatch run looks

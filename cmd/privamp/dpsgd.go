@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/spf13/cobra"
@@ -90,11 +91,8 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 				return badInput("give only one of --%s or --%s", p[0], p[1])
 			}
 		}
-		// A count the user gave as 0 is out of range, not "not given".
-		for _, fl := range []string{"n", "batch", "epochs", "steps", "sampling-rate"} {
-			if v, _ := cmd.Flags().GetFloat64(fl); changed(cmd, fl) && !(v > 0) {
-				return badInput("--%s must be > 0, got %v", fl, v)
-			}
+		if err := flagconfig.Positive(f, "n", "batch", "epochs", "steps", "sampling-rate"); err != nil { // 0 is not "not given"
+			return badInput("%v", err)
 		}
 		// The defaults are one example: n and batch only as a pair, epochs only
 		// with them; a route the user chose never takes a default they did not
@@ -133,10 +131,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	if err != nil {
 		return flagError(err, map[string]string{"noise": opts.NoiseFlag})
 	}
-	zSrc, zUnit, nb, title, smp := "input", "σ/C", "add/remove one example", "DP-SGD (Poisson-subsampled Gaussian)", "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
-	if d.Batch > 0 { // and σ on the averaged gradient, compare's and pnsgd's --sigma
-		zUnit += "; --sigma (averaged gradient) = zC/b = " + quantity.Up(float64(res.NoiseMultiplier)/d.Batch) + "·C"
-	}
+	zSrc, nb, title, smp := "input", "add/remove one example", "DP-SGD (Poisson-subsampled Gaussian)", "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
 	if res.Calibrated {
 		zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
 	}
@@ -151,7 +146,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 		Rows: []row{
 			{"q = batch/n", res.SamplingRate, "sampling rate", "input"},
 			{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉ or --steps"},
-			{"z (noise multiplier)", res.NoiseMultiplier, zUnit, zSrc},
+			{"z (noise multiplier)", res.NoiseMultiplier, res.NoiseUnit(), zSrc},
 			{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
 		},
 		Assumptions: []string{

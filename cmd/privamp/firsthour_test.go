@@ -99,15 +99,15 @@ func TestNoiseMultiplierEverywhere(t *testing.T) {
 	// --sigma 1.1 at batch 256 is z = 281.6: a warning names
 	// --noise-multiplier; a σ that is plausible (z = 1.1) does not warn.
 	o = mustParse(t, newCompareCmd, append(mnist, "--sigma", "1.1")...)
-	if w := o.Training.NoiseWarning(); !strings.Contains(w, "if 1.1 is DP-SGD's noise multiplier") || !strings.Contains(w, "281.6") {
+	if w := o.Training.NoiseWarning("--sigma", "--noise-multiplier"); !strings.Contains(w, "if 1.1 is DP-SGD's noise multiplier") || !strings.Contains(w, "281.6") {
 		t.Errorf("--sigma 1.1: warning %q", w)
 	}
-	if o = mustParse(t, newCompareCmd, append(mnist, "--sigma", "0.004296875")...); o.Training.NoiseWarning() != "" {
-		t.Errorf("--sigma 0.004296875 warns: %q", o.Training.NoiseWarning())
+	if o = mustParse(t, newCompareCmd, append(mnist, "--sigma", "0.004296875")...); o.Training.NoiseWarning("--sigma", "--noise-multiplier") != "" {
+		t.Errorf("--sigma 0.004296875 warns: %q", o.Training.NoiseWarning("--sigma", "--noise-multiplier"))
 	}
 	// The warning is printed once the run is accepted (a refusal is one line).
 	_, errs, code := runCLI("pnsgd", "--n", "1000", "--batch", "256", "--sigma", "1.1", "--index", "1")
-	if code != 0 || !strings.HasPrefix(errs, "privamp: warning: --sigma: σ = 1.1 is the noise on the averaged gradient") || !strings.Contains(errs, "(--noise-multiplier 1.1)") {
+	if code != 0 || !strings.HasPrefix(errs, "privamp: warning: --sigma: σ = 1.1 is the noise on the averaged gradient") || !strings.Contains(errs, "give --noise-multiplier 1.1") {
 		t.Errorf("pnsgd --sigma 1.1 --batch 256: exit %d, stderr %q", code, errs)
 	}
 	expectBadInput(t, []string{"pnsgd", "--n", "1000", "--batch", "256", "--sigma", "1.1", "--variant", "stop"}, "--batch")
@@ -137,9 +137,9 @@ func TestDefaultsAgreeWithHelp(t *testing.T) {
 	for args, want := range map[string]string{
 		"run --epochs 3":                    "need --variant pnsgd",
 		"run --tasks 2":                     "--tasks --variant stop",
-		"run --epochs 0 --variant pnsgd":    "--epochs must be a whole number ≥ 1, got 0",
-		"run --batch 0 --variant pnsgd":     "--batch must be a whole number ≥ 1, got 0",
-		"audit --tasks 0 --variant stop":    "--tasks must be a whole number ≥ 1, got 0",
+		"run --epochs 0 --variant pnsgd":    "--epochs must be > 0, got 0",
+		"run --batch 0 --variant pnsgd":     "--batch must be > 0, got 0",
+		"audit --tasks 0 --variant stop":    "--tasks must be > 0, got 0",
 		"dpsgd --epochs 0":                  "--epochs must be > 0, got 0",
 		"dpsgd --steps 0":                   "--steps must be > 0, got 0",
 		"dpsgd --n 0 --batch 10":            "--n must be > 0, got 0",

@@ -78,12 +78,9 @@ func (f *ampFlags) training(cmd *cobra.Command, variant string) (r shifted.Train
 	return r, o, flagError(err, nil)
 }
 
-// warn prints the run's noise warning (shifted.Training.NoiseWarning),
-// once the run was accepted.
+// warn prints the run's noise warning, once the run was accepted.
 func (r ampRun) warn(a *app) {
-	if w := r.Training.NoiseWarning(); w != "" {
-		fmt.Fprintf(a.errw, "privamp: warning: --sigma: %s (--noise-multiplier %v)\n", w, r.Training.Sigma)
-	}
+	fmt.Fprint(a.errw, r.Training.NoiseWarning("--sigma", "--noise-multiplier"))
 }
 
 // removedVariants are the feature-named variants privamp had before the

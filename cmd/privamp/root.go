@@ -16,8 +16,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// version and commit are set at build time with -ldflags "-X main.version=…
-// -X main.commit=…" (make build sets commit when Go's VCS stamp is off).
+// version and commit are set at build time (-ldflags "-X main.version=… -X main.commit=…").
 var version, commit = "0.1.0-dev", ""
 
 // app is the state one invocation shares between commands.
@@ -84,11 +83,18 @@ an unsupported claim.`,
 		return a.mode.validate()
 	}
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return badInput("%s (see '%s --help')", cleanFlagError(err), cmd.CommandPath())
+		return badInput("%s (see '%s --help')", flagconfig.CleanError(err), cmd.CommandPath())
 	})
 	for _, f := range registry {
 		root.AddCommand(f(a))
 	}
+	root.AddCommand(&cobra.Command{Use: "version", Short: "The version, module and commit of this privamp (also --version)", Args: cobra.NoArgs,
+		Long: "The version set at build time, the module's version and the VCS commit the binary was built from\n(runtime/debug.ReadBuildInfo).\n\nExit status: 0.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in := buildinfo.Read(version, commit)
+			rows := map[bool][]row{true: {{"version", in.Version, "", "build"}, {"module", in.Module, "", "build"}, {"commit", in.Commit, in.Time, "VCS"}, {"go", in.Go, "", "build"}}}[a.mode.csv]
+			return render(a.out, a.mode, &report{Title: in.String(), Result: in, Command: "version", Rows: rows})
+		}})
 	completeEnums(root)
 	// cobra's completion command prints its help and exits 0 for an unknown
 	// shell; privamp refuses it like any other bad argument.
@@ -106,19 +112,6 @@ an unsupported claim.`,
 		}
 	}
 	return root
-}
-
-// cleanFlagError shortens pflag's parse errors to one line that names the flag.
-func cleanFlagError(err error) string {
-	msg := err.Error()
-	if i := strings.Index(msg, flagconfig.Repeated); i > 0 {
-		msg = msg[i+len(flagconfig.Repeated):]
-	}
-	// invalid argument "x" for "--delta" flag: strconv.ParseFloat: parsing "x": invalid syntax
-	if i := strings.Index(msg, ": strconv."); i > 0 {
-		msg = msg[:i] + ": not a number"
-	}
-	return strings.ReplaceAll(msg, "\n", " ")
 }
 
 // run executes privamp with args and returns the exit status.
@@ -149,21 +142,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintf(stderr, "privamp: %s\n", msg)
 	code = exitCode(err)
-	if code == exitFailure && isUsageError(msg) {
+	if code == exitFailure && flagconfig.IsUsageError(msg) {
 		code = exitBadInput
 	}
 	return code
-}
-
-// isUsageError recognises cobra's own argument errors (unknown command,
-// wrong number of arguments), which are bad input.
-func isUsageError(msg string) bool {
-	for _, s := range []string{"unknown command", "accepts ", "requires at least", "unknown flag", "unknown shorthand", "invalid argument", "flag needs an argument", "required flag"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // completeEnums gives every enum flag of every command its values for shell

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -84,8 +83,7 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 	f.StringVar(&rf.plan.PublicData, "public-data", "", "with --plan: CSV of the plan's public records (Cor 31)")
 	f.StringVar(&rf.algorithm, "algorithm", "", "the algorithm: pnsgd, skip, stop (as --variant) or one listed below")
 	cmd.Long += registerAlgorithmFlags(f)
-	noiseAlias := f.String("noise", "", "")
-	_ = f.MarkHidden("noise")
+	flagconfig.Alias(f, "noise", "noise-distribution", a.errw, "privamp: warning: --noise is deprecated: use --noise-distribution (output perturbation's gamma or gaussian; DP-SGD's noise multiplier is dpsgd's --noise-multiplier)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if rf.config != "" {
 			if err := applyConfig(cmd, rf.config); err != nil {
@@ -98,12 +96,6 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 		}
 		if ext := strings.ToLower(filepath.Ext(opts.Plot)); opts.Plot != "" && ext != ".png" && ext != ".svg" {
 			return badInput("--plot must name a .png or .svg file, got %q", opts.Plot)
-		}
-		if changed(cmd, "noise") { // the deprecated name of --noise-distribution; both are "given twice"
-			fmt.Fprintln(a.errw, "privamp: warning: --noise is deprecated: use --noise-distribution (output perturbation's gamma or gaussian; DP-SGD's noise multiplier is dpsgd's --noise-multiplier)")
-			if err := cmd.Flags().Set("noise-distribution", *noiseAlias); err != nil {
-				return badInput("%s", cleanFlagError(err))
-			}
 		}
 		switch rf.algorithm {
 		case "pnsgd", "skip", "stop":

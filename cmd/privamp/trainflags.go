@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/internal/meter"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/shifted"
@@ -84,10 +85,8 @@ func checkProblemFlags(cmd *cobra.Command, p *problemFlags) error {
 	if changed(cmd, "sigma") && (changed(cmd, "target-epsilon") || changed(cmd, "rule")) {
 		return badInput("give --sigma or --target-epsilon (with --rule), not both")
 	}
-	for _, fl := range []string{"epochs", "batch", "tasks"} { // 0 would be read as 1
-		if v, _ := cmd.Flags().GetInt(fl); changed(cmd, fl) && v < 1 {
-			return badInput("--%s must be a whole number ≥ 1, got %d", fl, v)
-		}
+	if err := flagconfig.Positive(cmd.Flags(), "epochs", "batch", "tasks"); err != nil { // 0 would be read as 1
+		return badInput("%v", err)
 	}
 	if p.variant == "skip" && !changed(cmd, "variant") && !changed(cmd, "plan") && (p.epochs > 1 || p.batch > 1 || p.public > 0 || p.tasks > 1) {
 		return badInput("--epochs, --batch and --public need --variant pnsgd, --tasks --variant stop: run's default variant is skip (one pass, one record per step)")

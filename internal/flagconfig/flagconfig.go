@@ -159,3 +159,65 @@ func (o *once) IsBoolFlag() bool {
 	b, ok := o.Value.(interface{ IsBoolFlag() bool })
 	return ok && b.IsBoolFlag()
 }
+
+// CleanError shortens a pflag parse error to one line that names the flag:
+// a repeated flag's own message, and "not a number" for strconv's.
+func CleanError(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, Repeated); i > 0 {
+		msg = msg[i+len(Repeated):]
+	}
+	// invalid argument "x" for "--delta" flag: strconv.ParseFloat: parsing "x": invalid syntax
+	if i := strings.Index(msg, ": strconv."); i > 0 {
+		msg = msg[:i] + ": not a number"
+	}
+	return strings.ReplaceAll(msg, "\n", " ")
+}
+
+// IsUsageError recognises cobra's own argument errors (unknown command,
+// wrong number of arguments, flag syntax), which are bad input.
+func IsUsageError(msg string) bool {
+	for _, s := range []string{"unknown command", "accepts ", "requires at least", "unknown flag", "unknown shorthand", "invalid argument", "flag needs an argument", "required flag"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Alias adds a hidden flag old to fs that sets the flag name (so that
+// both together are a repeated flag, refused by Once) and, when used,
+// writes note to w: a deprecated spelling kept for earlier scripts.
+func Alias(fs *pflag.FlagSet, old, name string, w io.Writer, note string) {
+	fs.Var(&alias{fs: fs, name: name, w: w, note: note}, old, note)
+	_ = fs.MarkHidden(old)
+}
+
+type alias struct {
+	fs         *pflag.FlagSet
+	name, note string
+	w          io.Writer
+}
+
+func (a *alias) String() string { return "" }
+func (a *alias) Type() string   { return "string" }
+func (a *alias) Set(s string) error {
+	fmt.Fprintln(a.w, a.note)
+	return a.fs.Set(a.name, s)
+}
+
+// Positive refuses a value ≤ 0 (or not a number) of the named numeric
+// flags of fs that the command line set: a count or a size given as 0
+// that the library would read as "not given" (or as 1).
+func Positive(fs *pflag.FlagSet, names ...string) error {
+	for _, n := range names {
+		f := fs.Lookup(n)
+		if f == nil || !f.Changed {
+			continue
+		}
+		if v, err := strconv.ParseFloat(f.Value.String(), 64); err != nil || !(v > 0) {
+			return fmt.Errorf("--%s must be > 0, got %s", n, f.Value.String())
+		}
+	}
+	return nil
+}
