@@ -92,13 +92,18 @@ func Trace(pts []optimizer.Point, name string) ([]*plot.Plot, error) {
 			dist = append(dist, plotter.XY{X: float64(p.Step), Y: p.Dist})
 		}
 	}
+	xlabel := "step"
+	if len(pts) > 0 && pts[0].Step > 1 { // Skip-PNSGD: the steps before its secret random start do not run
+		xlabel = fmt.Sprintf("step (the run skipped steps 1–%d: its random start)", pts[0].Step-1)
+	}
 	var ps []*plot.Plot
 	for _, pn := range []struct {
 		title, ylabel string
 		xy            plotter.XYs
 	}{{name + ": empirical risk", "loss", loss}, {"distance to the non-private optimum", "‖w_t − w*‖", dist}} {
 		p := plot.New()
-		p.Title.Text, p.X.Label.Text, p.Y.Label.Text = pn.title, "step", pn.ylabel
+		p.Title.Text, p.X.Label.Text, p.Y.Label.Text = pn.title, xlabel, pn.ylabel
+		p.X.Tick.Marker = plainTicks{}
 		p.Add(plotter.NewGrid())
 		if len(pn.xy) > 0 {
 			l, err := plotter.NewLine(pn.xy)
@@ -161,6 +166,11 @@ func Tradeoff(ev *audit.Evaluation) (*plot.Plot, error) {
 	p.X.Label.Text, p.Y.Label.Text = "false positive rate", "false negative rate"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
+	labels := []string{"empirical (evaluation canaries)", "upper bound's (ε, δ) curve"}
+	if cm := ev.Comparison; cm != nil {
+		labels = []string{"empirical (evaluation canaries): below the claimed curve beyond sampling error = a violation",
+			fmt.Sprintf("claimed ε = %s at δ = %s: (ε, δ)-DP keeps every test on or above this curve (%s)", cm.EpsilonUpper, quantity.Nearest(cm.Delta), cm.Verdict)}
+	}
 	for i, c := range [][]audit.TradeoffPoint{ev.Curve, ev.ClaimedCurve} {
 		xy := plotter.XYs{}
 		for _, q := range c {
@@ -177,7 +187,7 @@ func Tradeoff(ev *audit.Evaluation) (*plot.Plot, error) {
 		}
 		l.Color = plotutil.Color(i)
 		p.Add(l)
-		p.Legend.Add([]string{"empirical (evaluation canaries)", "upper bound's (ε, δ) curve"}[i], l)
+		p.Legend.Add(labels[i], l)
 	}
 	p.Legend.Left = true
 	return p, nil
@@ -376,4 +386,18 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// plainTicks are gonum's default ticks labelled with the shortest form of
+// their value ("500", not "500.00").
+type plainTicks struct{}
+
+func (plainTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = quantity.Nearest(ts[i].Value)
+		}
+	}
+	return ts
 }
