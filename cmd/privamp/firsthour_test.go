@@ -195,3 +195,22 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version: %q (exit %d), --version: %q (exit %d)", a, c1, b, c2)
 	}
 }
+
+// Issue 27, trap 4: an output in a missing directory is refused naming the
+// option that gave it (not a temporary file), exit 2.
+func TestMissingDirectoryNamesTheOption(t *testing.T) {
+	t.Parallel()
+	for _, c := range [][]string{
+		{"plan", "--people", "../../examples/plan/people.csv", "--radius", "1", "--dimension", "10", "--delta", "1e-6", "--out", "nodir/x.json"},
+		{"plan", "--people", "../../examples/plan/people.csv", "--radius", "1", "--dimension", "10", "--delta", "1e-6", "--plot", "nodir/x.png"},
+		{"epochs", "--n", "100", "--sigma", "1", "--max-epochs", "3", "--points", "2", "--plot", "nodir/x.png"},
+		{"cni", "--schedule", "../../examples/schedule.json", "--allocation", "nodir/x.csv"},
+		{"run", "--synthetic", "logistic", "--n", "50", "--trace", "nodir/x.csv", "--quiet"},
+	} {
+		flag := c[len(c)-2]
+		if c[len(c)-1] == "--quiet" {
+			flag = c[len(c)-3]
+		}
+		expectBadInput(t, c, "privamp: "+flag+" nodir/")
+	}
+}
