@@ -6,7 +6,7 @@ BIN     ?= bin/privamp
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 20s
 
-.PHONY: all build run test test-short bench lint fuzz clean
+.PHONY: all build run test test-short bench lint fuzz clean web
 
 all: lint test build
 
@@ -31,6 +31,7 @@ lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./web/wasm
 	$(STATICCHECK) ./...
 
 bench:
@@ -44,5 +45,11 @@ fuzz:
 	  done; \
 	done
 
+# The planning page (issue 29): index.html, app.js, worker.js, privamp.wasm and
+# the toolchain's wasm_exec.js in web/dist; serve that folder with any static
+# file server (python3 -m http.server -d web/dist) and open it.
+web:
+	GO=$(GO) $(GO) run ./web/build -o web/dist
+
 clean:
-	rm -rf bin
+	rm -rf bin web/dist

@@ -8,6 +8,7 @@ import (
 	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/tables"
 	"github.com/spf13/cobra"
 )
 
@@ -79,7 +80,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 	f.Float64Var(&d.TargetEpsilon, "target-epsilon", 0, "calibrate the noise multiplier for this ε > 0 instead of taking --noise-multiplier")
 	f.StringVar(&neighbours, "neighbours", "add-remove", "neighbouring relation: add-remove or replace-one")
 	f.StringVar(&accountant, "accountant", "best", "rdp, pld, or best (the smaller sound value)")
-	f.StringVar(&sampling, "sampling", "poisson", "poisson, or fixed-size (without replacement; needs --neighbours replace-one and --n, --batch)")
+	f.StringVar(&sampling, "sampling", "poisson", "poisson, fixed-size (without replacement; needs --neighbours replace-one and --n, --batch), or shuffle (one shuffle per epoch, consecutive batches: lower and upper bounds)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		var err error
 		if d.Conversion, err = conv(); err != nil {
@@ -109,7 +110,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		}
 		smp, err := dp.ParseSampling("sampling", sampling)
 		if err != nil || smp == dp.None {
-			return badInput("--sampling must be poisson or fixed-size, got %q", sampling)
+			return badInput("--sampling must be poisson, fixed-size or shuffle, got %q", sampling)
 		}
 		d.Neighbours, d.Calibrate, d.Sampling = rel, changed(cmd, "target-epsilon"), smp
 		if _, err := composition.Named(accountant); err != nil {
@@ -127,19 +128,23 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 // dpsgdRun accounts the run and renders it to opts.IO.
 func dpsgdRun(opts *dpsgdOptions) error {
 	a, d := opts.IO, opts.Run
+	if d.Sampling == dp.Shuffle { // an interval, not one ε (composition/shuffle)
+		ans, err := tables.ShuffledDPSGD(d, opts.Accountant)
+		if err != nil {
+			return flagError(err, nil)
+		}
+		return render(a.out, a.mode, answerReport("dpsgd", ans.Title, ans))
+	}
 	res, err := composition.DPSGDWith(d, opts.Accountant)
 	if err != nil {
 		return flagError(err, map[string]string{"noise": opts.NoiseFlag})
 	}
-	zSrc, nb, title, smp := "input", "add/remove one example", "DP-SGD (Poisson-subsampled Gaussian)", "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
+	zSrc, title := "input", "DP-SGD (Poisson-subsampled Gaussian)"
 	if res.Calibrated {
 		zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
 	}
-	if d.Neighbours == dp.ReplaceOne {
-		nb = "replace one example (the symmetrized PLD of docs/accounting.md, and for Poisson sampling also RDP through remove-then-add, Mironov 2017, Prop. 11)"
-	}
 	if d.Sampling == dp.WithoutReplacement {
-		title, smp = "DP-SGD (fixed-size batches drawn without replacement)", "each batch is exactly batch examples drawn uniformly without replacement, independently at each step (not a shuffle cut into consecutive batches)"
+		title = "DP-SGD (fixed-size batches drawn without replacement)"
 	}
 	r := &report{
 		Title: title,
@@ -149,12 +154,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 			{"z (noise multiplier)", res.NoiseMultiplier, res.NoiseUnit(), zSrc},
 			{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
 		},
-		Assumptions: []string{
-			smp,
-			"per-example gradients are clipped to ℓ2 norm ≤ C and the summed batch gradient gets N(0, (zC)²I) noise",
-			"neighbouring data sets: " + nb,
-			"all intermediate models may be released (no amplification by iteration is assumed)",
-		},
+		Assumptions: composition.DPSGDAssumptions(d),
 	}
 	if res.Order > 0 {
 		r.Rows = append(r.Rows, row{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"})
@@ -163,7 +163,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
 		r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), d.Source()})
 	}
-	addPLD(r, 0, 0, nil, "", joinNonEmpty("; ", res.PLDNote, res.RDPNote))
+	r.Notes = append(r.Notes, res.Notes()...)
 	if res.N > 0 {
 		r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
 	}
