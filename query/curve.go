@@ -2,6 +2,7 @@ package query
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/privamp/privamp/rdp"
@@ -38,8 +39,13 @@ type CurveRequest struct {
 }
 
 // MaxCurveAll is the most indices a curve of every index returns as JSON
-// (as privamp curve --json); the bulk path (Floats) takes shifted.MaxAll.
-const MaxCurveAll = 1_000_000
+// (as privamp curve --json); MaxCurveBulk through the bulk path (Floats:
+// 16 bytes an index and variant, held once in Go and once by the caller; the
+// command line's streamed CSV goes further).
+const (
+	MaxCurveAll  = 1_000_000
+	MaxCurveBulk = 20_000_000
+)
 
 // defaultCurve is a CurveRequest with the command line's defaults.
 func defaultCurve() CurveRequest {
@@ -85,8 +91,8 @@ func (q CurveRequest) Run(bulk bool) (shifted.Training, []shifted.Variant, shift
 	case q.All && q.Points != nil:
 		return r, nil, o, 0, badInput("points", *q.Points, "cannot be given with all (give only one of them)")
 	case q.All:
-		if q.N > MaxCurveAll && !bulk {
-			return r, nil, o, 0, badInput("n", q.N, "must be at most 1000000 with all (every index)")
+		if limit := map[bool]int64{false: MaxCurveAll, true: MaxCurveBulk}[bulk]; q.N > limit {
+			return r, nil, o, 0, badInput("n", q.N, fmt.Sprintf("must be at most %d with all (every index; the command line streams any n as CSV)", limit))
 		}
 		points = 0
 	case q.Points != nil:

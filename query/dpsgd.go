@@ -2,6 +2,7 @@ package query
 
 import (
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/composition/shuffle"
 	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/rdp"
 )
@@ -12,7 +13,8 @@ func init() { Register("dpsgd", dpsgd) }
 // spelt as the flags with "_" for "-". There are no MNIST defaults: give
 // n and batch (with epochs or steps), or sampling_rate with steps; noise,
 // or target_epsilon to calibrate the noise; delta. Neighbours (add-remove
-// or replace-one), sampling (poisson or fixed-size), accountant (rdp, pld,
+// or replace-one), sampling (poisson, fixed-size, or shuffle: then the
+// answer is composition/shuffle's interval of ε), accountant (rdp, pld,
 // best) and conversion (improved, classic) default as on the command line.
 type DPSGDRequest struct {
 	N             *float64 `json:"n"`
@@ -59,7 +61,7 @@ func (q DPSGDRequest) Run() (rdp.DPSGD, string, error) {
 	}
 	smp, err := dp.ParseSampling("sampling", def(q.Sampling, "poisson"))
 	if err != nil || smp == dp.None {
-		return d, "", badInput("sampling", q.Sampling, "must be poisson or fixed-size")
+		return d, "", badInput("sampling", q.Sampling, "must be poisson, fixed-size or shuffle")
 	}
 	d.Sampling = smp
 	if d.Conversion, err = rdp.ParseConversion(q.Conversion); err != nil {
@@ -87,6 +89,17 @@ func dpsgd(request []byte, _ bool) (*Result, error) {
 	d, acc, err := q.Run()
 	if err != nil {
 		return nil, err
+	}
+	if d.Sampling == dp.Shuffle { // an interval, not one ε (as privamp dpsgd --sampling shuffle)
+		run, err := shuffle.FromDPSGD(d)
+		if err != nil {
+			return nil, err
+		}
+		res, err := shuffle.Account(run, acc)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Command: "dpsgd", Value: res, Assumptions: res.Assumptions(), Notes: res.Notes()}, nil
 	}
 	res, err := composition.DPSGDWith(d, acc)
 	if err != nil {

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/composition/events"
 	"github.com/privamp/privamp/internal/field"
 )
@@ -44,4 +45,41 @@ func accountEvents(request []byte, _ bool) (*Result, error) {
 		}
 	}
 	return &Result{Command: "compose", Value: res, Notes: notes}, nil
+}
+
+func init() { Register("supports", supports) }
+
+// SupportsRequest is the "supports" request: whether accountant (rdp, pld
+// or best; default best) accounts the events object (composition.Tight's
+// Supports, after the events are validated).
+type SupportsRequest struct {
+	Events     events.Events `json:"events" jsonin:"required"`
+	Accountant string        `json:"accountant"`
+}
+
+// SupportsResult is the "supports" answer: Reason says why not.
+type SupportsResult struct {
+	Command    string `json:"command"`
+	Accountant string `json:"accountant"`
+	Supported  bool   `json:"supported"`
+	Reason     string `json:"reason,omitempty"`
+}
+
+func supports(request []byte, _ bool) (*Result, error) {
+	var q SupportsRequest
+	if err := decode(request, &q); err != nil {
+		return nil, err
+	}
+	a := def(q.Accountant, composition.AccountBest)
+	t, err := composition.Named(a)
+	if err != nil {
+		return nil, err
+	}
+	out := SupportsResult{Command: "supports", Accountant: a, Supported: true}
+	if err := q.Events.Validate(); err != nil {
+		out.Supported, out.Reason = false, err.Error()
+	} else if e, rel := q.Events.DP(); t.Supports(e, rel) != nil {
+		out.Supported, out.Reason = false, t.Supports(e, rel).Error()
+	}
+	return &Result{Command: "supports", Value: out}, nil
 }

@@ -45,6 +45,8 @@ import (
 // MaxRequest is the largest request Do accepts (16 MiB).
 const MaxRequest = 16 << 20
 
+var inf = math.Inf(1)
+
 // Result is what a method computes: the typed result the command prints
 // with --json, and the command's name, assumptions and notes where the
 // result does not carry them (output.Doc's rules).

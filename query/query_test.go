@@ -22,6 +22,7 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{"dpsgd", `{"n":60000,"batch":256,"epochs":60,"noise":1,"delta":1e-5,"nosie":1}`, "nosie"},
 		{"dpsgd", `{"n":60000,"batch":256,"epochs":60,"noise":"1","delta":1e-5}`, "noise"},
 		{"dpsgd", `[1,2]`, ""},
+		{"dpsgd", `{"n":60000,"batch":256,"epochs":60,"noise":1.1,"delta":1e-5,"sampling":"shuffled"}`, "sampling"},
 		{"events", `{"events":{"event":{"type":"Gaussian","noise_multiplier":0}},"delta":1e-5}`, "events.event.noise_multiplier"},
 		{"events", `{"delta":1e-5}`, "events"},
 		{"curve", `{"n":0,"sigma":1}`, "n"},
@@ -88,6 +89,9 @@ func TestFloatsEqualJSON(t *testing.T) {
 	if strings.Contains(string(meta), `"epsilon":[`) || !strings.Contains(string(meta), `"epsilon_pnsgd"`) {
 		t.Errorf("meta should name the columns without their arrays: %.300s", meta)
 	}
+	if _, _, err := Floats("curve", []byte(`{"n":20000001,"sigma":1,"all":true}`)); err == nil || err.(*Error).Field != "n" {
+		t.Errorf("a bulk curve over MaxCurveBulk: %v", err)
+	}
 	if _, _, err := Floats("dpsgd", []byte(`{}`)); err == nil {
 		t.Error("dpsgd has no bulk result, yet Floats answered")
 	}
@@ -100,6 +104,7 @@ func TestConcurrentCalls(t *testing.T) {
 		{"curve", `{"n":1000,"sigma":4,"points":10}`},
 		{"plan", `{"tiers":["0.1:0.5","0.9:2"],"n":1000,"radius":1,"dimension":10}`},
 		{"dpsgd", `{"noise":-1}`},
+		{"dpsgd", `{"sampling_rate":0.05,"steps":30,"noise":1,"delta":1e-5,"accountant":"pld"}`}, // the PLD's shared FFT cache
 	}
 	want := make([]string, len(reqs))
 	for i, r := range reqs {
@@ -108,12 +113,16 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 64)
-	for g := range 8 {
+	goroutines := 8
+	if testing.Short() {
+		goroutines = 3 // still every request at once
+	}
+	for g := range goroutines {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for k := range 3 {
-				i := (g + k) % len(reqs)
+			for k := range 2 {
+				i := (g*2 + k) % len(reqs)
 				b, err := Do(reqs[i].method, []byte(reqs[i].request))
 				if got := fmt.Sprint(string(b), err); got != want[i] {
 					errs <- fmt.Sprintf("goroutine %d, %s: %.200s, alone %.200s", g, reqs[i].method, got, want[i])
@@ -135,5 +144,27 @@ func TestPanicIsAFailure(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != KindFailure || !strings.Contains(e.Message, "boom") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// BenchmarkDoFormat is the Go side of the Python per-query overhead
+// (bench/python_vs_dp_accounting.py): the cheapest method, in process.
+func BenchmarkDoFormat(b *testing.B) {
+	req := []byte(`{"kind":"loss","values":[1.5]}`)
+	for b.Loop() {
+		if _, err := Do("format", req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDoMNIST is the MNIST example through query (what Python's
+// privamp.dpsgd pays in Go): composition.DPSGDWith by the tightest accountant.
+func BenchmarkDoMNIST(b *testing.B) {
+	req := []byte(`{"n":60000,"batch":256,"epochs":60,"noise":1.1,"delta":1e-5}`)
+	for b.Loop() {
+		if _, err := Do("dpsgd", req); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -37,6 +37,8 @@ func TestQueryEqualsCLI(t *testing.T) {
 			"dpsgd", `{"n":1000,"batch":100,"steps":50,"noise":2,"delta":1e-6,"neighbours":"replace-one","sampling":"fixed-size"}`, true},
 		{"dpsgd calibrate", []string{"dpsgd", "--target-epsilon", "3"}, "dpsgd", `{"n":60000,"batch":256,"epochs":60,"target_epsilon":3,"delta":1e-5}`, true},
 		{"dpsgd full batch", []string{"dpsgd", "--sampling-rate", "1", "--steps", "10", "--noise", "5", "--delta", "1e-6"}, "dpsgd", `{"sampling_rate":1,"steps":10,"noise":5,"delta":1e-6}`, false},
+		{"dpsgd shuffle", []string{"dpsgd", "--n", "6000", "--batch", "256", "--epochs", "1", "--sampling", "shuffle"}, "dpsgd",
+			`{"n":6000,"batch":256,"epochs":1,"noise":1.1,"delta":1e-5,"sampling":"shuffle"}`, false},
 		{"events", []string{"compose", "--events", "../../examples/events-two-phase.json", "--target-delta", "1e-6", "--accountant", "rdp"},
 			"events", `{"events":` + read("../../examples/events-two-phase.json") + `,"delta":1e-6,"accountant":"rdp"}`, false},
 		{"events pld", []string{"compose", "--events", "../../examples/events-two-phase.json", "--target-delta", "1e-6"},
