@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/quantity"
 )
 
 // DPSGD describes a DP-SGD run for accounting: T steps of the
@@ -236,4 +237,14 @@ func (d DPSGD) Source() string {
 		return a.source(dp.NoOp{}, DP{})
 	}
 	return a.source(ev, DP{})
+}
+
+// NoiseUnit is the noise multiplier's unit, σ/C, with the same noise on the
+// averaged gradient beside it when the batch is known: zC/b, FMTT18's σ
+// (what privamp's amplification-by-iteration commands take as σ).
+func (r DPSGDResult) NoiseUnit() string {
+	if !(r.Batch > 0) {
+		return "σ/C"
+	}
+	return "σ/C; on the averaged gradient σ = zC/b = " + quantity.Up(float64(r.NoiseMultiplier)/float64(r.Batch)) + "·C"
 }

@@ -24,8 +24,8 @@ type OutputParams struct {
 	Common
 	TargetEpsilon float64 `json:"target_epsilon" param:"target_epsilon" doc:"ε of the release (default 1)"`
 	// Delta is used by the Gaussian version only.
-	Delta float64 `json:"delta" param:"delta" doc:"δ in (0, 1) (noise gaussian only)"`
-	Noise string  `json:"noise" param:"noise" doc:"gamma (ε-DP, Algorithm 3: density ∝ exp(−‖b‖/scale)) or gaussian ((ε, δ)-DP, Appendix B)"`
+	Delta float64 `json:"delta" param:"delta" doc:"δ in (0, 1) (noise distribution gaussian only)"`
+	Noise string  `json:"noise" param:"noise_distribution" doc:"gamma (ε-DP, Algorithm 3: density ∝ exp(−‖b‖/scale)) or gaussian ((ε, δ)-DP, Appendix B)"`
 	// Tolerance is the distance to the exact minimiser the solver
 	// guarantees for every data set (0: 10⁻⁹·R).
 	Tolerance float64 `json:"tolerance" param:"tolerance" doc:"distance to the exact minimiser the solver certifies for every data set (added twice to the sensitivity; default 1e-9·R)"`
@@ -108,7 +108,7 @@ func (p OutputParams) validate() error {
 	case NoiseGaussian:
 		return field.OpenUnit("delta", p.Delta)
 	default:
-		return field.New("noise", p.Noise, "must be %s (ε-DP) or %s ((ε, δ)-DP)", NoiseGamma, NoiseGaussian)
+		return field.New("noise_distribution", p.Noise, "must be %s (ε-DP) or %s ((ε, δ)-DP)", NoiseGamma, NoiseGaussian)
 	}
 	return nil
 }
