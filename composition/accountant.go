@@ -76,7 +76,7 @@ func (t Tight) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, 
 	if err != nil {
 		return dp.Guarantee{}, err
 	}
-	return dp.Guarantee{Epsilon: a.Epsilon, Delta: a.Delta, Relation: r, Accountant: a.Accountant, Source: a.Source,
+	return dp.Guarantee{Epsilon: a.Epsilon, Delta: a.Delta, Accountant: a.Accountant, Source: a.Source,
 		Assumptions: dp.Assumptions(e, r)}, nil
 }
 

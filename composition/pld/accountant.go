@@ -352,7 +352,7 @@ func (c *certifier) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guaran
 	}
 	run, _ := dp.AsSampledGaussianRun(e)
 	eps := c.epsilon(r, run.Rate, run.Noise, int(run.Steps), delta)
-	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Relation: r, Accountant: "pld", Source: source}, nil
+	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Accountant: "pld", Source: source}, nil
 }
 
 func (c *certifier) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee, error) {

@@ -76,7 +76,7 @@ func (a Accountant) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guaran
 	if err != nil {
 		return dp.Guarantee{}, err
 	}
-	return dp.Guarantee{Epsilon: res.Epsilon, Delta: res.Delta, Relation: r, Accountant: "pld", Source: res.Source, Assumptions: dp.Assumptions(e, r)}, nil
+	return dp.Guarantee{Epsilon: res.Epsilon, Delta: res.Delta, Accountant: "pld", Source: res.Source, Assumptions: dp.Assumptions(e, r)}, nil
 }
 
 // Delta is the PLD's sound δ at eps.
@@ -95,7 +95,7 @@ func (a Accountant) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee,
 	if sound != nil {
 		d = sound.Delta(eps)
 	}
-	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(d), Relation: r, Accountant: "pld", Source: SourceEvents, Assumptions: dp.Assumptions(e, r)}, nil
+	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(d), Accountant: "pld", Source: SourceEvents, Assumptions: dp.Assumptions(e, r)}, nil
 }
 
 // PLDs builds the sound and the optimistic PLD of e under r (both nil for
