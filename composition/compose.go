@@ -73,11 +73,9 @@ type FilterRun struct {
 
 // Composition is the answer to a Query.
 type Composition struct {
-	RequestedMethod  string            `json:"requested_method"`
-	Method           string            `json:"method"` // the chosen method
-	Source           string            `json:"source"`
-	Epsilon          dp.Loss           `json:"epsilon"`
-	Delta            dp.Loss           `json:"delta"`
+	RequestedMethod string `json:"requested_method"`
+	Method          string `json:"method"` // the chosen method
+	dp.Guarantee
 	Compositions     int               `json:"compositions"`
 	MechanismEpsilon *dp.Num           `json:"mechanism_epsilon,omitempty"`
 	MechanismDelta   *dp.Num           `json:"mechanism_delta,omitempty"`
@@ -95,8 +93,7 @@ type Composition struct {
 	Cor36Reason      string  `json:"cor36_reason,omitempty"`
 	StepDelta        *dp.Num `json:"step_delta,omitempty"`
 	*FilterRun
-	Assumptions []string `json:"assumptions"`
-	Notes       []string `json:"notes,omitempty"`
+	Notes []string `json:"notes,omitempty"`
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -66,8 +66,8 @@ func (a Accountant) Account(e dp.Event, r dp.Relation, delta float64) (Result, e
 		eps, _ = sound.Epsilon(delta)
 		eo, _ = optim.Epsilon(delta)
 	}
-	return Result{Epsilon: dp.Loss(eps), EpsilonOptimistic: dp.Max(math.Min(eo, eps)), Delta: dp.Loss(delta),
-		Discretization: dp.Num(o.Interval), Method: o.Discretization.String(), Points: points, Source: SourceEvents}, nil
+	return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Source: SourceEvents}, EpsilonOptimistic: dp.Max(math.Min(eo, eps)),
+		Discretization: dp.Num(o.Interval), Method: o.Discretization.String(), Points: points}, nil
 }
 
 // Epsilon is the PLD's sound ε at delta.
