@@ -158,7 +158,7 @@ func composeEvents(opts *composeOptions) error {
 	if err != nil {
 		return flagError(err, map[string]string{"delta": "target-delta"})
 	}
-	r := &report{Title: fmt.Sprintf("Events of %s: %s runs, %s neighbours", path, res.Steps, res.Neighbours), Notes: slices.DeleteFunc([]string{res.PLDNote, res.RDPNote}, func(s string) bool { return s == "" }),
+	r := &report{Title: fmt.Sprintf("Events of %s: %s runs, %s neighbours", path, res.Steps, res.Neighbours), Assumptions: res.Assumptions, Notes: slices.DeleteFunc([]string{res.PLDNote, res.RDPNote}, func(s string) bool { return s == "" }),
 		Rows: []row{{"ε", res.Epsilon, "at δ = " + res.Delta.String(), "accountant: " + res.Accountant}}, Table: &table{Header: []string{"path", "mechanism", "sampling", "q", "noise", "count", "pld", "rdp"}}}
 	if res.PLDEpsilon != nil {
 		addPLD(r, 1, *res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
