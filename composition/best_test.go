@@ -33,7 +33,7 @@ func TestBest(t *testing.T) {
 				}
 			}
 			if !m.Valid {
-				if !math.IsNaN(m.Epsilon) || m.Reason == "" || m.Chosen {
+				if !math.IsNaN(float64(m.Epsilon)) || m.Reason == "" || m.Chosen {
 					t.Errorf("%+v: invalid method reported a number: %+v", c, m)
 				}
 				continue
@@ -41,7 +41,7 @@ func TestBest(t *testing.T) {
 			if m.Epsilon < r.Epsilon {
 				t.Errorf("%+v: %s gives %v < chosen %v", c, m.Name, m.Epsilon, r.Epsilon)
 			}
-			if m.Delta > c.target*(1+1e-15) {
+			if float64(m.Delta) > c.target*(1+1e-15) {
 				t.Errorf("%+v: %s has δ %v above the target", c, m.Name, m.Delta)
 			}
 			if m.Source == "" {
@@ -105,12 +105,12 @@ func TestBestList(t *testing.T) {
 	if len(r.Methods) != 3 || r.Methods[0].Name != MethodBasic || r.Methods[1].Name != MethodPLD || r.Methods[2].Name != MethodFilter {
 		t.Fatalf("methods %+v", r.Methods)
 	}
-	if r.Methods[0].Epsilon != 0.65 || math.Abs(r.Methods[0].Delta-2e-7) > 1e-22 {
+	if r.Methods[0].Epsilon != 0.65 || math.Abs(float64(r.Methods[0].Delta)-2e-7) > 1e-22 {
 		t.Errorf("basic %+v", r.Methods[0])
 	}
 	s := 0.01 + 0.04 + 0.0025 + 0.09
 	want := math.Sqrt(2*math.Log(1/(1e-5-2e-7))*s) + s/2
-	if !relClose(r.Methods[2].Epsilon, want, 1e-14) {
+	if !relClose(float64(r.Methods[2].Epsilon), want, 1e-14) {
 		t.Errorf("filter %v, want %v", r.Methods[2].Epsilon, want)
 	}
 	// Many small guarantees: the filter bound beats basic, and the PLD beats both.

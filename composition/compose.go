@@ -32,18 +32,6 @@ type Query struct {
 // Methods lists the values Query.Method accepts.
 var Methods = []string{"basic", "advanced", "optimal", "filter", "pld", "best"}
 
-// MethodResult is one method's answer; Epsilon and Delta are nil when the
-// method does not apply, and Reason says why.
-type MethodResult struct {
-	Method  string   `json:"method"`
-	Epsilon *dp.Loss `json:"epsilon"`
-	Delta   *dp.Loss `json:"delta"`
-	Valid   bool     `json:"valid"`
-	Chosen  bool     `json:"chosen"`
-	Source  string   `json:"source"`
-	Reason  string   `json:"reason,omitempty"`
-}
-
 // ListedGuarantee is one entry of a heterogeneous list.
 type ListedGuarantee struct {
 	Epsilon dp.Loss `json:"epsilon"`
@@ -83,7 +71,7 @@ type Composition struct {
 	TargetDelta      *dp.Num           `json:"target_delta,omitempty"`
 	DeltaPrime       *dp.Num           `json:"delta_prime,omitempty"`
 	TargetEpsilon    *dp.Num           `json:"target_epsilon,omitempty"`
-	Methods          []MethodResult    `json:"methods,omitempty"`
+	Methods          []Method          `json:"methods,omitempty"`
 	// MaxStepEpsilon is the largest per-step ε0 of k pure steps meeting
 	// TargetEpsilon (exact inverse of FilterEpsilon; docs/accounting.md#fully-adaptive-filter),
 	// at δ' (StepDelta); Cor36StepEpsilon is seed 003, Cor. 3.6's sufficient
@@ -256,8 +244,9 @@ func (q Query) basic() (Result, error) {
 	} else {
 		g, err = Basic(q.List...)
 	}
-	m := Method{Name: MethodBasic, Source: SourceBasic, Epsilon: g.Epsilon, Delta: g.Delta, Valid: true, Chosen: true}
-	return Result{Epsilon: g.Epsilon, Delta: g.Delta, Method: m.Name, Methods: []Method{m}}, err
+	m := method(MethodBasic, SourceBasic, g.Epsilon, g.Delta)
+	m.Chosen = true
+	return result(m, []Method{m}), err
 }
 
 // single runs advanced, optimal or filter alone.
@@ -283,7 +272,7 @@ func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) 
 			if err != nil {
 				return Result{}, err
 			}
-			m = Method{Name: MethodAdvanced, Source: SourceAdvanced, Epsilon: g.Epsilon, Delta: g.Delta, Valid: true}
+			m = method(MethodAdvanced, SourceAdvanced, g.Epsilon, g.Delta)
 			break
 		}
 		var sq numeric.Kahan
@@ -297,7 +286,7 @@ func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) 
 		if sumDelta == 0 {
 			src = SourceFilterPure
 		}
-		m = Method{Name: MethodFilter, Source: src, Epsilon: filterValue(sq.Sum(), -math.Log(deltaPrime)), Delta: deltaPrime + sumDelta, Valid: true}
+		m = method(MethodFilter, src, filterValue(sq.Sum(), -math.Log(deltaPrime)), deltaPrime+sumDelta)
 	case MethodPLD:
 		if q.List == nil {
 			m = pldGroups([]group{{Guarantee{q.Epsilon, q.Delta}, k}}, target)
@@ -313,32 +302,28 @@ func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) 
 			return Result{}, field.New("target_delta", target, "cannot be met by optimal composition: %v", err)
 		}
 		d, _ := OptimalDelta(q.Epsilon, q.Delta, k, e)
-		m = Method{Name: MethodOptimal, Source: SourceOptimal, Epsilon: e, Delta: d, Valid: true}
+		m = method(MethodOptimal, SourceOptimal, e, d)
 	}
 	m.Chosen = true
-	return Result{Epsilon: m.Epsilon, Delta: m.Delta, Method: m.Name, Methods: []Method{m}}, nil
+	return result(m, []Method{m}), nil
 }
 
 // fill copies res into c with the assumptions and notes its methods need.
 func (c *Composition) fill(res Result, q Query) {
 	c.Assumptions = []string{"every mechanism is (ε, δ)-DP for the same neighbouring relation, conditionally on the outputs of the earlier ones (adaptive composition); the result holds for that relation"}
 	for _, m := range res.Methods {
-		mr := MethodResult{Method: m.Name, Valid: m.Valid, Chosen: m.Chosen, Source: m.Source, Reason: m.Reason}
-		if m.Valid {
-			mr.Epsilon, mr.Delta = ptr(dp.Loss(m.Epsilon)), ptr(dp.Loss(m.Delta))
-		}
-		c.Methods = append(c.Methods, mr)
+		c.Methods = append(c.Methods, m)
 		switch {
 		case !m.Valid:
 		case m.Name == MethodFilter:
 			c.Assumptions = append(c.Assumptions, "filter: the mechanisms' ε_m, δ_m may themselves be chosen adaptively (fully adaptive composition, Whitehouse et al. 2023)")
 		case m.Name == MethodOptimal:
 			c.Assumptions = append(c.Assumptions, "optimal: all k mechanisms share the same (ε, δ); the value is the exact optimum over all such mechanisms (KOV 2015)")
-		case m.Name == MethodAdvanced && q.List == nil && m.Epsilon > q.Compositions*q.Epsilon:
+		case m.Name == MethodAdvanced && q.List == nil && float64(m.Epsilon) > q.Compositions*q.Epsilon:
 			c.Notes = append(c.Notes, "advanced composition is worse than basic composition here (kε(e^ε − 1) dominates for large ε)")
 		}
 		if m.Chosen {
-			c.Method, c.Source, c.Epsilon, c.Delta = m.Name, m.Source, dp.Loss(m.Epsilon), dp.Loss(m.Delta)
+			c.Method, c.Source, c.Epsilon, c.Delta = m.Name, m.Source, m.Epsilon, m.Delta
 		}
 	}
 	if c.Method == MethodFilter && c.Source == SourceFilterPure {

@@ -72,7 +72,7 @@ func f64(x float64) *float64 { return &x }
 func TestCompose(t *testing.T) {
 	c, err := Compose(Query{Epsilon: 0.1, Compositions: 100, TargetDelta: f64(1e-5)})
 	want, _ := Best(0.1, 0, 100, 1e-5)
-	if err != nil || float64(c.Epsilon) != want.Epsilon || c.Method != want.Method || len(c.Methods) != 4 {
+	if err != nil || c.Epsilon != want.Epsilon || c.Method != want.Method || len(c.Methods) != 4 {
 		t.Errorf("best: %+v, want %+v (%v)", c, want, err)
 	}
 	// The filter's closed form, written out: √(2 ln(1/δ') Σε²) + ½Σε².
@@ -114,7 +114,7 @@ func ExampleCompose() {
 	c, _ := Compose(Query{Epsilon: 0.1, Compositions: 100, TargetDelta: &target})
 	fmt.Println(c.Method, c.Epsilon)
 	for _, m := range c.Methods {
-		fmt.Println(m.Method, *m.Epsilon)
+		fmt.Println(m.Name, m.Epsilon)
 	}
 	// Output:
 	// optimal 4.3068

@@ -73,7 +73,7 @@ func pldGroups(groups []group, targetDelta float64) Method {
 		if float64(res.Discretization) != pld.DefaultInterval { // coarsened to bound the grid (see res.Source)
 			src += fmt.Sprintf("; grid interval %.4g (coarsened from %g to keep the grid small; sound)", float64(res.Discretization), pld.DefaultInterval)
 		}
-		return Method{Name: MethodPLD, Source: src, Epsilon: e, Delta: targetDelta, Valid: true}
+		return method(MethodPLD, src, e, targetDelta)
 	}
 	return invalid(MethodPLD, SourcePLD, pldNoEpsilon(groups, targetDelta))
 }

@@ -71,7 +71,7 @@ func TestPLDListAgainstBruteForce(t *testing.T) {
 		if !m.Valid {
 			t.Fatalf("trial %d: %s", trial, m.Reason)
 		}
-		if m.Epsilon < want-1e-9 || m.Epsilon > want+1e-3 {
+		if e := float64(m.Epsilon); e < want-1e-9 || e > want+1e-3 {
 			t.Errorf("trial %d %v: PLD ε = %.8g, exact %.8g", trial, gs, m.Epsilon, want)
 		}
 	}
@@ -89,7 +89,7 @@ func TestPLDHomogeneousMatchesOptimal(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := pldGroups([]group{{Guarantee{c.eps, c.delta}, c.k}}, 1e-5)
-		if !m.Valid || m.Epsilon < exact-1e-9 || m.Epsilon > exact*1.001+1e-4 {
+		if e := float64(m.Epsilon); !m.Valid || e < exact-1e-9 || e > exact*1.001+1e-4 {
 			t.Errorf("%+v: PLD %v (valid %v), exact %v", c, m.Epsilon, m.Valid, exact)
 		}
 	}

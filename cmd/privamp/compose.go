@@ -213,7 +213,7 @@ func composeReport(c composition.Composition, homogeneous bool) *report {
 		if m.Valid {
 			es, ds = m.Epsilon.String(), m.Delta.String()
 		}
-		r.Table.Rows = append(r.Table.Rows, []string{m.Method, es, ds, strconv.FormatBool(m.Valid), strconv.FormatBool(m.Chosen), m.Source, m.Reason})
+		r.Table.Rows = append(r.Table.Rows, []string{m.Name, es, ds, strconv.FormatBool(m.Valid), strconv.FormatBool(m.Chosen), m.Source, m.Reason})
 	}
 	if c.MaxStepEpsilon != nil {
 		at := "at δ' = " + c.StepDelta.String()
