@@ -295,9 +295,13 @@ func TestDPSGDJSONAndTrajectory(t *testing.T) {
 // accountant certifies; the RDP accountant alone certifies them with the
 // Rényi divergence of the same pair (a larger ε).
 func TestDPSGDFixedSizeReplaceOne(t *testing.T) {
-	doc := `{"algorithm": "dpsgd", "sampling": "fixed-size", "n": 10000, "batch_size": 100, "noise_multiplier": 1.5,
-  "steps": 300, "delta": 1e-5, "neighbours": "replace-one", "epsilon": EPS}`
-	want, err := composition.DPSGDWith(rdp.DPSGD{N: 10000, Batch: 100, Steps: 300, Noise: 1.5, Delta: 1e-5, Neighbours: dp.ReplaceOne, Sampling: dp.WithoutReplacement}, composition.AccountBest)
+	steps := 300.0
+	if testing.Short() {
+		steps = 60 // the same branches (PLD best, calibration, RDP, Poisson, add/remove refused) in a third of the time
+	}
+	doc := strings.Replace(`{"algorithm": "dpsgd", "sampling": "fixed-size", "n": 10000, "batch_size": 100, "noise_multiplier": 1.5,
+  "steps": STEPS, "delta": 1e-5, "neighbours": "replace-one", "epsilon": EPS}`, "STEPS", fmt.Sprint(steps), 1)
+	want, err := composition.DPSGDWith(rdp.DPSGD{N: 10000, Batch: 100, Steps: steps, Noise: 1.5, Delta: 1e-5, Neighbours: dp.ReplaceOne, Sampling: dp.WithoutReplacement}, composition.AccountBest)
 	if err != nil || want.Accountant != "pld" {
 		t.Fatal(want, err)
 	}
@@ -311,7 +315,7 @@ func TestDPSGDFixedSizeReplaceOne(t *testing.T) {
 	if below.Verdict != dp.Invalid || !(z > 1.5 && z < 1.6) {
 		t.Fatalf("ε·0.999: %v, noise needed %v; notes %v", below.Verdict, z, below.Notes)
 	}
-	at, err := composition.DPSGDWith(rdp.DPSGD{N: 10000, Batch: 100, Steps: 300, Noise: z, Delta: 1e-5, Neighbours: dp.ReplaceOne, Sampling: dp.WithoutReplacement}, composition.AccountBest)
+	at, err := composition.DPSGDWith(rdp.DPSGD{N: 10000, Batch: 100, Steps: steps, Noise: z, Delta: 1e-5, Neighbours: dp.ReplaceOne, Sampling: dp.WithoutReplacement}, composition.AccountBest)
 	if err != nil || float64(at.Epsilon) > e*0.999 {
 		t.Errorf("at the noise needed %v: ε %v > claim %v (%v)", z, at.Epsilon, e*0.999, err)
 	}

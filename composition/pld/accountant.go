@@ -79,7 +79,7 @@ func accountBoth(delta float64, k int, opt Options, build func(Options) (*PLD, e
 // autoWindow caps the composed window (the FFT length) of a composition
 // whose interval is left to its default: 2²² points, a few hundred MB in
 // all. Past it the interval is coarsened (accountBoth).
-const autoWindow = 1 << 22
+var autoWindow = 1 << 22 // a variable only so that a -short test can shrink it
 
 // overCap is a composed window over the point cap: points needed, cap.
 type overCap struct {

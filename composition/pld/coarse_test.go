@@ -98,6 +98,11 @@ func oneStepReplaceOneDelta(gamma, z, eps float64) float64 {
 // cap is coarsened (as add/remove's), says so in its source, and its ε is at
 // least the exact one-step ε and its optimistic estimate.
 func TestCoarsenedReplaceOne(t *testing.T) {
+	if testing.Short() { // the same coarsening at a 16× smaller grid (not parallel: no other test runs meanwhile)
+		p, w := autoPoints, autoWindow
+		autoPoints, autoWindow = 1<<17, 1<<18
+		defer func() { autoPoints, autoWindow = p, w }()
+	}
 	cases := []struct {
 		q, z  float64
 		k     int

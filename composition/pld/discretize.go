@@ -41,10 +41,10 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 	if iHi <= iLo {
 		iHi = iLo + 1
 	}
-	if n := iHi - iLo + 1; o.coarsen && n > autoPoints {
+	if n := iHi - iLo + 1; o.coarsen && n > float64(autoPoints) {
 		// The interval that fits, enlarged so that the top loss is a grid
 		// point (an atom there, as ε₀ of an (ε₀, δ₀) pair, stays exact).
-		c := (hi - lo) / (autoPoints - 4)
+		c := (hi - lo) / float64(autoPoints-4)
 		if m := math.Floor(hi / c); m >= 1 {
 			c = hi / m
 		}

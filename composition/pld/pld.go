@@ -71,7 +71,7 @@ const (
 // more (a Gaussian with μ = 20 at δ = 1e-100 spans ±900; an (ε₀, δ₀)
 // pair with ε₀ = 700 spans ±700) is discretized on the coarser interval
 // that fits: connect-the-dots is sound on any grid, only less tight.
-const autoPoints = 1 << 21
+var autoPoints = 1 << 21 // a variable only so that a -short test can shrink it
 
 // coarserGrid is discretize's refusal of a default-interval grid over
 // autoPoints; H is the interval that fits.
