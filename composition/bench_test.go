@@ -32,7 +32,7 @@ func BenchmarkBestK1e5(b *testing.B) {
 func BenchmarkAdvanced(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		g, _ := Advanced(0.01, 1e-9, 100_000, 1e-6)
-		sink = g.Epsilon
+		sink = float64(g.Epsilon)
 	}
 }
 

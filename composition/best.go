@@ -93,7 +93,7 @@ func Best(eps, delta float64, k int, targetDelta float64) (Result, error) {
 	}
 	if dPrime > 0 {
 		a, _ := Advanced(eps, delta, k, dPrime)
-		ms = append(ms, method(MethodAdvanced, SourceAdvanced, a.Epsilon, targetDelta))
+		ms = append(ms, method(MethodAdvanced, SourceAdvanced, float64(a.Epsilon), targetDelta))
 		ms = append(ms, method(MethodFilter, src, filterClosed(eps, kf, dPrime), targetDelta))
 	} else {
 		reason := fmt.Sprintf("needs delta' = target − k·delta > 0, got %.6g", dPrime)
@@ -113,7 +113,7 @@ func Best(eps, delta float64, k int, targetDelta float64) (Result, error) {
 // δ' = targetDelta − Σδ_i (seed 003, Thm 3.5 with δ” = Σδ_i; for pure
 // guarantees the zCDP route, Bun–Steinke 2016). When all guarantees are
 // equal it also tries advanced and optimal composition, as Best does.
-func BestList(gs []Guarantee, targetDelta float64) (Result, error) {
+func BestList(gs []dp.Guarantee, targetDelta float64) (Result, error) {
 	b, err := Basic(gs...)
 	if err != nil {
 		return Result{}, err
@@ -123,33 +123,34 @@ func BestList(gs []Guarantee, targetDelta float64) (Result, error) {
 	}
 	homogeneous := len(gs) <= MaxK
 	for i, g := range gs {
-		if err := firstErr(checkEps(fmt.Sprintf("epsilon of guarantee %d", i+1), g.Epsilon, false),
-			checkMechDelta(fmt.Sprintf("delta of guarantee %d", i+1), g.Delta)); err != nil {
+		if err := firstErr(checkEps(fmt.Sprintf("epsilon of guarantee %d", i+1), float64(g.Epsilon), false),
+			checkMechDelta(fmt.Sprintf("delta of guarantee %d", i+1), float64(g.Delta))); err != nil {
 			return Result{}, err
 		}
-		if g != gs[0] {
+		if pairOf(g) != pairOf(gs[0]) {
 			homogeneous = false
 		}
 	}
 	if homogeneous {
-		return Best(gs[0].Epsilon, gs[0].Delta, len(gs), targetDelta)
+		return Best(float64(gs[0].Epsilon), float64(gs[0].Delta), len(gs), targetDelta)
 	}
 	var ms []Method
-	if b.Delta <= targetDelta {
-		ms = append(ms, method(MethodBasic, SourceBasic, b.Epsilon, b.Delta))
+	bd := float64(b.Delta)
+	if bd <= targetDelta {
+		ms = append(ms, method(MethodBasic, SourceBasic, float64(b.Epsilon), bd))
 	} else {
 		ms = append(ms, invalid(MethodBasic, SourceBasic,
-			fmt.Sprintf("total delta Σdelta_i = %.6g exceeds the target %g", b.Delta, targetDelta)))
+			fmt.Sprintf("total delta Σdelta_i = %.6g exceeds the target %g", bd, targetDelta)))
 	}
 	src := SourceFilterApprox
-	if b.Delta == 0 {
+	if bd == 0 {
 		src = SourceFilterPure
 	}
 	ms = append(ms, PLDList(gs, targetDelta))
-	if dPrime := targetDelta - b.Delta; dPrime > 0 {
+	if dPrime := targetDelta - bd; dPrime > 0 {
 		var s numeric.Kahan
 		for _, g := range gs {
-			s.Add(g.Epsilon * g.Epsilon)
+			s.Add(float64(g.Epsilon * g.Epsilon))
 		}
 		ms = append(ms, method(MethodFilter, src, filterValue(s.Sum(), numeric.NegLogUp(dPrime)), targetDelta))
 	} else {

@@ -2,10 +2,10 @@ package composition
 
 import (
 	"errors"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"strings"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 )
@@ -19,14 +19,14 @@ import (
 // filter is run over it in order (FilterRun); for k equal mechanisms, the
 // largest per-step ε0 that meets TargetEpsilon is added (MaxStepEpsilon).
 type Query struct {
-	Method        string      // basic, advanced, optimal, filter or best ("" is best)
-	Epsilon       float64     // ε of each of the k mechanisms, finite and ≥ 0
-	Delta         float64     // δ of each mechanism, in [0, 1)
-	Compositions  float64     // k, a whole number in [1, MaxK]; unused with List
-	List          []Guarantee // heterogeneous guarantees, in the order they run
-	DeltaPrime    *float64    // δ' ∈ (0, 1) of advanced composition and of the filter
-	TargetDelta   *float64    // total δ budget in (0, 1)
-	TargetEpsilon *float64    // the filter's target ε > 0
+	Method        string         // basic, advanced, optimal, filter or best ("" is best)
+	Epsilon       float64        // ε of each of the k mechanisms, finite and ≥ 0
+	Delta         float64        // δ of each mechanism, in [0, 1)
+	Compositions  float64        // k, a whole number in [1, MaxK]; unused with List
+	List          []dp.Guarantee // heterogeneous guarantees, in the order they run
+	DeltaPrime    *float64       // δ' ∈ (0, 1) of advanced composition and of the filter
+	TargetDelta   *float64       // total δ budget in (0, 1)
+	TargetEpsilon *float64       // the filter's target ε > 0
 }
 
 // Methods lists the values Query.Method accepts.
@@ -108,9 +108,9 @@ func Compose(q Query) (Composition, error) {
 		c.MechanismEpsilon, c.MechanismDelta = ptr(dp.Num(q.Epsilon)), ptr(dp.Num(q.Delta))
 	} else {
 		b, _ := Basic(q.List...)
-		sumDelta, c.Compositions = b.Delta, len(q.List)
+		sumDelta, c.Compositions = float64(b.Delta), len(q.List)
 		for _, g := range q.List {
-			c.Guarantees = append(c.Guarantees, ListedGuarantee{dp.Loss(g.Epsilon), dp.Loss(g.Delta)})
+			c.Guarantees = append(c.Guarantees, ListedGuarantee{g.Epsilon, g.Delta})
 		}
 	}
 	if q.DeltaPrime != nil {
@@ -182,7 +182,7 @@ func (q Query) validate() error {
 			return field.New("guarantees", len(q.List), "must hold 1 to %d guarantees", MaxK)
 		}
 		for i, g := range q.List {
-			if math.IsNaN(g.Epsilon) || math.IsInf(g.Epsilon, 0) || g.Epsilon < 0 {
+			if e := float64(g.Epsilon); math.IsNaN(e) || math.IsInf(e, 0) || e < 0 {
 				return field.New("guarantees", nil, "item %d: epsilon must be a finite number ≥ 0, got %v", i+1, g.Epsilon)
 			}
 			if !(g.Delta >= 0 && g.Delta < 1) {
@@ -237,14 +237,14 @@ func (q Query) validate() error {
 }
 
 func (q Query) basic() (Result, error) {
-	var g Guarantee
+	var g dp.Guarantee
 	var err error
 	if q.List == nil {
 		g, err = BasicRepeat(q.Epsilon, q.Delta, int(q.Compositions))
 	} else {
 		g, err = Basic(q.List...)
 	}
-	m := method(MethodBasic, SourceBasic, g.Epsilon, g.Delta)
+	m := method(MethodBasic, SourceBasic, float64(g.Epsilon), float64(g.Delta))
 	m.Chosen = true
 	return result(m, []Method{m}), err
 }
@@ -272,7 +272,7 @@ func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) 
 			if err != nil {
 				return Result{}, err
 			}
-			m = method(MethodAdvanced, SourceAdvanced, g.Epsilon, g.Delta)
+			m = method(MethodAdvanced, SourceAdvanced, float64(g.Epsilon), float64(g.Delta))
 			break
 		}
 		var sq numeric.Kahan
@@ -280,7 +280,7 @@ func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) 
 			sq.Add(float64(k) * q.Epsilon * q.Epsilon)
 		}
 		for _, g := range q.List {
-			sq.Add(g.Epsilon * g.Epsilon)
+			sq.Add(float64(g.Epsilon * g.Epsilon))
 		}
 		src := SourceFilterApprox
 		if sumDelta == 0 {
@@ -289,7 +289,7 @@ func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) 
 		m = method(MethodFilter, src, filterValue(sq.Sum(), -math.Log(deltaPrime)), deltaPrime+sumDelta)
 	case MethodPLD:
 		if q.List == nil {
-			m = pldGroups([]group{{Guarantee{q.Epsilon, q.Delta}, k}}, target)
+			m = pldGroups([]group{{pair{q.Epsilon, q.Delta}, k}}, target)
 		} else {
 			m = PLDList(q.List, target)
 		}
@@ -366,7 +366,7 @@ func (q Query) runFilter(c *Composition) error {
 	run := &FilterRun{DeltaDoublePrime: dp.Num(dpp)}
 	for i, g := range q.List {
 		was := f.Halted()
-		ok, err := f.Add(g.Epsilon, g.Delta)
+		ok, err := f.Add(float64(g.Epsilon), float64(g.Delta))
 		if err != nil {
 			return field.New("guarantees", nil, "item %d: %v", i+1, err)
 		}

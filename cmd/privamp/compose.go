@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/composition/events"
+	"github.com/privamp/privamp/dp"
 	"github.com/spf13/cobra"
 )
 
@@ -106,7 +106,7 @@ the RDP accountant (--accountant rdp|pld|best) at --target-delta.
 				if changed(cmd, "list") {
 					items = append(strings.Split(listFlag, ","), guarantees...)
 				}
-				q.List = []composition.Guarantee{}
+				q.List = []dp.Guarantee{}
 				for i, it := range items {
 					g, err := composition.ParseGuarantee(it)
 					if err != nil {
