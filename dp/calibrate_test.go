@@ -45,13 +45,16 @@ func TestCalibrate(t *testing.T) {
 }
 
 func TestParseSampling(t *testing.T) {
-	for s, want := range map[string]Sampling{"": Poisson, "poisson": Poisson, "fixed-size": WithoutReplacement, "without_replacement": WithoutReplacement, "none": None} {
+	for s, want := range map[string]Sampling{"": Poisson, "poisson": Poisson, "fixed-size": WithoutReplacement, "without_replacement": WithoutReplacement, "none": None, "shuffle": Shuffle} {
 		if got, err := ParseSampling("sampling", s); err != nil || got != want {
 			t.Errorf("%q: %v %v", s, got, err)
 		}
 	}
-	if _, err := ParseSampling("sampling", "shuffle"); err == nil {
-		t.Error("shuffle accepted")
+	if _, err := ParseSampling("sampling", "shuffled"); err == nil {
+		t.Error("shuffled accepted")
+	}
+	if b, _ := Shuffle.MarshalText(); string(b) != "shuffle" {
+		t.Errorf("%s", b)
 	}
 	if b, _ := WithoutReplacement.MarshalText(); string(b) != "without_replacement" {
 		t.Errorf("%s", b)

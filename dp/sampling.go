@@ -14,6 +14,12 @@ const (
 	WithoutReplacement
 	// None: every record is in every batch.
 	None
+	// Shuffle: the records are shuffled once per epoch and cut into
+	// consecutive batches of b, so each record is in exactly one batch per
+	// epoch. No DP event describes it (dp.DPSGD takes Poisson,
+	// WithoutReplacement or None); composition/shuffle accounts it with a
+	// lower and an upper bound.
+	Shuffle
 )
 
 // String is the name an events file and JSON output use: "poisson",
@@ -24,6 +30,8 @@ func (s Sampling) String() string {
 		return "without_replacement"
 	case None:
 		return "none"
+	case Shuffle:
+		return "shuffle"
 	}
 	return "poisson"
 }
@@ -32,7 +40,7 @@ func (s Sampling) String() string {
 func (s Sampling) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // ParseSampling reads a sampling scheme as privamp's flags write it
-// ("poisson", "fixed-size") or as events and dp_accounting name it
+// ("poisson", "fixed-size", "shuffle") or as events and dp_accounting name it
 // ("poisson", "without_replacement", "none"); "" is Poisson. Anything else
 // is a field error on name.
 func ParseSampling(name, s string) (Sampling, error) {
@@ -43,6 +51,8 @@ func ParseSampling(name, s string) (Sampling, error) {
 		return WithoutReplacement, nil
 	case "none":
 		return None, nil
+	case "shuffle":
+		return Shuffle, nil
 	}
-	return Poisson, field.New(name, s, "must be poisson or fixed-size (without_replacement)")
+	return Poisson, field.New(name, s, "must be poisson, fixed-size (without_replacement) or shuffle")
 }

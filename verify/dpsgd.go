@@ -196,6 +196,10 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 // of privamp covers (shuffling; fixed-size batches under add/remove).
 const ViaNoAccountant = "none: no accountant covers this sampling"
 
+// ViaShuffle is the Via of a claim on shuffled batches decided by the
+// bounds of composition/shuffle.
+const ViaShuffle = "shuffled-batch bounds (exact Gaussian without amplification; Chua et al.'s lower bound)"
+
 // VerifyDPSGD decides a DP-SGD claim with o's accountant (composition.Tightest
 // by default: the ε `privamp dpsgd` prints for the same run):
 //
@@ -214,8 +218,12 @@ const ViaNoAccountant = "none: no accountant covers this sampling"
 //     bound for them.
 //   - Fixed-size batches under add/remove: dp.Unsupported; no dominating pair
 //     for them is implemented here.
-//   - Shuffled batches: dp.Unsupported. Accounting them as Poisson, as Opacus
-//     and TF-Privacy users commonly do, is an approximation, not a proof.
+//   - Shuffled batches (verifyShuffle, with n, batch_size and whole epochs):
+//     dp.Invalid below the lower bound of Chua et al., dp.Valid at or above
+//     the upper bound without amplification, dp.Unsupported with the
+//     interval between (composition/shuffle); dp.Unsupported without n and
+//     batch_size. Accounting them as Poisson, as Opacus and TF-Privacy
+//     users commonly do, is an approximation, not a proof.
 func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	r, err := d.Run()
 	if err != nil {
@@ -255,12 +263,16 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 		v.Verdict = dp.Unsupported
 		v.Checks = append(v.Checks, check("sampling covered by an accountant", dp.Unmet, nan, nan, BasisTrust, detail))
 		v.Notes = append(v.Notes, note)
-		asPoisson := r
-		asPoisson.Sampling = SamplingPoisson
-		if ref, err := runEpsilon(a, asPoisson); err == nil {
-			v.Notes = append(v.Notes, fmt.Sprintf("for reference only (not a certificate): the same run accounted as Poisson sampling by the %s gives ε = %s at δ = %g", via(a), ref.Epsilon, d.Delta))
-		}
+		v.Notes = append(v.Notes, poissonReference(a, r, d.Delta)...)
 		return v, nil
+	}
+	if r.Sampling == SamplingShuffle {
+		if ok, err := verifyShuffle(&v, r, *d.Epsilon); ok || err != nil {
+			if refErr == nil { // ref accounts the same run as Poisson sampling (DPSGDRun.Event)
+				v.Notes = append(v.Notes, poissonNote(a, ref, d.Delta))
+			}
+			return v, err
+		}
 	}
 	switch {
 	case r.Sampling == SamplingShuffle:
@@ -305,4 +317,20 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	}
 	v.Notes = append(v.Notes, fmt.Sprintf("the smallest ε the %s certifies for this run is %s at δ = %g; with noise multiplier %s (the rest unchanged) the claim holds", via(a), v.WorstEpsilon, d.Delta, v.NoiseMultiplierNeeded))
 	return v, nil
+}
+
+// poissonReference is the note of what the run gives accounted as Poisson
+// sampling: a reference, never a certificate for another sampler.
+func poissonReference(a dp.Accountant, r DPSGDRun, delta float64) []string {
+	asPoisson := r
+	asPoisson.Sampling = SamplingPoisson
+	if ref, err := runEpsilon(a, asPoisson); err == nil {
+		return []string{poissonNote(a, ref, delta)}
+	}
+	return nil
+}
+
+// poissonNote states ref, the run accounted as Poisson sampling by a.
+func poissonNote(a dp.Accountant, ref dp.Guarantee, delta float64) string {
+	return fmt.Sprintf("for reference only (not a certificate): the same run accounted as Poisson sampling by the %s gives ε = %s at δ = %g", via(a), ref.Epsilon, delta)
 }

@@ -48,6 +48,9 @@ type Verification struct {
 	Training shifted.Training `json:"training,omitzero"`
 	// DPSGD is the run a DP-SGD claim describes (nil for the others).
 	DPSGD *DPSGDRun `json:"dpsgd,omitempty"`
+	// Shuffle is the interval of a DP-SGD claim on shuffled batches (nil
+	// for the others).
+	Shuffle *ShuffleBounds `json:"shuffle,omitempty"`
 	// ClaimedEpsilon is the claimed worst-case ε (nil: per-index claims only).
 	ClaimedEpsilon *dp.Num `json:"claimed_epsilon,omitempty"`
 	// WorstEpsilon is the smallest worst-case ε (over private indices)

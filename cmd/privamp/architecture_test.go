@@ -50,7 +50,9 @@ func lines(t *testing.T, path string) int {
 // issue 9 (3,195), plus the 237 lines that issue 24's gh-style commands add
 // without computing anything (each command's options struct, and the split of
 // its closure into a constructor that binds flags and a run function: 3,432),
-// and under a fifth of the project's non-test Go lines.
+// plus 15 for issue 26's dpsgd --sampling shuffle, which renders a library
+// answer (tables.ShuffledDPSGD) through answerReport, shared with calc
+// (3,447), and under a fifth of the project's non-test Go lines.
 func TestCLIIsThin(t *testing.T) {
 	var cmd, all int
 	for dir, files := range goFiles(t, "../..") {
@@ -62,8 +64,8 @@ func TestCLIIsThin(t *testing.T) {
 			}
 		}
 	}
-	if cmd > 3432 || 5*cmd >= all {
-		t.Errorf("cmd/privamp has %d non-test lines of %d (%.1f%%): the limit is 3432 and under 20%%", cmd, all, 100*float64(cmd)/float64(all))
+	if cmd > 3447 || 5*cmd >= all {
+		t.Errorf("cmd/privamp has %d non-test lines of %d (%.1f%%): the limit is 3447 and under 20%%", cmd, all, 100*float64(cmd)/float64(all))
 	}
 }
 

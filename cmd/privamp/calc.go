@@ -119,11 +119,17 @@ func calcRun(opts *calcOptions) error {
 // calcReport renders calculator name's answer.
 func calcReport(name string, ans tables.Answer) *report {
 	src := ans.Source
-	r := &report{Title: fmt.Sprintf("%s — %s (seed %s), %s", ans.Title, src.Paper, src.Seed, src.Theorem), Notes: src.Notes,
-		Assumptions: append(append([]string{}, src.Assumptions...), "validity range: "+src.Validity)}
+	r := answerReport("calc "+name, fmt.Sprintf("%s — %s (seed %s), %s", ans.Title, src.Paper, src.Seed, src.Theorem), ans)
+	r.Assumptions, r.Result = append(r.Assumptions, "validity range: "+src.Validity), merged{src, ans.Result}
+	return r
+}
+
+// answerReport renders a library's answer: its lines as rows, its source's
+// assumptions and notes, its typed result.
+func answerReport(name, title string, ans tables.Answer) *report {
+	r := &report{Title: title, Notes: ans.Source.Notes, Assumptions: append([]string{}, ans.Source.Assumptions...), Command: name, Result: ans.Result}
 	for _, l := range ans.Lines {
 		r.Rows = append(r.Rows, row{l.Quantity, l.Value, l.Unit, l.Source})
 	}
-	r.Command, r.Result = "calc "+name, merged{src, ans.Result}
 	return r
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
+	"github.com/privamp/privamp/tables"
 	"github.com/spf13/cobra"
 )
 
@@ -73,7 +74,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 	f.Float64Var(&d.TargetEpsilon, "target-epsilon", 0, "calibrate the noise multiplier for this ε > 0 instead of taking --noise")
 	f.StringVar(&neighbours, "neighbours", "add-remove", "neighbouring relation: add-remove or replace-one")
 	f.StringVar(&accountant, "accountant", "best", "rdp, pld, or best (the smaller sound value)")
-	f.StringVar(&sampling, "sampling", "poisson", "poisson, or fixed-size (without replacement; needs --neighbours replace-one and --n, --batch)")
+	f.StringVar(&sampling, "sampling", "poisson", "poisson, fixed-size (without replacement; needs --neighbours replace-one and --n, --batch), or shuffle (one shuffle per epoch, consecutive batches: lower and upper bounds)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		var err error
 		if d.Conversion, err = conv(); err != nil {
@@ -99,7 +100,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		}
 		smp, err := dp.ParseSampling("sampling", sampling)
 		if err != nil || smp == dp.None {
-			return badInput("--sampling must be poisson or fixed-size, got %q", sampling)
+			return badInput("--sampling must be poisson, fixed-size or shuffle, got %q", sampling)
 		}
 		d.Neighbours, d.Calibrate, d.Sampling = rel, changed(cmd, "target-epsilon"), smp
 		if _, err := composition.Named(accountant); err != nil {
@@ -117,6 +118,13 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 // dpsgdRun accounts the run and renders it to opts.IO.
 func dpsgdRun(opts *dpsgdOptions) error {
 	a, d := opts.IO, opts.Run
+	if d.Sampling == dp.Shuffle { // an interval, not one ε (composition/shuffle)
+		ans, err := tables.ShuffledDPSGD(d, opts.Accountant)
+		if err != nil {
+			return flagError(err, nil)
+		}
+		return render(a.out, a.mode, answerReport("dpsgd", ans.Title, ans))
+	}
 	res, err := composition.DPSGDWith(d, opts.Accountant)
 	if err != nil {
 		return flagError(err, nil)

@@ -38,12 +38,16 @@ func TestDPSGDFlags(t *testing.T) {
 	if err != nil || o.Run.Neighbours != dp.ReplaceOne || o.Run.Sampling != dp.WithoutReplacement || !o.Run.Calibrate || o.Run.Epochs != 0 || o.Run.Steps != 5 || o.Accountant != "pld" {
 		t.Errorf("replace-one fixed-size: %+v %v", o, err)
 	}
+	o, err = parseDPSGD(t, "--n", "1000", "--batch", "10", "--epochs", "3", "--sampling", "shuffle")
+	if err != nil || o.Run.Sampling != dp.Shuffle || o.Run.N != 1000 || o.Run.Batch != 10 || o.Run.Epochs != 3 {
+		t.Errorf("shuffle: %+v %v", o, err)
+	}
 	o, err = parseDPSGD(t, "--sampling-rate", "0.01", "--steps", "10")
 	if err != nil || o.Run.N != 0 || o.Run.Batch != 0 || o.Run.Epochs != 0 || o.Run.SamplingRate != 0.01 {
 		t.Errorf("sampling rate: %+v %v", o, err)
 	}
 	for _, c := range [][]string{
-		{"--sampling", "shuffle"}, {"--sampling", "none"}, {"--accountant", "prv"}, {"--neighbours", "swap"},
+		{"--sampling", "shuffled"}, {"--sampling", "none"}, {"--accountant", "prv"}, {"--neighbours", "swap"},
 		{"--noise", "1", "--target-epsilon", "1"}, {"--epochs", "1", "--steps", "1"}, {"--conversion", "x"},
 	} {
 		if o, err := parseDPSGD(t, c...); err == nil || o != nil {

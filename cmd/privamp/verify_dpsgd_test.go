@@ -18,7 +18,8 @@ func TestVerifyDPSGDExample(t *testing.T) {
 }
 
 // TestVerifyDPSGDExitStatuses: INVALID exits 1 with the noise multiplier
-// needed, a shuffle 3, conflicting keys 2 naming both.
+// needed, a shuffle claim below its lower bound 1 too (with the bound), a
+// shuffle without n 3, conflicting keys 2 naming both.
 func TestVerifyDPSGDExitStatuses(t *testing.T) {
 	dir := t.TempDir()
 	const run = `{"algorithm": "dpsgd", "sampling": "poisson", "n": 60000, "batch_size": 256, "noise_multiplier": 1.1, "delta": 1e-5, `
@@ -36,7 +37,11 @@ func TestVerifyDPSGDExitStatuses(t *testing.T) {
 		t.Errorf("INVALID: exit %d\n%s%s", code, out, stderr)
 	}
 	p = writeClaim(t, dir, strings.Replace(run, `"poisson"`, `"shuffle"`, 1)+`"epochs": 60, "epsilon": 2.6}`)
-	if out, stderr, code := runCLI("verify", p); code != 3 || !strings.Contains(out, "not a proof") {
+	if out, stderr, code := runCLI("verify", p); code != 1 || !strings.Contains(out, "lower bound") || !strings.Contains(out, "Chua") {
 		t.Errorf("shuffle: exit %d\n%s%s", code, out, stderr)
+	}
+	p = writeClaim(t, dir, `{"algorithm": "dpsgd", "sampling": "shuffle", "sample_rate": 0.01, "steps": 100, "noise_multiplier": 1.1, "delta": 1e-5, "epsilon": 2.6}`)
+	if out, stderr, code := runCLI("verify", p); code != 3 || !strings.Contains(out, "not a proof") {
+		t.Errorf("shuffle without n: exit %d\n%s%s", code, out, stderr)
 	}
 }
