@@ -185,3 +185,39 @@ func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64) (DPSGDAccounting, er
 	res.Calibrated, res.TargetEpsilon = true, dp.Num(d.TargetEpsilon)
 	return res, err
 }
+
+// DPSGDAssumptions are what the accounting of the DP-SGD run d assumes, as
+// privamp dpsgd prints them (and package query returns them): the sampling,
+// the clipping and noise, the neighbouring relation, and that every
+// intermediate model may be released.
+func DPSGDAssumptions(d rdp.DPSGD) []string {
+	smp := "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
+	if d.Sampling == dp.WithoutReplacement {
+		smp = "each batch is exactly batch examples drawn uniformly without replacement, independently at each step (not a shuffle cut into consecutive batches)"
+	}
+	nb := "add/remove one example"
+	if d.Neighbours == dp.ReplaceOne {
+		nb = "replace one example (the symmetrized PLD of docs/accounting.md, and for Poisson sampling also RDP through remove-then-add, Mironov 2017, Prop. 11)"
+	}
+	return []string{
+		smp,
+		"per-example gradients are clipped to ℓ2 norm ≤ C and the summed batch gradient gets N(0, (zC)²I) noise",
+		"neighbouring data sets: " + nb,
+		"all intermediate models may be released (no amplification by iteration is assumed)",
+	}
+}
+
+// Notes are the notes of the accounting (PLDNote, then RDPNote), as privamp
+// dpsgd prints them.
+func (r DPSGDAccounting) Notes() []string {
+	var out []string
+	for _, s := range []string{r.PLDNote, r.RDPNote} {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	if len(out) > 1 {
+		out = []string{out[0] + "; " + out[1]}
+	}
+	return out
+}

@@ -20,6 +20,8 @@ func TestBST14AlgorithmsCLI(t *testing.T) {
 		append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "0.01", "--noise", "gaussian"),
 		append(append([]string(nil), two...), "--algorithm", "bst14-expmech"),
 		append(append([]string(nil), two...), "--algorithm", "bst14-localize", "--l2", "0.05"),
+		append(append([]string(nil), two...), "--algorithm", "iterated-expmech", "--l2", "0.05"),
+		append(append([]string(nil), data...), "--algorithm", "bst14-localize-gaussian", "--l2", "0.05", "--steps", "5000"),
 	} {
 		m := jsonOf(t, args...)
 		res, ok := m["result"].(map[string]any)
@@ -34,14 +36,18 @@ func TestBST14AlgorithmsCLI(t *testing.T) {
 		args []string
 		flag string
 	}{
-		{append(append([]string(nil), data...), "--algorithm", "output-perturbation"), "--l2"},
+		{append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "0"), "--l2"}, // given 0: refused (no l2: the default 0.1)
 		{append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "1", "--noise", "laplace"), "--noise"},
 		{append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "1", "--delta", "1e-6"), "--delta"},
 		{append(append([]string(nil), data...), "--algorithm", "bst14-expmech"), "--dimension"},
 		{append(append([]string(nil), data...), "--algorithm", "bst14-sgd", "--step-rule", "adam"), "--step-rule"},
 		{append(append([]string(nil), data...), "--algorithm", "bst14-sgd", "--sigma", "5", "--target-epsilon", "1"), "--sigma"},
-		{append(append([]string(nil), data...), "--algorithm", "bst14-localize", "--features", "0"), "--l2"},
+		{append(append([]string(nil), data...), "--algorithm", "bst14-localize", "--features", "0", "--l2", "0"), "--l2"},
 		{append(append([]string(nil), data...), "--algorithm", "bst14-expmech", "--features", "0,zz"), "--features"},
+		{append(append([]string(nil), data...), "--algorithm", "iterated-expmech", "--features", "0", "--l2", "0"), "--l2"},
+		{append(append([]string(nil), data...), "--algorithm", "iterated-expmech", "--features", "0", "--c", "-1"), "--c"},
+		{append(append([]string(nil), data...), "--algorithm", "bst14-localize-gaussian", "--step-rule", "adam"), "--step-rule"},
+		{append(append([]string(nil), data...), "--algorithm", "bst14-objective-perturbation"), "not runnable"},
 	} {
 		_, errs, code := runCLI(c.args...)
 		if code != 2 || !strings.Contains(errs, c.flag) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {

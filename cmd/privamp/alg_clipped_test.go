@@ -9,12 +9,12 @@ import (
 // run --help, certified at the target ε, and bad input exits 2 naming the flag.
 func TestRunClippedAlgorithms(t *testing.T) {
 	help, _, _ := runCLI("run", "--help")
-	for _, name := range []string{"clipped-acsa", "clipped-sgd", "clipped-erm", "clipped-compare"} {
+	for _, name := range []string{"clipped-acsa", "clipped-sgd", "clipped-erm", "clipped-ppl", "clipped-compare"} {
 		if !strings.Contains(help, name+":") {
 			t.Errorf("run --help does not list %s", name)
 		}
 	}
-	for _, name := range []string{"clipped-acsa", "clipped-sgd", "clipped-erm"} {
+	for _, name := range []string{"clipped-acsa", "clipped-sgd", "clipped-erm", "clipped-ppl"} {
 		m, code, stderr := runJSON(t, "run", "--algorithm", name, "--n", "500", "--target-epsilon", "1")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", name, code, stderr)
@@ -47,8 +47,10 @@ func TestRunClippedAlgorithms(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q; want 2 naming %s", c.args, code, stderr, c.flag)
 		}
 	}
-	_, stderr, code = runCLI("run", "--algorithm", "clipped-sgd", "--data", bc, "--label", "malignant", "--standardize", "--normalize")
-	if code != 2 || !strings.Contains(stderr, "--l2") {
-		t.Errorf("clipped-sgd without strong convexity: exit %d, %q", code, stderr)
+	for _, name := range []string{"clipped-sgd", "clipped-ppl"} {
+		_, stderr, code = runCLI("run", "--algorithm", name, "--data", bc, "--label", "malignant", "--standardize", "--normalize")
+		if code != 2 || !strings.Contains(stderr, "--l2") {
+			t.Errorf("%s without strong convexity: exit %d, %q", name, code, stderr)
+		}
 	}
 }

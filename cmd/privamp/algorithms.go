@@ -81,11 +81,11 @@ func algorithmOptions(cmd *cobra.Command, rf *runFlags, opts *runOptions) error 
 			if err := algorithms.Set(params, p.Name, fl.Value.String()); err != nil {
 				return err
 			}
-			set[p.Name] = true
 		}
 	}
 	var bad string
 	cmd.Flags().Visit(func(f *pflag.Flag) {
+		set[strings.ReplaceAll(f.Name, "-", "_")] = true // every flag given, the algorithm's parameters among them: its defaults may depend on them
 		if !allowed[f.Name] && (!slices.Contains(dataFlags, f.Name) || slices.Contains(alg.Ignores, strings.ReplaceAll(f.Name, "-", "_"))) && bad == "" && cmd.InheritedFlags().Lookup(f.Name) == nil {
 			bad = f.Name
 		}

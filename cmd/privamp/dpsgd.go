@@ -129,15 +129,12 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	if err != nil {
 		return flagError(err, nil)
 	}
-	zSrc, nb, title, smp := "input", "add/remove one example", "DP-SGD (Poisson-subsampled Gaussian)", "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
+	zSrc, title := "input", "DP-SGD (Poisson-subsampled Gaussian)"
 	if res.Calibrated {
 		zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
 	}
-	if d.Neighbours == dp.ReplaceOne {
-		nb = "replace one example (the symmetrized PLD of docs/accounting.md, and for Poisson sampling also RDP through remove-then-add, Mironov 2017, Prop. 11)"
-	}
 	if d.Sampling == dp.WithoutReplacement {
-		title, smp = "DP-SGD (fixed-size batches drawn without replacement)", "each batch is exactly batch examples drawn uniformly without replacement, independently at each step (not a shuffle cut into consecutive batches)"
+		title = "DP-SGD (fixed-size batches drawn without replacement)"
 	}
 	r := &report{
 		Title: title,
@@ -147,12 +144,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 			{"z (noise multiplier)", res.NoiseMultiplier, "σ/C", zSrc},
 			{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
 		},
-		Assumptions: []string{
-			smp,
-			"per-example gradients are clipped to ℓ2 norm ≤ C and the summed batch gradient gets N(0, (zC)²I) noise",
-			"neighbouring data sets: " + nb,
-			"all intermediate models may be released (no amplification by iteration is assumed)",
-		},
+		Assumptions: composition.DPSGDAssumptions(d),
 	}
 	if res.Order > 0 {
 		r.Rows = append(r.Rows, row{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"})
@@ -161,7 +153,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
 		r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), d.Source()})
 	}
-	addPLD(r, 0, 0, nil, "", joinNonEmpty("; ", res.PLDNote, res.RDPNote))
+	r.Notes = append(r.Notes, res.Notes()...)
 	if res.N > 0 {
 		r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
 	}

@@ -37,7 +37,7 @@ func TestRunAlgorithmBadInput(t *testing.T) {
 	for args, want := range map[string]string{
 		"--eta 0": "--eta", "--beta -1": "--beta", "--psi -1": "--psi", "--steps 0": "--steps",
 		"--strong-convexity 5": "--strong-convexity", "--variant skip": "--variant", "--regularize x": "--regularize",
-		"--beta 10 --target-epsilon 1": "--beta", "--algorithm nope": "--algorithm", "--algorithm iterated-expmech": "not runnable",
+		"--beta 10 --target-epsilon 1": "--beta", "--algorithm nope": "--algorithm", "--algorithm gtu-expmech": "not runnable",
 		"--algorithm stop --variant skip": "disagree",
 	} {
 		_, errs, code := runCLI(append(base, strings.Fields(args)...)...)
@@ -46,7 +46,7 @@ func TestRunAlgorithmBadInput(t *testing.T) {
 		}
 	}
 	out, _, _ := runCLI("run", "--help")
-	for _, want := range []string{"langevin:", "pnsgd, skip, stop", "Not runnable as a certified algorithm: iterated-expmech", "not pure ε-DP", "--coupling"} {
+	for _, want := range []string{"langevin:", "pnsgd, skip, stop", "Not runnable as a certified algorithm: gtu-expmech", "iterated-expmech:", "not pure ε-DP", "--coupling"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("run --help lacks %q", want)
 		}

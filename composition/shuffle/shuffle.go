@@ -214,3 +214,26 @@ func FromDPSGD(d rdp.DPSGD) (Run, error) {
 	r := Run{N: n, Batch: b, Epochs: e, Noise: d.Noise, Delta: d.Delta, Neighbours: d.Neighbours}
 	return r, r.Validate()
 }
+
+// Assumptions are what the bounds of r assume, as privamp dpsgd --sampling
+// shuffle prints them (and package query returns them).
+func (r Result) Assumptions() []string {
+	a := []string{
+		"each epoch shuffles the n examples once (afresh every epoch) and cuts ⌈n/batch⌉ consecutive batches: every example is in exactly one batch per epoch",
+		"per-example gradients are clipped to ℓ2 norm ≤ C and the summed batch gradient gets N(0, (zC)²I) noise",
+		"neighbouring data sets: " + r.Neighbours.String() + "; all intermediate models may be released",
+	}
+	if r.Neighbours == dp.AddRemove {
+		a = append(a, ZeroOut)
+	}
+	return a
+}
+
+// Notes say how to read the interval of r, as privamp dpsgd --sampling
+// shuffle prints them.
+func (r Result) Notes() []string {
+	return []string{
+		"the ε of shuffled batches lies in [lower, upper]: a claim below the lower bound is false; one at or above the upper bound holds",
+		"the Poisson ε is what Opacus, TF-Privacy and JAX users commonly report for this run; it is a guarantee for Poisson sampling only, not for shuffled batches",
+	}
+}

@@ -273,8 +273,9 @@ func TestRefusals(t *testing.T) {
 // TestAccountMNIST: the MNIST-sized run of the dpsgd command's example
 // (60,000 examples, batch 256, noise 1.1, δ = 1e-5) over 5 epochs: the
 // Poisson ε people report is far below the lower bound for shuffled
-// batches, which is below the upper bound. Numbers are privamp's own
-// (regression): the papers' text could not be read here.
+// batches, which is below the upper bound. The lower bound's 4.2101 is also
+// what the authors' reference code gives (reference_test.go); the papers'
+// printed numbers could not be read here.
 func TestAccountMNIST(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the Poisson PLD takes about a second")

@@ -36,7 +36,11 @@ type scanner struct {
 }
 
 func newScanner(r io.Reader, limit int64) *scanner {
-	return &scanner{r: r, limit: limit, buf: make([]byte, 0, 64<<10), mark: -1, line: 1}
+	size := 64 << 10
+	if l, ok := r.(interface{ Len() int }); ok { // an in-memory input (package query's requests): no more than it holds
+		size = min(size, max(l.Len()+1, 512))
+	}
+	return &scanner{r: r, limit: limit, buf: make([]byte, 0, size), mark: -1, line: 1}
 }
 
 // fill reads more input, keeping the bytes from mark (or pos) on. It

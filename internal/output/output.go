@@ -144,6 +144,11 @@ func Render(w io.Writer, m Mode, r Doc) error {
 	return nil
 }
 
+// Object is the one --json object of r (its Result, Command, Assumptions
+// and Notes), as Render prints it: what package query returns, so that a
+// library call and the command line give the same object.
+func Object(r Doc) (map[string]any, error) { return resultObject(r) }
+
 // Merged is a result made of several typed parts whose keys are merged.
 type Merged []any
 

@@ -23,9 +23,12 @@ type Input struct {
 	Loss optimizer.LossSpec `json:"loss"`
 	// Radius R of the domain {‖θ‖ ≤ R}; +Inf: no projection.
 	Radius float64 `json:"radius"`
-	// Set names the parameters the caller gave explicitly (by their param
-	// tags); an algorithm may choose defaults by it (a calibration target
-	// when no noise level was given).
+	// Set names the parameters and problem inputs the caller gave
+	// explicitly (by their param tags, and l2, dimension, synthetic, ... in
+	// snake_case); an algorithm may choose defaults by it (a calibration
+	// target when no noise level was given, its own synthetic data or ℓ2
+	// weight when none was given). Defaults are declared constants: never
+	// read from the records.
 	Set map[string]bool `json:"-"`
 	// Progress, if not nil, is told how many of the work's units are done.
 	Progress dp.Progress `json:"-"`

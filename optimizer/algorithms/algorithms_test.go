@@ -60,7 +60,7 @@ func TestLookup(t *testing.T) {
 	if a, err := Lookup("langevin"); err != nil || a.Name != "langevin" {
 		t.Fatalf("Lookup(langevin) = %v, %v", a.Name, err)
 	}
-	for _, name := range []string{"nope", "iterated-expmech", "gtu-expmech"} {
+	for _, name := range []string{"nope", "gtu-expmech"} {
 		if fe, ok := field.As(func() error { _, err := Lookup(name); return err }()); !ok || fe.Field != "algorithm" {
 			t.Errorf("Lookup(%s): want a field error on algorithm", name)
 		}

@@ -11,7 +11,7 @@ import (
 func init() {
 	Register(Algorithm{
 		Name:    "langevin",
-		Source:  "seed 000: Ganesh–Thakurta–Upadhyay, Lemma 2.2 / Lemma 3.1 (path RDP), A1, A3, A4, A6",
+		Source:  "seed 000: Ganesh–Thakurta–Upadhyay, Lemma 2.2 / Lemma 3.1 (path RDP), A1, A3, A4, A6; Thm 2.3 with Lemma B.5 (β and horizon when only a target is given, l2 > 0)",
 		Summary: "noisy gradient descent as discretised Langevin diffusion θ ← Π_C(θ − ηβ∇L̃(θ) + N(0, 2ηI)); every iterate may be released",
 		Params: func() any {
 			return &langevin.Params{Steps: 1000, Eta: 0.01, Delta: 1e-5, Seed: 1}
@@ -19,7 +19,6 @@ func init() {
 		Run: runLangevin,
 	})
 	Refuse("gtu-expmech", langevin.NotCertified)
-	Refuse("iterated-expmech", langevin.NotCertified)
 }
 
 func runLangevin(in Input, params any) (*Report, error) {
@@ -27,11 +26,35 @@ func runLangevin(in Input, params any) (*Report, error) {
 	if !in.Set["beta"] && !in.Set["target_epsilon"] {
 		p.TargetEpsilon = 1
 	}
+	if only := !in.Set["beta"] && !in.Set["steps"] && !in.Set["eta"] && !in.Set["horizon"] && !in.Set["psi"] && !in.Set["regularize"]; only && in.Loss.L2 > 0 && !math.IsInf(in.Radius, 0) {
+		p.Horizon = langevin.HorizonGTU // only a target (or nothing) given, and a strongly convex loss: GTU Thm 2.3's β and horizon
+	}
 	res, err := langevin.Run(langevin.Spec{Data: in.Data, Loss: in.Loss, Radius: in.Radius, Params: p})
 	if err != nil {
 		return nil, err
 	}
-	return langevinReport(res), nil
+	r := langevinReport(res)
+	if dv := res.Derived; dv.Rashomon == nil && dv.Regularizer == 0 && dv.BetaSource != "given" {
+		sayWorse(r, dv.N, "the Gibbs bound p/β (GTU Thm 2.4, for an exact Gibbs sample; β chosen as here)", func(n int) float64 {
+			sens := langevin.GradientSensitivity(dv.RecordSensitivity, float64(n), dp.ReplaceOne)
+			var b float64
+			var err error
+			if dv.Schedule != nil {
+				var sc langevin.Schedule
+				sc, err = langevin.Theorem23(p.TargetEpsilon, sens, float64(dv.Lipschitz), 2*res.Declared.Radius, in.Loss.L2, dv.Smoothness, p.Delta)
+				b = sc.Beta
+			} else {
+				b, err = langevin.CalibrateBeta(p.TargetEpsilon, sens, p.Steps, p.Eta, p.Delta)
+			}
+			if err != nil {
+				return math.Inf(1)
+			}
+			return float64(dv.Dimension) / b
+		}, res.Measured.StartRisk-res.Measured.OptimumRisk, "")
+	} else {
+		sayWorse(r, dv.N, "", nil, 0, "the run's settings (a given β, a Rashomon threshold or an added regulariser) have no bound in closed form in n here")
+	}
+	return r, nil
 }
 
 // LangevinResult is the JSON of a langevin run: the library's result and the
@@ -56,7 +79,12 @@ func langevinReport(res *langevin.Result) *Report {
 	if dv.Rashomon != nil {
 		r.Add("drift sensitivity (Rashomon)", dp.Num(dv.PathSensitivity), Derived, "Δ + √(2Mψ′) for L̃ = max{L, min L + ψ}")
 	}
-	r.Add("steps T, step size η", fmt.Sprintf("%d, %g", dv.Steps, dv.Eta), Given, "")
+	if sc := dv.Schedule; sc != nil {
+		r.Add("steps T, step size η", fmt.Sprintf("%d, %.6g", dv.Steps, dv.Eta), Derived, "T = ⌈t/η⌉, η = 1/(2βM) (GTU Thm 2.3's schedule)")
+		r.Add("horizon t (Lemma B.5)", dp.Num(sc.Horizon), Derived, "(e/(2βm))·ln(4βL‖C‖₂/δ²): TV ≤ δ/2 from Gibbs for a uniform start (privamp starts at θ₀ = 0: the mixing is not asserted)")
+	} else {
+		r.Add("steps T, step size η", fmt.Sprintf("%d, %g", dv.Steps, dv.Eta), Given, "")
+	}
 	r.Add("inverse temperature β", dp.Num(dv.Beta), Derived, dv.BetaSource)
 	r.Add("noise multiplier z", pv.NoiseMultiplier, Derived, "√(2/η)/(βΔ): each step is a Gaussian mechanism")
 	r.Add("ρ (path zCDP)", pv.Rho, Certified, "Tηβ²Δ²/4 (GTU Lemma 3.1, the sound constant)")

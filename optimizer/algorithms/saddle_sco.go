@@ -17,11 +17,18 @@ func init() {
 			return &p
 		},
 		Run: func(in Input, params any) (*Report, error) {
-			res, err := saddle.RunSCOSpec(in.Data, *params.(*saddle.SCOParams), in.Progress)
+			p := *params.(*saddle.SCOParams)
+			in, notes := withSynthetic(in, "simplex-lsq")
+			res, err := saddle.RunSCOSpec(in.Data, p, in.Progress)
 			if err != nil {
 				return nil, err
 			}
-			return scoReport(res), nil
+			r := scoReport(res)
+			r.Notes = append(notes, r.Notes...)
+			sayWorse(r, res.N, "the explicit bound of proof 4.5 on E excess risk", func(n int) float64 {
+				return saddle.SCOBoundAt(n, res.D, res.Constants, p.TargetEpsilon, p.Delta)
+			}, float64(res.UniformExcess), "")
+			return r, nil
 		},
 	})
 }

@@ -10,7 +10,7 @@ import (
 func BenchmarkSGD(b *testing.B) {
 	pr := problem(b, synth(500, 10, 0))
 	for b.Loop() {
-		sgdPath(pr, 250000, 100, RuleLipschitz, SGDBounds{}, dataset.NewRand(1), nil)
+		sgdPath(pr, 250000, 100, RuleLipschitz, region{R: pr.Declared.Radius}, nil, dataset.NewRand(1), nil)
 	}
 }
 

@@ -46,6 +46,67 @@ func (g region) contains(x []float64) bool {
 	return true
 }
 
+// project replaces x by its Euclidean projection onto the region, exactly:
+// onto C; onto C ∩ B(Centre, ρ) it is x itself, or the projection onto
+// one ball when that lies in the other, or else the point of the
+// intersection of the two spheres nearest x (both constraints active):
+// a·ĉ + h·û, ĉ the unit vector to the centre at distance d, a = (R² − ρ² +
+// d²)/(2d), h = √(R² − a²), û the unit part of x orthogonal to ĉ.
+func (g region) project(x []float64) {
+	if g.Centre == nil {
+		projectBall(x, g.R)
+		return
+	}
+	if g.contains(x) {
+		return
+	}
+	p := append([]float64(nil), x...)
+	projectBall(p, g.R)
+	if g.inBall(p) {
+		copy(x, p)
+		return
+	}
+	copy(p, x)
+	for j := range p {
+		p[j] -= g.Centre[j]
+	}
+	projectBall(p, g.Rho)
+	for j := range p {
+		p[j] += g.Centre[j]
+	}
+	if numeric.Norm(p) <= g.R*(1+1e-12) {
+		copy(x, p)
+		return
+	}
+	d := numeric.Norm(g.Centre)
+	a := (g.R*g.R - g.Rho*g.Rho + d*d) / (2 * d)
+	h := math.Sqrt(math.Max(0, g.R*g.R-a*a))
+	var xc float64
+	for j := range x {
+		xc += x[j] * g.Centre[j] / d
+	}
+	u := make([]float64, len(x))
+	for j := range x {
+		u[j] = x[j] - xc*g.Centre[j]/d
+	}
+	un := numeric.Norm(u)
+	for j := range x {
+		x[j] = a * g.Centre[j] / d
+		if un > 0 {
+			x[j] += h * u[j] / un
+		}
+	}
+}
+
+// inBall reports whether x lies in the ball B(Centre, ρ).
+func (g region) inBall(x []float64) bool {
+	var s float64
+	for j := range x {
+		s += (x[j] - g.Centre[j]) * (x[j] - g.Centre[j])
+	}
+	return math.Sqrt(s) <= g.Rho*(1+1e-12)
+}
+
 // Diameter of the region: min(2R, 2ρ).
 func (g region) Diameter() float64 {
 	if g.Centre != nil {

@@ -70,7 +70,7 @@ func TestSGDMonteCarloLowerBound(t *testing.T) {
 			if onD {
 				pr = prD
 			}
-			w, _ := sgdPath(pr, T, sigma, rule, SGDBounds{}, dataset.NewRand(seed), nil)
+			w, _ := sgdPath(pr, T, sigma, rule, region{R: pr.Declared.Radius}, nil, dataset.NewRand(seed), nil)
 			return w[0], nil
 		}, opts)
 		if err != nil {

@@ -77,3 +77,57 @@ func ExpMechBound(eps, lipschitz, diameter, dim, n, failure float64) (ExpMechUti
 	u.Mean = math.Min(u.MeanBST, u.MeanGibbs)
 	return u, nil
 }
+
+// The bounds of the package's algorithms at n records, on the average
+// scale (the sum-scale bound ÷ n), from declared constants only: for asking
+// at which n a bound would fall below a given excess risk (a WORSE run's
+// note). +Inf where a noise level cannot be computed.
+
+// ExpMechMeanAt is Thm 3.2's mean (8L‖C‖₂/ε)((p+1) ln 3 + 1) ÷ n.
+func ExpMechMeanAt(n, d int, L, diam, eps float64) float64 {
+	u, err := ExpMechBound(eps, L, diam, float64(d), float64(n), 0.5)
+	if err != nil {
+		return math.Inf(1)
+	}
+	return u.MeanBST / float64(n)
+}
+
+// OutputLipschitzAt is output perturbation's bound L(E‖b‖ + distance) at
+// n: the noise for the sensitivity 2·Sens/(nm) + 2·distance, Gamma (E‖b‖ =
+// p·s/ε) or the analytic Gaussian (E‖b‖ ≤ σ√p).
+func OutputLipschitzAt(n, d int, L, sens, m, distance, eps, delta float64, noise string) float64 {
+	s := OutputSensitivity(sens, m, float64(n)) + 2*distance
+	mean := float64(d) * s / eps
+	if noise == NoiseGaussian {
+		sigma, err := composition.GaussianSigma(s, 1, eps, delta)
+		if err != nil {
+			return math.Inf(1)
+		}
+		mean = sigma * math.Sqrt(float64(d))
+	}
+	return L * (mean + distance)
+}
+
+// SGDPaperBoundAt is Algorithm 1's Shamir–Zhang bound (sgdBounds) at n with
+// T = n² steps and the paper's σ (Thm 2.1's rule, SGDPaperSigma: above the
+// σ privamp calibrates, so this bound is above the run's) ÷ n.
+func SGDPaperBoundAt(n, d int, L, m, diam, eps, delta float64, rule string) float64 {
+	b := sgdBounds(n, d, int64(n)*int64(n), L, m, diam, SGDPaperSigma(float64(n), eps, delta, L), eps, delta, rule)
+	return b.ShamirZhang / float64(n)
+}
+
+// LocalizeBoundAt is Algorithm 4's Lemma 4.2 + Thm 3.2 bound at n: C₀'s
+// radius ρ = 3 ln n·p·s/(ε/2) for stage 1's sensitivity s = 2·Sens/(nm) +
+// 2·distance, Thm 3.2's mean at ε/2 on a set of diameter min(2R, 2ρ), times
+// (1 − n⁻³), plus nL·2R·n⁻³; ÷ n.
+func LocalizeBoundAt(n, d int, L, sens, m, R, distance, eps float64) float64 {
+	s := OutputSensitivity(sens, m, float64(n)) + 2*distance
+	_, _, rho := localizeRadius(n, d, s, eps)
+	u, err := ExpMechBound(eps/2, L, math.Min(2*R, 2*rho), float64(d), float64(n), 0.5)
+	if err != nil {
+		return math.Inf(1)
+	}
+	nf := float64(n)
+	fail := math.Pow(nf, -3)
+	return (u.MeanBST*(1-fail) + nf*L*2*R*fail) / nf
+}

@@ -169,6 +169,13 @@ func RunSGD(s Spec, p SGDParams) (*SGDResult, error) {
 }
 
 func runSGDProblem(pr *optimizer.Problem, p SGDParams, observe func(b []float64)) (*SGDResult, error) {
+	return runSGDOn(pr, p, region{R: pr.Declared.Radius}, nil, observe)
+}
+
+// runSGDOn is Algorithm 1 on the region reg (C, or C ∩ B(centre, ρ) for
+// localization: the projection is onto it, its diameter enters the steps
+// and the bounds) from start (nil: θ₁ = 0).
+func runSGDOn(pr *optimizer.Problem, p SGDParams, reg region, start []float64, observe func(b []float64)) (*SGDResult, error) {
 	c := pr.Constants
 	n, d := pr.Data.N(), pr.Data.D
 	T := p.Steps
@@ -241,9 +248,10 @@ func runSGDProblem(pr *optimizer.Problem, p SGDParams, observe func(b []float64)
 		res.Paper.CertifiedEpsilon = dp.Loss(math.NaN())
 	}
 
-	res.Bounds = sgdBounds(n, d, T, c.L, c.M, 2*pr.Declared.Radius, sigma, pe, p.Delta, rule)
+	res.Bounds = sgdBounds(n, d, T, c.L, c.M, reg.Diameter(), sigma, pe, p.Delta, rule)
+	res.Bounds.Trivial = float64(n) * c.L * 2 * pr.Declared.Radius
 	rng := dataset.NewRand(p.Seed)
-	w, maxg := sgdPath(pr, T, sigma, rule, res.Bounds, rng, observe)
+	w, maxg := sgdPath(pr, T, sigma, rule, reg, start, rng, observe)
 	res.W, res.MaxGradNorm = w, maxg
 	opt := optimizer.Minimize(pr.Objective, pr.Data, pr.Declared.Radius)
 	res.Measured = measure(pr, w, opt)
@@ -290,14 +298,16 @@ func sgdStep(rule string, t int64, n int, L, m, diam, sigma float64, d int) floa
 	return diam / math.Sqrt(float64(t)*G2)
 }
 
-// sgdPath runs T updates θ_{t+1} = Π_C(θ_t − η(t)(n∇ℓ(θ_t; d_i) + b_t)), i
-// uniform, b_t ~ N(0, σ²I), from θ₁ = 0, and returns the last iterate and the
+// sgdPath runs T updates θ_{t+1} = Π(θ_t − η(t)(n∇ℓ(θ_t; d_i) + b_t)), i
+// uniform, b_t ~ N(0, σ²I), Π the projection onto reg (of diameter ‖C‖₂
+// in the steps), from start (nil: θ₁ = 0), and returns the last iterate and the
 // largest per-record gradient norm seen. observe, if not nil, sees each b_t.
-func sgdPath(pr *optimizer.Problem, T int64, sigma float64, rule string, _ SGDBounds, rng *rand.Rand, observe func([]float64)) ([]float64, float64) {
+func sgdPath(pr *optimizer.Problem, T int64, sigma float64, rule string, reg region, start []float64, rng *rand.Rand, observe func([]float64)) ([]float64, float64) {
 	c := pr.Constants
 	n, d := pr.Data.N(), pr.Data.D
 	w, g, b := make([]float64, d), make([]float64, d), make([]float64, d)
-	R, diam := pr.Declared.Radius, 2*pr.Declared.Radius
+	copy(w, start)
+	diam := reg.Diameter()
 	maxg := 0.0
 	for t := int64(1); t <= T; t++ {
 		i := rng.IntN(n)
@@ -311,7 +321,7 @@ func sgdPath(pr *optimizer.Problem, T int64, sigma float64, rule string, _ SGDBo
 		for j := range w {
 			w[j] -= eta * (float64(n)*g[j] + b[j])
 		}
-		projectBall(w, R)
+		reg.project(w)
 	}
 	return w, maxg
 }

@@ -67,6 +67,46 @@ func TestPlanSGDVectors(t *testing.T) {
 	}
 }
 
+// Algorithm 8's plan by hand (Thm 48, Prop. 46): n = 2000, κ = 2 → T =
+// ⌈2κ ln n⌉ = ⌈4·7.6009⌉ = 31, s = ⌊2000/31⌋ = 64, τ = r_k(n√ρ/(√d·T))^{1/k},
+// σ² = 2τ²/(s²ρ) (one pass, P7), η = 1/(2β); the certified ρ of the one-pass
+// run is the budget's; refusals name their field.
+func TestPlanPPL(t *testing.T) {
+	m := Moments{K: 2.5, RK: 9, R2: 5}
+	p, err := PlanPPL(2000, 10, m, 2, 1, 1, 0.1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Steps != 31 || p.Batch != 64 || !p.OnePass {
+		t.Fatalf("T, s = %d, %d (one pass %v), want 31, 64", p.Steps, p.Batch, p.OnePass)
+	}
+	near(t, "τ", p.Tau, 9*math.Pow(2000*math.Sqrt(0.1)/(math.Sqrt(10)*31), 1/2.5), 1e-12)
+	near(t, "σ²", p.Sigma*p.Sigma, 2*p.Tau*p.Tau/(64*64*0.1), 1e-12)
+	near(t, "η", p.Eta, 0.25, 0)
+	if c := certify(p.Sensitivity, p.Sigma, p.Steps, true, 1e-5, ""); float64(c.Rho) > 0.1 || float64(c.Rho) < 0.1*(1-1e-9) {
+		t.Errorf("one-pass ρ = %v, want 0.1 from below", c.Rho)
+	}
+	if r := RatePPL(p); !(r > 0) {
+		t.Errorf("rate %v", r)
+	}
+	for _, c := range []struct {
+		want string
+		err  error
+	}{
+		{"mu", func() error { _, e := PlanPPL(100, 2, m, 1, 0, 1, 1, 0); return e }()},
+		{"mu", func() error { _, e := PlanPPL(100, 2, m, 1, 2, 1, 1, 0); return e }()},
+		{"steps", func() error { _, e := PlanPPL(100, 2, m, 1, 1, 1, 1, 101); return e }()},
+		{"l2", func() error {
+			_, e := Run(Spec{Algorithm: PPL, Radius: 1, Data: optimizer.DataSpec{Synthetic: "logistic", N: 100, Dimension: 2, Seed: 1}, Params: ERMParams{Params: DefaultParams()}})
+			return e
+		}()},
+	} {
+		if fe, ok := field.As(c.err); !ok || fe.Field != c.want {
+			t.Errorf("error %v, want a field error on %s", c.err, c.want)
+		}
+	}
+}
+
 func TestPlanERMNoise(t *testing.T) {
 	m := Moments{K: 3, RK: 4, R2: 2}
 	p, err := PlanERM(1000, 5, m, 1, 1, 0.5, 100, 0, 0)
@@ -257,7 +297,7 @@ func TestClippedBeatsPNSGD(t *testing.T) {
 }
 
 func TestRunChecks(t *testing.T) {
-	for _, a := range []string{ACSA, SGD, ERM} {
+	for _, a := range []string{ACSA, SGD, ERM, PPL} {
 		p := ERMParams{Params: DefaultParams()}
 		res, err := Run(Spec{Algorithm: a, Radius: 1, Data: dataSpec(500), Params: p})
 		if err != nil {
@@ -270,14 +310,14 @@ func TestRunChecks(t *testing.T) {
 }
 
 // The plan's arithmetic that run no longer prints as checks (they could
-// not fail) holds by construction, on 60 seeded random plans: certified
+// not fail) holds by construction, on 80 seeded random plans: certified
 // ρ ≤ the budget, σ at least Prop. 23's √2·τ/(s·√ρ_step), one noise draw
 // per step, and T·s ≤ n for the one-pass methods. The run states them as
 // assumptions.
 func TestPlanArithmeticByConstruction(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 5))
-	for i := range 60 {
-		a := []string{ACSA, SGD, ERM}[i%3]
+	for i := range 80 {
+		a := []string{ACSA, SGD, ERM, PPL}[i%4]
 		p := ERMParams{Params: DefaultParams()}
 		p.TargetEpsilon = math.Exp(math.Log(0.05) + rng.Float64()*math.Log(400))
 		n := 2 + rng.IntN(1500)

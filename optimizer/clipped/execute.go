@@ -36,8 +36,10 @@ func Execute(p Plan, obj optimizer.Objective, data *dataset.Dataset, rng *rand.R
 		w = e.sgd()
 	case ERM:
 		w = e.erm()
+	case PPL:
+		w = e.ppl()
 	default:
-		return Output{}, field.New("algorithm", p.Algorithm, "must be %s, %s or %s", ACSA, SGD, ERM)
+		return Output{}, field.New("algorithm", p.Algorithm, "must be %s, %s, %s or %s", ACSA, SGD, ERM, PPL)
 	}
 	return Output{W: w, Clipped: float64(e.clipped) / float64(max(e.evals, 1)), NoiseDraws: e.draws}, nil
 }
@@ -155,6 +157,22 @@ func (e *executor) erm() []float64 {
 		e.oracle(w, 0, e.p.N)
 		for j := range w {
 			w[j] -= e.p.Eta * (e.g[j] + e.p.Lambda*w[j])
+		}
+		project(w, e.p.Radius)
+	}
+	return w
+}
+
+// ppl is Algorithm 8 with f¹ the indicator of W: w_{t+1} = prox_{ηf¹}(w_t −
+// η g_t) = Π_W(w_t − η g_t), η = 1/(2β), batch t the records ts..ts+s−1;
+// it returns the last iterate w_T.
+func (e *executor) ppl() []float64 {
+	w := make([]float64, e.p.Dim)
+	s := e.p.Batch
+	for t := 0; t < e.p.Steps; t++ {
+		e.oracle(w, t*s, (t+1)*s)
+		for j := range w {
+			w[j] -= e.p.Eta * e.g[j]
 		}
 		project(w, e.p.Radius)
 	}

@@ -11,6 +11,7 @@ const (
 	ACSA = "clipped-acsa" // Algorithm 2
 	SGD  = "clipped-sgd"  // Algorithm 6
 	ERM  = "clipped-erm"  // Algorithm 3
+	PPL  = "clipped-ppl"  // Algorithm 8 (proximal-PL)
 )
 
 // Moments are the declared moment bounds of the gradients (Assumption 2):
@@ -221,4 +222,46 @@ func PlanERM(n, d int, m Moments, beta, R, rho float64, steps int, lambda, eta f
 	p.bounds(float64(n))
 	p.GradientEvaluations = int64(n) * int64(p.Steps)
 	return p, nil
+}
+
+// PlanPPL plans Algorithm 8 (noisy clipped proximal SGD for a μ-PPL
+// objective, Thm 20/48) with the indicator of W as f¹, so the proximal step
+// is the projection onto W: one pass, constant step η = 1/(2β) (Prop. 46),
+// the last iterate released, Thm 48's τ = r_k·(n√ρ/(√d·T))^{1/k} and T =
+// ⌈2κ ln(·)⌉, whose log's argument the seed's text lost: privamp takes ln n
+// (Prop. 46's linear term (1 − 1/(2κ))^T·(F(w₀) − F*) is then ≤ (F(w₀) −
+// F*)/n), T clamped to [1, n]. μ is the declared strong convexity, which
+// implies the PPL inequality (Def. 19) with the same μ. steps > 0 replaces T.
+func PlanPPL(n, d int, m Moments, beta, mu, R, rho float64, steps int) (Plan, error) {
+	if err := checkCommon(n, d, m, R, rho, steps); err != nil {
+		return Plan{}, err
+	}
+	if err := field.First(positiveFinite("beta", beta), positiveFinite("mu", mu)); err != nil {
+		return Plan{}, err
+	}
+	if mu > beta {
+		return Plan{}, field.New("mu", mu, "must be ≤ β = %v", beta)
+	}
+	p := Plan{Algorithm: PPL, N: n, Dim: d, Moments: m, Beta: beta, Mu: mu, Radius: R, Rho: rho, Steps: steps}
+	if steps == 0 {
+		t := math.Ceil(2 * beta / mu * math.Log(float64(n)))
+		p.Steps = int(math.Min(float64(n), math.Max(1, t)))
+		p.StepsFormula = "clamp_[1,n] ⌈2κ ln n⌉, κ = β/μ (Thm 48's ⌈2κ ln(·)⌉; the log's argument is lost in the seed: privamp's ln n)"
+	} else {
+		p.StepsFormula = "given"
+	}
+	p.Tau = m.RK * math.Pow(float64(n)*math.Sqrt(rho)/(math.Sqrt(float64(d))*float64(p.Steps)), 1/m.K)
+	p.TauFormula = "r_k·(n√ρ/(√d·T))^{1/k} (Thm 48)"
+	p.onePass()
+	p.Eta = 1 / (2 * beta)
+	return p, nil
+}
+
+// RatePPL is Thm 20/48's excess-risk rate r_2²T/(μn) + (r_k²/μ)(√d·T/(n√ρ))^{2(k−1)/k}
+// without its constant, which the paper does not give (≲̃): a shape, never
+// a bound.
+func RatePPL(p Plan) float64 {
+	m, n := p.Moments, float64(p.N)
+	T := float64(p.Steps)
+	return m.R2*m.R2*T/(p.Mu*n) + m.RK*m.RK/p.Mu*math.Pow(math.Sqrt(float64(p.Dim))*T/(n*math.Sqrt(p.Rho)), 2*(m.K-1)/m.K)
 }

@@ -83,6 +83,7 @@ var Sources = map[string]string{
 	ACSA: "seed 004 (Lowy–Razaviyayn 2022): Algorithm 2, Prop. 30, Thm 31",
 	SGD:  "seed 004 (Lowy–Razaviyayn 2022): Algorithm 6, Prop. 32, Lemma 33 [Sti19], Thm 34",
 	ERM:  "seed 004 (Lowy–Razaviyayn 2022): Algorithm 3, Lemma 14/37, P8",
+	PPL:  "seed 004 (Lowy–Razaviyayn 2022, arXiv 2209.07403): Algorithm 8 (noisy clipped proximal SGD, f¹ the indicator of W), Def. 19, Prop. 46, Thm 20/48; P7",
 }
 
 // Run sets the problem up, plans, executes and certifies one run. Errors
@@ -176,8 +177,13 @@ func Run(spec Spec) (*Result, error) {
 		p, err = PlanSGD(data.N(), data.D, m, beta, mu, R, rho, pa.Steps)
 	case ERM:
 		p, err = PlanERM(data.N(), data.D, m, beta, R, rho, pa.Steps, spec.Params.Lambda, spec.Params.Eta)
+	case PPL:
+		if !(mu > 0) {
+			return nil, field.New("l2", spec.Loss.L2, "must be > 0 for %s: privamp takes the PPL constant μ (Def. 19) from the declared strong convexity", PPL)
+		}
+		p, err = PlanPPL(data.N(), data.D, m, beta, mu, R, rho, pa.Steps)
 	default:
-		err = field.New("algorithm", spec.Algorithm, "must be %s, %s or %s", ACSA, SGD, ERM)
+		err = field.New("algorithm", spec.Algorithm, "must be %s, %s, %s or %s", ACSA, SGD, ERM, PPL)
 	}
 	if err != nil {
 		return nil, err

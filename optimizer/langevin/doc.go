@@ -63,7 +63,8 @@
 // # Not runnable as certified algorithms
 //
 // The exponential mechanism (GTU Alg. 2, Thm 2.1) is ε-DP only for an exact
-// sample of the Gibbs law, reached by Langevin diffusion only as t → ∞, and
-// the iterated exponential mechanism (Alg. 1, Thm 4.2) has an unspecified
-// constant c: see NotCertified.
+// sample of the Gibbs law, reached by Langevin diffusion only as t → ∞: see
+// NotCertified. The iterated exponential mechanism (Alg. 1, Thm 4.2) runs
+// with the exact sampler of package bst14 as iterated-expmech (its constant
+// c is a utility parameter: the privacy Σεᵢ does not depend on it).
 package langevin

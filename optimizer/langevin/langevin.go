@@ -48,8 +48,11 @@ type Params struct {
 	// none.
 	Regularize string `json:"regularize,omitempty" param:"regularize" doc:"add the ℓ2 term of GTU §4.4 (A6) from the certified ε: erm or sco"`
 	// Coupling runs the coupled-trajectory stability check.
-	Coupling bool   `json:"coupling" param:"coupling" doc:"run the neighbour (one record replaced) with the same noise and check ‖θ_k − θ′_k‖ at every step (GTU A4)"`
-	Seed     uint64 `json:"seed" param:"seed" doc:"seed of the algorithm's randomness"`
+	Coupling bool `json:"coupling" param:"coupling" doc:"run the neighbour (one record replaced) with the same noise and check ‖θ_k − θ′_k‖ at every step (GTU A4)"`
+	// Horizon is HorizonGTU (β, T and η from GTU Thm 2.3, Theorem23) or
+	// HorizonGiven / "" (T and η as given).
+	Horizon string `json:"horizon,omitempty" param:"horizon" doc:"gtu: β, steps and η from GTU Thm 2.3 with Lemma B.5's horizon (needs l2 > 0 and a target ε; the default when only a target is given and l2 > 0); given: steps and eta as given"`
+	Seed    uint64 `json:"seed" param:"seed" doc:"seed of the algorithm's randomness"`
 }
 
 // Derived are computed from the declared bounds and the parameters only.
@@ -67,9 +70,11 @@ type Derived struct {
 	// or with ψ > 0 the thresholded drift's Δ + √(2Mψ′) (Rashomon).
 	PathSensitivity float64 `json:"path_sensitivity"`
 	// Rashomon is the sampler's set-up (ψ > 0 only).
-	Rashomon   *Rashomon `json:"rashomon,omitempty"`
-	Steps      int64     `json:"steps"`
-	Eta        float64   `json:"eta"`
+	Rashomon *Rashomon `json:"rashomon,omitempty"`
+	Steps    int64     `json:"steps"`
+	Eta      float64   `json:"eta"`
+	// Schedule is GTU Thm 2.3's β, horizon and steps (horizon gtu only).
+	Schedule   *Schedule `json:"schedule,omitempty"`
 	Beta       float64   `json:"beta"`
 	BetaSource string    `json:"beta_source"`
 	// StepSize h = ηβ: the step of the drift.
@@ -148,6 +153,10 @@ func (p Params) validate() error {
 		return field.New("regularize", p.Regularize, "cannot be combined with psi > 0 (the sampler's sensitivity depends on the ℓ2 weight)")
 	}
 	switch {
+	case p.Horizon != "" && p.Horizon != HorizonGiven && p.Horizon != HorizonGTU:
+		return field.New("horizon", p.Horizon, "must be %s or %s", HorizonGTU, HorizonGiven)
+	case p.Horizon == HorizonGTU && (p.Beta != 0 || p.Psi > 0 || p.Regularize != ""):
+		return field.New("horizon", p.Horizon, "chooses β from the target ε for the plain strongly convex loss (ψ = 0, no added regulariser): give no beta, psi or regularize with it")
 	case p.Regularize != "" && p.Regularize != "erm" && p.Regularize != "sco":
 		return field.New("regularize", p.Regularize, "must be erm or sco (GTU §4.4) or empty")
 	case p.Beta != 0 && p.TargetEpsilon != 0:
@@ -199,9 +208,23 @@ func RunProblem(pr *optimizer.Problem, p Params) (*Result, error) {
 		dv.Rashomon, dv.PathSensitivity = rs, rs.Sensitivity
 		res.Assumptions = append(res.Assumptions, rs.assumption())
 	}
-	if p.Beta > 0 {
+	if p.Horizon == HorizonGTU {
+		sc, err := Theorem23(p.TargetEpsilon, dv.PathSensitivity, c.L, 2*pr.Declared.Radius, c.M, c.Beta, p.Delta)
+		if err != nil {
+			return nil, err
+		}
+		if float64(sc.Steps)*float64(n)*float64(d) > maxWork {
+			return nil, field.New("horizon", p.Horizon, "makes steps × records × dimension exceed 2·10^11 (T = %d)", sc.Steps)
+		}
+		p.Steps, p.Eta = sc.Steps, sc.Eta
+		dv.Steps, dv.Eta, dv.Schedule = sc.Steps, sc.Eta, &sc
+	}
+	switch {
+	case p.Beta > 0:
 		dv.Beta, dv.BetaSource = p.Beta, "given"
-	} else {
+	case dv.Schedule != nil:
+		dv.Beta, dv.BetaSource = dv.Schedule.Beta, fmt.Sprintf("GTU Thm 2.3 for ε ≤ %g at δ = %g: %s", p.TargetEpsilon, p.Delta, ScheduleSource)
+	default:
 		b, err := CalibrateBeta(p.TargetEpsilon, dv.PathSensitivity, p.Steps, p.Eta, p.Delta)
 		if err != nil {
 			return nil, err

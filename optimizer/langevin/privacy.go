@@ -12,10 +12,9 @@ import (
 // Source cites the path guarantee.
 const Source = "Ganesh, Thakurta, Upadhyay (seed 000): Lemma 3.1 (noisy GD / SGLD, per-step Gaussian RDP αηβ²Δ²/4 by Lemma A.7, composed over T steps by Fact A.8), the discrete form of Lemma 2.2 (path RDP αβ²Δ²t/4, t = Tη); converted by the improved conversion (Canonne, Kamath, Steinke 2020, Prop. 12)"
 
-// NotCertified says why the exponential mechanism and the iterated
-// exponential mechanism of seed 000 are not offered as runnable certified
-// algorithms.
-const NotCertified = "the exponential mechanism (GTU Alg. 2, Thm 2.1) is pure ε-DP only for an exact Gibbs sample, which Langevin diffusion reaches only as t → ∞ (a finite chain is not pure ε-DP), and the iterated exponential mechanism (GTU Alg. 1, Thm 4.2) depends on an unspecified constant c; run langevin for a finite-time (ε, δ) guarantee instead"
+// NotCertified says why the exponential mechanism of seed 000 (sampled by
+// Langevin diffusion) is not offered as a runnable certified algorithm.
+const NotCertified = "the exponential mechanism (GTU Alg. 2, Thm 2.1) is pure ε-DP only for an exact Gibbs sample, which Langevin diffusion reaches only as t → ∞ (a finite chain is not pure ε-DP); run bst14-expmech (the same mechanism, sampled exactly in one or two dimensions), iterated-expmech (GTU Alg. 1, Thm 4.2) or langevin for a finite-time (ε, δ) guarantee instead"
 
 // Privacy is the certified guarantee of a Langevin run: the RDP curve of the
 // whole path θ_1..θ_T and its (ε, δ). Every input is declared or a

@@ -306,12 +306,10 @@ func runSMDGame(g *Game, ds optimizer.DataSpec, p SMDParams, progress dp.Progres
 	tau := p.Eta
 	res.EtaSource = "given"
 	if tau == 0 {
-		tmax, err := SMDMaxStep(n, T, p.Samples, a, p.TargetEpsilon, p.Delta)
-		if err != nil {
+		if tau, err = smdStep(n, g.DX, g.DY, T, p.Samples, a, p.TargetEpsilon, p.Delta); err != nil {
 			return nil, err
 		}
-		topt := math.Sqrt(2 * ell(g.DX, g.DY) / (5 * a * a * float64(T)))
-		tau, res.EtaSource = math.Min(tmax, topt), "min{√(2ℓ/(5L0²T)) (minimises 2ℓ/(τT) + 5τL0²), largest τ the target ε allows (Thm 3.5 inverted)}"
+		res.EtaSource = "min{√(2ℓ/(5L0²T)) (minimises 2ℓ/(τT) + 5τL0²), largest τ the target ε allows (Thm 3.5 inverted)}"
 	}
 	pr, err := SMDPrivacy(n, T, p.Samples, a, tau, p.Delta)
 	if err != nil {

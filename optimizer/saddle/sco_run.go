@@ -143,11 +143,11 @@ func runSCOProblem(pr *SCOProblem, p SCOParams, progress dp.Progress) (*SCOResul
 	tau := p.Eta
 	res.EtaSource = "given"
 	if tau == 0 {
-		tmax, err := SCOMaxStep(n, T, K, q, c.L0, p.TargetEpsilon, p.Delta)
-		if err != nil {
+		var err error
+		if tau, err = scoStep(n, d, T, K, q, c, p.TargetEpsilon, p.Delta); err != nil {
 			return nil, err
 		}
-		tau, res.EtaSource = math.Min(tmax, scoBestStep(d, T, K, q, c)), "min{minimiser of the explicit bound over τ, largest τ the target ε allows (Prop. 4.3's accounting, Thm 3.5 inverted)}"
+		res.EtaSource = "min{minimiser of the explicit bound over τ, largest τ the target ε allows (Prop. 4.3's accounting, Thm 3.5 inverted)}"
 	}
 	pv, err := SCOPrivacy(n, T, K, q, c.L0, tau, p.Delta)
 	if err != nil {

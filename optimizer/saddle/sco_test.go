@@ -1,6 +1,7 @@
 package saddle
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -127,6 +128,29 @@ func TestSCOBoundByHand(t *testing.T) {
 	G := math.Min(16*(1+math.Log(8))/3+8*0.25/9, 4)
 	want := math.Log(4)/(0.1*5) + 0.1*4/2 + 4*0.5/3 + 2*1.0/3 + 4*h/5 + 0.1*G*lag/5
 	near(t, "bound", SCOBound(4, 5, 3, 2, c, 0.1), want, 1e-12)
+}
+
+// scoSums' block form (O(T/q)) equals the direct double sum over t and k
+// of its definition, to 1e-12 relative, where the asymptotic series is used
+// (blocks from a = 64 on) and where it is not.
+func TestSCOSumsBlockForm(t *testing.T) {
+	for _, c := range [][2]int{{1, 1}, {5, 2}, {7, 7}, {9, 10}, {1000, 31}, {20000, 130}, {50000, 3}, {4097, 64}} {
+		T, q := c[0], c[1]
+		var h, lag float64
+		for tt := 1; tt <= T; tt++ {
+			t0 := tt
+			if tt > q {
+				t0 = q * (tt / q)
+			}
+			for k := t0 + 1; k <= tt; k++ {
+				h += 1 / float64(k)
+			}
+			lag += float64(tt - t0)
+		}
+		gh, gl := scoSums(T, q)
+		near(t, fmt.Sprintf("Σ H_t at T = %d, q = %d", T, q), gh, h, 1e-12)
+		near(t, fmt.Sprintf("Σ (t − t0) at T = %d, q = %d", T, q), gl, lag, 0)
+	}
 }
 
 // Lemma C (docs/saddle.md §8) by Monte Carlo: for F(x) = ½‖x − x*‖²
