@@ -1,8 +1,10 @@
 package composition
 
 import (
-	"github.com/privamp/privamp/dp"
+	"fmt"
 	"math"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/internal/field"
@@ -36,6 +38,14 @@ type DPSGDAccounting struct {
 	PLDNote string `json:"pld_note,omitempty"`
 	// RDPNote says what the RDP bound is where that needs saying.
 	RDPNote string `json:"rdp_note,omitempty"`
+	// PoissonEpsilon is, for balls-in-bins batches, the ε the same
+	// accountant gives Poisson sampling at the same expected batch size
+	// (q = 1/k per step, the same steps and noise): the number usually
+	// reported for such a run, beside the balls-in-bins bound.
+	PoissonEpsilon *dp.Loss `json:"poisson_epsilon,omitempty"`
+	// PoissonAccountant is the accountant whose bound PoissonEpsilon is
+	// (under best the PLD's where smaller: balls-in-bins has no PLD here).
+	PoissonAccountant string `json:"poisson_accountant,omitempty"`
 }
 
 // Notes on the replace-one PLD.
@@ -90,6 +100,11 @@ func DPSGDWith(d rdp.DPSGD, a string) (DPSGDAccounting, error) {
 	r.Fill(d, *acc.RDP)
 	if fixed {
 		res.RDPNote = noteFixedSizeRDP
+	}
+	if d.Sampling == dp.BallsInBins {
+		if err := withPoisson(&res, d, a); err != nil {
+			return DPSGDAccounting{}, err
+		}
 	}
 	if acc.Mu != 0 { // q = 1: the exact Gaussian, RDP beside it
 		res.Mu, res.RDPEpsilon = dp.Num(acc.Mu), r.Epsilon
@@ -147,7 +162,7 @@ func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64) (DPSGDAccounting, er
 			return DPSGDAccounting{}, err
 		}
 		z = float64(g.Sigma)
-	case t.Name() == AccountRDP, steps > pld.MaxRuns && t.Name() == AccountBest:
+	case t.Name() == AccountRDP, steps > pld.MaxRuns && t.Name() == AccountBest, d.Sampling == dp.BallsInBins:
 		r, err := d.Account()
 		if err != nil {
 			return DPSGDAccounting{}, err
@@ -186,14 +201,41 @@ func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64) (DPSGDAccounting, er
 	return res, err
 }
 
+// withPoisson sets res.PoissonEpsilon: the same run with Poisson sampling
+// at q = 1/k, by the accountant a.
+func withPoisson(res *DPSGDAccounting, d rdp.DPSGD, a string) error {
+	p := d
+	p.Sampling, p.Calibrate = dp.Poisson, false
+	p.Noise = float64(res.NoiseMultiplier)
+	pr, err := DPSGDWith(p, a)
+	if err != nil {
+		return err
+	}
+	pe := pr.Epsilon
+	res.PoissonEpsilon, res.PoissonAccountant = &pe, pr.Accountant
+	note := fmt.Sprintf("with Poisson sampling at the same expected batch size (q = 1/k, same steps and noise) ε = %s by %s", pr.Epsilon, pr.Accountant)
+	if pr.Accountant != AccountRDP && pr.RDPEpsilon > 0 {
+		note += fmt.Sprintf(" (%s by rdp, the accountant of the balls-in-bins bound)", pr.RDPEpsilon)
+	}
+	res.RDPNote = joinNotes(res.RDPNote, note)
+	return nil
+}
+
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
 // DPSGDAssumptions are what the accounting of the DP-SGD run d assumes, as
 // privamp dpsgd prints them (and package query returns them): the sampling,
 // the clipping and noise, the neighbouring relation, and that every
 // intermediate model may be released.
 func DPSGDAssumptions(d rdp.DPSGD) []string {
 	smp := "every example enters each batch independently with probability q (Poisson sampling); shuffled fixed-size batches are not covered by this analysis, although common practice reports them so"
-	if d.Sampling == dp.WithoutReplacement {
-		smp = "each batch is exactly batch examples drawn uniformly without replacement, independently at each step (not a shuffle cut into consecutive batches)"
+	if d.Sampling == dp.WithoutReplacement || d.Sampling == dp.BallsInBins {
+		_, smp = d.Sampling.Describe()
 	}
 	nb := "add/remove one example"
 	if d.Neighbours == dp.ReplaceOne {

@@ -1,6 +1,9 @@
 package dp
 
-import "math/big"
+import (
+	"math"
+	"math/big"
+)
 
 // Event is one description of what a run did to the data, in the
 // vocabulary of Google's dp_accounting (dp_event.py: the DpEvent classes,
@@ -51,6 +54,19 @@ type SampledWithoutReplacement struct {
 	Event                         Event
 }
 
+// RandomAllocation runs Event at each of NumSteps steps, and uses each
+// record in exactly one of them, chosen uniformly at random and
+// independently of the other records: one epoch of balls-in-bins batches
+// (Chua et al., "Scalable DP-SGD: Shuffling vs. Poisson Subsampling",
+// NeurIPS 2024, balls-and-bins; "random allocation" of 1 out of t steps in
+// Feldman & Shenfeld, "Privacy amplification by random allocation", arXiv
+// 2502.08202). dp_accounting has no such event; the name is the papers'.
+// Event is a Gaussian; neighbours are add/remove.
+type RandomAllocation struct {
+	NumSteps int64
+	Event    Event
+}
+
 // SelfComposed runs Event Count times, adaptively (SelfComposedDpEvent).
 type SelfComposed struct {
 	Event Event
@@ -67,6 +83,7 @@ func (NoOp) EventType() string                      { return "NoOp" }
 func (PoissonSampled) EventType() string            { return "PoissonSampled" }
 func (SampledWithoutReplacement) EventType() string { return "SampledWithoutReplacement" }
 func (SelfComposed) EventType() string              { return "SelfComposed" }
+func (RandomAllocation) EventType() string          { return "RandomAllocation" }
 func (Composed) EventType() string                  { return "Composed" }
 
 // Rate is the chance m/n that a given record is in the sample.
@@ -86,9 +103,16 @@ const fixedSizeDenominator = 1 << 53
 // float64 quotient is q (a continued-fraction convergent), and where none
 // with n ≤ 2⁵³ is, as m/2⁵³ with m = ⌈q·2⁵³⌉ > q: a larger rate, which
 // only raises ε. With None every step sees every record (q is ignored).
+// With BallsInBins an epoch is k = round(1/q) steps (the caller checks
+// that 1/q is whole: rdp.DPSGD does) among which each record is used once,
+// and the run is ⌈steps/k⌉ epochs: a last partial epoch is accounted as a
+// whole one (its releases are a post-processing of the whole epoch's).
 func DPSGD(q, z float64, steps int64, s Sampling) Event {
 	var step Event = Gaussian{NoiseMultiplier: z}
 	switch s {
+	case BallsInBins:
+		k := max(int64(math.Round(1/q)), 1)
+		return SelfComposed{Event: RandomAllocation{NumSteps: k, Event: step}, Count: (steps + k - 1) / k}
 	case Poisson:
 		step = PoissonSampled{SamplingProbability: q, Event: step}
 	case WithoutReplacement:

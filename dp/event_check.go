@@ -74,6 +74,9 @@ func Validate(e Event, r Relation) error {
 			}
 			return nil
 		}
+		if a, ok := e.(RandomAllocation); ok && a.NumSteps >= 1 {
+			k *= float64(a.NumSteps) // an epoch runs its mechanism at each step
+		}
 		if total += k; total > MaxRuns {
 			return field.New("count", total, "makes more than 1e12 runs in all")
 		}
@@ -114,6 +117,14 @@ func checkLeaf(e Event, r Relation) error {
 			return field.New("sample_size", m, "must be a whole number in [1, source_dataset_size = %d]", n)
 		case r != ReplaceOne:
 			return field.New("neighbouring", r.String(), "must be replace-one for sampling without replacement: under add/remove the dataset size changes and no dominating pair for fixed-size batches is known")
+		}
+		return wrapsGaussian(x.Event, x.EventType())
+	case RandomAllocation:
+		switch {
+		case x.NumSteps < 1 || x.NumSteps > MaxRuns:
+			return field.New("num_steps", x.NumSteps, "must be a whole number in [1, 1e12]")
+		case r != AddRemove:
+			return field.New("neighbouring", r.String(), "must be add/remove for random allocation (balls-in-bins): its accounting (Feldman & Shenfeld 2025) is for a record added or removed; replace-one is not covered")
 		}
 		return wrapsGaussian(x.Event, x.EventType())
 	case nil:

@@ -51,6 +51,8 @@ func curveOf(e dp.Event, r dp.Relation, sens float64) Curve {
 	case dp.SampledWithoutReplacement: // replace-one only (dp.Check)
 		// The dominating pair's Rényi divergence (exact Gaussian at m = n).
 		return SampledGaussianFixedSize{Gamma: x.Rate(), Z: x.Event.(dp.Gaussian).NoiseMultiplier}
+	case dp.RandomAllocation: // add/remove only (dp.Check)
+		return AllocationCurve(x.NumSteps, x.Event.(dp.Gaussian).NoiseMultiplier).Table()
 	case dp.SelfComposed:
 		return Repeat(curveOf(x.Event, r, sens), float64(x.Count))
 	case dp.Composed:
@@ -113,6 +115,15 @@ func (a Accountant) source(e dp.Event, p DP) string {
 	})
 	if wor {
 		s += "; sampling without replacement: " + SourceFixedSize
+	}
+	alloc := false
+	_ = dp.Leaves(e, func(l dp.Event, _ float64) error {
+		_, ok := l.(dp.RandomAllocation)
+		alloc = alloc || ok
+		return nil
+	})
+	if alloc {
+		s += "; balls-in-bins: " + SourceAllocation
 	}
 	if p.TotalVariation {
 		s += "; ε = 0 by total variation ≤ √(1 − e^{−KL}) (Bretagnolle–Huber)"

@@ -30,7 +30,9 @@ type DPSGD struct {
 	// replacement is valid only with dp.ReplaceOne. RDP bounds it by
 	// SampledGaussianFixedSize (the Rényi divergence of the dominating pair
 	// of pld.SubsampledGaussianReplaceOne); composition.DPSGDWith also
-	// accounts it with that pair's PLD.
+	// accounts it with that pair's PLD. dp.BallsInBins (add/remove only):
+	// epochs of k = 1/q steps (a whole number), each record in one of them
+	// uniformly at random (rdp.RandomAllocation).
 	Sampling  dp.Sampling
 	Calibrate bool // find the smallest z for TargetEpsilon instead of taking Noise
 	// TargetEpsilon is the ε > 0 to calibrate z for.
@@ -93,8 +95,18 @@ func (d DPSGD) rate() (q, steps float64, err error) {
 	switch {
 	case d.Sampling == dp.WithoutReplacement && d.Neighbours != dp.ReplaceOne:
 		return 0, 0, field.New("sampling", "fixed-size", "needs replace-one neighbours: no dominating pair for batches drawn without replacement under add/remove is implemented")
+	case d.Sampling == dp.BallsInBins && d.Neighbours != dp.AddRemove:
+		return 0, 0, field.New("sampling", "balls-in-bins", "needs add/remove neighbours: random allocation's accounting (Feldman & Shenfeld 2025) is for a record added or removed")
+	case d.Sampling == dp.BallsInBins:
+		if k := math.Round(1 / q); k < 1 || math.Abs(k*q-1) > 1e-12 {
+			name, v := "sampling_rate", q
+			if d.SamplingRate == 0 {
+				name, v = "batch", d.Batch
+			}
+			return 0, 0, field.New(name, v, "must make 1/q = n/batch a whole number of steps per epoch for balls-in-bins (each record goes to one of the epoch's n/batch batches)")
+		}
 	case d.Sampling != dp.Poisson && d.Sampling != dp.WithoutReplacement:
-		return 0, 0, field.New("sampling", d.Sampling.String(), "must be poisson or fixed-size (without_replacement)")
+		return 0, 0, field.New("sampling", d.Sampling.String(), "must be poisson, fixed-size (without_replacement) or balls-in-bins")
 	}
 	switch {
 	case d.Steps != 0 && d.Epochs != 0:
@@ -201,6 +213,8 @@ func (r *DPSGDResult) Fill(d DPSGD, p DP) {
 	switch {
 	case d.Sampling == dp.WithoutReplacement && d.Neighbours == dp.ReplaceOne:
 		r.Method = "rdp-fixed-size-replace-one"
+	case d.Sampling == dp.BallsInBins:
+		r.Method = "rdp-balls-in-bins"
 	case d.Neighbours == dp.ReplaceOne:
 		r.Method += "-replace-one"
 	}

@@ -47,6 +47,9 @@ func via(a dp.Accountant) string {
 // (rdp.DPSGD.Event). A shuffled run has no event of its own: it is
 // accounted here as Poisson sampling, for reference only.
 func (r DPSGDRun) Event(z float64) dp.Event {
+	if r.Sampling == SamplingBallsInBins {
+		return dp.DPSGD(float64(r.SamplingRate), z, r.Steps, dp.BallsInBins)
+	}
 	if r.Sampling != SamplingFixedSize {
 		return dp.DPSGD(float64(r.SamplingRate), z, r.Steps, dp.Poisson)
 	}
@@ -103,6 +106,9 @@ func dpsgdNoiseFor(a dp.Accountant, r DPSGDRun, epsilon float64) (float64, bool)
 	}
 	d := rdp.DPSGD{Steps: float64(r.Steps), Delta: float64(r.Delta), Neighbours: r.Neighbours, Calibrate: true,
 		TargetEpsilon: epsilon, Conversion: t.Conversion, SamplingRate: float64(r.SamplingRate)}
+	if r.Sampling == SamplingBallsInBins {
+		d.Sampling = dp.BallsInBins
+	}
 	if r.Sampling == SamplingFixedSize {
 		d.Sampling = dp.WithoutReplacement
 		if r.N > 0 && r.Batch > 0 {

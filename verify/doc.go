@@ -72,7 +72,7 @@
 // unique keys; whole numbers as 1e12). The keys:
 //
 //	"algorithm"         "dpsgd"                                                 required
-//	"sampling"          "poisson", "fixed-size" or "shuffle"                     required
+//	"sampling"          "poisson", "fixed-size", "shuffle" or "balls-in-bins"    required
 //	"sample_rate"       q ∈ (0, 1] (Opacus)                                     } one of the two
 //	"n", "batch_size"   q = batch_size/n (TF-Privacy)                           }
 //	"noise_multiplier"  z = σ/C > 0 (noise σ on the sum of gradients clipped to C) required

@@ -27,6 +27,10 @@ const (
 	// SamplingShuffle: the data are shuffled and cut into consecutive
 	// batches (the usual tf.data / DataLoader pipeline).
 	SamplingShuffle = "shuffle"
+	// SamplingBallsInBins: each epoch of 1/q steps places every example in
+	// one of its batches uniformly at random, independently (Chua et al.
+	// 2024's balls-and-bins; dp.RandomAllocation). Add/remove only.
+	SamplingBallsInBins = "balls-in-bins"
 )
 
 // DPSGDClaim is a DP-SGD training run's claimed (ε, δ), with the parameter
@@ -115,9 +119,9 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 		return r, bad("algorithm", d.Algorithm, "must be %q for a DP-SGD claim, got %q", AlgorithmDPSGD, d.Algorithm)
 	}
 	switch d.Sampling {
-	case "", SamplingPoisson, SamplingFixedSize, SamplingShuffle: // "": refused below, after the other fields
+	case "", SamplingPoisson, SamplingFixedSize, SamplingShuffle, SamplingBallsInBins: // "": refused below, after the other fields
 	default:
-		return r, bad("sampling", d.Sampling, "must be %q, %q or %q, got %q", SamplingPoisson, SamplingFixedSize, SamplingShuffle, d.Sampling)
+		return r, bad("sampling", d.Sampling, "must be %q, %q, %q or %q, got %q", SamplingPoisson, SamplingFixedSize, SamplingShuffle, SamplingBallsInBins, d.Sampling)
 	}
 	rel, err := dp.ParseRelation("neighbours", d.Neighbours)
 	if err != nil {
@@ -148,6 +152,13 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 	default:
 		r.N, r.Batch = *d.N, *d.BatchSize
 		r.SamplingRate = dp.Num(float64(r.Batch) / float64(r.N))
+	}
+	if k := math.Round(1 / float64(r.SamplingRate)); d.Sampling == SamplingBallsInBins && math.Abs(k*float64(r.SamplingRate)-1) > 1e-12 {
+		f, v := "sample_rate", any(float64(r.SamplingRate))
+		if r.N > 0 {
+			f, v = "batch_size", any(r.Batch)
+		}
+		return r, bad(f, v, "must make 1/q = n/batch_size a whole number of steps per epoch for balls-in-bins sampling, got q = %v", float64(r.SamplingRate))
 	}
 	// the number of steps
 	switch {
@@ -218,6 +229,9 @@ const ViaShuffle = "shuffled-batch bounds (exact Gaussian without amplification;
 //     bound for them.
 //   - Fixed-size batches under add/remove: dp.Unsupported; no dominating pair
 //     for them is implemented here.
+//   - Balls-in-bins batches (random allocation) under add/remove: decided
+//     the same way by the RDP of random allocation (rdp.RandomAllocation);
+//     under replace-one dp.Unsupported.
 //   - Shuffled batches (verifyShuffle, with n, batch_size and whole epochs):
 //     dp.Invalid below the lower bound of Chua et al., dp.Valid at or above
 //     the upper bound without amplification, dp.Unsupported with the
@@ -278,6 +292,12 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 	case r.Sampling == SamplingShuffle:
 		return unsupported("shuffled, consecutive batches: each example is in exactly one batch per epoch, not in each batch independently with probability q",
 			"accounting shuffled batches as if Poisson-sampled is the common approximation (Opacus, TF-Privacy), not a proof: privamp does not certify it")
+	case r.Sampling == SamplingBallsInBins && r.Neighbours != dp.AddRemove:
+		return unsupported("balls-in-bins batches under replace-one neighbours: random allocation is accounted for an example added or removed only (Feldman & Shenfeld 2025)",
+			"balls-in-bins (random allocation) is certified under add/remove neighbours by its Rényi divergence (rdp.RandomAllocation); replace-one is not covered")
+	case r.Sampling == SamplingBallsInBins:
+		v.Checks = append(v.Checks, check("balls-in-bins sampling", dp.Assumed, float64(r.SamplingRate), nan, BasisTrust,
+			"each epoch of 1/q steps places every example in one of its batches uniformly at random, independently: declared, nothing in the claim can check it"))
 	case fixed && r.Neighbours != dp.ReplaceOne:
 		return unsupported("batches of exactly batch_size drawn without replacement under add/remove neighbours: no dominating pair for them is implemented here, so no bound is given",
 			"sampling without replacement (fixed-size batches) is certified under replace-one neighbours only (the PLD's replace-one pair); under add/remove no dominating pair is implemented in privamp, and accounting it as Poisson is an approximation, not a proof")

@@ -74,7 +74,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 	f.Float64Var(&d.TargetEpsilon, "target-epsilon", 0, "calibrate the noise multiplier for this ε > 0 instead of taking --noise")
 	f.StringVar(&neighbours, "neighbours", "add-remove", "neighbouring relation: add-remove or replace-one")
 	f.StringVar(&accountant, "accountant", "best", "rdp, pld, or best (the smaller sound value)")
-	f.StringVar(&sampling, "sampling", "poisson", "poisson, fixed-size (without replacement; needs --neighbours replace-one and --n, --batch), or shuffle (one shuffle per epoch, consecutive batches: lower and upper bounds)")
+	f.StringVar(&sampling, "sampling", "poisson", "poisson, fixed-size (without replacement; needs --neighbours replace-one and --n, --batch), shuffle (one shuffle per epoch, consecutive batches: lower and upper bounds), or balls-in-bins (each example in one of an epoch's n/batch steps; add-remove)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		var err error
 		if d.Conversion, err = conv(); err != nil {
@@ -100,7 +100,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		}
 		smp, err := dp.ParseSampling("sampling", sampling)
 		if err != nil || smp == dp.None {
-			return badInput("--sampling must be poisson, fixed-size or shuffle, got %q", sampling)
+			return badInput("--sampling must be poisson, fixed-size, shuffle or balls-in-bins, got %q", sampling)
 		}
 		d.Neighbours, d.Calibrate, d.Sampling = rel, changed(cmd, "target-epsilon"), smp
 		if _, err := composition.Named(accountant); err != nil {
@@ -133,8 +133,8 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	if res.Calibrated {
 		zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
 	}
-	if d.Sampling == dp.WithoutReplacement {
-		title = "DP-SGD (fixed-size batches drawn without replacement)"
+	if d.Sampling != dp.Poisson {
+		title, _ = d.Sampling.Describe()
 	}
 	r := &report{
 		Title: title,

@@ -101,6 +101,9 @@ func Account(ev Events, q Query) (Result, error) {
 		for _, ph := range phases {
 			if !ph.PLD {
 				note := fmt.Sprintf("PLD does not apply: %s runs %s times, more than the PLD accountant composes (%d)", ph.Path, ph.Count, maxPLDCount)
+				if ph.Sampling == dp.BallsInBins {
+					note = "PLD does not apply: " + ph.Path + " is balls-in-bins (RandomAllocation), which has no PLD here; rdp or best answer"
+				}
 				if a == composition.AccountPLD {
 					return Result{}, field.New("accountant", a, "does not apply: %s", note)
 				}
@@ -132,7 +135,7 @@ func Account(ev Events, q Query) (Result, error) {
 	}
 	if strings.HasPrefix(res.PLDNote, "PLD does not apply: a ") { // name the phase by its path in the file
 		for _, ph := range phases {
-			if !ph.PLD {
+			if !ph.PLD && ph.Sampling != dp.BallsInBins {
 				res.PLDNote = fmt.Sprintf("PLD does not apply: %s runs %s times, more than the PLD accountant composes (%d); ε is RDP's bound", ph.Path, ph.Count, maxPLDCount)
 				break
 			}

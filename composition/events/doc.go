@@ -50,6 +50,14 @@
 //     Gaussian. Only under replace_one: under add_or_remove_one the
 //     dataset size changes and no dominating pair for fixed-size batches is
 //     known.
+//   - RandomAllocation {num_steps, event}: one epoch of balls-in-bins
+//     batches: event, which must be a Gaussian, runs at each of num_steps
+//     steps, and each record is used in exactly one of them, chosen
+//     uniformly at random and independently of the other records
+//     (Feldman & Shenfeld's random allocation; Chua et al.'s
+//     balls-and-bins). Not a dp_accounting event. Only under
+//     add_or_remove_one; accounted by RDP (rdp.RandomAllocation); the PLD
+//     refuses it. Epochs are a SelfComposed around it.
 //   - SelfComposed {count, event}: event runs count times (adaptively),
 //     count a whole number in [1, 10¹²].
 //   - Composed {events}: the events run one after the other (adaptively);
@@ -76,6 +84,7 @@
 //	RandomizedResponse (2 buckets)         refused             PLD, RDP
 //	PoissonSampled(Gaussian)               PLD, RDP            PLD, RDP
 //	SampledWithoutReplacement(Gaussian)    refused             PLD, RDP
+//	RandomAllocation(Gaussian)             RDP                 refused
 //	PoissonSampled(Laplace), other nesting refused             refused
 //
 // The PLD of a Poisson-sampled Gaussian under replace_one, and of a

@@ -15,6 +15,9 @@ const (
 	TypeSampledWithoutReplacement = "SampledWithoutReplacement"
 	TypeSelfComposed              = "SelfComposed"
 	TypeComposed                  = "Composed"
+	// TypeRandomAllocation is balls-in-bins (dp.RandomAllocation): not a
+	// dp_accounting class; the name is Feldman & Shenfeld's.
+	TypeRandomAllocation = "RandomAllocation"
 )
 
 // Event is one node of the events tree as the file writes it: Type names the
@@ -35,7 +38,9 @@ type Event struct {
 	SampleSize        *int64 `json:"sample_size"`
 	// SelfComposed: how many times Event runs.
 	Count *int64 `json:"count"`
-	// PoissonSampled, SampledWithoutReplacement, SelfComposed: the event
+	// RandomAllocation: the steps of one epoch; each record is used in one of them.
+	NumSteps *int64 `json:"num_steps"`
+	// PoissonSampled, SampledWithoutReplacement, RandomAllocation, SelfComposed: the event
 	// that runs (on the sample, or Count times).
 	Event *Event `json:"event"`
 	// Composed: the events that run one after the other (adaptively).
@@ -77,6 +82,8 @@ func (e *Event) dp() dp.Event {
 		return dp.SampledWithoutReplacement{SourceDatasetSize: *e.SourceDatasetSize, SampleSize: *e.SampleSize, Event: e.Event.dp()}
 	case TypeSelfComposed:
 		return dp.SelfComposed{Event: e.Event.dp(), Count: *e.Count}
+	case TypeRandomAllocation:
+		return dp.RandomAllocation{NumSteps: *e.NumSteps, Event: e.Event.dp()}
 	case TypeComposed:
 		es := make([]dp.Event, len(e.Events))
 		for i := range e.Events {

@@ -14,14 +14,16 @@ type Phase struct {
 	// Mechanism is Gaussian, Laplace, RandomizedResponse or NoOp.
 	Mechanism string `json:"mechanism"`
 	// Sampling is how the mechanism's input is drawn: in JSON
-	// "poisson", "without_replacement" or "none".
+	// "poisson", "without_replacement", "balls_in_bins" or "none".
 	Sampling dp.Sampling `json:"sampling"`
 	// SamplingProbability is q (Poisson), or sample_size/source_dataset_size.
-	SamplingProbability dp.Num   `json:"sampling_probability"`
-	SourceDatasetSize   int64    `json:"source_dataset_size,omitempty"`
-	SampleSize          int64    `json:"sample_size,omitempty"`
-	NoiseMultiplier     dp.Noise `json:"noise_multiplier,omitempty"`
-	NoiseParameter      dp.Num   `json:"noise_parameter,omitempty"`
+	SamplingProbability dp.Num `json:"sampling_probability"`
+	SourceDatasetSize   int64  `json:"source_dataset_size,omitempty"`
+	SampleSize          int64  `json:"sample_size,omitempty"`
+	// NumSteps is a RandomAllocation's steps per epoch (balls-in-bins).
+	NumSteps        int64    `json:"num_steps,omitempty"`
+	NoiseMultiplier dp.Noise `json:"noise_multiplier,omitempty"`
+	NoiseParameter  dp.Num   `json:"noise_parameter,omitempty"`
 	// Sensitivity is the sensitivity the noise is measured against: 1, or 2
 	// under replace_one (a record replaced moves a sum by g − g′); 0 for
 	// randomized response and NoOp.
@@ -57,6 +59,10 @@ func phaseOf(e *Event, path string, count float64, rel dp.Relation) Phase {
 		ph.Sampling = SamplingWithoutReplacement
 		ph.SourceDatasetSize, ph.SampleSize = *e.SourceDatasetSize, *e.SampleSize
 		ph.SamplingProbability = dp.Num(float64(*e.SampleSize) / float64(*e.SourceDatasetSize))
+		m = e.Event
+	case TypeRandomAllocation:
+		ph.Sampling, ph.NumSteps, ph.PLD = dp.BallsInBins, *e.NumSteps, false
+		ph.SamplingProbability, ph.Count = dp.Num(1/float64(*e.NumSteps)), dp.Num(count*float64(*e.NumSteps))
 		m = e.Event
 	}
 	ph.Mechanism = m.Type

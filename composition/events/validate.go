@@ -35,6 +35,7 @@ var types = []struct {
 	{TypeSampledWithoutReplacement, []string{"source_dataset_size", "sample_size", "event"}},
 	{TypeSelfComposed, []string{"count", "event"}},
 	{TypeComposed, []string{"events"}},
+	{TypeRandomAllocation, []string{"num_steps", "event"}},
 }
 
 func typeNames() string {
@@ -57,12 +58,13 @@ func (e *Event) present() map[string]bool {
 		"count":                e.Count != nil,
 		"event":                e.Event != nil,
 		"events":               e.Events != nil,
+		"num_steps":            e.NumSteps != nil,
 	}
 }
 
 // keyOrder is the order in which stray and missing keys are reported.
 var keyOrder = []string{"noise_multiplier", "noise_parameter", "num_buckets", "sampling_probability",
-	"source_dataset_size", "sample_size", "count", "event", "events"}
+	"source_dataset_size", "sample_size", "count", "event", "events", "num_steps"}
 
 // Validate checks ev against the rules of the package documentation: known
 // types with exactly their parameters, every parameter in its range, at
@@ -142,7 +144,11 @@ func (w *walker) event(e *Event, path string, depth int, mult float64) error {
 			return bad(path+".event", nil, "the file holds more than %d events", MaxEvents)
 		}
 	}
-	if w.steps += mult; w.steps > MaxCount {
+	runs := mult
+	if e.NumSteps != nil { // an epoch of random allocation runs its Gaussian at each step
+		runs *= float64(*e.NumSteps)
+	}
+	if w.steps += runs; w.steps > MaxCount {
 		return bad(path, nil, "makes more than 1e12 runs in all")
 	}
 	w.phases = append(w.phases, phaseOf(e, path, mult, w.rel))
@@ -224,6 +230,14 @@ func (w *walker) leaf(e *Event, path string) error {
 		}
 		if w.rel != dp.ReplaceOne {
 			return bad(path+".type", e.Type, "is accounted under replace_one neighbouring only: under add_or_remove_one the dataset size changes and no dominating pair for fixed-size batches is known; use PoissonSampled, or replace_one")
+		}
+		return wrapsGaussian(e, path)
+	case TypeRandomAllocation:
+		if k := *e.NumSteps; k < 1 || k > MaxCount {
+			return bad(path+".num_steps", k, "must be a whole number in [1, 1e12], got %d", k)
+		}
+		if w.rel != dp.AddRemove {
+			return bad(path+".type", e.Type, "is accounted under add_or_remove_one neighbouring only (Feldman & Shenfeld's random allocation); the file says %s", w.rel)
 		}
 		return wrapsGaussian(e, path)
 	}

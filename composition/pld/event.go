@@ -35,6 +35,9 @@ func (Accountant) Supports(e dp.Event, r dp.Relation) error {
 		return err
 	}
 	return dp.Leaves(e, func(l dp.Event, k float64) error {
+		if _, ok := l.(dp.RandomAllocation); ok {
+			return fmt.Errorf("no PLD of random allocation (balls-in-bins) is implemented: Feldman & Shenfeld's construction (arXiv 2602.17284) was not read in full; the RDP accountant bounds it")
+		}
 		if k > MaxRuns {
 			return fmt.Errorf("a %s event runs %g times, more than the PLD accountant composes (%d)", l.EventType(), k, MaxRuns)
 		}

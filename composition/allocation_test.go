@@ -1,0 +1,63 @@
+package composition
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/privamp/privamp/dp"
+	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/rdp"
+)
+
+// dpsgd --sampling balls-in-bins: RDP's bound (the PLD refuses with its
+// reason), with Poisson's ε at the same expected batch beside it; the
+// events accountant gives the same number for the same run.
+func TestDPSGDBallsInBins(t *testing.T) {
+	d := rdp.DPSGD{N: 60000, Batch: 250, Epochs: 3, Noise: 1.1, Delta: 1e-5, Sampling: dp.BallsInBins}
+	r, err := DPSGDWith(d, AccountBest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Accountant != AccountRDP || r.Method != "rdp-balls-in-bins" || !strings.Contains(r.PLDNote, "random allocation") {
+		t.Errorf("accountant %q, method %q, pld note %q", r.Accountant, r.Method, r.PLDNote)
+	}
+	if r.PoissonEpsilon == nil || !(*r.PoissonEpsilon > 0) || r.PoissonAccountant != AccountPLD || !strings.Contains(r.RDPNote, "Poisson sampling at the same expected batch size") {
+		t.Errorf("Poisson comparison: %v by %q, note %q", r.PoissonEpsilon, r.PoissonAccountant, r.RDPNote)
+		return
+	}
+	ev, _ := d.Event(1.1)
+	g, err := Tightest().Epsilon(ev, dp.AddRemove, 1e-5)
+	if err != nil || g.Epsilon != r.Epsilon {
+		t.Errorf("events: %v %v, dpsgd %v", g.Epsilon, err, r.Epsilon)
+	}
+	rr, err := DPSGDWith(d, AccountRDP)
+	if err != nil || rr.Epsilon != r.Epsilon || rr.PoissonAccountant != AccountRDP {
+		t.Errorf("rdp: %+v %v", rr, err)
+	}
+	if _, err := DPSGDWith(d, AccountPLD); err == nil || !strings.Contains(err.Error(), "random allocation") {
+		t.Errorf("pld alone refuses with the reason: %v", err)
+	}
+	for _, c := range []struct {
+		d     rdp.DPSGD
+		field string
+	}{
+		{rdp.DPSGD{N: 60000, Batch: 256, Epochs: 1, Noise: 1, Delta: 1e-5, Sampling: dp.BallsInBins}, "batch"},
+		{rdp.DPSGD{SamplingRate: 0.3, Steps: 10, Noise: 1, Delta: 1e-5, Sampling: dp.BallsInBins}, "sampling_rate"},
+		{rdp.DPSGD{N: 1000, Batch: 10, Epochs: 1, Noise: 1, Delta: 1e-5, Sampling: dp.BallsInBins, Neighbours: dp.ReplaceOne}, "sampling"},
+	} {
+		_, err := DPSGDWith(c.d, AccountBest)
+		if f, ok := err.(*field.Error); !ok || f.Field != c.field {
+			t.Errorf("%+v: %v, want a field error on %s", c.d, err, c.field)
+		}
+	}
+	// Calibration finds the noise RDP certifies for the target.
+	if testing.Short() {
+		return
+	}
+	c := d
+	c.Calibrate, c.TargetEpsilon = true, 1
+	cr, err := DPSGDWith(c, AccountBest)
+	if err != nil || !(float64(cr.Epsilon) <= 1) || !(float64(cr.NoiseMultiplier) > 1) {
+		t.Errorf("calibrated: %+v %v", cr, err)
+	}
+}
