@@ -76,7 +76,7 @@ func (t Tight) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, 
 	if err != nil {
 		return dp.Guarantee{}, err
 	}
-	return dp.Guarantee{Epsilon: a.Epsilon, Delta: a.Delta, Relation: r, Accountant: a.Accountant, Source: a.Source,
+	return dp.Guarantee{Epsilon: a.Epsilon, Delta: a.Delta, Accountant: a.Accountant, Source: a.Source,
 		Assumptions: dp.Assumptions(e, r)}, nil
 }
 
@@ -108,10 +108,7 @@ func (t Tight) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee, erro
 // Accounting is Tight's full answer: the headline (Epsilon by Accountant,
 // with its Source) and what each accountant found beside it.
 type Accounting struct {
-	Epsilon    dp.Loss
-	Delta      dp.Loss
-	Accountant string
-	Source     string
+	dp.Guarantee
 	// Mu is the μ of the one Gaussian a run at rate 1 composes to (0
 	// otherwise), Exact its exact ε.
 	Mu, Exact float64
@@ -167,7 +164,7 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 			return Accounting{}, err
 		}
 	}
-	res := Accounting{Delta: dp.Loss(delta)}
+	res := Accounting{Guarantee: dp.Guarantee{Delta: dp.Loss(delta)}}
 	run, isRun := dp.AsSampledGaussianRun(e)
 	exact := isRun && run.Sampling != dp.None && run.Rate == 1
 	pa := pld.Accountant{Options: pld.Options{Interval: t.Interval}}

@@ -146,7 +146,7 @@ func mcAudit(t testing.TB, c mcCase, pathD, pathDp string, params map[string]str
 		}
 	}()
 	ev, _, _, err := lowerbound.Audit(trials, sample, audit.Options{Confidence: 0.95, Delta: delta,
-		Upper: &audit.Upper{Epsilon: eps, Delta: delta, Source: c.alg + " certificate"}})
+		Upper: audit.UpperBound(eps, delta, c.alg+" certificate")})
 	if err != nil {
 		t.Fatalf("%s: %v", c.name, err)
 	}

@@ -51,9 +51,8 @@ type Solver struct {
 
 // OutputPrivacy is the certificate of output perturbation.
 type OutputPrivacy struct {
-	Noise   string  `json:"noise"`
-	Epsilon dp.Loss `json:"epsilon"`
-	Delta   float64 `json:"delta"`
+	Noise string `json:"noise"`
+	dp.Guarantee
 	// ExactSensitivity is 2·Sens/(nm) (OutputSensitivity
 	// with Sens ≤ L: the ℓ2 term cancels between neighbours).
 	ExactSensitivity float64 `json:"exact_sensitivity"`
@@ -64,7 +63,6 @@ type OutputPrivacy struct {
 	// (composition.GaussianSigma, exact for every ε).
 	Scale      dp.Noise `json:"scale"`
 	Neighbours string   `json:"neighbours"`
-	Source     string   `json:"source"`
 	// PaperScale is the paper's noise at the same ε: 2L/(nΔε) (gamma) or
 	// σ₀ = 2L√ln(1/δ)/(Δεn) (Appendix B), with its L; PaperEpsilon is what
 	// that σ₀ really gives at δ for the exact minimiser (never a guarantee
@@ -248,7 +246,7 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 		if err != nil {
 			return nil, field.New("epsilon", nil, "%v", err)
 		}
-		pv.Delta = p.Delta
+		pv.Delta = dp.Loss(p.Delta)
 		pv.Scale = dp.Noise(sigma)
 		e, _ := composition.GaussianEpsilon(pv.Sensitivity/sigma, p.Delta)
 		pv.Epsilon = dp.Loss(e)
