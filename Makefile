@@ -11,7 +11,7 @@ FUZZTIME ?= 20s
 all: lint test build
 
 build:
-	$(GO) build -tags minimal -o $(BIN) ./cmd/privamp
+	$(GO) build -tags minimal -ldflags "-X main.commit=$$(git rev-parse HEAD 2>/dev/null)" -o $(BIN) ./cmd/privamp
 
 # privamp's main job with embedded defaults.
 run:

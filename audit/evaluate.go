@@ -25,20 +25,19 @@ type Options struct {
 	// The threshold and GDP estimates then run at confidence
 	// 1 − (1 − Confidence)/2 each, so that their maximum holds at Confidence.
 	GDPInMax bool `json:"gdp_in_max"`
-	// Upper, if set, is the upper bound (claimed or certified ε at δ =
-	// Delta) the lower bound is set beside.
-	Upper *Upper `json:"upper,omitempty"`
+	// Upper, if set, is the upper bound (a claimed or certified ε at δ =
+	// Delta, with its source) the lower bound is set beside.
+	Upper *dp.Guarantee `json:"upper,omitempty"`
+}
+
+// UpperBound is the upper bound a claim or a user states (ε at δ, and where
+// it was stated), as Options.Upper takes it: a dp.Guarantee, not yet proved.
+func UpperBound(epsilon, delta float64, source string) *dp.Guarantee {
+	return &dp.Guarantee{Epsilon: dp.Loss(epsilon), Delta: dp.Loss(delta), Source: source}
 }
 
 // DefaultOptions: 95% confidence, δ = 10⁻⁵.
 func DefaultOptions() Options { return Options{Confidence: 0.95, Delta: 1e-5} }
-
-// Upper is an upper bound on ε at Delta: a claim, or a certified guarantee.
-type Upper struct {
-	Epsilon float64 `json:"epsilon"`
-	Delta   float64 `json:"delta"`
-	Source  string  `json:"source"`
-}
 
 // Comparison sets the lower bound beside an upper bound.
 type Comparison struct {
@@ -118,10 +117,10 @@ func Evaluate(c *Canaries, o Options) (*Evaluation, error) {
 		}
 	}
 	if u := o.Upper; u != nil {
-		if math.IsNaN(u.Epsilon) || u.Epsilon < 0 {
+		if math.IsNaN(float64(u.Epsilon)) || u.Epsilon < 0 {
 			return nil, field.New("upper.epsilon", u.Epsilon, "must be ≥ 0 (+Inf: no finite bound)")
 		}
-		if u.Delta != o.Delta {
+		if float64(u.Delta) != o.Delta {
 			return nil, field.New("upper.delta", u.Delta, "must equal the δ of the lower bound (%g): bounds at different δ do not compare", o.Delta)
 		}
 	}
@@ -169,18 +168,19 @@ func Evaluate(c *Canaries, o Options) (*Evaluation, error) {
 
 // Compare sets a lower bound (holding with probability ≥ conf) beside an
 // upper bound at the same δ.
-func Compare(lower float64, u Upper, conf float64) *Comparison {
-	cmp := &Comparison{EpsilonUpper: dp.Loss(u.Epsilon), EpsilonLower: dp.Max(lower), Delta: u.Delta,
-		Source: u.Source, Gap: dp.Num(u.Epsilon - lower)}
-	if lower > u.Epsilon {
+func Compare(lower float64, u dp.Guarantee, conf float64) *Comparison {
+	up, delta := float64(u.Epsilon), float64(u.Delta)
+	cmp := &Comparison{EpsilonUpper: u.Epsilon, EpsilonLower: dp.Max(lower), Delta: delta,
+		Source: u.Source, Gap: dp.Num(up - lower)}
+	if lower > up {
 		cmp.Verdict = dp.Violated
 		cmp.Statement = fmt.Sprintf("the lower bound ε ≥ %s exceeds the upper bound ε = %s at δ = %g by %s: with %g%% confidence the upper bound is false",
-			dp.Max(lower), dp.Loss(u.Epsilon), u.Delta, dp.Num(lower-u.Epsilon), 100*conf)
+			dp.Max(lower), u.Epsilon, delta, dp.Num(lower-up), 100*conf)
 		return cmp
 	}
 	cmp.Verdict = dp.Consistent
 	cmp.Statement = fmt.Sprintf("the lower bound ε ≥ %s does not exceed the upper bound ε = %s at δ = %g: the gap is %s (if the upper bound is right, the true ε lies between them, the lower end holding with %g%% confidence)",
-		dp.Max(lower), dp.Loss(u.Epsilon), u.Delta, dp.Num(u.Epsilon-lower), 100*conf)
+		dp.Max(lower), u.Epsilon, delta, dp.Num(up-lower), 100*conf)
 	return cmp
 }
 
@@ -228,7 +228,7 @@ func scoreBounds(ev *Evaluation, c *Canaries, o Options) {
 	ev.Curve = EmpiricalCurve(evIn, evOut, tb.Greater)
 	ev.ClaimedCurve = nil
 	if o.Upper != nil && len(evOut) > 0 {
-		ev.ClaimedCurve = ClaimedCurve(o.Upper.Epsilon, o.Delta, 0.5/float64(len(evOut)), 200)
+		ev.ClaimedCurve = ClaimedCurve(float64(o.Upper.Epsilon), o.Delta, 0.5/float64(len(evOut)), 200)
 	}
 }
 

@@ -16,7 +16,7 @@ func TestEvaluateVerdict(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	c := gaussianCanaries(rng, 20000, 2) // μ = 2: ε(δ = 10⁻⁵) = 7.9
 	o := DefaultOptions()
-	o.Upper = &Upper{Epsilon: 1, Delta: o.Delta, Source: "claim"}
+	o.Upper = UpperBound(1, o.Delta, "claim")
 	ev, err := Evaluate(c, o)
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +26,7 @@ func TestEvaluateVerdict(t *testing.T) {
 		t.Fatalf("claim ε = 1 at μ = 2: %+v %+v", ev, cmp)
 	}
 	exact, _ := composition.GaussianEpsilon(2, o.Delta)
-	o.Upper.Epsilon = exact
+	o.Upper.Epsilon = dp.Loss(exact)
 	ev, _ = Evaluate(c, o)
 	if ev.Comparison.Verdict != dp.Consistent || !(ev.Comparison.Gap > 0) {
 		t.Fatalf("exact ε: %+v", ev.Comparison)
@@ -84,8 +84,8 @@ func TestEvaluateOptionErrors(t *testing.T) {
 		{Options{Confidence: 1, Delta: 1e-5}, "confidence"},
 		{Options{Confidence: 0.95, Delta: -1}, "delta"},
 		{Options{Confidence: 0.95, Delta: 1e-5, Grid: []float64{0, math.NaN()}}, "grid[1]"},
-		{Options{Confidence: 0.95, Delta: 1e-5, Upper: &Upper{Epsilon: 1, Delta: 1e-6}}, "upper.delta"},
-		{Options{Confidence: 0.95, Delta: 1e-5, Upper: &Upper{Epsilon: math.NaN(), Delta: 1e-5}}, "upper.epsilon"},
+		{Options{Confidence: 0.95, Delta: 1e-5, Upper: UpperBound(1, 1e-6, "")}, "upper.delta"},
+		{Options{Confidence: 0.95, Delta: 1e-5, Upper: UpperBound(math.NaN(), 1e-5, "")}, "upper.epsilon"},
 	} {
 		_, err := Evaluate(c, c2.o)
 		if fe, ok := field.As(err); !ok || fe.Field != c2.field {

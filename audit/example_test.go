@@ -54,7 +54,7 @@ func ExampleEvaluate() {
 		return
 	}
 	o := audit.DefaultOptions() // 95%, δ = 1e-5
-	o.Upper = &audit.Upper{Epsilon: 0.5, Delta: o.Delta, Source: "claimed"}
+	o.Upper = audit.UpperBound(0.5, o.Delta, "claimed")
 	ev, err := audit.Evaluate(c, o)
 	if err != nil {
 		fmt.Println(err)

@@ -52,8 +52,8 @@ func TestTrainingNeighbourInvariance(t *testing.T) {
 	if errA != nil || errB != nil {
 		t.Fatalf("audit refused: %v / %v", errA, errB)
 	}
-	if ra.Upper != rb.Upper || ra.UpperSource != rb.UpperSource || ra.Index != rb.Index || fmt.Sprint(ra.Exact) != fmt.Sprint(rb.Exact) {
-		t.Errorf("proven bound differs: %v (%s, index %d, exact %v) vs %v (%s, index %d, exact %v)", ra.Upper, ra.UpperSource, ra.Index, ra.Exact, rb.Upper, rb.UpperSource, rb.Index, rb.Exact)
+	if ra.Guarantee.Epsilon != rb.Guarantee.Epsilon || ra.Source != rb.Source || ra.Index != rb.Index || fmt.Sprint(ra.Exact) != fmt.Sprint(rb.Exact) {
+		t.Errorf("proven bound differs: %v (%s, index %d, exact %v) vs %v (%s, index %d, exact %v)", ra.Guarantee.Epsilon, ra.Source, ra.Index, ra.Exact, rb.Guarantee.Epsilon, rb.Source, rb.Index, rb.Exact)
 	}
 	diffs, k := algorithms.CompareNeighbours(algorithms.TrainReport(ra.Run), algorithms.TrainReport(rb.Run), "w")
 	for _, d := range diffs {

@@ -14,15 +14,12 @@ const OneRunSource = "one-run auditing of Steinke, Nasr, Jagielski 2023 (Privacy
 // included independently with probability 1/2, and r guesses (the rest
 // abstain) of which v are right.
 type OneRunBound struct {
-	Source     string  `json:"source"`
-	Confidence float64 `json:"confidence"`
-	Delta      float64 `json:"delta"`
-	Canaries   int     `json:"canaries"` // m
-	Guesses    int     `json:"guesses"`  // r
-	Correct    int     `json:"correct"`  // v
+	dp.LowerBound
+	Canaries int `json:"canaries"` // m
+	Guesses  int `json:"guesses"`  // r
+	Correct  int `json:"correct"`  // v
 	// EpsilonLower: with probability ≥ Confidence the algorithm is not
 	// (ε, Delta)-DP for any ε < EpsilonLower.
-	EpsilonLower dp.Max `json:"epsilon_lower"`
 	// PValue is the theorem's bound on P[V ≥ v] at EpsilonLower (≤ 1 − Confidence).
 	PValue float64 `json:"p_value"`
 	Reason string  `json:"reason,omitempty"`
@@ -50,7 +47,7 @@ func OneRun(m, r, v int, delta, conf float64) (OneRunBound, error) {
 	if !(conf > 0 && conf < 1) {
 		return OneRunBound{}, field.New("confidence", conf, "must be in (0, 1)")
 	}
-	b := OneRunBound{Source: OneRunSource, Confidence: conf, Delta: delta, Canaries: m, Guesses: r, Correct: v}
+	b := OneRunBound{LowerBound: dp.LowerBound{Source: OneRunSource, Confidence: conf, Delta: delta}, Canaries: m, Guesses: r, Correct: v}
 	level := (1 - conf) * (1 - 1e-6)
 	p0 := OneRunPValue(m, r, v, 0, delta)
 	if !(p0 <= level) {

@@ -237,7 +237,7 @@ func TestRepeatedCanaries(t *testing.T) {
 			t.Fatal(err)
 		}
 		o := DefaultOptions()
-		o.Upper = &Upper{Epsilon: 4.4, Delta: o.Delta, Source: "true claim"}
+		o.Upper = UpperBound(4.4, o.Delta, "true claim")
 		for _, gdp := range []bool{false, true} {
 			o.GDPInMax = gdp
 			ev, err := Evaluate(c, o)

@@ -25,16 +25,13 @@ const (
 // ThresholdBound is the threshold attack's lower bound on ε: "member" when
 // the score is ≥ Threshold (Greater) or ≤ Threshold (not Greater).
 type ThresholdBound struct {
-	Source     string  `json:"source"`
-	Method     string  `json:"method"`
-	Confidence float64 `json:"confidence"`
-	Delta      float64 `json:"delta"`
+	dp.LowerBound
+	Method string `json:"method"`
 	// EpsilonLower: with probability ≥ Confidence the algorithm is not
 	// (ε, Delta)-DP for any ε < EpsilonLower.
-	EpsilonLower dp.Max  `json:"epsilon_lower"`
-	Reason       string  `json:"reason,omitempty"`
-	Threshold    float64 `json:"threshold"`
-	Greater      bool    `json:"greater"`
+	Reason    string  `json:"reason,omitempty"`
+	Threshold float64 `json:"threshold"`
+	Greater   bool    `json:"greater"`
 	// Members and NonMembers are the canaries the bound is evaluated on
 	// (the evaluation half, or all with a grid); TP and FP are those on the
 	// member side of the threshold.
@@ -62,14 +59,11 @@ type ThresholdBound struct {
 // ≥ IntervalConfidence = 1 − 2(1 − Confidence). EpsilonLower is the ε at δ
 // of MuLower-GDP: a lower bound on ε only under Assumption.
 type GDPBound struct {
-	Source             string  `json:"source"`
+	dp.LowerBound
 	Assumption         string  `json:"assumption"`
-	Confidence         float64 `json:"confidence"`
 	IntervalConfidence float64 `json:"interval_confidence"`
-	Delta              float64 `json:"delta"`
 	MuLower            dp.Max  `json:"mu_lower"`
 	MuUpper            dp.Loss `json:"mu_upper"`
-	EpsilonLower       dp.Max  `json:"epsilon_lower"`
 	EpsilonUpper       dp.Loss `json:"epsilon_upper"`
 	Reason             string  `json:"reason,omitempty"`
 	Threshold          float64 `json:"threshold"`
@@ -193,13 +187,12 @@ func thresholdSplit(aIn, aOut, bIn, bOut []float64, delta, conf float64) (Thresh
 	sortAll(aIn, aOut, bIn, bOut)
 	alpha := (1 - conf) / 2
 	ce, cm := choose(aIn, aOut, delta, alpha)
-	tb := ThresholdBound{Source: ThresholdSource, Method: MethodSplit, Confidence: conf, Delta: delta,
+	tb := ThresholdBound{LowerBound: dp.LowerBound{Source: ThresholdSource, Confidence: conf, Delta: delta}, Method: MethodSplit,
 		Threshold: ce.tau, Greater: ce.greater, Members: len(bIn), NonMembers: len(bOut),
 		SelectionMembers: len(aIn), SelectionNonMembers: len(aOut)}
 	if len(aIn) == 0 || len(aOut) == 0 || len(bIn) == 0 || len(bOut) == 0 {
 		tb.Reason = "each half needs members and non-members: too few canaries for a bound"
-		gb := GDPBound{Source: GDPSource, Assumption: GDPAssumption, Confidence: conf, IntervalConfidence: 1 - 2*(1-conf),
-			Delta: delta, Reason: tb.Reason, EpsilonUpper: dp.Loss(math.Inf(1)), MuUpper: dp.Loss(math.Inf(1))}
+		gb := GDPBound{LowerBound: dp.LowerBound{Source: GDPSource, Confidence: conf, Delta: delta}, Assumption: GDPAssumption, IntervalConfidence: 1 - 2*(1-conf), Reason: tb.Reason, EpsilonUpper: dp.Loss(math.Inf(1)), MuUpper: dp.Loss(math.Inf(1))}
 		return tb, gb
 	}
 	tb.TP, tb.FP = countSide(bIn, ce.tau, ce.greater), countSide(bOut, ce.tau, ce.greater)
@@ -215,7 +208,7 @@ func thresholdSplit(aIn, aOut, bIn, bOut []float64, delta, conf float64) (Thresh
 // gdpAt evaluates the GDP estimate at one threshold on (in, out), with
 // one-sided intervals at level alpha each.
 func gdpAt(in, out []float64, tau float64, greater bool, delta, conf, alpha float64) GDPBound {
-	gb := GDPBound{Source: GDPSource, Assumption: GDPAssumption, Confidence: conf, IntervalConfidence: 1 - 2*(1-conf), Delta: delta,
+	gb := GDPBound{LowerBound: dp.LowerBound{Source: GDPSource, Confidence: conf, Delta: delta}, Assumption: GDPAssumption, IntervalConfidence: 1 - 2*(1-conf),
 		Threshold: tau, Greater: greater, Members: len(in), NonMembers: len(out)}
 	gb.TP, gb.FP = countSide(in, tau, greater), countSide(out, tau, greater)
 	fn := len(in) - gb.TP
@@ -273,8 +266,8 @@ func thresholdGrid(in, out []float64, grid []float64, delta, conf float64) (Thre
 	sortAll(in, out)
 	k := float64(len(grid))
 	alpha := (1 - conf) / (2 * k)
-	tb := ThresholdBound{Source: ThresholdSource, Method: MethodGrid, Confidence: conf, Delta: delta, Greater: true,
-		Members: len(in), NonMembers: len(out), GridSize: len(grid), EpsilonLower: -1}
+	tb := ThresholdBound{LowerBound: dp.LowerBound{Source: ThresholdSource, Confidence: conf, Delta: delta, EpsilonLower: -1}, Method: MethodGrid, Greater: true,
+		Members: len(in), NonMembers: len(out), GridSize: len(grid)}
 	bestMu, muTau := math.Inf(-1), grid[0]
 	for _, tau := range grid {
 		tp, fp := countSide(in, tau, true), countSide(out, tau, true)

@@ -20,16 +20,17 @@ type Spec struct {
 }
 
 // Report is an audit's lower bound beside the proven upper bound at the
-// same index and δ (the check: lower ≤ upper).
+// same index and δ (the check: lower ≤ upper). The upper bound is the
+// embedded Guarantee (rep.Guarantee.Epsilon: Result's Epsilon is the lower
+// bound's float).
 type Report struct {
-	Run         *optimizer.TrainResult `json:"run"`
-	Index       int64                  `json:"index"`
-	Trials      int                    `json:"trials"`
-	Workers     int                    `json:"workers"`
-	Confidence  float64                `json:"confidence"`
-	Lower       dp.Max                 `json:"epsilon_lower"`
-	Upper       dp.Loss                `json:"epsilon"`
-	UpperSource string                 `json:"source"`
+	Run        *optimizer.TrainResult `json:"run"`
+	Index      int64                  `json:"index"`
+	Trials     int                    `json:"trials"`
+	Workers    int                    `json:"workers"`
+	Confidence float64                `json:"confidence"`
+	Lower      dp.Max                 `json:"epsilon_lower"`
+	dp.Guarantee
 	// Exact is the exact ε where the final iterate is Gaussian (NaN: none).
 	Exact dp.Loss `json:"exact_epsilon"`
 	Result
@@ -77,12 +78,12 @@ func Training(spec optimizer.Spec, as Spec, progress dp.Progress) (*Report, erro
 		as.Workers = runtime.NumCPU()
 	}
 	rep := &Report{Run: res, Index: t, Trials: as.Trials, Workers: as.Workers, Confidence: as.Confidence,
-		Upper: dp.Loss(math.Inf(1)), UpperSource: "no amplification-by-iteration bound: " + cert.Reason, Exact: dp.Loss(math.NaN())}
+		Guarantee: dp.Guarantee{Epsilon: dp.Loss(math.Inf(1)), Delta: dp.Loss(cfg.Delta), Source: "no amplification-by-iteration bound: " + cert.Reason}, Exact: dp.Loss(math.NaN())}
 	if cert.Applicable {
-		rep.Upper, rep.UpperSource = cert.WorstEpsilon, cert.Source
+		rep.Guarantee.Epsilon, rep.Source = cert.WorstEpsilon, cert.Source
 		for _, e := range cert.PerIndex {
 			if e.Index == t {
-				rep.Upper = e.Epsilon
+				rep.Guarantee.Epsilon = e.Epsilon
 			}
 		}
 	}
@@ -104,7 +105,7 @@ func Training(spec optimizer.Spec, as Spec, progress dp.Progress) (*Report, erro
 			rep.Exact = dp.Loss(optimizer.GaussianShiftEpsilon(math.Sqrt(2*rho), cfg.Delta))
 		}
 	}
-	rep.Check = dp.NewCheck("audit lower bound ≤ proven upper bound", ar.Epsilon <= float64(rep.Upper), ar.Epsilon, float64(rep.Upper),
+	rep.Check = dp.NewCheck("audit lower bound ≤ proven upper bound", ar.Epsilon <= float64(rep.Guarantee.Epsilon), ar.Epsilon, float64(rep.Guarantee.Epsilon),
 		"a FAIL means the bound or its assumptions are wrong")
 	return rep, nil
 }

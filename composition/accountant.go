@@ -91,7 +91,7 @@ func (t Tight) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, 
 	if err != nil {
 		return dp.Guarantee{}, err
 	}
-	return dp.Guarantee{Epsilon: a.Epsilon, Delta: a.Delta, Relation: r, Accountant: a.Accountant, Source: a.Source,
+	return dp.Guarantee{Epsilon: a.Epsilon, Delta: a.Delta, Accountant: a.Accountant, Source: a.Source,
 		Assumptions: dp.Assumptions(e, r)}, nil
 }
 
@@ -123,10 +123,7 @@ func (t Tight) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee, erro
 // Accounting is Tight's full answer: the headline (Epsilon by Accountant,
 // with its Source) and what each accountant found beside it.
 type Accounting struct {
-	Epsilon    dp.Loss
-	Delta      dp.Loss
-	Accountant string
-	Source     string
+	dp.Guarantee
 	// Mu is the μ of the one Gaussian a run at rate 1 composes to (0
 	// otherwise), Exact its exact ε.
 	Mu, Exact float64
@@ -182,7 +179,7 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 			return Accounting{}, err
 		}
 	}
-	res := Accounting{Delta: dp.Loss(delta)}
+	res := Accounting{Guarantee: dp.Guarantee{Delta: dp.Loss(delta)}}
 	if dp.HasNonPrivate(e) {
 		return nonPrivate(t, delta, epsilons), nil
 	}
@@ -341,7 +338,7 @@ const sourceNonPrivate = "a NonPrivate event (dp_accounting's NonPrivateDpEvent)
 // nonPrivate is t's answer to a run with a NonPrivate event: no finite ε.
 func nonPrivate(t Tight, delta float64, epsilons []float64) Accounting {
 	inf := dp.Loss(math.Inf(1))
-	res := Accounting{Epsilon: inf, Delta: dp.Loss(delta), Accountant: t.Name(), Source: sourceNonPrivate}
+	res := Accounting{Guarantee: dp.Guarantee{Epsilon: inf, Delta: dp.Loss(delta), Accountant: t.Name(), Source: sourceNonPrivate}}
 	for _, x := range epsilons {
 		res.Deltas = append(res.Deltas, DeltaAt{Epsilon: dp.Num(x), Delta: 1})
 	}

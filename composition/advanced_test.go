@@ -21,10 +21,10 @@ func TestAdvancedVectors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(g.Epsilon-c.want) > 5e-7 {
+		if math.Abs(float64(g.Epsilon)-c.want) > 5e-7 {
 			t.Errorf("Advanced(%v, k=%d, δ'=%v) = %.7f, want %.6f", c.eps, c.k, c.dPrime, g.Epsilon, c.want)
 		}
-		if g.Delta != c.dPrime {
+		if float64(g.Delta) != c.dPrime {
 			t.Errorf("pure: total δ = %v, want δ' = %v", g.Delta, c.dPrime)
 		}
 	}
@@ -37,14 +37,14 @@ func TestAdvancedVectors(t *testing.T) {
 
 func TestAdvancedDeltaAndSmallEps(t *testing.T) {
 	g, _ := Advanced(0.05, 1e-7, 200, 1e-6)
-	if math.Abs(g.Delta-(200*1e-7+1e-6)) > 1e-20 {
+	if math.Abs(float64(g.Delta)-(200*1e-7+1e-6)) > 1e-20 {
 		t.Errorf("total δ = %v, want kδ + δ'", g.Delta)
 	}
 	// expm1: for ε = 1e-12 the second term is kε² to full precision.
 	e := 1e-12
 	g, _ = Advanced(e, 0, 4, 0.5)
 	want := math.Sqrt(8*math.Ln2)*e + 4*e*e
-	if math.Abs(g.Epsilon-want) > 1e-15*want {
+	if math.Abs(float64(g.Epsilon)-want) > 1e-15*want {
 		t.Errorf("tiny ε: %v, want %v", g.Epsilon, want)
 	}
 }

@@ -1,20 +1,13 @@
 package composition
 
 import (
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/numeric"
 
 	"errors"
 	"fmt"
 	"math"
 )
-
-// Guarantee is an (ε, δ)-DP guarantee: for all neighbouring datasets and all
-// events S, P[M(D) ∈ S] ≤ e^ε P[M(D') ∈ S] + δ. Epsilon = +Inf means no
-// finite guarantee.
-type Guarantee struct {
-	Epsilon float64
-	Delta   float64
-}
 
 // ErrK is returned when the number of compositions is not a positive integer
 // in [1, MaxK].
@@ -62,30 +55,30 @@ func checkK(k int) error {
 // under adaptive composition. The sums are compensated (Neumaier), so a long
 // list loses no precision; a total δ ≥ 1 is returned as is and is vacuous.
 // Each ε must be ≥ 0 (+Inf allowed) and each δ in [0, 1].
-func Basic(gs ...Guarantee) (Guarantee, error) {
+func Basic(gs ...dp.Guarantee) (dp.Guarantee, error) {
 	if len(gs) == 0 {
-		return Guarantee{}, errors.New("basic composition needs at least one guarantee")
+		return dp.Guarantee{}, errors.New("basic composition needs at least one guarantee")
 	}
 	var se, sd numeric.Kahan
 	for i, g := range gs {
-		if err := checkEps(fmt.Sprintf("epsilon of guarantee %d", i+1), g.Epsilon, true); err != nil {
-			return Guarantee{}, err
+		if err := checkEps(fmt.Sprintf("epsilon of guarantee %d", i+1), float64(g.Epsilon), true); err != nil {
+			return dp.Guarantee{}, err
 		}
 		if !(g.Delta >= 0 && g.Delta <= 1) {
-			return Guarantee{}, fmt.Errorf("delta of guarantee %d must be in [0, 1], got %v", i+1, g.Delta)
+			return dp.Guarantee{}, fmt.Errorf("delta of guarantee %d must be in [0, 1], got %v", i+1, g.Delta)
 		}
-		se.Add(g.Epsilon)
-		sd.Add(g.Delta)
+		se.Add(float64(g.Epsilon))
+		sd.Add(float64(g.Delta))
 	}
-	return Guarantee{Epsilon: se.Sum(), Delta: sd.Sum()}, nil
+	return dp.Guarantee{Epsilon: dp.Loss(se.Sum()), Delta: dp.Loss(sd.Sum()), Source: SourceBasic}, nil
 }
 
 // BasicRepeat returns the basic composition of k copies of (ε, δ): (kε, kδ).
-func BasicRepeat(eps, delta float64, k int) (Guarantee, error) {
+func BasicRepeat(eps, delta float64, k int) (dp.Guarantee, error) {
 	if err := firstErr(checkEps("epsilon", eps, true), checkMechDelta("delta", delta), checkK(k)); err != nil {
-		return Guarantee{}, err
+		return dp.Guarantee{}, err
 	}
-	return Guarantee{Epsilon: float64(k) * eps, Delta: float64(k) * delta}, nil
+	return dp.Guarantee{Epsilon: dp.Loss(float64(k) * eps), Delta: dp.Loss(float64(k) * delta), Source: SourceBasic}, nil
 }
 
 func firstErr(errs ...error) error {

@@ -25,14 +25,14 @@ func BenchmarkOptimalEpsilonK1e5(b *testing.B) {
 func BenchmarkBestK1e5(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		r, _ := Best(0.01, 0, 100_000, 1e-6)
-		sink = r.Epsilon
+		sink = float64(r.Epsilon)
 	}
 }
 
 func BenchmarkAdvanced(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		g, _ := Advanced(0.01, 1e-9, 100_000, 1e-6)
-		sink = g.Epsilon
+		sink = float64(g.Epsilon)
 	}
 }
 

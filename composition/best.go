@@ -1,6 +1,7 @@
 package composition
 
 import (
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/numeric"
 
 	"errors"
@@ -25,27 +26,37 @@ const (
 	SourceOptimal      = "Kairouz–Oh–Viswanath 2015, Thm 3.3; Murtagh–Vadhan 2016 (exact)"
 )
 
-// Method is one composition method's answer.
+// Method is one composition method's answer: its guarantee (Epsilon +Inf:
+// no finite guarantee; Delta the total δ it certifies with Epsilon; both
+// NaN, null in JSON, when not Valid) with its source.
 type Method struct {
-	Name    string
-	Source  string
-	Epsilon float64 // +Inf: no finite guarantee; NaN when not Valid
-	Delta   float64 // the total δ the method certifies with Epsilon; NaN when not Valid
-	Valid   bool    // false: the method does not apply; see Reason
-	Reason  string  // why the method does not apply (empty when Valid)
-	Chosen  bool    // the smallest ε among the valid methods
+	Name string `json:"method"`
+	dp.Guarantee
+	Valid  bool   `json:"valid"`            // false: the method does not apply; see Reason
+	Chosen bool   `json:"chosen"`           // the smallest ε among the valid methods
+	Reason string `json:"reason,omitempty"` // why the method does not apply (empty when Valid)
 }
 
-// Result is the composition's best sound guarantee and every method tried.
+// Result is the composition's best sound guarantee (the chosen method's)
+// and every method tried.
 type Result struct {
-	Epsilon float64
-	Delta   float64
+	dp.Guarantee
 	Method  string
 	Methods []Method
 }
 
+// method is a valid method's answer.
+func method(name, source string, eps, delta float64) Method {
+	return Method{Name: name, Guarantee: dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Source: source}, Valid: true}
+}
+
 func invalid(name, source, reason string) Method {
-	return Method{Name: name, Source: source, Epsilon: math.NaN(), Delta: math.NaN(), Reason: reason}
+	return Method{Name: name, Guarantee: dp.Guarantee{Epsilon: dp.Loss(math.NaN()), Delta: dp.Loss(math.NaN()), Source: source}, Reason: reason}
+}
+
+// result is the answer whose guarantee is m's.
+func result(m Method, ms []Method) Result {
+	return Result{Guarantee: m.Guarantee, Method: m.Name, Methods: ms}
 }
 
 // Best composes k adaptively chosen (ε, δ)-DP mechanisms within a total δ
@@ -70,27 +81,26 @@ func Best(eps, delta float64, k int, targetDelta float64) (Result, error) {
 	kf := float64(k)
 	var ms []Method
 	if b := kf * delta; b <= targetDelta {
-		ms = append(ms, Method{Name: MethodBasic, Source: SourceBasic, Epsilon: kf * eps, Delta: b, Valid: true})
+		ms = append(ms, method(MethodBasic, SourceBasic, kf*eps, b))
 	} else {
 		ms = append(ms, invalid(MethodBasic, SourceBasic,
 			fmt.Sprintf("total delta k·delta = %.6g exceeds the target %g", b, targetDelta)))
 	}
-	dp := targetDelta - kf*delta
+	dPrime := targetDelta - kf*delta
 	src := SourceFilterApprox
 	if delta == 0 {
 		src = SourceFilterPure
 	}
-	if dp > 0 {
-		a, _ := Advanced(eps, delta, k, dp)
-		ms = append(ms, Method{Name: MethodAdvanced, Source: SourceAdvanced, Epsilon: a.Epsilon, Delta: targetDelta, Valid: true})
-		ms = append(ms, Method{Name: MethodFilter, Source: src, Epsilon: filterClosed(eps, kf, dp), Delta: targetDelta, Valid: true})
+	if dPrime > 0 {
+		a, _ := Advanced(eps, delta, k, dPrime)
+		ms = append(ms, method(MethodAdvanced, SourceAdvanced, float64(a.Epsilon), targetDelta))
+		ms = append(ms, method(MethodFilter, src, filterClosed(eps, kf, dPrime), targetDelta))
 	} else {
-		reason := fmt.Sprintf("needs delta' = target − k·delta > 0, got %.6g", dp)
+		reason := fmt.Sprintf("needs delta' = target − k·delta > 0, got %.6g", dPrime)
 		ms = append(ms, invalid(MethodAdvanced, SourceAdvanced, reason), invalid(MethodFilter, src, reason))
 	}
 	if e1, err := OptimalEpsilon(eps, delta, k, targetDelta); err == nil {
-		ms = append(ms, Method{Name: MethodOptimal, Source: SourceOptimal, Epsilon: e1,
-			Delta: optimalDelta(eps, delta, k, e1), Valid: true})
+		ms = append(ms, method(MethodOptimal, SourceOptimal, e1, optimalDelta(eps, delta, k, e1)))
 	} else {
 		ms = append(ms, invalid(MethodOptimal, SourceOptimal, err.Error()))
 	}
@@ -103,7 +113,7 @@ func Best(eps, delta float64, k int, targetDelta float64) (Result, error) {
 // δ' = targetDelta − Σδ_i (seed 003, Thm 3.5 with δ” = Σδ_i; for pure
 // guarantees the zCDP route, Bun–Steinke 2016). When all guarantees are
 // equal it also tries advanced and optimal composition, as Best does.
-func BestList(gs []Guarantee, targetDelta float64) (Result, error) {
+func BestList(gs []dp.Guarantee, targetDelta float64) (Result, error) {
 	b, err := Basic(gs...)
 	if err != nil {
 		return Result{}, err
@@ -113,37 +123,38 @@ func BestList(gs []Guarantee, targetDelta float64) (Result, error) {
 	}
 	homogeneous := len(gs) <= MaxK
 	for i, g := range gs {
-		if err := firstErr(checkEps(fmt.Sprintf("epsilon of guarantee %d", i+1), g.Epsilon, false),
-			checkMechDelta(fmt.Sprintf("delta of guarantee %d", i+1), g.Delta)); err != nil {
+		if err := firstErr(checkEps(fmt.Sprintf("epsilon of guarantee %d", i+1), float64(g.Epsilon), false),
+			checkMechDelta(fmt.Sprintf("delta of guarantee %d", i+1), float64(g.Delta))); err != nil {
 			return Result{}, err
 		}
-		if g != gs[0] {
+		if pairOf(g) != pairOf(gs[0]) {
 			homogeneous = false
 		}
 	}
 	if homogeneous {
-		return Best(gs[0].Epsilon, gs[0].Delta, len(gs), targetDelta)
+		return Best(float64(gs[0].Epsilon), float64(gs[0].Delta), len(gs), targetDelta)
 	}
 	var ms []Method
-	if b.Delta <= targetDelta {
-		ms = append(ms, Method{Name: MethodBasic, Source: SourceBasic, Epsilon: b.Epsilon, Delta: b.Delta, Valid: true})
+	bd := float64(b.Delta)
+	if bd <= targetDelta {
+		ms = append(ms, method(MethodBasic, SourceBasic, float64(b.Epsilon), bd))
 	} else {
 		ms = append(ms, invalid(MethodBasic, SourceBasic,
-			fmt.Sprintf("total delta Σdelta_i = %.6g exceeds the target %g", b.Delta, targetDelta)))
+			fmt.Sprintf("total delta Σdelta_i = %.6g exceeds the target %g", bd, targetDelta)))
 	}
 	src := SourceFilterApprox
-	if b.Delta == 0 {
+	if bd == 0 {
 		src = SourceFilterPure
 	}
 	ms = append(ms, PLDList(gs, targetDelta))
-	if dp := targetDelta - b.Delta; dp > 0 {
+	if dPrime := targetDelta - bd; dPrime > 0 {
 		var s numeric.Kahan
 		for _, g := range gs {
-			s.Add(g.Epsilon * g.Epsilon)
+			s.Add(float64(g.Epsilon * g.Epsilon))
 		}
-		ms = append(ms, Method{Name: MethodFilter, Source: src, Epsilon: filterValue(s.Sum(), numeric.NegLogUp(dp)), Delta: targetDelta, Valid: true})
+		ms = append(ms, method(MethodFilter, src, filterValue(s.Sum(), numeric.NegLogUp(dPrime)), targetDelta))
 	} else {
-		ms = append(ms, invalid(MethodFilter, src, fmt.Sprintf("needs delta' = target − Σdelta_i > 0, got %.6g", dp)))
+		ms = append(ms, invalid(MethodFilter, src, fmt.Sprintf("needs delta' = target − Σdelta_i > 0, got %.6g", dPrime)))
 	}
 	return choose(ms)
 }
@@ -159,8 +170,8 @@ func choose(ms []Method) (Result, error) {
 		}
 	}
 	if best < 0 {
-		return Result{Epsilon: math.Inf(1), Delta: math.NaN(), Methods: ms}, ErrNoMethod
+		return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(math.Inf(1)), Delta: dp.Loss(math.NaN())}, Methods: ms}, ErrNoMethod
 	}
 	ms[best].Chosen = true
-	return Result{Epsilon: ms[best].Epsilon, Delta: ms[best].Delta, Method: ms[best].Name, Methods: ms}, nil
+	return result(ms[best], ms), nil
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/dp"
 )
 
 func TestBest(t *testing.T) {
@@ -33,7 +35,7 @@ func TestBest(t *testing.T) {
 				}
 			}
 			if !m.Valid {
-				if !math.IsNaN(m.Epsilon) || m.Reason == "" || m.Chosen {
+				if !math.IsNaN(float64(m.Epsilon)) || m.Reason == "" || m.Chosen {
 					t.Errorf("%+v: invalid method reported a number: %+v", c, m)
 				}
 				continue
@@ -41,7 +43,7 @@ func TestBest(t *testing.T) {
 			if m.Epsilon < r.Epsilon {
 				t.Errorf("%+v: %s gives %v < chosen %v", c, m.Name, m.Epsilon, r.Epsilon)
 			}
-			if m.Delta > c.target*(1+1e-15) {
+			if float64(m.Delta) > c.target*(1+1e-15) {
 				t.Errorf("%+v: %s has δ %v above the target", c, m.Name, m.Delta)
 			}
 			if m.Source == "" {
@@ -97,7 +99,7 @@ func TestBestValidity(t *testing.T) {
 }
 
 func TestBestList(t *testing.T) {
-	gs := []Guarantee{{0.1, 0}, {0.2, 1e-7}, {0.05, 0}, {0.3, 1e-7}}
+	gs := []dp.Guarantee{gd(0.1, 0), gd(0.2, 1e-7), gd(0.05, 0), gd(0.3, 1e-7)}
 	r, err := BestList(gs, 1e-5)
 	if err != nil {
 		t.Fatal(err)
@@ -105,31 +107,31 @@ func TestBestList(t *testing.T) {
 	if len(r.Methods) != 3 || r.Methods[0].Name != MethodBasic || r.Methods[1].Name != MethodPLD || r.Methods[2].Name != MethodFilter {
 		t.Fatalf("methods %+v", r.Methods)
 	}
-	if r.Methods[0].Epsilon != 0.65 || math.Abs(r.Methods[0].Delta-2e-7) > 1e-22 {
+	if r.Methods[0].Epsilon != 0.65 || math.Abs(float64(r.Methods[0].Delta)-2e-7) > 1e-22 {
 		t.Errorf("basic %+v", r.Methods[0])
 	}
 	s := 0.01 + 0.04 + 0.0025 + 0.09
 	want := math.Sqrt(2*math.Log(1/(1e-5-2e-7))*s) + s/2
-	if !relClose(r.Methods[2].Epsilon, want, 1e-14) {
+	if !relClose(float64(r.Methods[2].Epsilon), want, 1e-14) {
 		t.Errorf("filter %v, want %v", r.Methods[2].Epsilon, want)
 	}
 	// Many small guarantees: the filter bound beats basic, and the PLD beats both.
-	var many []Guarantee
+	var many []dp.Guarantee
 	for i := 0; i < 1000; i++ {
-		many = append(many, Guarantee{0.01 + 0.01*float64(i%3), 0})
+		many = append(many, gd(0.01+0.01*float64(i%3), 0))
 	}
 	r, _ = BestList(many, 1e-6)
 	if r.Method != MethodPLD || !(r.Methods[0].Epsilon > r.Methods[2].Epsilon && r.Methods[2].Epsilon > r.Methods[1].Epsilon) {
 		t.Errorf("1000 small guarantees: chose %s (%v), methods %+v", r.Method, r.Epsilon, r.Methods)
 	}
 	// A homogeneous list is the same as Best.
-	same := []Guarantee{{0.1, 0}, {0.1, 0}, {0.1, 0}}
+	same := []dp.Guarantee{gd(0.1, 0), gd(0.1, 0), gd(0.1, 0)}
 	a, _ := BestList(same, 1e-5)
 	b, _ := Best(0.1, 0, 3, 1e-5)
 	if a.Epsilon != b.Epsilon || a.Method != b.Method {
 		t.Errorf("homogeneous list %+v vs Best %+v", a, b)
 	}
-	if _, err := BestList([]Guarantee{{math.Inf(1), 0}}, 1e-5); err == nil {
+	if _, err := BestList([]dp.Guarantee{gd(math.Inf(1), 0)}, 1e-5); err == nil {
 		t.Error("infinite ε accepted")
 	}
 	if _, err := BestList(gs, 0); err == nil {
@@ -156,7 +158,7 @@ func ExampleAdvanced() {
 }
 
 func ExampleBestList() {
-	gs := []Guarantee{{Epsilon: 0.1}, {Epsilon: 0.2, Delta: 1e-7}, {Epsilon: 0.05}}
+	gs := []dp.Guarantee{{Epsilon: 0.1}, {Epsilon: 0.2, Delta: 1e-7}, {Epsilon: 0.05}}
 	r, _ := BestList(gs, 1e-5)
 	fmt.Printf("%s: ε = %.4f, δ = %g\n", r.Method, r.Epsilon, r.Delta)
 	// Output: pld: ε = 0.3499, δ = 1e-05

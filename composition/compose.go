@@ -2,10 +2,10 @@ package composition
 
 import (
 	"errors"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"strings"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
 )
@@ -19,14 +19,14 @@ import (
 // filter is run over it in order (FilterRun); for k equal mechanisms, the
 // largest per-step ε0 that meets TargetEpsilon is added (MaxStepEpsilon).
 type Query struct {
-	Method        string      // basic, advanced, optimal, filter or best ("" is best)
-	Epsilon       float64     // ε of each of the k mechanisms, finite and ≥ 0
-	Delta         float64     // δ of each mechanism, in [0, 1)
-	Compositions  float64     // k, a whole number in [1, MaxK]; unused with List
-	List          []Guarantee // heterogeneous guarantees, in the order they run
-	DeltaPrime    *float64    // δ' ∈ (0, 1) of advanced composition and of the filter
-	TargetDelta   *float64    // total δ budget in (0, 1)
-	TargetEpsilon *float64    // the filter's target ε > 0
+	Method        string         // basic, advanced, optimal, filter or best ("" is best)
+	Epsilon       float64        // ε of each of the k mechanisms, finite and ≥ 0
+	Delta         float64        // δ of each mechanism, in [0, 1)
+	Compositions  float64        // k, a whole number in [1, MaxK]; unused with List
+	List          []dp.Guarantee // heterogeneous guarantees, in the order they run
+	DeltaPrime    *float64       // δ' ∈ (0, 1) of advanced composition and of the filter
+	TargetDelta   *float64       // total δ budget in (0, 1)
+	TargetEpsilon *float64       // the filter's target ε > 0
 	// Profile asks for δ(ε) of the composition (not of the filter): the
 	// mechanisms as EpsilonDelta events, accounted by Tight (the PLD of the
 	// worst (ε, δ)-DP pairs, Kairouz–Oh–Viswanath 2015, and RDP).
@@ -35,18 +35,6 @@ type Query struct {
 
 // Methods lists the values Query.Method accepts.
 var Methods = []string{"basic", "advanced", "optimal", "filter", "pld", "best"}
-
-// MethodResult is one method's answer; Epsilon and Delta are nil when the
-// method does not apply, and Reason says why.
-type MethodResult struct {
-	Method  string   `json:"method"`
-	Epsilon *dp.Loss `json:"epsilon"`
-	Delta   *dp.Loss `json:"delta"`
-	Valid   bool     `json:"valid"`
-	Chosen  bool     `json:"chosen"`
-	Source  string   `json:"source"`
-	Reason  string   `json:"reason,omitempty"`
-}
 
 // ListedGuarantee is one entry of a heterogeneous list.
 type ListedGuarantee struct {
@@ -77,11 +65,9 @@ type FilterRun struct {
 
 // Composition is the answer to a Query.
 type Composition struct {
-	RequestedMethod  string            `json:"requested_method"`
-	Method           string            `json:"method"` // the chosen method
-	Source           string            `json:"source"`
-	Epsilon          dp.Loss           `json:"epsilon"`
-	Delta            dp.Loss           `json:"delta"`
+	RequestedMethod string `json:"requested_method"`
+	Method          string `json:"method"` // the chosen method
+	dp.Guarantee
 	Compositions     int               `json:"compositions"`
 	MechanismEpsilon *dp.Num           `json:"mechanism_epsilon,omitempty"`
 	MechanismDelta   *dp.Num           `json:"mechanism_delta,omitempty"`
@@ -89,7 +75,7 @@ type Composition struct {
 	TargetDelta      *dp.Num           `json:"target_delta,omitempty"`
 	DeltaPrime       *dp.Num           `json:"delta_prime,omitempty"`
 	TargetEpsilon    *dp.Num           `json:"target_epsilon,omitempty"`
-	Methods          []MethodResult    `json:"methods,omitempty"`
+	Methods          []Method          `json:"methods,omitempty"`
 	// MaxStepEpsilon is the largest per-step ε0 of k pure steps meeting
 	// TargetEpsilon (exact inverse of FilterEpsilon; docs/accounting.md#fully-adaptive-filter),
 	// at δ' (StepDelta); Cor36StepEpsilon is seed 003, Cor. 3.6's sufficient
@@ -101,8 +87,7 @@ type Composition struct {
 	*FilterRun
 	// Profile is δ(ε) where asked (Query.Profile).
 	*Profile
-	Assumptions []string `json:"assumptions"`
-	Notes       []string `json:"notes,omitempty"`
+	Notes []string `json:"notes,omitempty"`
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -129,9 +114,9 @@ func Compose(q Query) (Composition, error) {
 		c.MechanismEpsilon, c.MechanismDelta = ptr(dp.Num(q.Epsilon)), ptr(dp.Num(q.Delta))
 	} else {
 		b, _ := Basic(q.List...)
-		sumDelta, c.Compositions = b.Delta, len(q.List)
+		sumDelta, c.Compositions = float64(b.Delta), len(q.List)
 		for _, g := range q.List {
-			c.Guarantees = append(c.Guarantees, ListedGuarantee{dp.Loss(g.Epsilon), dp.Loss(g.Delta)})
+			c.Guarantees = append(c.Guarantees, ListedGuarantee{g.Epsilon, g.Delta})
 		}
 	}
 	if q.DeltaPrime != nil {
@@ -222,7 +207,7 @@ func (q Query) profile(c *Composition) error {
 	if q.List != nil {
 		es := make([]dp.Event, len(q.List))
 		for i, g := range q.List {
-			es[i] = dp.EpsilonDelta{Epsilon: g.Epsilon, Delta: g.Delta}
+			es[i] = dp.EpsilonDelta{Epsilon: float64(g.Epsilon), Delta: float64(g.Delta)}
 		}
 		ev = dp.Composed{Events: es}
 	}
@@ -248,7 +233,7 @@ func (q Query) validate() error {
 			return field.New("guarantees", len(q.List), "must hold 1 to %d guarantees", MaxK)
 		}
 		for i, g := range q.List {
-			if math.IsNaN(g.Epsilon) || math.IsInf(g.Epsilon, 0) || g.Epsilon < 0 {
+			if e := float64(g.Epsilon); math.IsNaN(e) || math.IsInf(e, 0) || e < 0 {
 				return field.New("guarantees", nil, "item %d: epsilon must be a finite number ≥ 0, got %v", i+1, g.Epsilon)
 			}
 			if !(g.Delta >= 0 && g.Delta < 1) {
@@ -303,15 +288,16 @@ func (q Query) validate() error {
 }
 
 func (q Query) basic() (Result, error) {
-	var g Guarantee
+	var g dp.Guarantee
 	var err error
 	if q.List == nil {
 		g, err = BasicRepeat(q.Epsilon, q.Delta, int(q.Compositions))
 	} else {
 		g, err = Basic(q.List...)
 	}
-	m := Method{Name: MethodBasic, Source: SourceBasic, Epsilon: g.Epsilon, Delta: g.Delta, Valid: true, Chosen: true}
-	return Result{Epsilon: g.Epsilon, Delta: g.Delta, Method: m.Name, Methods: []Method{m}}, err
+	m := method(MethodBasic, SourceBasic, float64(g.Epsilon), float64(g.Delta))
+	m.Chosen = true
+	return result(m, []Method{m}), err
 }
 
 // single runs advanced, optimal or filter alone.
@@ -337,7 +323,7 @@ func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) 
 			if err != nil {
 				return Result{}, err
 			}
-			m = Method{Name: MethodAdvanced, Source: SourceAdvanced, Epsilon: g.Epsilon, Delta: g.Delta, Valid: true}
+			m = method(MethodAdvanced, SourceAdvanced, float64(g.Epsilon), float64(g.Delta))
 			break
 		}
 		var sq numeric.Kahan
@@ -345,16 +331,16 @@ func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) 
 			sq.Add(float64(k) * q.Epsilon * q.Epsilon)
 		}
 		for _, g := range q.List {
-			sq.Add(g.Epsilon * g.Epsilon)
+			sq.Add(float64(g.Epsilon * g.Epsilon))
 		}
 		src := SourceFilterApprox
 		if sumDelta == 0 {
 			src = SourceFilterPure
 		}
-		m = Method{Name: MethodFilter, Source: src, Epsilon: filterValue(sq.Sum(), -math.Log(deltaPrime)), Delta: deltaPrime + sumDelta, Valid: true}
+		m = method(MethodFilter, src, filterValue(sq.Sum(), -math.Log(deltaPrime)), deltaPrime+sumDelta)
 	case MethodPLD:
 		if q.List == nil {
-			m = pldGroups([]group{{Guarantee{q.Epsilon, q.Delta}, k}}, target)
+			m = pldGroups([]group{{pair{q.Epsilon, q.Delta}, k}}, target)
 		} else {
 			m = PLDList(q.List, target)
 		}
@@ -367,32 +353,28 @@ func (q Query) single(sumDelta, target float64, hasBudget bool) (Result, error) 
 			return Result{}, field.New("target_delta", target, "cannot be met by optimal composition: %v", err)
 		}
 		d, _ := OptimalDelta(q.Epsilon, q.Delta, k, e)
-		m = Method{Name: MethodOptimal, Source: SourceOptimal, Epsilon: e, Delta: d, Valid: true}
+		m = method(MethodOptimal, SourceOptimal, e, d)
 	}
 	m.Chosen = true
-	return Result{Epsilon: m.Epsilon, Delta: m.Delta, Method: m.Name, Methods: []Method{m}}, nil
+	return result(m, []Method{m}), nil
 }
 
 // fill copies res into c with the assumptions and notes its methods need.
 func (c *Composition) fill(res Result, q Query) {
 	c.Assumptions = []string{"every mechanism is (ε, δ)-DP for the same neighbouring relation, conditionally on the outputs of the earlier ones (adaptive composition); the result holds for that relation"}
 	for _, m := range res.Methods {
-		mr := MethodResult{Method: m.Name, Valid: m.Valid, Chosen: m.Chosen, Source: m.Source, Reason: m.Reason}
-		if m.Valid {
-			mr.Epsilon, mr.Delta = ptr(dp.Loss(m.Epsilon)), ptr(dp.Loss(m.Delta))
-		}
-		c.Methods = append(c.Methods, mr)
+		c.Methods = append(c.Methods, m)
 		switch {
 		case !m.Valid:
 		case m.Name == MethodFilter:
 			c.Assumptions = append(c.Assumptions, "filter: the mechanisms' ε_m, δ_m may themselves be chosen adaptively (fully adaptive composition, Whitehouse et al. 2023)")
 		case m.Name == MethodOptimal:
 			c.Assumptions = append(c.Assumptions, "optimal: all k mechanisms share the same (ε, δ); the value is the exact optimum over all such mechanisms (KOV 2015)")
-		case m.Name == MethodAdvanced && q.List == nil && m.Epsilon > q.Compositions*q.Epsilon:
+		case m.Name == MethodAdvanced && q.List == nil && float64(m.Epsilon) > q.Compositions*q.Epsilon:
 			c.Notes = append(c.Notes, "advanced composition is worse than basic composition here (kε(e^ε − 1) dominates for large ε)")
 		}
 		if m.Chosen {
-			c.Method, c.Source, c.Epsilon, c.Delta = m.Name, m.Source, dp.Loss(m.Epsilon), dp.Loss(m.Delta)
+			c.Method, c.Source, c.Epsilon, c.Delta = m.Name, m.Source, m.Epsilon, m.Delta
 		}
 	}
 	if c.Method == MethodFilter && c.Source == SourceFilterPure {
@@ -435,7 +417,7 @@ func (q Query) runFilter(c *Composition) error {
 	run := &FilterRun{DeltaDoublePrime: dp.Num(dpp)}
 	for i, g := range q.List {
 		was := f.Halted()
-		ok, err := f.Add(g.Epsilon, g.Delta)
+		ok, err := f.Add(float64(g.Epsilon), float64(g.Delta))
 		if err != nil {
 			return field.New("guarantees", nil, "item %d: %v", i+1, err)
 		}

@@ -108,8 +108,8 @@ func DPSGDProfile(d rdp.DPSGD, a string, pq ProfileQuery) (DPSGDAccounting, erro
 	fixed := d.Sampling == dp.WithoutReplacement && q < 1
 	res := DPSGDAccounting{Accountant: acc.Accountant, PLDNote: acc.PLDNote, Profile: pq.Split(acc.Deltas)}
 	r := &res.DPSGDResult.DPSGDResult
-	*r = rdp.DPSGDResult{N: dp.Num(d.N), Batch: dp.Num(d.Batch), SamplingRate: dp.Num(q), Steps: dp.Num(steps),
-		NoiseMultiplier: dp.Noise(d.Noise), Delta: dp.Loss(d.Delta), Conversion: d.Conversion.String()}
+	*r = rdp.DPSGDResult{Guarantee: dp.Guarantee{Delta: dp.Loss(d.Delta)}, N: dp.Num(d.N), Batch: dp.Num(d.Batch), SamplingRate: dp.Num(q), Steps: dp.Num(steps),
+		NoiseMultiplier: dp.Noise(d.Noise), Conversion: d.Conversion.String()}
 	r.Fill(d, *acc.RDP)
 	if fixed {
 		res.RDPNote = noteFixedSizeRDP

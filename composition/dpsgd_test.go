@@ -3,6 +3,7 @@ package composition
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/privamp/privamp/dp"
@@ -59,7 +60,7 @@ func TestDPSGDFullBatch(t *testing.T) {
 	// Below q = 1 nothing changes; bad input is still a field error.
 	sub, _ := DPSGD(rdp.DPSGD{N: 60000, Batch: 256, Epochs: 60, Noise: 1.1, Delta: 1e-5})
 	want, _ := rdp.DPSGD{N: 60000, Batch: 256, Epochs: 60, Noise: 1.1, Delta: 1e-5}.Account()
-	if sub.DPSGDResult != want || sub.RDPEpsilon != 0 {
+	if !reflect.DeepEqual(sub.DPSGDResult, want) || sub.RDPEpsilon != 0 {
 		t.Errorf("q < 1: %+v, want rdp's %+v", sub, want)
 	}
 	for _, b := range []struct {

@@ -1,6 +1,7 @@
 package composition
 
 import (
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/numeric"
 
 	"fmt"
@@ -114,8 +115,8 @@ func (f *Filter) SumDelta() float64 { return f.sumDelta.Sum() }
 func (f *Filter) Spent() float64 { return filterValue(f.sumSq.Sum(), f.logInv) }
 
 // Target returns the filter's (ε, δ' + δ”) guarantee.
-func (f *Filter) Target() Guarantee {
-	return Guarantee{Epsilon: f.eps, Delta: f.deltaPrime + f.deltaDoublePrime}
+func (f *Filter) Target() dp.Guarantee {
+	return dp.Guarantee{Epsilon: dp.Loss(f.eps), Delta: dp.Loss(f.deltaPrime + f.deltaDoublePrime), Source: SourceFilterApprox}
 }
 
 // filterClosed is ε0√(2k ln(1/δ)) + kε0²/2.

@@ -50,8 +50,8 @@ func FuzzOptimal(f *testing.F) {
 		dPrime = math.Mod(math.Abs(dPrime), 0.5)
 		if dPrime > 0 && kf*delta+dPrime < 1 {
 			g, _ := Advanced(eps, delta, k, dPrime)
-			if !math.IsInf(g.Epsilon, 1) {
-				if d, _ := OptimalDelta(eps, delta, k, g.Epsilon); d > g.Delta*(1+1e-12) {
+			if !math.IsInf(float64(g.Epsilon), 1) {
+				if d, _ := OptimalDelta(eps, delta, k, float64(g.Epsilon)); d > float64(g.Delta)*(1+1e-12) {
 					t.Fatalf("optimal δ %v > advanced %v at ε' = %v", d, g.Delta, g.Epsilon)
 				}
 			}

@@ -32,16 +32,14 @@ type GaussianResult struct {
 	TargetEpsilon dp.Num   `json:"target_epsilon,omitempty"`
 	Sensitivity   dp.Num   `json:"sensitivity"`
 	Compositions  dp.Num   `json:"compositions"`
-	Delta         dp.Loss  `json:"delta"`
-	Mu            dp.Num   `json:"mu"` // √k·Δ/σ
-	Epsilon       dp.Loss  `json:"epsilon"`
-	Method        string   `json:"method"`
-	Source        string   `json:"source"`
-	RDPEpsilon    dp.Loss  `json:"rdp_epsilon"`
-	RDPOrder      dp.Num   `json:"rdp_order"`
-	Conversion    string   `json:"conversion"`
-	Rho           dp.Loss  `json:"rho"` // kΔ²/(2σ²)
-	ZCDPEpsilon   dp.Loss  `json:"zcdp_epsilon"`
+	dp.Guarantee
+	Mu          dp.Num  `json:"mu"` // √k·Δ/σ
+	Method      string  `json:"method"`
+	RDPEpsilon  dp.Loss `json:"rdp_epsilon"`
+	RDPOrder    dp.Num  `json:"rdp_order"`
+	Conversion  string  `json:"conversion"`
+	Rho         dp.Loss `json:"rho"` // kΔ²/(2σ²)
+	ZCDPEpsilon dp.Loss `json:"zcdp_epsilon"`
 	// PLDEpsilon and EpsilonOptimistic are the PLD accountant's sound ε and
 	// optimistic estimate of the same mechanism (k releases compose to one
 	// Gaussian with μ, so one grid suffices): a check that agrees with the
@@ -76,8 +74,8 @@ func (m GaussianMechanism) Account() (GaussianResult, error) {
 		return GaussianResult{}, err
 	}
 	k, sens, sigma := m.Compositions, m.Sensitivity, m.Sigma
-	r := GaussianResult{Sensitivity: dp.Num(sens), Compositions: dp.Num(k), Delta: dp.Loss(m.Delta),
-		Method: "analytic-gaussian", Source: "Balle–Wang 2018, Thm 8", Conversion: m.Conversion.String()}
+	r := GaussianResult{Guarantee: dp.Guarantee{Delta: dp.Loss(m.Delta), Source: "Balle–Wang 2018, Thm 8"}, Sensitivity: dp.Num(sens), Compositions: dp.Num(k),
+		Method: "analytic-gaussian", Conversion: m.Conversion.String()}
 	if m.Calibrate {
 		var err error
 		if sigma, err = GaussianSigma(sens, k, m.TargetEpsilon, m.Delta); err != nil {

@@ -33,9 +33,8 @@ type LaplaceResult struct {
 	Sensitivity    dp.Num   `json:"sensitivity"`
 	Compositions   dp.Num   `json:"compositions"`
 	StepEpsilon    dp.Loss  `json:"step_epsilon"` // Δ/b
-	Method         string   `json:"method"`       // basic, rdp or optimal: the smallest sound ε
-	Epsilon        dp.Loss  `json:"epsilon"`
-	Delta          dp.Loss  `json:"delta"` // δ of the chosen method (0 for basic)
+	Method         string   `json:"method"`       // basic, rdp, optimal or pld: the smallest sound ε
+	dp.Guarantee            // the chosen method's (δ = 0 for basic), with its source
 	BasicEpsilon   dp.Loss  `json:"basic_epsilon"`
 	RDPEpsilon     dp.Loss  `json:"rdp_epsilon"`
 	RDPOrder       dp.Num   `json:"rdp_order"`
@@ -101,19 +100,19 @@ func (m LaplaceMechanism) Account() (LaplaceResult, error) {
 	}
 	r.Scale, r.StepEpsilon = dp.Noise(b), dp.Loss(eps0)
 	r.BasicEpsilon, r.RDPEpsilon, r.RDPOrder, r.OptimalEpsilon = dp.Loss(float64(k)*eps0), dp.Loss(pr.Epsilon), dp.Num(pr.Order), dp.Loss(opt)
-	r.Epsilon, r.Method = r.BasicEpsilon, "basic"
+	r.Epsilon, r.Method, r.Source = r.BasicEpsilon, "basic", SourceBasic
 	if r.RDPEpsilon < r.Epsilon {
-		r.Epsilon, r.Method, r.Delta = r.RDPEpsilon, "rdp", dp.Loss(m.Delta)
+		r.Epsilon, r.Method, r.Delta, r.Source = r.RDPEpsilon, "rdp", dp.Loss(m.Delta), "Mironov 2017, Prop. 6 + "+m.Conversion.Source()
 	}
 	if r.OptimalEpsilon < r.Epsilon {
-		r.Epsilon, r.Method, r.Delta = r.OptimalEpsilon, "optimal", dp.Loss(m.Delta)
+		r.Epsilon, r.Method, r.Delta, r.Source = r.OptimalEpsilon, "optimal", dp.Loss(m.Delta), SourceOptimal
 	}
 	if p, err := pld.LaplaceComposed(m.Sensitivity, b, k, m.Delta, pld.Options{}); err != nil {
 		r.PLDNote = "no PLD: " + err.Error()
 	} else {
 		r.PLDEpsilon, r.EpsilonOptimistic, r.PLDSource = p.Epsilon, p.EpsilonOptimistic, p.Source
 		if r.PLDEpsilon < r.Epsilon {
-			r.Epsilon, r.Method, r.Delta = r.PLDEpsilon, "pld", dp.Loss(m.Delta)
+			r.Epsilon, r.Method, r.Delta, r.Source = r.PLDEpsilon, "pld", dp.Loss(m.Delta), p.Source
 		}
 	}
 	r.Profile = m.profile(b, float64(r.Epsilon))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/rdp"
 )
@@ -76,17 +77,17 @@ func f64(x float64) *float64 { return &x }
 func TestCompose(t *testing.T) {
 	c, err := Compose(Query{Epsilon: 0.1, Compositions: 100, TargetDelta: f64(1e-5)})
 	want, _ := Best(0.1, 0, 100, 1e-5)
-	if err != nil || float64(c.Epsilon) != want.Epsilon || c.Method != want.Method || len(c.Methods) != 4 {
+	if err != nil || c.Epsilon != want.Epsilon || c.Method != want.Method || len(c.Methods) != 4 {
 		t.Errorf("best: %+v, want %+v (%v)", c, want, err)
 	}
 	// The filter's closed form, written out: √(2 ln(1/δ') Σε²) + ½Σε².
-	c, _ = Compose(Query{Method: "filter", List: []Guarantee{{0.1, 0}, {0.2, 0}, {0.3, 1e-7}}, DeltaPrime: f64(1e-5)})
+	c, _ = Compose(Query{Method: "filter", List: []dp.Guarantee{gd(0.1, 0), gd(0.2, 0), gd(0.3, 1e-7)}, DeltaPrime: f64(1e-5)})
 	sq := 0.01 + 0.04 + 0.09
 	if e := math.Sqrt(2*math.Log(1e5)*sq) + sq/2; math.Abs(float64(c.Epsilon)-e) > 1e-12*e || math.Abs(float64(c.Delta)-(1e-5+1e-7)) > 1e-18 {
 		t.Errorf("filter: (%v, %v), want %v", c.Epsilon, c.Delta, e)
 	}
 	// The filter run halts at the third mechanism (Σε² = 0.11 gives 1.646 > 1).
-	c, _ = Compose(Query{Method: "filter", List: []Guarantee{{0.1, 0}, {0.1, 1e-6}, {0.3, 0}, {0.05, 0}}, TargetEpsilon: f64(1), DeltaPrime: f64(1e-5), TargetDelta: f64(2e-5)})
+	c, _ = Compose(Query{Method: "filter", List: []dp.Guarantee{gd(0.1, 0), gd(0.1, 1e-6), gd(0.3, 0), gd(0.05, 0)}, TargetEpsilon: f64(1), DeltaPrime: f64(1e-5), TargetDelta: f64(2e-5)})
 	if c.FilterRun == nil || c.Allowed != 2 || !c.Halted || c.Steps[2].Allowed || !c.Steps[3].Halted {
 		t.Errorf("filter run: %+v", c.FilterRun)
 	}
@@ -100,8 +101,8 @@ func TestCompose(t *testing.T) {
 		{Query{Epsilon: 1, Compositions: 2, Delta: 1}, "delta"},
 		{Query{Method: "optimal", Epsilon: 1, Compositions: 10}, "target_delta"},
 		{Query{Method: "advanced", Epsilon: 1, Compositions: 10}, "delta_prime"},
-		{Query{Method: "advanced", List: []Guarantee{{1, 0}}}, "method"},
-		{Query{List: []Guarantee{{1, 2}}}, "guarantees"},
+		{Query{Method: "advanced", List: []dp.Guarantee{gd(1, 0)}}, "method"},
+		{Query{List: []dp.Guarantee{gd(1, 2)}}, "guarantees"},
 		{Query{Epsilon: 0.1, Compositions: 10, Delta: 0.09, DeltaPrime: f64(0.5)}, "delta_prime"},
 		{Query{Epsilon: 0.1, Compositions: 10, Delta: 0.1, TargetDelta: f64(0.5)}, "target_delta"},
 		{Query{Epsilon: 1, Compositions: 2, TargetEpsilon: f64(1), TargetDelta: f64(1e-5)}, "target_epsilon"},
@@ -118,7 +119,7 @@ func ExampleCompose() {
 	c, _ := Compose(Query{Epsilon: 0.1, Compositions: 100, TargetDelta: &target})
 	fmt.Println(c.Method, c.Epsilon)
 	for _, m := range c.Methods {
-		fmt.Println(m.Method, *m.Epsilon)
+		fmt.Println(m.Name, m.Epsilon)
 	}
 	// Output:
 	// optimal 4.3068

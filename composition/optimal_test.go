@@ -222,7 +222,7 @@ func TestOptimalEpsilon(t *testing.T) {
 		}
 		if dp := c.target - kf*c.delta; dp > 0 {
 			a, _ := Advanced(c.eps, c.delta, c.k, dp)
-			if e1 > a.Epsilon {
+			if e1 > float64(a.Epsilon) {
 				t.Errorf("%+v: optimal %v > advanced %v", c, e1, a.Epsilon)
 			}
 			if f := filterClosed(c.eps, kf, dp); e1 > f {

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/privamp/privamp/composition/pld"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 )
 
@@ -25,10 +26,10 @@ const SourcePLD = "worst (ε, δ)-DP pairs (Kairouz–Oh–Viswanath 2015, Thm 2
 // Equal guarantees are self-composed once (one FFT power), then the groups
 // are composed. A grid that would exceed the PLD's memory cap makes the
 // method inapplicable, with the reason.
-func PLDList(gs []Guarantee, targetDelta float64) Method {
-	count := map[Guarantee]int{}
+func PLDList(gs []dp.Guarantee, targetDelta float64) Method {
+	count := map[pair]int{}
 	for _, g := range gs {
-		count[g]++
+		count[pairOf(g)]++
 	}
 	groups := make([]group, 0, len(count))
 	for g, k := range count {
@@ -36,14 +37,19 @@ func PLDList(gs []Guarantee, targetDelta float64) Method {
 	}
 	sort.Slice(groups, func(i, j int) bool { // a fixed order: results do not depend on map order
 		a, b := groups[i].g, groups[j].g
-		return a.Epsilon < b.Epsilon || (a.Epsilon == b.Epsilon && a.Delta < b.Delta)
+		return a.eps < b.eps || (a.eps == b.eps && a.delta < b.delta)
 	})
 	return pldGroups(groups, targetDelta)
 }
 
+// pair is a guarantee's (ε, δ), comparable: PLDList groups equal ones.
+type pair struct{ eps, delta float64 }
+
+func pairOf(g dp.Guarantee) pair { return pair{float64(g.Epsilon), float64(g.Delta)} }
+
 // group is k equal guarantees.
 type group struct {
-	g Guarantee
+	g pair
 	k int
 }
 
@@ -51,7 +57,7 @@ func pldGroups(groups []group, targetDelta float64) Method {
 	res, err := pld.Account(targetDelta, pld.Options{}, func(o pld.Options) (*pld.PLD, error) {
 		var all *pld.PLD
 		for _, gr := range groups {
-			p, err := pld.PrivacyParameters(gr.g.Epsilon, gr.g.Delta, o)
+			p, err := pld.PrivacyParameters(gr.g.eps, gr.g.delta, o)
 			if err == nil && gr.k > 1 {
 				p, err = p.SelfCompose(gr.k)
 			}
@@ -73,7 +79,7 @@ func pldGroups(groups []group, targetDelta float64) Method {
 		if float64(res.Discretization) != pld.DefaultInterval { // coarsened to bound the grid (see res.Source)
 			src += fmt.Sprintf("; grid interval %.4g (coarsened from %g to keep the grid small; sound)", float64(res.Discretization), pld.DefaultInterval)
 		}
-		return Method{Name: MethodPLD, Source: src, Epsilon: e, Delta: targetDelta, Valid: true}
+		return method(MethodPLD, src, e, targetDelta)
 	}
 	return invalid(MethodPLD, SourcePLD, pldNoEpsilon(groups, targetDelta))
 }
@@ -85,7 +91,7 @@ func pldGroups(groups []group, targetDelta float64) Method {
 func pldNoEpsilon(groups []group, targetDelta float64) string {
 	var sum float64
 	for _, g := range groups {
-		sum += float64(g.k) * g.g.Delta
+		sum += float64(g.k) * g.g.delta
 	}
 	if sum >= targetDelta {
 		return fmt.Sprintf("the guarantees' total δ %s is not below the target %s", field.FormatValue(sum), field.FormatValue(targetDelta))

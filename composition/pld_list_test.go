@@ -5,18 +5,20 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/dp"
 )
 
 // bruteDelta is the exact δ(ε) of the product of the guarantees' worst
 // pairs, by enumerating all 4^n outcomes: the optimal composition of
 // heterogeneous guarantees (Kairouz–Oh–Viswanath 2015, Thm 2.1).
-func bruteDelta(gs []Guarantee, eps float64) float64 {
+func bruteDelta(gs []dp.Guarantee, eps float64) float64 {
 	type pq struct{ p, q float64 }
 	outs := []pq{{1, 1}}
 	for _, g := range gs {
-		p := 1 / (1 + math.Exp(-g.Epsilon))
-		c := 1 - g.Delta
-		pair := []pq{{g.Delta, 0}, {c * p, c * (1 - p)}, {c * (1 - p), c * p}, {0, g.Delta}}
+		p := 1 / (1 + math.Exp(-float64(g.Epsilon)))
+		c := 1 - float64(g.Delta)
+		pair := []pq{{float64(g.Delta), 0}, {c * p, c * (1 - p)}, {c * (1 - p), c * p}, {0, float64(g.Delta)}}
 		next := make([]pq, 0, 4*len(outs))
 		for _, o := range outs {
 			for _, x := range pair {
@@ -32,10 +34,10 @@ func bruteDelta(gs []Guarantee, eps float64) float64 {
 	return d
 }
 
-func bruteEpsilon(gs []Guarantee, delta float64) float64 {
+func bruteEpsilon(gs []dp.Guarantee, delta float64) float64 {
 	lo, hi := 0.0, 0.0
 	for _, g := range gs {
-		hi += g.Epsilon
+		hi += float64(g.Epsilon)
 	}
 	for range 200 {
 		mid := (lo + hi) / 2
@@ -58,11 +60,11 @@ func TestPLDListAgainstBruteForce(t *testing.T) {
 	}
 	for trial := range trials {
 		n := 3 + r.IntN(4)
-		gs := make([]Guarantee, n)
+		gs := make([]dp.Guarantee, n)
 		for i := range gs {
-			gs[i] = Guarantee{Epsilon: 0.05 + 1.5*r.Float64()}
+			gs[i] = gd(0.05+1.5*r.Float64(), 0)
 			if r.IntN(2) == 0 {
-				gs[i].Delta = math.Pow(10, -8+3*r.Float64())
+				gs[i].Delta = dp.Loss(math.Pow(10, -8+3*r.Float64()))
 			}
 		}
 		target := 1e-4
@@ -71,7 +73,7 @@ func TestPLDListAgainstBruteForce(t *testing.T) {
 		if !m.Valid {
 			t.Fatalf("trial %d: %s", trial, m.Reason)
 		}
-		if m.Epsilon < want-1e-9 || m.Epsilon > want+1e-3 {
+		if e := float64(m.Epsilon); e < want-1e-9 || e > want+1e-3 {
 			t.Errorf("trial %d %v: PLD ε = %.8g, exact %.8g", trial, gs, m.Epsilon, want)
 		}
 	}
@@ -88,8 +90,8 @@ func TestPLDHomogeneousMatchesOptimal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := pldGroups([]group{{Guarantee{c.eps, c.delta}, c.k}}, 1e-5)
-		if !m.Valid || m.Epsilon < exact-1e-9 || m.Epsilon > exact*1.001+1e-4 {
+		m := pldGroups([]group{{pair{c.eps, c.delta}, c.k}}, 1e-5)
+		if e := float64(m.Epsilon); !m.Valid || e < exact-1e-9 || e > exact*1.001+1e-4 {
 			t.Errorf("%+v: PLD %v (valid %v), exact %v", c, m.Epsilon, m.Valid, exact)
 		}
 	}
@@ -97,7 +99,7 @@ func TestPLDHomogeneousMatchesOptimal(t *testing.T) {
 
 // A list with the mechanisms' total δ above the target has no PLD bound.
 func TestPLDListDeltaTooLarge(t *testing.T) {
-	m := PLDList([]Guarantee{{1, 1e-3}, {1, 1e-3}}, 1e-4)
+	m := PLDList([]dp.Guarantee{gd(1, 1e-3), gd(1, 1e-3)}, 1e-4)
 	if m.Valid {
 		t.Fatalf("want invalid, got ε = %v", m.Epsilon)
 	}
@@ -106,11 +108,11 @@ func TestPLDListDeltaTooLarge(t *testing.T) {
 // Issue 23 item 8: with every δ 0 the reason was "the guarantees' total δ
 // exceeds the target"; it is the PLD's own error bounds that do.
 func TestPLDListReasonAtZeroDelta(t *testing.T) {
-	m := PLDList([]Guarantee{{0.1, 0}, {0.1, 0}}, 1e-300)
+	m := PLDList([]dp.Guarantee{gd(0.1, 0), gd(0.1, 0)}, 1e-300)
 	if m.Valid || strings.Contains(m.Reason, "exceeds") || !strings.Contains(m.Reason, "total δ (0) is below the target") {
 		t.Errorf("δ = 0: valid %v, reason %q", m.Valid, m.Reason)
 	}
-	m = PLDList([]Guarantee{{1, 1e-3}, {1, 1e-3}}, 1e-4)
+	m = PLDList([]dp.Guarantee{gd(1, 1e-3), gd(1, 1e-3)}, 1e-4)
 	if !strings.Contains(m.Reason, "total δ 0.002 is not below the target 0.0001") {
 		t.Errorf("δ too large: %q", m.Reason)
 	}

@@ -92,7 +92,7 @@ func TestComposeProfileAgainstOptimal(t *testing.T) {
 	// A filter has no δ at a given ε: refused, not ignored.
 	te := 1.0
 	dp2 := 1e-6
-	_, err = Compose(Query{Method: "filter", List: []Guarantee{{Epsilon: 0.1}, {Epsilon: 0.2}}, DeltaPrime: &dp2, TargetDelta: &target, TargetEpsilon: &te, Profile: ProfileQuery{At: &at}})
+	_, err = Compose(Query{Method: "filter", List: []dp.Guarantee{{Epsilon: 0.1}, {Epsilon: 0.2}}, DeltaPrime: &dp2, TargetDelta: &target, TargetEpsilon: &te, Profile: ProfileQuery{At: &at}})
 	if fe, ok := field.As(err); !ok || fe.Field != "at_epsilon" {
 		t.Errorf("filter with --at-epsilon: %v", err)
 	}

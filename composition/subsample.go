@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/numeric"
 )
 
@@ -16,23 +17,24 @@ import (
 //
 // It uses log1p/expm1 for small ε and ln((1−q) + q e^ε) in log space for
 // large ε, so it never overflows; ε = +Inf gives +Inf.
-func PoissonSubsample(g Guarantee, q float64) (Guarantee, error) {
-	if err := firstErr(checkEps("epsilon", g.Epsilon, true), checkMechDelta("delta", g.Delta)); err != nil {
-		return Guarantee{}, err
+func PoissonSubsample(g dp.Guarantee, q float64) (dp.Guarantee, error) {
+	ge := float64(g.Epsilon)
+	if err := firstErr(checkEps("epsilon", ge, true), checkMechDelta("delta", float64(g.Delta))); err != nil {
+		return dp.Guarantee{}, err
 	}
 	if !(q > 0 && q <= 1) {
-		return Guarantee{}, fmt.Errorf("sampling rate q must be in (0, 1], got %v", q)
+		return dp.Guarantee{}, fmt.Errorf("sampling rate q must be in (0, 1], got %v", q)
 	}
 	var e float64
 	switch {
-	case math.IsInf(g.Epsilon, 1):
-		e = g.Epsilon
-	case g.Epsilon < 1:
-		e = math.Log1p(q * math.Expm1(g.Epsilon))
+	case math.IsInf(ge, 1):
+		e = ge
+	case ge < 1:
+		e = math.Log1p(q * math.Expm1(ge))
 	default:
-		e = numeric.LogAdd(math.Log1p(-q), numeric.Log(q)+g.Epsilon)
+		e = numeric.LogAdd(math.Log1p(-q), numeric.Log(q)+ge)
 	}
-	return Guarantee{Epsilon: e, Delta: q * g.Delta}, nil
+	return dp.Guarantee{Epsilon: dp.Loss(e), Delta: dp.Loss(q * float64(g.Delta)), Source: "Li–Qardaji–Su 2012, Thm 1; Balle–Barthe–Gaboardi 2018, Thm 8 (Poisson subsampling, add/remove)"}, nil
 }
 
 // SubsetSample returns 2γε', the guarantee of seed 001, Lemma 2.2 (Beimel,

@@ -8,7 +8,9 @@
 //     builds a DP-SGD run), in dp_accounting's DpEvent vocabulary;
 //   - the sampling scheme of a batch ([Sampling]);
 //   - the neighbouring relation a guarantee is stated for ([Relation]);
-//   - a guarantee ([Guarantee]: ε, δ, the accountant, its source), and the
+//   - a guarantee ([Guarantee]: ε, δ, the accountant, its source and
+//     assumptions), which every result stating an upper bound embeds, and
+//     an audit's empirical lower bound ([LowerBound]); the
 //     one interface every accountant implements ([Accountant]: rdp's, pld's
 //     and composition.Tightest), with the one calibration over any of them
 //     and any family of events ([Calibrate], [Search]);

@@ -5,19 +5,35 @@ import (
 	"strings"
 )
 
-// Guarantee is an (ε, δ)-DP statement about one event under one
-// neighbouring relation: sound (ε is an upper bound on the event's ε at δ),
-// with the accountant that proved it, its source and the assumptions it
-// rests on.
+// Guarantee is privamp's one model of an upper-bound privacy statement: the
+// algorithm is (Epsilon, Delta)-DP (ε an upper bound on its ε at δ), by the
+// accountant or theorem named in Source, under Assumptions. Every result
+// that states such a guarantee embeds it, so that its JSON keys ("epsilon",
+// "delta", "source", "assumptions", "accountant") are flat and mean the same
+// thing everywhere. The neighbouring relation is not a field: it is the
+// accountant's argument (Accountant.Epsilon), named in Assumptions, and the
+// results that print it carry their own dp.Relation ("neighbours").
+// A lower bound on ε refutes rather than guarantees: see LowerBound.
 type Guarantee struct {
-	Epsilon  Loss     `json:"epsilon"`
-	Delta    Loss     `json:"delta"`
-	Relation Relation `json:"neighbours"`
+	Epsilon Loss `json:"epsilon"`
+	Delta   Loss `json:"delta"`
 	// Accountant names the accountant whose bound this is ("rdp", "pld",
-	// "analytic-gaussian").
-	Accountant  string   `json:"accountant"`
+	// "analytic-gaussian"); empty (absent in JSON) for a theorem's bound.
+	Accountant  string   `json:"accountant,omitempty"`
 	Source      string   `json:"source"`
 	Assumptions []string `json:"assumptions,omitempty"`
+}
+
+// LowerBound is privamp's one model of an empirical lower bound on ε (an
+// audit's refutation, never a guarantee): with probability at least
+// Confidence the algorithm is not (ε, Delta)-DP for any ε < EpsilonLower,
+// by the test named in Source. EpsilonLower is a Max: printed rounded down,
+// so that it is never overstated.
+type LowerBound struct {
+	Source       string  `json:"source"`
+	Confidence   float64 `json:"confidence"`
+	Delta        float64 `json:"delta"`
+	EpsilonLower Max     `json:"epsilon_lower"`
 }
 
 // Assumptions are what a guarantee about e under r assumes of the

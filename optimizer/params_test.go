@@ -98,7 +98,7 @@ func TestUtilityBoundHolds(t *testing.T) {
 			v = shifted.VariantSkip
 		}
 		cfg := Config{Training: shifted.Training{Variant: v, Sigma: p.Sigma, Epochs: 1, Batch: 1, Loss: shifted.Loss{Eta: p.Eta}}, R: R}
-		st, err := MeasureUtility(cfg, obj, pop, n, reps, 11, 0.95)
+		st, err := MeasureUtility(cfg, obj, pop, n, reps, 11, 0.95, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -489,8 +489,9 @@ func (res *TrainResult) train(spec Spec) error {
 		return err
 	}
 	tr := &Tracer{MaxPoints: spec.MaxPoints, Opt: opt.W}
-	if spec.Progress != nil {
-		tr.OnPoint = spec.Progress
+	steps, reps := int64(cfg.Steps()), int64(max(spec.Repeats, 0))
+	if spec.Progress != nil { // the run, then each repeat, in steps: the bar covers the whole command
+		tr.OnPoint = func(done, total int64) { spec.Progress(done*steps/max(total, 1), steps*(1+reps)) }
 	}
 	runner.SetTracer(tr)
 	out := runner.Run(spec.Seed)
@@ -549,7 +550,11 @@ func (res *TrainResult) train(spec Spec) error {
 		} else {
 			pop = NewEmpiricalPopulation(pr.Data, pr.Objective, cfg.R)
 		}
-		st, err := MeasureUtility(cfg, pr.Objective, pop, pr.Data.N(), spec.Repeats, spec.Seed, spec.Confidence)
+		var progress dp.Progress
+		if spec.Progress != nil {
+			progress = func(done, _ int64) { spec.Progress(steps*(1+done), steps*(1+reps)) }
+		}
+		st, err := MeasureUtility(cfg, pr.Objective, pop, pr.Data.N(), spec.Repeats, spec.Seed, spec.Confidence, progress)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"errors"
+	"github.com/privamp/privamp/dp"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -123,7 +124,8 @@ func (p *SyntheticPopulation) Describe() string {
 
 // MeasureUtility draws repeats training sets of size n from pop, runs the
 // algorithm on each (seed TaskSeed(seed, i)) and summarises F(W) − F*.
-func MeasureUtility(cfg Config, obj Objective, pop Population, n, repeats int, seed uint64, conf float64) (UtilityStats, error) {
+// progress, if not nil, is told after each repeat how many are done.
+func MeasureUtility(cfg Config, obj Objective, pop Population, n, repeats int, seed uint64, conf float64, progress dp.Progress) (UtilityStats, error) {
 	if repeats < 2 {
 		return UtilityStats{}, errors.New("need at least 2 repeats")
 	}
@@ -137,6 +139,9 @@ func MeasureUtility(cfg Config, obj Objective, pop Population, n, repeats int, s
 		}
 		res := r.Run(TaskSeed(seed^0xabcdef, i))
 		ex[i] = pop.Risk(res.W) - pop.FStar()
+		if progress != nil {
+			progress(int64(i+1), int64(repeats))
+		}
 	}
 	m := mean(ex)
 	var v float64

@@ -97,13 +97,18 @@ func Trace(pts []optimizer.Point, name string) ([]*plot.Plot, error) {
 			dist = append(dist, plotter.XY{X: float64(p.Step), Y: p.Dist})
 		}
 	}
+	xlabel := "step"
+	if len(pts) > 0 && pts[0].Step > 1 { // Skip-PNSGD: the steps before its secret random start do not run
+		xlabel = fmt.Sprintf("step (the run skipped steps 1–%d: its random start)", pts[0].Step-1)
+	}
 	var ps []*plot.Plot
 	for _, pn := range []struct {
 		title, ylabel string
 		xy            plotter.XYs
 	}{{name + ": empirical risk", "loss", loss}, {"distance to the non-private optimum", "‖w_t − w*‖", dist}} {
 		p := plot.New()
-		p.Title.Text, p.X.Label.Text, p.Y.Label.Text = pn.title, "step", pn.ylabel
+		p.Title.Text, p.X.Label.Text, p.Y.Label.Text = pn.title, xlabel, pn.ylabel
+		p.X.Tick.Marker = plainTicks{}
 		p.Add(plotter.NewGrid())
 		if len(pn.xy) > 0 {
 			l, err := plotter.NewLine(pn.xy)
@@ -136,7 +141,7 @@ func Plan(res *plan.Result) (*plot.Plot, error) {
 	pl.Title.Text = fmt.Sprintf("privamp plan: ε by position, %d people, %s, δ = %s", res.N, res.Run, quantity.Nearest(res.Delta))
 	pl.X.Label.Text, pl.Y.Label.Text = "position t", "ε" // short: gonum centres labels in data units
 	pl.X.Scale, pl.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	pl.X.Tick.Marker, pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	pl.X.Tick.Marker, pl.Y.Tick.Marker = logTicks{}, logTicks{}
 	pl.Legend.Left, pl.Legend.Top = true, true
 	labels := []string{"target ε (budget)", fmt.Sprintf("achieved ε, this plan (σ = %s)", res.Sigma),
 		fmt.Sprintf("uniform plan, everyone ε = %s (σ = %s)", quantity.Nearest(res.Uniform.Epsilon), res.Uniform.Sigma)}
@@ -165,7 +170,12 @@ func Tradeoff(ev *audit.Evaluation) (*plot.Plot, error) {
 	p.Title.Text = "Membership test on the canaries: trade-off curve"
 	p.X.Label.Text, p.Y.Label.Text = "false positive rate", "false negative rate"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
+	labels := []string{"empirical (evaluation canaries)", "upper bound's (ε, δ) curve"}
+	if cm := ev.Comparison; cm != nil {
+		labels = []string{"empirical (evaluation canaries): below the claimed curve beyond sampling error = a violation",
+			fmt.Sprintf("claimed ε = %s at δ = %s: (ε, δ)-DP keeps every test on or above this curve (%s)", cm.EpsilonUpper, quantity.Nearest(cm.Delta), cm.Verdict)}
+	}
 	for i, c := range [][]audit.TradeoffPoint{ev.Curve, ev.ClaimedCurve} {
 		xy := plotter.XYs{}
 		for _, q := range c {
@@ -182,7 +192,7 @@ func Tradeoff(ev *audit.Evaluation) (*plot.Plot, error) {
 		}
 		l.Color = plotutil.Color(i)
 		p.Add(l)
-		p.Legend.Add([]string{"empirical (evaluation canaries)", "upper bound's (ε, δ) curve"}[i], l)
+		p.Legend.Add(labels[i], l)
 	}
 	p.Legend.Left = true
 	return p, nil
@@ -196,7 +206,7 @@ func Curve(c shifted.Curves) (*plot.Plot, error) {
 	p.Title.Text = fmt.Sprintf("Per-person privacy, n = %d, δ = %s", c.N, quantity.Nearest(c.Delta))
 	p.X.Label.Text, p.Y.Label.Text = "steps from the record to the end, n − t + 1", "ε"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
 	p.Legend.Left = true
 	rows := shifted.LogSpaced(c.Rows(), 2000) // row numbers: every row up to 2000 rows
 	xmin, xmax := math.Inf(1), math.Inf(-1)
@@ -244,7 +254,7 @@ func Epochs(c shifted.EpochCurve) (*plot.Plot, error) {
 	p.Title.Text = fmt.Sprintf("ε of the worst record against passes, n = %d, δ = %s", c.N, quantity.Nearest(c.Delta))
 	p.X.Label.Text, p.Y.Label.Text = "passes over the data", "ε"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
 	p.Legend.Left, p.Legend.Top = true, true
 	var lines [3]plotter.XYs
 	for _, pt := range c.Points {
@@ -291,10 +301,10 @@ func Figure(f *algorithms.Figure) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = f.Title, f.X, f.Y
 	if f.LogX {
-		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, logTicks{}
 	}
 	if f.LogY {
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: 1}
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
 	}
 	if len(f.Curves) > 0 && f.LogX { // a log axis over less than a decade shows no tick: mark the X values
 		var ticks []plot.Tick
@@ -341,6 +351,9 @@ func Figure(f *algorithms.Figure) (*plot.Plot, error) {
 	if drawn == 0 {
 		return nil, ErrNothingToPlot
 	}
+	if f.Bars != "" {
+		p.Legend.Add(f.Bars) // what the error bars mean, in the legend every reader looks at
+	}
 	return p, nil
 }
 
@@ -354,7 +367,7 @@ func EpsilonDelta(pr *composition.Profile, title string) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text, p.Y.Label.Text = "ε", "δ(ε) (sound: the smaller of the accountants' bounds)"
-	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: 1}
+	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
 	var xy plotter.XYs
 	for _, d := range pr.Curve {
 		if d.Delta > 0 && !math.IsInf(float64(d.Delta), 1) {
@@ -390,4 +403,54 @@ func CheckFormat(name, path string) error {
 		return field.New(name, path, "must name a .png or .svg file")
 	}
 	return nil
+}
+
+// logTicks marks a log axis so that it always carries several labels:
+// the powers of ten when the axis spans three decades or more, else also
+// 2 and 5 times them (and every whole multiple under a decade), with
+// unlabelled minor ticks at the other whole multiples. gonum's LogTicks
+// labels only the powers of ten, so an axis from 3 to 20 had one label.
+type logTicks struct{}
+
+func (logTicks) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0) || !(max > min) {
+		return nil
+	}
+	lo, hi := math.Floor(math.Log10(min)), math.Ceil(math.Log10(max))
+	labelled := map[float64]bool{1: true}
+	switch span := math.Log10(max / min); {
+	case span < 1:
+		labelled = map[float64]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true, 9: true}
+	case span < 3:
+		labelled = map[float64]bool{1: true, 2: true, 5: true}
+	}
+	var ticks []plot.Tick
+	for e := lo; e <= hi; e++ {
+		for m := 1.0; m <= 9; m++ {
+			v := m * math.Pow(10, e)
+			if v < min*(1-1e-12) || v > max*(1+1e-12) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if labelled[m] {
+				t.Label = quantity.Nearest(v)
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
+}
+
+// plainTicks are gonum's default ticks labelled with the shortest form of
+// their value ("500", not "500.00").
+type plainTicks struct{}
+
+func (plainTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = quantity.Nearest(ts[i].Value)
+		}
+	}
+	return ts
 }

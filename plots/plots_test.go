@@ -29,3 +29,19 @@ func TestPlots(t *testing.T) {
 		t.Errorf("all-zero curve: %v", err)
 	}
 }
+
+// Every log axis carries several labelled ticks (issue 27: epochs.png had
+// one label on its ε axis, clipped-compare.png one on its risk axis).
+func TestLogTicksLabelSeveral(t *testing.T) {
+	for _, r := range [][2]float64{{1.5, 20}, {0.03, 0.7}, {0.5, 4}, {3, 9}, {1, 1e6}, {1e-5, 1e-4}} {
+		n := 0
+		for _, tk := range (logTicks{}).Ticks(r[0], r[1]) {
+			if tk.Label != "" {
+				n++
+			}
+		}
+		if n < 3 {
+			t.Errorf("[%g, %g]: %d labelled ticks", r[0], r[1], n)
+		}
+	}
+}

@@ -110,7 +110,7 @@ func (a Accountant) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guaran
 	if err != nil {
 		return dp.Guarantee{}, err
 	}
-	return dp.Guarantee{Epsilon: dp.Loss(p.Epsilon), Delta: dp.Loss(delta), Relation: r, Accountant: "rdp", Source: a.source(e, p), Assumptions: dp.Assumptions(e, r)}, nil
+	return dp.Guarantee{Epsilon: dp.Loss(p.Epsilon), Delta: dp.Loss(delta), Accountant: "rdp", Source: a.source(e, p), Assumptions: dp.Assumptions(e, r)}, nil
 }
 
 // Delta is the RDP bound on δ at epsilon (the conversion, and the total-
@@ -124,7 +124,7 @@ func (a Accountant) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee,
 	if err != nil {
 		return dp.Guarantee{}, err
 	}
-	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(p.Delta), Relation: r, Accountant: "rdp", Source: a.source(e, p), Assumptions: dp.Assumptions(e, r)}, nil
+	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(p.Delta), Accountant: "rdp", Source: a.source(e, p), Assumptions: dp.Assumptions(e, r)}, nil
 }
 
 // DeltaFor is δ(eps) of e, whose curve is c (Curve): the conversion's δ

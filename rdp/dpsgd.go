@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/quantity"
 )
 
 // DPSGD describes a DP-SGD run for accounting: T steps of the
@@ -42,20 +43,18 @@ type DPSGD struct {
 
 // DPSGDResult is the (ε, δ) of a DPSGD run.
 type DPSGDResult struct {
-	N               dp.Num      `json:"n,omitempty"`
-	Batch           dp.Num      `json:"batch,omitempty"`
-	SamplingRate    dp.Num      `json:"sampling_rate"`
-	Steps           dp.Num      `json:"steps"`
-	NoiseMultiplier dp.Noise    `json:"noise_multiplier"`
-	Calibrated      bool        `json:"calibrated"`
-	TargetEpsilon   dp.Num      `json:"target_epsilon,omitempty"`
-	Epsilon         dp.Loss     `json:"epsilon"`
-	Delta           dp.Loss     `json:"delta"`
-	Order           dp.Num      `json:"order"` // the optimal real order α
-	Neighbours      dp.Relation `json:"neighbours"`
-	Method          string      `json:"method"`
-	Source          string      `json:"source"`
-	Conversion      string      `json:"conversion"`
+	N               dp.Num   `json:"n,omitempty"`
+	Batch           dp.Num   `json:"batch,omitempty"`
+	SamplingRate    dp.Num   `json:"sampling_rate"`
+	Steps           dp.Num   `json:"steps"`
+	NoiseMultiplier dp.Noise `json:"noise_multiplier"`
+	Calibrated      bool     `json:"calibrated"`
+	TargetEpsilon   dp.Num   `json:"target_epsilon,omitempty"`
+	dp.Guarantee
+	Order      dp.Num      `json:"order"` // the optimal real order α
+	Neighbours dp.Relation `json:"neighbours"`
+	Method     string      `json:"method"`
+	Conversion string      `json:"conversion"`
 }
 
 // maxSteps is the largest number of steps accepted.
@@ -207,8 +206,8 @@ func (d DPSGD) Account() (DPSGDResult, error) {
 	if err != nil {
 		return DPSGDResult{}, err
 	}
-	r := DPSGDResult{N: dp.Num(d.N), Batch: dp.Num(d.Batch), SamplingRate: dp.Num(q), Steps: dp.Num(steps),
-		NoiseMultiplier: dp.Noise(z), Calibrated: d.Calibrate, Delta: dp.Loss(d.Delta),
+	r := DPSGDResult{Guarantee: dp.Guarantee{Delta: dp.Loss(d.Delta)}, N: dp.Num(d.N), Batch: dp.Num(d.Batch), SamplingRate: dp.Num(q), Steps: dp.Num(steps),
+		NoiseMultiplier: dp.Noise(z), Calibrated: d.Calibrate,
 		Conversion: d.Conversion.String()}
 	if d.Calibrate {
 		r.TargetEpsilon = dp.Num(d.TargetEpsilon)
@@ -246,4 +245,14 @@ func (d DPSGD) Source() string {
 		return a.source(dp.NoOp{}, DP{})
 	}
 	return a.source(ev, DP{})
+}
+
+// NoiseUnit is the noise multiplier's unit, σ/C, with the same noise on the
+// averaged gradient beside it when the batch is known: zC/b, FMTT18's σ
+// (what privamp's amplification-by-iteration commands take as σ).
+func (r DPSGDResult) NoiseUnit() string {
+	if !(r.Batch > 0) {
+		return "σ/C"
+	}
+	return "σ/C; on the averaged gradient σ = zC/b = " + quantity.Up(float64(r.NoiseMultiplier)/float64(r.Batch)) + "·C"
 }

@@ -15,13 +15,11 @@ import (
 type PointConversion struct {
 	Order      dp.Num  `json:"order"`
 	RDPEpsilon dp.Loss `json:"rdp_epsilon"`
-	Epsilon    dp.Loss `json:"epsilon"`
-	Delta      dp.Loss `json:"delta"`
+	dp.Guarantee
 	// Classic is the classic conversion's ε (ToEpsilon) or δ (ToDelta).
 	ClassicEpsilon dp.Loss `json:"classic_epsilon,omitempty"`
 	ClassicDelta   dp.Loss `json:"classic_delta,omitempty"`
 	Method         string  `json:"method"`
-	Source         string  `json:"source"`
 }
 
 func checkPoint(order, rdpEps float64) error {
@@ -36,9 +34,8 @@ func PointToEpsilon(order, rdpEps, delta float64) (PointConversion, error) {
 	if err := field.First(checkPoint(order, rdpEps), field.OpenUnit("delta", delta)); err != nil {
 		return PointConversion{}, err
 	}
-	return PointConversion{Order: dp.Num(order), RDPEpsilon: dp.Loss(rdpEps), Delta: dp.Loss(delta),
-		Epsilon:        dp.Loss(PointEpsilon(order, rdpEps, delta, Improved)),
-		ClassicEpsilon: dp.Loss(PointEpsilon(order, rdpEps, delta, Classic)), Method: "improved", Source: Improved.Source()}, nil
+	return PointConversion{Guarantee: dp.Guarantee{Epsilon: dp.Loss(PointEpsilon(order, rdpEps, delta, Improved)), Delta: dp.Loss(delta), Source: Improved.Source()}, Order: dp.Num(order), RDPEpsilon: dp.Loss(rdpEps),
+		ClassicEpsilon: dp.Loss(PointEpsilon(order, rdpEps, delta, Classic)), Method: "improved"}, nil
 }
 
 // PointToDelta converts (α, ε(α))-RDP to the δ at ε.
@@ -46,9 +43,8 @@ func PointToDelta(order, rdpEps, eps float64) (PointConversion, error) {
 	if err := field.First(checkPoint(order, rdpEps), field.NonNegative("epsilon", eps)); err != nil {
 		return PointConversion{}, err
 	}
-	return PointConversion{Order: dp.Num(order), RDPEpsilon: dp.Loss(rdpEps), Epsilon: dp.Loss(eps),
-		Delta:        dp.Loss(deltaUp(PointLogDelta(order, rdpEps, eps, Improved))),
-		ClassicDelta: dp.Loss(deltaUp(PointLogDelta(order, rdpEps, eps, Classic))), Method: "improved", Source: Improved.Source()}, nil
+	return PointConversion{Guarantee: dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(deltaUp(PointLogDelta(order, rdpEps, eps, Improved))), Source: Improved.Source()}, Order: dp.Num(order), RDPEpsilon: dp.Loss(rdpEps),
+		ClassicDelta: dp.Loss(deltaUp(PointLogDelta(order, rdpEps, eps, Classic))), Method: "improved"}, nil
 }
 
 // deltaUp is δ ≥ e^ld, capped at 1: a positive δ that underflows a float64

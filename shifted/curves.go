@@ -50,11 +50,10 @@ type Curves struct {
 type SamplingColumn struct {
 	Column     string      `json:"column"`
 	Neighbours dp.Relation `json:"neighbours"`
-	Epsilon    dp.Loss     `json:"epsilon"`
-	Order      dp.Num      `json:"order"`
-	Looseness  dp.Num      `json:"looseness"`
-	Source     string      `json:"source"`
-	Notes      []string    `json:"notes"`
+	dp.Guarantee
+	Order     dp.Num   `json:"order"`
+	Looseness dp.Num   `json:"looseness"`
+	Notes     []string `json:"notes"`
 }
 
 // MarshalJSON adds the column's ε values (key "epsilon", null for no
@@ -151,10 +150,8 @@ func PersonCurves(r Training, variants []Variant, o Options, points int, samplin
 		if err != nil {
 			return c, err
 		}
-		c.Sampling = &SamplingColumn{Column: "epsilon_sampling_replace_one", Neighbours: dp.ReplaceOne,
-			Epsilon: dp.Loss(s.ReplaceOne.Epsilon), Order: dp.Num(s.ReplaceOne.Order), Looseness: dp.Num(s.Looseness()),
-			Source: fmt.Sprintf("Poisson sampling q = b/n = %v, %d steps, z = bσ/L = %v, replace-one: %s", s.Q, s.Steps, s.Z, s.ReplaceOneSource(o.Conversion)),
-			Notes:  []string{"every iterate may be released; the sampling must stay secret", s.LoosenessNote()}}
+		c.Sampling = &SamplingColumn{Guarantee: dp.Guarantee{Epsilon: dp.Loss(s.ReplaceOne.Epsilon), Delta: dp.Loss(r.Delta), Source: fmt.Sprintf("Poisson sampling q = b/n = %v, %d steps, z = bσ/L = %v, replace-one: %s", s.Q, s.Steps, s.Z, s.ReplaceOneSource(o.Conversion))}, Column: "epsilon_sampling_replace_one", Neighbours: dp.ReplaceOne, Order: dp.Num(s.ReplaceOne.Order), Looseness: dp.Num(s.Looseness()),
+			Notes: []string{"every iterate may be released; the sampling must stay secret", s.LoosenessNote()}}
 	}
 	return c, nil
 }

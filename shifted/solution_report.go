@@ -21,19 +21,16 @@ type SolutionReport struct {
 	Runs  int     `json:"runs"`
 	Rho   dp.Loss `json:"rho"`
 	// RhoNote says when ρ underflows a float64 (its logarithm is exact).
-	RhoNote    string  `json:"rho_note,omitempty"`
-	LogRho     dp.Num  `json:"log_rho"`
-	Epsilon    dp.Loss `json:"epsilon"`
-	Delta      float64 `json:"delta"`
-	Order      dp.Num  `json:"order"`
-	Conversion string  `json:"conversion"`
-	Source     string  `json:"source"`
+	RhoNote string `json:"rho_note,omitempty"`
+	LogRho  dp.Num `json:"log_rho"`
+	dp.Guarantee
+	Order      dp.Num `json:"order"`
+	Conversion string `json:"conversion"`
 	// EpsilonSource adds the conversion's citation to Source.
 	EpsilonSource string          `json:"epsilon_source"`
 	RDP           []RDPValue      `json:"rdp,omitempty"`
 	Segments      []SegmentReport `json:"segments"`
 	SegmentCount  int             `json:"segment_count"`
-	Assumptions   []string        `json:"assumptions"`
 	Notes         []string        `json:"notes"`
 }
 
@@ -64,16 +61,13 @@ func (s Solution) Report(delta float64, conv rdp.Conversion, alphas []float64, s
 		return SolutionReport{}, field.New("segments", segments, "must be in [0, 10000]")
 	}
 	eps, order := s.Epsilon(delta, conv)
-	r := SolutionReport{Steps: s.Steps, Runs: len(s.sched), Rho: dp.Loss(s.K), LogRho: dp.Num(s.LogK), Epsilon: dp.Loss(eps),
-		Delta: delta, Order: dp.Num(order), Conversion: conv.String(), SegmentCount: len(s.Segments),
-		Source:        "FMTT18 Thm 22 with the optimal shift allocation (derivation: docs/amplification.md §Optimal shift allocation)",
-		EpsilonSource: "FMTT18 Thm 22 with the optimal shift allocation (derivation: docs/amplification.md §Optimal shift allocation); " + conv.Source(),
-		Assumptions: []string{
-			"X_t = ψ_t(X_{t−1}) + Z_t with Z_t ~ N(0, v_t I) independent of everything else, both runs from the same X_0",
-			"every ψ_t (and ψ'_t) is c_t-Lipschitz with c_t ≤ 1 (contractions: Lemma 21, docs/amplification.md §Contraction factor below one)",
-			"sup_x ‖ψ_t(x) − ψ'_t(x)‖ ≤ s_t at every step (the person's influence)",
-			"only the final iterate X_T is released",
-		}}
+	r := SolutionReport{Guarantee: dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Source: "FMTT18 Thm 22 with the optimal shift allocation (derivation: docs/amplification.md §Optimal shift allocation)", Assumptions: []string{
+		"X_t = ψ_t(X_{t−1}) + Z_t with Z_t ~ N(0, v_t I) independent of everything else, both runs from the same X_0",
+		"every ψ_t (and ψ'_t) is c_t-Lipschitz with c_t ≤ 1 (contractions: Lemma 21, docs/amplification.md §Contraction factor below one)",
+		"sup_x ‖ψ_t(x) − ψ'_t(x)‖ ≤ s_t at every step (the person's influence)",
+		"only the final iterate X_T is released",
+	}}, Steps: s.Steps, Runs: len(s.sched), Rho: dp.Loss(s.K), LogRho: dp.Num(s.LogK), Order: dp.Num(order), Conversion: conv.String(), SegmentCount: len(s.Segments),
+		EpsilonSource: "FMTT18 Thm 22 with the optimal shift allocation (derivation: docs/amplification.md §Optimal shift allocation); " + conv.Source()}
 	if s.K == 0 && !math.IsInf(s.LogK, -1) {
 		r.RhoNote = fmt.Sprintf("underflows: ln K = %v", s.LogK)
 	}

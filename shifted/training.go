@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/internal/quantity"
 )
 
 // Variant is the output rule of projected noisy SGD (FMTT18 §4). It is the
@@ -338,4 +339,66 @@ func (p privateOnly) Len() int64 { return p.n }
 
 func (p privateOnly) Source() string {
 	return p.PerPerson.Source() + fmt.Sprintf("; the last %d records are public (Cor 31): only positions 1..%d are private", p.public, p.n)
+}
+
+// NoiseMultiplier returns the run's noise as DP-SGD states it: z = bσ/L,
+// where b is the nominal batch and L the clip norm (the Lipschitz
+// constant): each step adds N(0, σ²I) to the average of b clipped
+// gradients, which is N(0, (zL)²I) on their sum (FMTT18's σ is on the
+// average; TF-Privacy's and Opacus's noise_multiplier is z).
+func (r Training) NoiseMultiplier() float64 {
+	return float64(r.BatchSize()) * r.Sigma / r.Loss.Lipschitz
+}
+
+// SigmaFor returns the σ on the averaged gradient that noise multiplier z
+// gives for the run's batch and clip norm L: zL/b, rounded down when the
+// floating-point quotient is above it, so that the run accounted never has
+// more noise than the run stated (NoiseMultiplier of the result is ≤ z).
+func (r Training) SigmaFor(z float64) float64 {
+	b := float64(r.BatchSize())
+	s := z * r.Loss.Lipschitz / b
+	for s > 0 && b*s/r.Loss.Lipschitz > z {
+		s = math.Nextafter(s, 0)
+	}
+	return s
+}
+
+// SetNoiseMultiplier sets σ from DP-SGD's noise multiplier z (SigmaFor),
+// after checking z and L. Errors are *dp.Error naming "noise_multiplier"
+// or "lipschitz".
+func (r *Training) SetNoiseMultiplier(z float64) error {
+	if err := field.First(field.Positive("noise_multiplier", z), field.Positive("lipschitz", r.Loss.Lipschitz)); err != nil {
+		return err
+	}
+	r.Sigma = r.SigmaFor(z)
+	return nil
+}
+
+// NoiseWarning is privamp's warning line for a valid run whose σ looks
+// like a noise multiplier (LikelyNoiseMultiplier), naming the option that
+// gave σ and the one for the noise multiplier, or "".
+func (r Training) NoiseWarning(sigmaOption, multiplierOption string) string {
+	if !r.LikelyNoiseMultiplier() || r.Validate() != nil {
+		return ""
+	}
+	return fmt.Sprintf("privamp: warning: %s: σ = %v is the noise on the averaged gradient: with batch %d and L = %v the noise multiplier is z = bσ/L = %s; if %v is DP-SGD's noise multiplier, give %s %v\n",
+		sigmaOption, r.Sigma, r.Batch, r.Loss.Lipschitz, quantity.Nearest(r.NoiseMultiplier()), r.Sigma, multiplierOption, r.Sigma)
+}
+
+// LikelyNoiseMultiplier reports whether a σ given for a minibatch run looks
+// like DP-SGD's noise multiplier z written where σ = zL/b belongs: a batch
+// above 1 and z = bσ/L ≥ 20, far above the noise multipliers used in
+// practice (0.5 to 10), so the run described adds far more noise than the
+// user probably meant, and its ε is correspondingly (and misleadingly)
+// small.
+func (r Training) LikelyNoiseMultiplier() bool {
+	return r.BatchSize() > 1 && r.NoiseMultiplier() >= 20
+}
+
+// NoiseForms states the run's noise both ways, "σ = 0.00429688 (noise
+// multiplier z = bσ/L = 1.1)": FMTT18's σ on the averaged gradient and
+// DP-SGD's noise multiplier, so that whichever a reader meant is beside
+// the one they gave.
+func (r Training) NoiseForms() string {
+	return fmt.Sprintf("σ = %s (noise multiplier z = bσ/L = %s)", quantity.Up(r.Sigma), quantity.Nearest(r.NoiseMultiplier()))
 }

@@ -57,7 +57,7 @@ func StrongComposition(eps, T, deltaPrime float64) (StrongCompositionResult, err
 	if err != nil {
 		return StrongCompositionResult{}, rangeErr("epsilon", "%v", err)
 	}
-	r := StrongCompositionResult{Epsilon: eps, Steps: T, DeltaPrime: deltaPrime, Basic: basic.Epsilon, Strong: strong.Epsilon, Source: StrongCompositionSource}
+	r := StrongCompositionResult{Epsilon: eps, Steps: T, DeltaPrime: deltaPrime, Basic: float64(basic.Epsilon), Strong: float64(strong.Epsilon), Source: StrongCompositionSource}
 	r.Best, r.BestIsBasic = r.Strong, false
 	if r.Basic <= r.Strong {
 		r.Best, r.BestIsBasic = r.Basic, true

@@ -29,7 +29,7 @@ func TestStrongComposition(t *testing.T) {
 	// The unexported closed form used by BST14Chain agrees with composition.Advanced.
 	for _, c := range []struct{ eps, T, delta float64 }{{0.1, 100, 1e-5}, {0.003, 1e6, 1e-7}} {
 		g, _ := composition.Advanced(c.eps, 0, int(c.T), c.delta)
-		checkNear(t, "AdvancedEpsilon", composition.AdvancedEpsilon(c.eps, c.T, c.delta), g.Epsilon, 1e-14)
+		checkNear(t, "AdvancedEpsilon", composition.AdvancedEpsilon(c.eps, c.T, c.delta), float64(g.Epsilon), 1e-14)
 	}
 	r, _ := StrongComposition(1, 10, 1e-5)
 	if !r.BestIsBasic || r.Best != 10 {

@@ -2,9 +2,13 @@ package verify
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/jsonin"
@@ -65,6 +69,24 @@ func ParseClaim(r io.Reader) (*Claim, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The algorithm chooses the format; a syntax error, or an algorithm
+	// missing or unknown, is reported as such before any format's keys
+	// are checked (a broken copy of a dpsgd claim does not blame its
+	// "sampling" key as unknown to the pnsgd format).
+	alg, line, err := jsonin.TopString(data, MaxBytes, "algorithm")
+	if err != nil {
+		return nil, err
+	}
+	if line == 0 { // no "algorithm": the generic format's own error (an unknown key by name), unless the key is another format's
+		err := jsonin.Decode(bytes.NewReader(data), MaxBytes, &Claim{})
+		var fe *dp.Error
+		if err != nil && !(errors.As(err, &fe) && strings.HasPrefix(fe.Reason, "unknown field") && (hasKey(DPSGDClaim{}, fe.Field) || hasKey(BST14Claim{}, fe.Field))) {
+			return nil, err
+		}
+	}
+	if err := checkAlgorithm(alg, line); err != nil {
+		return nil, err
+	}
 	if isBST14(data) {
 		d, err := parseBST14(bytes.NewReader(data))
 		if err != nil {
@@ -87,6 +109,40 @@ func ParseClaim(r io.Reader) (*Claim, error) {
 		return nil, &dp.Error{Where: dp.InputFile, Field: "epsilon", Reason: "give the claimed ε (\"epsilon\", worst case) or \"per_index\" claims, or both"}
 	}
 	return c, c.validate()
+}
+
+// hasKey reports whether the struct v has a field whose json key is key.
+func hasKey(v any, key string) bool {
+	t := reflect.TypeOf(v)
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Algorithms are the values of a claim's "algorithm" key.
+var Algorithms = []string{string(shifted.VariantPNSGD), string(shifted.VariantSkip), string(shifted.VariantStop), AlgorithmDPSGD, AlgorithmBST14SGD}
+
+// checkAlgorithm refuses a claim whose "algorithm" (a string on line, or
+// line 0 when absent or not a string) is not one of Algorithms.
+func checkAlgorithm(alg string, line int) error {
+	allowed := strings.Join(Algorithms, ", ")
+	if line == 0 {
+		return &dp.Error{Where: dp.InputFile, Field: "algorithm", Reason: "is required: a string, one of " + allowed}
+	}
+	if slices.Contains(Algorithms, alg) {
+		return nil
+	}
+	hint := ""
+	norm := strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(alg))
+	for _, a := range Algorithms {
+		if norm == strings.ReplaceAll(a, "-", "") && alg != a {
+			hint = fmt.Sprintf("; did you mean %q?", a)
+		}
+	}
+	return &dp.Error{Where: dp.InputFile, Line: line, Field: "algorithm", Value: alg, Reason: fmt.Sprintf("unknown algorithm %q: must be one of %s%s", alg, allowed, hint)}
 }
 
 func (c *Claim) validate() error {

@@ -251,7 +251,7 @@ func TestDPSGDAccountantSeam(t *testing.T) {
 	liar := testAccountant{name: "liar", epsilon: func(e dp.Event, r dp.Relation, delta float64) (dp.Guarantee, error) {
 		if run, _ := dp.AsSampledGaussianRun(e); run.Noise != 1.1 && !asked[run.Noise] {
 			asked[run.Noise] = true
-			return dp.Guarantee{Delta: dp.Loss(delta), Relation: r}, nil
+			return dp.Guarantee{Delta: dp.Loss(delta)}, nil
 		}
 		return def.Epsilon(e, r, delta)
 	}}

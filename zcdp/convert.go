@@ -11,12 +11,10 @@ import (
 // RhoEpsilon is the ε that ρ-zCDP implies at δ, tightest first.
 type RhoEpsilon struct {
 	Rho               dp.Loss `json:"rho"`
-	Delta             dp.Loss `json:"delta"`
-	Epsilon           dp.Loss `json:"epsilon"` // improved conversion, optimal α
+	dp.Guarantee              // ε by the improved conversion, optimal α
 	Order             dp.Num  `json:"order"`
 	BunSteinkeEpsilon dp.Loss `json:"bun_steinke_epsilon"`
 	Method            string  `json:"method"`
-	Source            string  `json:"source"`
 }
 
 // ToEpsilon converts ρ-zCDP to (ε, δ)-DP by the improved RDP conversion
@@ -29,19 +27,17 @@ func ToEpsilon(rho, delta float64) (RhoEpsilon, error) {
 	tight, _ := Epsilon(rho, delta, RDP)
 	_, order := rdp.LinearEpsilon(rho, delta, rdp.Improved)
 	bs, _ := Epsilon(rho, delta, BunSteinke)
-	return RhoEpsilon{Rho: dp.Loss(rho), Delta: dp.Loss(delta), Epsilon: dp.Loss(tight), Order: dp.Num(order),
-		BunSteinkeEpsilon: dp.Loss(bs), Method: "rdp-improved", Source: RDP.Source()}, nil
+	return RhoEpsilon{Guarantee: dp.Guarantee{Epsilon: dp.Loss(tight), Delta: dp.Loss(delta), Source: RDP.Source()}, Rho: dp.Loss(rho), Order: dp.Num(order),
+		BunSteinkeEpsilon: dp.Loss(bs), Method: "rdp-improved"}, nil
 }
 
 // RhoDelta is the δ that ρ-zCDP implies at ε.
 type RhoDelta struct {
 	Rho          dp.Loss `json:"rho"`
-	Epsilon      dp.Loss `json:"epsilon"`
-	Delta        dp.Loss `json:"delta"` // improved conversion with Bretagnolle–Huber at small α
+	dp.Guarantee         // δ by the improved conversion with Bretagnolle–Huber at small α
 	Order        dp.Num  `json:"order"`
 	ClassicDelta dp.Loss `json:"classic_delta"`
 	Method       string  `json:"method"`
-	Source       string  `json:"source"`
 }
 
 // ToDelta converts ρ-zCDP to the δ at ε, optimised over α, by the improved
@@ -53,8 +49,8 @@ func ToDelta(rho, eps float64) (RhoDelta, error) {
 	}
 	d, _ := rdp.DeltaFor(rdp.Linear(rho), eps, rdp.Improved)
 	c, _ := rdp.DeltaFor(rdp.Linear(rho), eps, rdp.Classic)
-	return RhoDelta{Rho: dp.Loss(rho), Epsilon: dp.Loss(eps), Delta: dp.Loss(d.Delta), Order: dp.Num(d.Order),
-		ClassicDelta: dp.Loss(c.Delta), Method: "rdp-improved", Source: rdp.Improved.Source()}, nil
+	return RhoDelta{Guarantee: dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(d.Delta), Source: rdp.Improved.Source()}, Rho: dp.Loss(rho), Order: dp.Num(d.Order),
+		ClassicDelta: dp.Loss(c.Delta), Method: "rdp-improved"}, nil
 }
 
 // MaxRho is ρ*(ε, δ): the largest ρ whose zCDP guarantee implies (ε, δ)-DP.

@@ -17,7 +17,7 @@ func TestBST14AlgorithmsCLI(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		append(append([]string(nil), data...), "--algorithm", "bst14-sgd", "--steps", "2000"),
-		append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "0.01", "--noise", "gaussian"),
+		append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "0.01", "--noise-distribution", "gaussian"),
 		append(append([]string(nil), two...), "--algorithm", "bst14-expmech"),
 		append(append([]string(nil), two...), "--algorithm", "bst14-localize", "--l2", "0.05"),
 		append(append([]string(nil), two...), "--algorithm", "iterated-expmech", "--l2", "0.05"),
@@ -37,7 +37,7 @@ func TestBST14AlgorithmsCLI(t *testing.T) {
 		flag string
 	}{
 		{append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "0"), "--l2"}, // given 0: refused (no l2: the default 0.1)
-		{append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "1", "--noise", "laplace"), "--noise"},
+		{append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "1", "--noise-distribution", "laplace"), "--noise-distribution"},
 		{append(append([]string(nil), data...), "--algorithm", "output-perturbation", "--l2", "1", "--delta", "1e-6"), "--delta"},
 		{append(append([]string(nil), data...), "--algorithm", "bst14-expmech"), "--dimension"},
 		{append(append([]string(nil), data...), "--algorithm", "bst14-sgd", "--step-rule", "adam"), "--step-rule"},

@@ -15,7 +15,7 @@ import (
 )
 
 // dataFlags are the problem flags every catalogued algorithm takes.
-var dataFlags = []string{"algorithm", "config", "plot", "data", "label", "normalize", "feature-bound", "label-bound", "standardize", "scaling", "synthetic",
+var dataFlags = []string{"noise", "algorithm", "config", "plot", "data", "label", "normalize", "feature-bound", "label-bound", "standardize", "scaling", "synthetic",
 	"n", "dimension", "data-seed", "loss", "huber-delta", "smoothing", "l2", "radius", "no-projection"}
 
 func kebab(s string) string { return strings.ReplaceAll(s, "_", "-") }
@@ -24,7 +24,7 @@ func kebab(s string) string { return strings.ReplaceAll(s, "_", "-") }
 // algorithms that run does not already have, and returns run --help's list.
 func registerAlgorithmFlags(f *pflag.FlagSet) string {
 	users, docs, params := map[string][]string{}, map[string][]string{}, map[string]algorithms.Param{}
-	list := "\n\nAlgorithms (--algorithm NAME): pnsgd, skip, stop (FMTT18, the default; also --variant)"
+	list := "\n\nAlgorithms (--algorithm NAME): pnsgd, skip, stop (FMTT18; also --variant, whose default is skip)"
 	for _, a := range algorithms.All() {
 		list += fmt.Sprintf("\n  %s: %s [%s]", a.Name, a.Summary, a.Source)
 		ps, _ := algorithms.Describe(a.Params())

@@ -52,7 +52,12 @@ func lines(t *testing.T, path string) int {
 // its closure into a constructor that binds flags and a run function: 3,432),
 // plus 15 for issue 26's dpsgd --sampling shuffle, which renders a library
 // answer (tables.ShuffledDPSGD) through answerReport, shared with calc
-// (3,447), and under a fifth of the project's non-test Go lines.
+// (3,447), plus the 21 lines of issue 27's flags and one command, which
+// compute nothing (--noise-multiplier beside --sigma and --noise with the
+// refusals of both together, dpsgdOptions.NoiseFlag, the warning's call after
+// each of four runs, the version command; their logic went to shifted, rdp,
+// internal/flagconfig and internal/output, with 20 lines of root.go's: 3,468),
+// and under a fifth of the project's non-test Go lines.
 func TestCLIIsThin(t *testing.T) {
 	var cmd, all int
 	for dir, files := range goFiles(t, "../..") {
@@ -64,8 +69,8 @@ func TestCLIIsThin(t *testing.T) {
 			}
 		}
 	}
-	if cmd > 3447 || 5*cmd >= all {
-		t.Errorf("cmd/privamp has %d non-test lines of %d (%.1f%%): the limit is 3447 and under 20%%", cmd, all, 100*float64(cmd)/float64(all))
+	if cmd > 3468 || 5*cmd >= all {
+		t.Errorf("cmd/privamp has %d non-test lines of %d (%.1f%%): the limit is 3468 and under 20%%", cmd, all, 100*float64(cmd)/float64(all))
 	}
 }
 

@@ -115,7 +115,7 @@ func auditRun(opts *auditOptions) error {
 	add("runs", fmt.Sprintf("%d + %d", rep.Trials, rep.Trials), "given", fmt.Sprintf("S and S' (index %d replaced), %d workers, seed %d", rep.Index, rep.Workers, res.Seed))
 	add("η, σ", fmt.Sprintf("%s, %s", res.Derived.Eta, res.Derived.Sigma), "derived", joinNonEmpty("; ", res.Derived.EtaSource, res.Derived.SigmaSource))
 	add("ε lower bound (audit)", rep.Lower, dl, fmt.Sprintf("Clopper–Pearson, %g%% confidence", 100*rep.Confidence))
-	add("ε upper bound (proven)", rep.Upper, dl, rep.UpperSource)
+	add("ε upper bound (proven)", rep.Guarantee.Epsilon, dl, rep.Source)
 	if !math.IsNaN(float64(rep.Exact)) {
 		add("ε exact", rep.Exact, dl, "final iterate Gaussian: exact privacy profile")
 	}
@@ -127,7 +127,7 @@ func auditRun(opts *auditOptions) error {
 	add("TPR lower, FPR upper", fmt.Sprintf("%s, %s", quantity.Nearest(rep.TPRLow), quantity.Nearest(rep.FPRHigh)), "measured", "one-sided Clopper–Pearson bounds")
 	add("μ (Gaussian DP), ε if μ-GDP", fmt.Sprintf("[%s, %s], ε ≥ %s", rep.GDP.MuLower, rep.GDP.MuUpper, rep.GDP.EpsilonLower), dl, rep.GDP.Source)
 	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"},
-		Rows: [][]string{{rep.Check.Name, string(rep.Check.Status), rep.Lower.String(), rep.Upper.String(), rep.Check.Detail}}}
+		Rows: [][]string{{rep.Check.Name, string(rep.Check.Status), rep.Lower.String(), rep.Guarantee.Epsilon.String(), rep.Check.Detail}}}
 	r.Notes = append(r.Notes, fmt.Sprintf("with %d evaluation runs the audit cannot certify much above ln(%d) ≈ %.1f", rep.EvalTrials, rep.EvalTrials, math.Log(float64(rep.EvalTrials))))
 	return reportVerdict(a, r, dp.VerdictOf([]dp.Check{rep.Check}))
 }

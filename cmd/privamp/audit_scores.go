@@ -60,14 +60,14 @@ func checkScoresFlags(cmd *cobra.Command, s *scoresOptions) error {
 func auditScores(a *app, s *scoresOptions) error {
 	o, claimTrajectory := audit.Options{Confidence: s.Confidence, Delta: s.Delta, GDPInMax: s.GDP, Grid: s.Grid}, ""
 	if s.EpsilonGiven {
-		o.Upper = &audit.Upper{Epsilon: s.Epsilon, Delta: o.Delta, Source: "given (--epsilon)"}
+		o.Upper = audit.UpperBound(s.Epsilon, o.Delta, "given (--epsilon)")
 	} else if s.Claim != "" {
 		c, _, tpath, err := verify.Load(s.Claim, "")
 		if err != nil {
 			return badInput("--claim %v", err)
 		}
 		e, d := c.Claimed()
-		o.Delta, o.Upper, claimTrajectory = d, &audit.Upper{Epsilon: e, Delta: d, Source: "claimed in " + s.Claim}, tpath
+		o.Delta, o.Upper, claimTrajectory = d, audit.UpperBound(e, d, "claimed in "+s.Claim), tpath
 	}
 	if err := checkOutputs([][2]string{{"plot", s.Plot}}, [][2]string{{"scores", s.Path}, {"claim", s.Claim}, {"claim trajectory", claimTrajectory}}); err != nil {
 		return err

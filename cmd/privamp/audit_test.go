@@ -58,7 +58,7 @@ func TestAuditCSVKeepsAnswer(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"audit", "--synthetic", "quadratic", "--loss", "linear", "--no-projection", "--n", "10", "--dimension", "2",
 		"--variant", "pnsgd", "--eta", "0.1", "--sigma", "1", "--trials", "200", "--csv", "--quiet"}, &out, &errb)
-	for _, s := range []string{"verdict", "ε lower bound (audit)", "ε upper bound (proven)", "check,status"} {
+	for _, s := range []string{"verdict", "ε lower bound (audit)", "ε upper bound (proven)", "table,1,check,", "table,1,status,"} {
 		if code != 0 || !strings.Contains(out.String(), s) {
 			t.Errorf("--csv: exit %d, lacks %q:\n%s%s", code, s, out.String(), errb.String())
 		}

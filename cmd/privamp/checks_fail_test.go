@@ -153,7 +153,7 @@ func TestEveryCheckFailsCLI(t *testing.T) {
 			if m == nil || code != 0 || m["ok"] != true || checksByName(m)[c.check]["status"] != "PASS" {
 				t.Fatalf("passing run: exit %d %s, check %v", code, stderr, m["checks"])
 			}
-			args := append(append([]string(nil), c.base...), c.breaks...)
+			args := withFlags(c.base, c.breaks...)
 			m, code, stderr = runJSON(t, args...)
 			want := map[string]int{"FAIL": 1, "WORSE": 0}[c.status]
 			if m == nil || code != want || m["ok"] != (c.status != "FAIL") || checksByName(m)[c.check]["status"] != c.status {

@@ -132,7 +132,7 @@ func cniReport(res shifted.SolutionReport, allocPath string) *report {
 	r := &report{
 		Title: fmt.Sprintf("Contractive noisy iteration: %s steps in %s", quantity.Int(float64(res.Steps)), quantity.Count(res.Runs, "run", "runs")),
 		Rows: []row{{"K (zCDP: D_α ≤ αK for all α > 1)", res.Rho, res.RhoNote, res.Source},
-			{"ε", res.Epsilon, "at δ = " + quantity.Nearest(res.Delta), res.EpsilonSource},
+			{"ε", res.Epsilon, "at δ = " + quantity.Nearest(float64(res.Delta)), res.EpsilonSource},
 			{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"}},
 		Table:  &table{Header: []string{"segment", "first step", "last step", "K share", "shift at first step"}},
 		Result: cniResult{"cni", res, allocPath}, Assumptions: res.Assumptions, Notes: res.Notes, CSVAll: true,

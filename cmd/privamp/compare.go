@@ -57,13 +57,15 @@ func compareRun(opts *compareOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.warn(opts.IO)
 	return render(opts.IO.out, opts.IO.mode, compareReport(c))
 }
 
 func compareReport(c shifted.ComparisonReport) *report {
 	at := "at δ = " + quantity.Nearest(c.Delta)
 	r := &report{
-		Title:  fmt.Sprintf("Amplification by iteration vs sampling: n = %d, batch %d, %s, %s, σ = %s", c.N, c.Batch, quantity.Count(c.Epochs, "epoch", "epochs"), quantity.Count(c.Steps, "step", "steps"), quantity.Up(c.Sigma)),
+		Title: fmt.Sprintf("Amplification by iteration vs sampling: n = %d, batch %d, %s, %s, %s", c.N, c.Batch, quantity.Count(c.Epochs, "epoch", "epochs"), quantity.Count(c.Steps, "step", "steps"),
+			shifted.Training{Batch: c.Batch, Sigma: c.Sigma, Loss: shifted.Loss{Lipschitz: c.Lipschitz}}.NoiseForms()),
 		Result: compareResult{"compare", c}, Assumptions: c.Assumptions, Notes: c.Notes,
 	}
 	for _, h := range c.Iteration.Highlights() {

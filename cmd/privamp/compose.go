@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/composition/events"
+	"github.com/privamp/privamp/dp"
 	"github.com/spf13/cobra"
 )
 
@@ -111,7 +111,7 @@ the RDP accountant (--accountant rdp|pld|best) at --target-delta.
 				if changed(cmd, "list") {
 					items = append(strings.Split(listFlag, ","), guarantees...)
 				}
-				q.List = []composition.Guarantee{}
+				q.List = []dp.Guarantee{}
 				for i, it := range items {
 					g, err := composition.ParseGuarantee(it)
 					if err != nil {
@@ -163,7 +163,7 @@ func composeEvents(opts *composeOptions) error {
 	if err != nil {
 		return flagError(err, map[string]string{"delta": "target-delta"})
 	}
-	r := &report{Title: fmt.Sprintf("Events of %s: %s runs, %s neighbours", path, res.Steps, res.Neighbours), Notes: slices.DeleteFunc([]string{res.PLDNote, res.RDPNote}, func(s string) bool { return s == "" }),
+	r := &report{Title: fmt.Sprintf("Events of %s: %s runs, %s neighbours", path, res.Steps, res.Neighbours), Assumptions: res.Assumptions, Notes: slices.DeleteFunc([]string{res.PLDNote, res.RDPNote}, func(s string) bool { return s == "" }),
 		Rows: []row{{"ε", res.Epsilon, "at δ = " + res.Delta.String(), "accountant: " + res.Accountant}}, Table: &table{Header: []string{"path", "mechanism", "sampling", "q", "noise", "count", "pld", "rdp"}}}
 	if res.PLDEpsilon != nil {
 		addPLD(r, 1, *res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
@@ -218,7 +218,7 @@ func composeReport(c composition.Composition, homogeneous bool) *report {
 		if m.Valid {
 			es, ds = m.Epsilon.String(), m.Delta.String()
 		}
-		r.Table.Rows = append(r.Table.Rows, []string{m.Method, es, ds, strconv.FormatBool(m.Valid), strconv.FormatBool(m.Chosen), m.Source, m.Reason})
+		r.Table.Rows = append(r.Table.Rows, []string{m.Name, es, ds, strconv.FormatBool(m.Valid), strconv.FormatBool(m.Chosen), m.Source, m.Reason})
 	}
 	if c.MaxStepEpsilon != nil {
 		at := "at δ' = " + c.StepDelta.String()

@@ -31,7 +31,7 @@ func near(a, b, rel float64) bool { return math.Abs(a-b) <= rel*math.Abs(b) }
 func TestComposeBestDefault(t *testing.T) {
 	obj := composeJSON(t, "--epsilon", "0.1", "--compositions", "100", "--target-delta", "1e-5")
 	want, _ := composition.Best(0.1, 0, 100, 1e-5)
-	if obj["epsilon"].(float64) != want.Epsilon || obj["method"] != "optimal" || obj["command"] != "compose" {
+	if obj["epsilon"].(float64) != float64(want.Epsilon) || obj["method"] != "optimal" || obj["command"] != "compose" {
 		t.Errorf("best: %v via %v, want %v via optimal", obj["epsilon"], obj["method"], want.Epsilon)
 	}
 	ms := obj["methods"].([]any)

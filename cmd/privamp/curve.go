@@ -95,6 +95,7 @@ func curveRun(opts *curveOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.warn(opts.IO)
 	if opts.Plot != "" {
 		if err := plotTo(opts.Plot)(plots.Curve(c)); err != nil {
 			return err
@@ -105,7 +106,7 @@ func curveRun(opts *curveOptions) error {
 		return render(a.out, a.mode, &report{Result: curveResult{"curve", c}})
 	}
 	if !a.quiet {
-		fmt.Fprintf(a.errw, "# %s\n", strings.Join(c.Describe(), "\n# "))
+		fmt.Fprintf(a.errw, "# %s\n# noise: %s\n", strings.Join(c.Describe(), "\n# "), opts.Training.NoiseForms())
 	}
 	return c.WriteCSV(a.out)
 }

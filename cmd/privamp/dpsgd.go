@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/tables"
@@ -37,6 +38,9 @@ type dpsgdOptions struct {
 	// Profile asks for δ(ε) (--at-epsilon, the curve); Plot is --plot.
 	Profile composition.ProfileQuery
 	Plot    string
+	// NoiseFlag is the flag that gave the noise multiplier (noise-multiplier,
+	// or its alias noise): errors name it.
+	NoiseFlag string
 }
 
 func newDPSGDCmd(a *app, runF func(*dpsgdOptions) error) *cobra.Command {
@@ -52,7 +56,8 @@ q = batch/n (or --sampling-rate) and noise multiplier z, accounted exactly in RD
 (Mironov–Talwar–Zhang 2019) and converted with the optimal order. T = ⌈epochs·n/batch⌉, or --steps.
 The defaults are the MNIST example (n 60000, batch 256, 60 epochs, noise 1.1, δ 1e-5): n and batch
 apply only as a pair and epochs only with them; with --sampling-rate give --steps or --epochs (⌈epochs/q⌉).
-With --target-epsilon instead of --noise: the smallest noise multiplier that meets (ε, δ).
+--noise is an alias of --noise-multiplier. With --target-epsilon instead of --noise-multiplier: the
+smallest noise multiplier that meets (ε, δ).
 At q = 1 (full batches) DP-SGD is the Gaussian mechanism: the headline is its exact ε (μ = √T·Δ/z,
 Balle–Wang 2018), with the RDP value beside it. --accountant best (default) reports the smaller of the
 RDP and the PLD bound (privacy loss distribution, connect-the-dots at interval 1e-4, Doroshenko et al.
@@ -62,8 +67,8 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 
 ` + exitStatuses,
 		Args: cobra.NoArgs,
-		Example: `  privamp dpsgd --n 60000 --batch 256 --epochs 60 --noise 1.1 --delta 1e-5
-  privamp dpsgd --sampling-rate 0.01 --steps 10000 --noise 1.0
+		Example: `  privamp dpsgd --n 60000 --batch 256 --epochs 60 --noise-multiplier 1.1 --delta 1e-5
+  privamp dpsgd --sampling-rate 0.01 --steps 10000 --noise-multiplier 1.0
   privamp dpsgd --n 60000 --batch 256 --epochs 60 --target-epsilon 3 --delta 1e-5 --json`,
 	}
 	conv := accountingFlags(a, cmd, &pq, &plot)
@@ -73,9 +78,10 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 	f.Float64Var(&d.SamplingRate, "sampling-rate", 0, "sampling rate q in (0, 1] instead of --batch/--n (with --steps, or --epochs: ⌈epochs/q⌉ steps)")
 	f.Float64Var(&d.Epochs, "epochs", d.Epochs, "epochs > 0 (steps = ⌈epochs·n/batch⌉)")
 	f.Float64Var(&d.Steps, "steps", 0, "number of steps T instead of --epochs (whole number ≥ 1)")
-	f.Float64Var(&d.Noise, "noise", d.Noise, "noise multiplier z = σ/C > 0")
+	f.Float64Var(&d.Noise, "noise-multiplier", d.Noise, "noise multiplier z = σ/C > 0: N(0, (zC)²I) on the summed batch gradient, C the clip norm (TF-Privacy's and Opacus's noise_multiplier)")
+	f.Float64Var(&d.Noise, "noise", d.Noise, "the same as --noise-multiplier (an alias kept for earlier scripts)")
 	f.Float64Var(&d.Delta, "delta", d.Delta, "δ in (0, 1)")
-	f.Float64Var(&d.TargetEpsilon, "target-epsilon", 0, "calibrate the noise multiplier for this ε > 0 instead of taking --noise")
+	f.Float64Var(&d.TargetEpsilon, "target-epsilon", 0, "calibrate the noise multiplier for this ε > 0 instead of taking --noise-multiplier")
 	f.StringVar(&neighbours, "neighbours", "add-remove", "neighbouring relation: add-remove or replace-one")
 	f.StringVar(&accountant, "accountant", "best", "rdp, pld, or best (the smaller sound value)")
 	f.StringVar(&sampling, "sampling", "poisson", "poisson, fixed-size (without replacement; needs --neighbours replace-one and --n, --batch), shuffle (one shuffle per epoch, consecutive batches: lower and upper bounds), or balls-in-bins (each example in one of an epoch's n/batch steps; add-remove)")
@@ -84,10 +90,14 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		if d.Conversion, err = conv(); err != nil {
 			return err
 		}
-		for _, p := range [][2]string{{"noise", "target-epsilon"}, {"epochs", "steps"}, {"sampling-rate", "n"}, {"sampling-rate", "batch"}} {
+		noiseFlag := map[bool]string{true: "noise", false: "noise-multiplier"}[changed(cmd, "noise")]
+		for _, p := range [][2]string{{"noise-multiplier", "noise"}, {noiseFlag, "target-epsilon"}, {"epochs", "steps"}, {"sampling-rate", "n"}, {"sampling-rate", "batch"}} {
 			if changed(cmd, p[0]) && changed(cmd, p[1]) {
 				return badInput("give only one of --%s or --%s", p[0], p[1])
 			}
+		}
+		if err := flagconfig.Positive(f, "n", "batch", "epochs", "steps", "sampling-rate"); err != nil { // 0 is not "not given"
+			return badInput("%v", err)
 		}
 		// The defaults are one example: n and batch only as a pair, epochs only
 		// with them; a route the user chose never takes a default they did not
@@ -110,7 +120,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		if _, err := composition.Named(accountant); err != nil {
 			return err
 		}
-		opts := &dpsgdOptions{IO: a, Run: d, Accountant: accountant, Profile: pq, Plot: plot}
+		opts := &dpsgdOptions{IO: a, Run: d, Accountant: accountant, NoiseFlag: noiseFlag, Profile: pq, Plot: plot}
 		if runF != nil {
 			return runF(opts)
 		}
@@ -134,7 +144,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	}
 	res, err := composition.DPSGDProfile(d, opts.Accountant, opts.Profile)
 	if err != nil {
-		return flagError(err, nil)
+		return flagError(err, map[string]string{"noise": opts.NoiseFlag})
 	}
 	zSrc, title := "input", "DP-SGD (Poisson-subsampled Gaussian)"
 	if res.Calibrated {
@@ -148,7 +158,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 		Rows: []row{
 			{"q = batch/n", res.SamplingRate, "sampling rate", "input"},
 			{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉, ⌈epochs/q⌉ or --steps"},
-			{"z (noise multiplier)", res.NoiseMultiplier, "σ/C", zSrc},
+			{"z (noise multiplier)", res.NoiseMultiplier, res.NoiseUnit(), zSrc},
 			{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
 		},
 		Assumptions: composition.DPSGDAssumptions(d),

@@ -78,16 +78,17 @@ func epochsRun(opts *epochsOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.warn(opts.IO)
 	if opts.Plot != "" {
 		if err := plotTo(opts.Plot)(plots.Epochs(c)); err != nil {
 			return err
 		}
 	}
-	return render(opts.IO.out, opts.IO.mode, epochsReport(c))
+	return render(opts.IO.out, opts.IO.mode, epochsReport(c, opts.Training))
 }
 
-func epochsReport(c shifted.EpochCurve) *report {
-	r := &report{Title: fmt.Sprintf("ε of the worst record (index %d) against the number of passes: n = %d, δ = %s", c.WorstIndex, c.N, quantity.Nearest(c.Delta)),
+func epochsReport(c shifted.EpochCurve, run shifted.Training) *report {
+	r := &report{Title: fmt.Sprintf("ε of the worst record (index %d) against the number of passes: n = %d, %s, δ = %s", c.WorstIndex, c.N, run.NoiseForms(), quantity.Nearest(c.Delta)),
 		Result: c, Command: "epochs", CSVAll: true, Notes: slices.DeleteFunc([]string{c.DomainNote}, func(s string) bool { return s == "" }),
 		Table: &table{Header: []string{"epochs", "fmtt18_epsilon", "domain_epsilon", "domain_window_start", "sampling_epsilon"}}}
 	cell := func(e *dp.Loss) string {

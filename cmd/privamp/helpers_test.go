@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,4 +93,29 @@ func runJSONOf(t *testing.T, run func(a *app) error) map[string]any {
 		t.Fatalf("exit %d: %v", exitCode(err), err)
 	}
 	return decodeOne(t, out.String())
+}
+
+// withFlags returns base with the flags of extra ("--name value" pairs, or
+// "--name" alone before another flag or at the end) set: a flag already in
+// base gets extra's value in place, others are appended. A flag may be
+// given once on a command line (issue 27), so tests that vary one flag of
+// a base command line replace it rather than repeat it.
+func withFlags(base []string, extra ...string) []string {
+	out := append([]string(nil), base...)
+	for i := 0; i < len(extra); i++ {
+		name, val, hasVal := extra[i], "", i+1 < len(extra) && !strings.HasPrefix(extra[i+1], "--")
+		if hasVal {
+			val, i = extra[i+1], i+1
+		}
+		j := slices.Index(out, name)
+		switch {
+		case j < 0 && hasVal:
+			out = append(out, name, val)
+		case j < 0:
+			out = append(out, name)
+		case hasVal:
+			out[j+1] = val
+		}
+	}
+	return out
 }

@@ -56,7 +56,7 @@ func TestMainJobOptions(t *testing.T) {
 	}
 	want := ampDefaults(60000, 1.1/256)
 	want.Training.Batch, want.Training.Epochs = 256, 60
-	if !reflect.DeepEqual(got.ampRun, want) || !strings.Contains(out.String(), "Equivalent to: privamp compare --n 60000 --batch 256 --epochs 60 --sigma 0.004296875 --delta 1e-05") {
+	if !reflect.DeepEqual(got.ampRun, want) || !strings.Contains(out.String(), "Equivalent to: privamp compare --n 60000 --batch 256 --epochs 60 --noise-multiplier 1.1 --delta 1e-05") {
 		t.Errorf("main job options %+v, header %q", got.ampRun, out)
 	}
 	a, out, _ = testApp(true)

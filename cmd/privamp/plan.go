@@ -252,13 +252,13 @@ func planReport(opts *planOptions, what string, out *planResult) *report {
 		{"order", order, "", opt},
 		{"noise σ", res.Sigma, "", res.SigmaSource + "; per-person curves: " + res.Source},
 		{"step size η", res.Eta, "", res.EtaSource},
-		{"utility bound E[F(W)] − F*", u.Bound.OrNone(), "", u.Source},
+		{"utility bound E[F(W)] − F*", u.Bound.OrNone(), u.Label(), u.Source},
 		{"every target met", "yes: largest achieved/target = " + strconv.FormatFloat(res.MaxAchievedRatio, 'f', 10, 64), "", "every person's ε recomputed with package shifted at σ, η and their δ; " + opts.Options.Conversion.Source()},
 		{"worst person (sets σ)", fmt.Sprintf("position %d (%sε = %s, δ = %s)", res.WorstIndex, planWhoAt(p, res.WorstIndex), quantity.Nearest(e), quantity.Nearest(d)), "", "the position with the largest achieved/target"},
 		{fmt.Sprintf("uniform plan σ (everyone ε = %s, δ = %s)", quantity.Nearest(res.Uniform.Epsilon), quantity.Nearest(res.Uniform.Delta)), res.Uniform.Sigma, "", "the same computation with every budget set to the strictest"},
 		{"noise versus uniform", planRatio(res.NoiseRatio, "less noise"), "", fmt.Sprintf("σ/σ_uniform = %s", res.NoiseRatio)},
-		{"utility bound, uniform plan", uu.Bound.OrNone(), "", uu.Source},
-		{"utility bound versus uniform", planRatio(res.UtilityRatio, "better"), "", "ratio of the two bounds above"},
+		{"utility bound, uniform plan", uu.Bound.OrNone(), uu.Label(), uu.Source},
+		{"utility bound versus uniform", planRatio(res.UtilityRatio, "better"), map[bool]string{true: "compares a VACUOUS bound: says little"}[u.Vacuous || uu.Vacuous], "ratio of the two bounds above"},
 	}
 	for _, w := range []row{{"plan written to", opts.Out, "", fmt.Sprintf("JSON, format %q version %d", plan.Format, plan.Version)}, {"plot written to", opts.Plot, "", "ε per position"}} {
 		if w.Value != "" {

@@ -345,7 +345,7 @@ func TestPlanDirectories(t *testing.T) {
 			os.Mkdir(filepath.Join(dir, "d.png"), 0o755)
 			c.flag = "--plot"
 		}
-		_, errs, code := planCLI(append(append([]string{}, base...), c.args...)...)
+		_, errs, code := planCLI(withFlags(base, c.args...)...)
 		if code != 2 || !strings.HasPrefix(strings.TrimPrefix(errs, "privamp: "), c.flag) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, errs)
 		}

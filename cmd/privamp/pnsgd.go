@@ -20,6 +20,7 @@ type ampFlags struct {
 	r                                    shifted.Training // the flags without a count
 	o                                    shifted.Options  // --index, --target-epsilon, --nonsmooth, --composition-fallback
 	n, epochs, batch, public, tasks, dim float64          // counts: whole numbers, written 1e9 or 500.0 as well
+	z                                    float64          // --noise-multiplier, DP-SGD's z = bσ/L
 	conv                                 func() (rdp.Conversion, error)
 }
 
@@ -27,8 +28,9 @@ func (f *ampFlags) register(cmd *cobra.Command) {
 	f.conv = conversionFlag(cmd)
 	fs := cmd.Flags()
 	fs.Float64Var(&f.n, "n", 0, "number of private records n (whole number in [1, 1e12]; required)")
-	fs.Float64Var(&f.r.Sigma, "sigma", 0, "standard deviation σ > 0 of the Gaussian noise added to the (average) gradient (required)")
-	fs.Float64Var(&f.r.Loss.Lipschitz, "lipschitz", 1, "Lipschitz constant L > 0 of the loss (gradient norms ≤ L), declared")
+	fs.Float64Var(&f.z, "noise-multiplier", 0, "DP-SGD's noise multiplier z > 0 (TF-Privacy, Opacus): N(0, (zL)²I) on the summed batch gradient, σ = zL/b (this or --sigma is required)")
+	fs.Float64Var(&f.r.Sigma, "sigma", 0, "or: standard deviation σ > 0 of the Gaussian noise on the batch's average gradient (sum / nominal --batch); z = bσ/L")
+	fs.Float64Var(&f.r.Loss.Lipschitz, "lipschitz", 1, "Lipschitz constant L > 0 of the loss (gradient norms ≤ L), declared: DP-SGD's clip norm")
 	fs.Float64Var(&f.r.Delta, "delta", 1e-5, "δ in (0, 1)")
 	fs.Float64Var(&f.epochs, "epochs", 1, "passes over the data in the same order (pnsgd; whole number ≥ 1)")
 	fs.Float64Var(&f.batch, "batch", 1, "records per step; each step divides the sum of their gradients by this nominal batch (pnsgd)")
@@ -54,8 +56,10 @@ func (f *ampFlags) training(cmd *cobra.Command, variant string) (r shifted.Train
 	switch {
 	case err != nil:
 		return r, o, err
-	case !changed(cmd, "n") || !changed(cmd, "sigma"):
-		return r, o, badInput("--n and --sigma are required (the number of private records, and the gradient noise σ > 0)")
+	case changed(cmd, "sigma") && changed(cmd, "noise-multiplier"):
+		return r, o, badInput("give --noise-multiplier (DP-SGD's z = bσ/L) or --sigma (σ on the averaged gradient), not both")
+	case !changed(cmd, "n") || !changed(cmd, "sigma") && !changed(cmd, "noise-multiplier"):
+		return r, o, badInput("--n and --noise-multiplier (or --sigma) are required (the number of private records, and the noise: DP-SGD's noise multiplier z > 0, or σ > 0 on the averaged gradient)")
 	case f.public != float64(int64(f.public)):
 		return r, o, badInput("--public must be a whole number in [0, 1e12], got %v", f.public)
 	}
@@ -68,7 +72,15 @@ func (f *ampFlags) training(cmd *cobra.Command, variant string) (r shifted.Train
 	}
 	r.Variant, r.N, r.Public, r.Batch, r.Epochs, r.Tasks = v, int64(f.n), int64(f.public), int64(f.batch), int64(f.epochs), int64(f.tasks)
 	o.Conversion, o.Dimension = conv, int64(f.dim)
-	return r, o, nil
+	if changed(cmd, "noise-multiplier") {
+		err = r.SetNoiseMultiplier(f.z)
+	}
+	return r, o, flagError(err, nil)
+}
+
+// warn prints the run's noise warning, once the run was accepted.
+func (r ampRun) warn(a *app) {
+	fmt.Fprint(a.errw, r.Training.NoiseWarning("--sigma", "--noise-multiplier"))
 }
 
 // removedVariants are the feature-named variants privamp had before the
@@ -148,6 +160,7 @@ func pnsgdRun(opts *pnsgdOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.warn(opts.IO)
 	return render(opts.IO.out, opts.IO.mode, pnsgdReport(an))
 }
 
@@ -157,6 +170,7 @@ func pnsgdReport(an shifted.Analysis) *report {
 		Title: fmt.Sprintf("Per-person privacy by amplification by iteration: %s, n = %s", an.Name, quantity.Int(float64(an.N))),
 		Rows: []row{{"n (private records)", quantity.Int(float64(an.N)), "", "input"},
 			{"σ (gradient noise)", dp.Noise(an.Sigma), "std of N(0,σ²I) on batch sum / nominal b", "input"},
+			{"z (noise multiplier)", dp.Num(an.NoiseMultiplier()), "bσ/L: N(0,(zL)²I) on the batch sum", "input"},
 			{"L (Lipschitz)", dp.Num(an.Loss.Lipschitz), "declared", "input"}},
 		Result: pnsgdResult{"pnsgd", an}, Assumptions: an.Assumptions, Notes: an.Notes,
 	}

@@ -41,7 +41,7 @@ func TestAmpFlags(t *testing.T) {
 		o.Training.Loss.StrongConvexity != 0.001 || o.Training.Loss.Smoothness != 1 || !o.Options.CompositionFallback {
 		t.Errorf("pnsgd options %+v", o.ampRun)
 	}
-	refused(t, newPNSGDCmd, "--n and --sigma are required", "--n", "10")
+	refused(t, newPNSGDCmd, "--n and --noise-multiplier (or --sigma) are required", "--n", "10")
 	refused(t, newPNSGDCmd, "--epochs", "--n", "10", "--sigma", "1", "--epochs", "1.5")
 	refused(t, newPNSGDCmd, "does not contract", "--n", "10", "--sigma", "1", "--eta", "1", "--smoothness", "3")
 	refused(t, newPNSGDCmd, "--variant minibatch was removed", "--n", "10", "--sigma", "1", "--variant", "minibatch")
@@ -160,8 +160,8 @@ func TestPNSGDBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"pnsgd", "--sigma", "2"}, "--n and --sigma are required"},
-		{[]string{"pnsgd", "--n", "10"}, "--n and --sigma are required"},
+		{[]string{"pnsgd", "--sigma", "2"}, "--n and --noise-multiplier (or --sigma) are required"},
+		{[]string{"pnsgd", "--n", "10"}, "--n and --noise-multiplier (or --sigma) are required"},
 		{[]string{"pnsgd", "--n", "0", "--sigma", "1"}, "--n"},
 		{[]string{"pnsgd", "--n", "1.5", "--sigma", "1"}, "--n"},
 		{[]string{"pnsgd", "--n", "1e13", "--sigma", "1"}, "--n"},

@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"github.com/privamp/privamp/dp"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/privamp/privamp/internal/atomicfile"
-	"golang.org/x/term"
 
 	"github.com/privamp/privamp/internal/output"
 	"github.com/privamp/privamp/internal/quantity"
@@ -85,11 +83,7 @@ func render(w io.Writer, m outputMode, r *report) error {
 	for _, x := range r.Rows {
 		d.Rows = append(d.Rows, [4]string{x.Quantity, x.text(), x.Unit, x.Source})
 	}
-	mode := output.Mode{JSON: m.json, CSV: m.csv, Markdown: m.markdown}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		mode.Width, _, _ = term.GetSize(int(f.Fd()))
-	}
-	return output.Render(w, mode, d)
+	return output.Render(w, output.Mode{JSON: m.json, CSV: m.csv, Markdown: m.markdown, Width: output.WidthFor(w)}, d)
 }
 
 // merged is a result made of several typed parts whose keys are merged.

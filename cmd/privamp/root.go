@@ -9,14 +9,15 @@ import (
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/atomicfile"
+	"github.com/privamp/privamp/internal/buildinfo"
 	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// version and commit are set at build time (-ldflags "-X main.version=… -X main.commit=…").
+var version, commit = "0.1.0-dev", ""
 
 // app is the state one invocation shares between commands.
 type app struct {
@@ -61,7 +62,7 @@ Exit status: 0 success; 1 a computation failed, a check failed or a claim is
 not valid (each command's help says which); 2 bad input (the message names
 the flag, field or file line and the allowed range); verify also uses 3 for
 an unsupported claim.`,
-		Version:       version,
+		Version:       buildinfo.Read(version, commit).String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
@@ -72,6 +73,7 @@ an unsupported claim.`,
 			return defaultRun(a, cmd)
 		},
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(a.out)
 	root.SetErr(a.errw)
 	root.PersistentFlags().BoolVar(&a.mode.json, "json", false, "print one JSON object (snake_case keys) on stdout")
@@ -81,11 +83,18 @@ an unsupported claim.`,
 		return a.mode.validate()
 	}
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return badInput("%s (see '%s --help')", cleanFlagError(err), cmd.CommandPath())
+		return badInput("%s (see '%s --help')", flagconfig.CleanError(err), cmd.CommandPath())
 	})
 	for _, f := range registry {
 		root.AddCommand(f(a))
 	}
+	root.AddCommand(&cobra.Command{Use: "version", Short: "The version, module and commit of this privamp (also --version)", Args: cobra.NoArgs,
+		Long: "The version set at build time, the module's version and the VCS commit the binary was built from\n(runtime/debug.ReadBuildInfo).\n\nExit status: 0.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in := buildinfo.Read(version, commit)
+			rows := map[bool][]row{true: {{"version", in.Version, "", "build"}, {"module", in.Module, "", "build"}, {"commit", in.Commit, in.Time, "VCS"}, {"go", in.Go, "", "build"}}}[a.mode.csv]
+			return render(a.out, a.mode, &report{Title: in.String(), Result: in, Command: "version", Rows: rows})
+		}})
 	completeEnums(root)
 	// cobra's completion command prints its help and exits 0 for an unknown
 	// shell; privamp refuses it like any other bad argument.
@@ -103,16 +112,6 @@ an unsupported claim.`,
 		}
 	}
 	return root
-}
-
-// cleanFlagError shortens pflag's parse errors to one line that names the flag.
-func cleanFlagError(err error) string {
-	msg := err.Error()
-	// invalid argument "x" for "--delta" flag: strconv.ParseFloat: parsing "x": invalid syntax
-	if i := strings.Index(msg, ": strconv."); i > 0 {
-		msg = msg[:i] + ": not a number"
-	}
-	return strings.ReplaceAll(msg, "\n", " ")
 }
 
 // run executes privamp with args and returns the exit status.
@@ -143,28 +142,20 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintf(stderr, "privamp: %s\n", msg)
 	code = exitCode(err)
-	if code == exitFailure && isUsageError(msg) {
+	if code == exitFailure && flagconfig.IsUsageError(msg) {
 		code = exitBadInput
 	}
 	return code
 }
 
-// isUsageError recognises cobra's own argument errors (unknown command,
-// wrong number of arguments), which are bad input.
-func isUsageError(msg string) bool {
-	for _, s := range []string{"unknown command", "accepts ", "requires at least", "unknown flag", "unknown shorthand", "invalid argument", "flag needs an argument", "required flag"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
-}
-
 // completeEnums gives every enum flag of every command its values for shell
-// completion (privamp completion bash|zsh|fish), and lets every integer flag
-// read whole numbers written 1e3 (flagconfig.WholeNumbers).
+// completion (privamp completion bash|zsh|fish), lets every integer flag
+// read whole numbers written 1e3 (flagconfig.WholeNumbers), and every flag
+// but lists refuse a second value (flagconfig.Once).
 func completeEnums(c *cobra.Command) {
 	flagconfig.WholeNumbers(c.Flags())
+	flagconfig.Once(c.Flags())
+	flagconfig.Once(c.PersistentFlags())
 	variants := []string{"pnsgd", "skip", "stop"}
 	enums := map[string][]string{"variant": variants, "variants": variants, "method": composition.Methods, "conversion": {"improved", "classic"},
 		"neighbours": {"add-remove", "replace-one"}, "accountant": {"best", "rdp", "pld"}, "sampling": {"poisson", "fixed-size"},

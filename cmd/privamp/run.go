@@ -83,6 +83,7 @@ order, and σ, η, the variant, batch, epochs, tasks and δ come from the plan; 
 	f.StringVar(&rf.plan.PublicData, "public-data", "", "with --plan: CSV of the plan's public records (Cor 31)")
 	f.StringVar(&rf.algorithm, "algorithm", "", "the algorithm: pnsgd, skip, stop (as --variant) or one listed below")
 	cmd.Long += registerAlgorithmFlags(f)
+	flagconfig.Alias(f, "noise", "noise-distribution", a.errw, "privamp: warning: --noise is deprecated: use --noise-distribution (output perturbation's gamma or gaussian; DP-SGD's noise multiplier is dpsgd's --noise-multiplier)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if rf.config != "" {
 			if err := applyConfig(cmd, rf.config); err != nil {

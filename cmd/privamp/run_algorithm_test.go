@@ -40,7 +40,7 @@ func TestRunAlgorithmBadInput(t *testing.T) {
 		"--beta 10 --target-epsilon 1": "--beta", "--algorithm nope": "--algorithm", "--algorithm gtu-expmech": "not runnable",
 		"--algorithm stop --variant skip": "disagree",
 	} {
-		_, errs, code := runCLI(append(base, strings.Fields(args)...)...)
+		_, errs, code := runCLI(withFlags(base, strings.Fields(args)...)...)
 		if code != 2 || !strings.Contains(errs, want) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
 			t.Errorf("%s: exit %d, %q; want exit 2 and one line naming %s", args, code, errs, want)
 		}

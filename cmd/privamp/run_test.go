@@ -239,7 +239,7 @@ func TestRunConfigStrict(t *testing.T) {
 func TestRunCSVKeepsAnswer(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"run", "--synthetic", "logistic", "--n", "300", "--dimension", "3", "--csv", "--quiet"}, &out, &errb)
-	for _, s := range []string{"verdict", "ε worst case", "check,status"} {
+	for _, s := range []string{"verdict", "ε worst case", "table,1,check,", "table,1,status,"} {
 		if code != 0 || !strings.Contains(out.String(), s) {
 			t.Errorf("--csv: exit %d, lacks %q:\n%s", code, s, out.String())
 		}
@@ -428,7 +428,7 @@ func TestRunPlan(t *testing.T) {
 		{"public", []string{"--plan", f.publicPlan, "--id", "id", "--public-data", f.public}, loadPlanFile(t, f.publicPlan), byPlan, true, "pnsgd", 3},
 	}
 	for _, c := range cases {
-		args := append([]string{"run", "--data", f.data, "--label", "y", "--seed", "5", "--normalize"}, c.args...) // a second --data wins
+		args := withFlags([]string{"run", "--data", f.data, "--label", "y", "--seed", "5", "--normalize"}, c.args...) // the case's --data replaces the base's
 		m, code, stderr := runJSON(t, args...)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", c.name, code, stderr)

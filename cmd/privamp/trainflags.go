@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/internal/meter"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/shifted"
@@ -42,7 +43,7 @@ func (p *problemFlags) register(f *pflag.FlagSet) {
 	f.Float64Var(&s.Loss.L2, "l2", 0, "weight m ≥ 0 of an ℓ2 term (m/2)‖w‖²: m-strong convexity")
 	f.Float64Var(&s.Radius, "radius", 1, "radius R of the domain K = {‖w‖ ≤ R} (projection after every step)")
 	f.BoolVar(&p.noProjection, "no-projection", false, "no projection (K = ℝ^d); for the exactly solvable quadratic and linear losses")
-	f.StringVar(&p.variant, "variant", "skip", "algorithm: pnsgd (Alg. 1; Alg. 2 with --epochs > 1), skip or stop")
+	f.StringVar(&p.variant, "variant", "skip", "algorithm: skip (the default: one pass, one record per step), pnsgd (Alg. 1; Alg. 2 with --epochs > 1; --batch, --public) or stop (--tasks)")
 	f.IntVar(&p.epochs, "epochs", 1, "passes over the data in a fixed order (pnsgd)")
 	f.IntVar(&p.batch, "batch", 1, "records per step (pnsgd)")
 	f.IntVar(&p.public, "public", 0, "the last m records are public (Cor 31)")
@@ -83,6 +84,12 @@ func checkProblemFlags(cmd *cobra.Command, p *problemFlags) error {
 	}
 	if changed(cmd, "sigma") && (changed(cmd, "target-epsilon") || changed(cmd, "rule")) {
 		return badInput("give --sigma or --target-epsilon (with --rule), not both")
+	}
+	if err := flagconfig.Positive(cmd.Flags(), "epochs", "batch", "tasks"); err != nil { // 0 would be read as 1
+		return badInput("%v", err)
+	}
+	if p.variant == "skip" && !changed(cmd, "variant") && !changed(cmd, "plan") && (p.epochs > 1 || p.batch > 1 || p.public > 0 || p.tasks > 1) {
+		return badInput("--epochs, --batch and --public need --variant pnsgd, --tasks --variant stop: run's default variant is skip (one pass, one record per step)")
 	}
 	return nil
 }

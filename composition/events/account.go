@@ -27,16 +27,15 @@ type Query struct {
 
 // Result is the accounting of an events file. Epsilon is the headline, a
 // sound upper bound by the accountant named in Accountant (for best, the
-// smaller of the two sound bounds); PLDEpsilon and RDPEpsilon are the two
+// smaller of the two sound bounds), with that accountant's Source and the
+// Assumptions it rests on (dp.Assumptions); PLDEpsilon and RDPEpsilon are the two
 // sound values when computed (absent with the reason in PLDNote or
 // RDPNote), EpsilonOptimistic the PLD's optimistic estimate, a lower
 // estimate of the mechanism's ε that is never a guarantee (absent, with
 // the reason in PLDNote, where a replace-one phase is subsampled: the PLD's
 // pair then only dominates the mechanism).
 type Result struct {
-	Epsilon           dp.Loss  `json:"epsilon"`
-	Delta             dp.Loss  `json:"delta"`
-	Accountant        string   `json:"accountant"`
+	dp.Guarantee
 	PLDEpsilon        *dp.Loss `json:"pld_epsilon,omitempty"`
 	EpsilonOptimistic *dp.Max  `json:"epsilon_optimistic,omitempty"`
 	RDPEpsilon        *dp.Loss `json:"rdp_epsilon,omitempty"`
@@ -129,7 +128,9 @@ func Account(ev Events, q Query) (Result, error) {
 	if len(ds) > len(q.Epsilons) {
 		ds = ds[:len(q.Epsilons):len(q.Epsilons)]
 	}
-	res := Result{Epsilon: acc.Epsilon, Delta: acc.Delta, Accountant: acc.Accountant, Neighbours: rel,
+	g := acc.Guarantee
+	g.Assumptions = dp.Assumptions(e, rel)
+	res := Result{Guarantee: g, Neighbours: rel,
 		Steps: dp.Num(steps), Phases: phases, PLDNote: acc.PLDNote, RDPNote: acc.RDPNote, Deltas: ds,
 		Profile: q.Profile.Split(acc.Deltas[len(ds):])}
 	if p := acc.PLD; p != nil {

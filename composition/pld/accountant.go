@@ -14,21 +14,19 @@ import (
 // Result is the PLD accountant's answer: a sound ε and the optimistic
 // estimate below it (the exact ε lies in [EpsilonOptimistic, Epsilon]).
 type Result struct {
-	// Epsilon is an upper bound on the exact ε at Delta (sound
+	// Guarantee: Epsilon is an upper bound on the exact ε at Delta (sound
 	// discretization, all truncated mass and FFT error added to δ).
-	Epsilon dp.Loss `json:"epsilon"`
+	dp.Guarantee
 	// EpsilonOptimistic is the optimistic (rounded-down) estimate, a lower
 	// estimate and never a guarantee (printed rounded down).
-	EpsilonOptimistic dp.Max  `json:"epsilon_optimistic"`
-	Delta             dp.Loss `json:"delta"`
+	EpsilonOptimistic dp.Max `json:"epsilon_optimistic"`
 	// Discretization is the grid interval h.
 	Discretization dp.Num `json:"discretization"`
 	// Method is the sound discretization used ("connect-the-dots" or
 	// "pessimistic").
 	Method string `json:"method"`
 	// Points is the largest grid the composition needed.
-	Points int    `json:"points"`
-	Source string `json:"source"`
+	Points int `json:"points"`
 }
 
 const source = "PLD accountant: Doroshenko et al. 2022 (connect the dots), Meiser–Mohammadi 2018 (privacy buckets), Koskela et al. 2020 (FFT)"
@@ -146,8 +144,8 @@ func accountOnce(delta float64, k int, o Options, build func(Options) (*PLD, err
 	if coarsened {
 		src += fmt.Sprintf("; grid interval coarsened from %g to %.4g so that one mechanism's grid stays within %d points and a composition within %d (sound, less tight)", DefaultInterval, o.Interval, autoPoints, autoWindow)
 	}
-	return Result{Epsilon: dp.Loss(e), EpsilonOptimistic: dp.Max(math.Min(eo, e)), Delta: dp.Loss(delta), Discretization: dp.Num(o.Interval),
-		Method: o.Discretization.String(), Points: points, Source: src}, nil
+	return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(e), Delta: dp.Loss(delta), Source: src}, EpsilonOptimistic: dp.Max(math.Min(eo, e)), Discretization: dp.Num(o.Interval),
+		Method: o.Discretization.String(), Points: points}, nil
 }
 
 // DPSGD accounts for steps of the Poisson-subsampled Gaussian (DP-SGD with
@@ -352,7 +350,7 @@ func (c *certifier) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guaran
 	}
 	run, _ := dp.AsSampledGaussianRun(e)
 	eps := c.epsilon(r, run.Rate, run.Noise, int(run.Steps), delta)
-	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Relation: r, Accountant: "pld", Source: source}, nil
+	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Accountant: "pld", Source: source}, nil
 }
 
 func (c *certifier) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee, error) {

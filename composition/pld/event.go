@@ -61,7 +61,7 @@ func (a Accountant) Account(e dp.Event, r dp.Relation, delta float64) (Result, e
 	}
 	if dp.HasNonPrivate(e) {
 		inf := math.Inf(1)
-		return Result{Epsilon: dp.Loss(inf), EpsilonOptimistic: dp.Max(inf), Delta: dp.Loss(delta), Source: SourceEvents + "; " + errNonPrivate.Error()}, nil
+		return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(inf), Delta: dp.Loss(delta), Accountant: "pld", Source: SourceEvents + "; " + errNonPrivate.Error()}, EpsilonOptimistic: dp.Max(inf)}, nil
 	}
 	if run, ok := dp.AsSampledGaussianRun(e); ok && run.Sampling != dp.None && run.Rate < 1 {
 		if r == dp.ReplaceOne {
@@ -78,8 +78,8 @@ func (a Accountant) Account(e dp.Event, r dp.Relation, delta float64) (Result, e
 		eps, _ = sound.Epsilon(delta)
 		eo, _ = optim.Epsilon(delta)
 	}
-	return Result{Epsilon: dp.Loss(eps), EpsilonOptimistic: dp.Max(math.Min(eo, eps)), Delta: dp.Loss(delta),
-		Discretization: dp.Num(o.Interval), Method: o.Discretization.String(), Points: points, Source: SourceEvents}, nil
+	return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Source: SourceEvents}, EpsilonOptimistic: dp.Max(math.Min(eo, eps)),
+		Discretization: dp.Num(o.Interval), Method: o.Discretization.String(), Points: points}, nil
 }
 
 // Epsilon is the PLD's sound ε at delta.
@@ -88,7 +88,7 @@ func (a Accountant) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guaran
 	if err != nil {
 		return dp.Guarantee{}, err
 	}
-	return dp.Guarantee{Epsilon: res.Epsilon, Delta: res.Delta, Relation: r, Accountant: "pld", Source: res.Source, Assumptions: dp.Assumptions(e, r)}, nil
+	return dp.Guarantee{Epsilon: res.Epsilon, Delta: res.Delta, Accountant: "pld", Source: res.Source, Assumptions: dp.Assumptions(e, r)}, nil
 }
 
 // Delta is the PLD's sound δ at eps.
@@ -100,7 +100,7 @@ func (a Accountant) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee,
 		return dp.Guarantee{}, err
 	}
 	if dp.HasNonPrivate(e) {
-		return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: 1, Relation: r, Accountant: "pld", Source: SourceEvents + "; " + errNonPrivate.Error(), Assumptions: dp.Assumptions(e, r)}, nil
+		return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: 1, Accountant: "pld", Source: SourceEvents + "; " + errNonPrivate.Error(), Assumptions: dp.Assumptions(e, r)}, nil
 	}
 	sound, _, err := a.PLDs(e, r, 0)
 	if err != nil {
@@ -110,7 +110,7 @@ func (a Accountant) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee,
 	if sound != nil {
 		d = sound.Delta(eps)
 	}
-	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(d), Relation: r, Accountant: "pld", Source: SourceEvents, Assumptions: dp.Assumptions(e, r)}, nil
+	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(d), Accountant: "pld", Source: SourceEvents, Assumptions: dp.Assumptions(e, r)}, nil
 }
 
 // PLDs builds the sound and the optimistic PLD of e under r (both nil for

@@ -110,3 +110,114 @@ func (w wholeNumber) Set(s string) error {
 	}
 	return w.Value.Set(strconv.FormatInt(int64(f), 10))
 }
+
+// Once makes every flag of fs refuse a second value on one command line
+// ("--delta 1e-5 --delta 1e-6" would silently use 1e-6), as JSON inputs
+// refuse a repeated key. List flags (pflag's slice and array types, such
+// as --index and --tier) are meant to repeat and are left as they are.
+// Calling it again on the same flags does nothing more.
+func Once(fs *pflag.FlagSet) {
+	fs.VisitAll(func(f *pflag.Flag) {
+		t := f.Value.Type()
+		if strings.HasSuffix(t, "Slice") || strings.HasSuffix(t, "Array") {
+			return
+		}
+		if _, done := f.Value.(*once); !done {
+			f.Value = &once{Value: f.Value, name: f.Name}
+		}
+	})
+}
+
+// Repeated begins the error of a flag given twice; a caller that shortens
+// pflag's "invalid argument … for … flag: " prefix looks for it.
+const Repeated = "repeated flag: "
+
+// once is a flag value that may be set once.
+type once struct {
+	pflag.Value
+	name  string
+	first string // the first value given, "" before
+	set   bool
+}
+
+func (o *once) Set(s string) error {
+	if o.set {
+		if o.IsBoolFlag() {
+			return fmt.Errorf("%s--%s is given twice: give it once", Repeated, o.name)
+		}
+		return fmt.Errorf("%s--%s is given twice (%s, then %s): give it once", Repeated, o.name, o.first, s)
+	}
+	if err := o.Value.Set(s); err != nil {
+		return err
+	}
+	o.first, o.set = s, true
+	return nil
+}
+
+// IsBoolFlag keeps a boolean flag usable without a value.
+func (o *once) IsBoolFlag() bool {
+	b, ok := o.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// CleanError shortens a pflag parse error to one line that names the flag:
+// a repeated flag's own message, and "not a number" for strconv's.
+func CleanError(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, Repeated); i > 0 {
+		msg = msg[i+len(Repeated):]
+	}
+	// invalid argument "x" for "--delta" flag: strconv.ParseFloat: parsing "x": invalid syntax
+	if i := strings.Index(msg, ": strconv."); i > 0 {
+		msg = msg[:i] + ": not a number"
+	}
+	return strings.ReplaceAll(msg, "\n", " ")
+}
+
+// IsUsageError recognises cobra's own argument errors (unknown command,
+// wrong number of arguments, flag syntax), which are bad input.
+func IsUsageError(msg string) bool {
+	for _, s := range []string{"unknown command", "accepts ", "requires at least", "unknown flag", "unknown shorthand", "invalid argument", "flag needs an argument", "required flag"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Alias adds a hidden flag old to fs that sets the flag name (so that
+// both together are a repeated flag, refused by Once) and, when used,
+// writes note to w: a deprecated spelling kept for earlier scripts.
+func Alias(fs *pflag.FlagSet, old, name string, w io.Writer, note string) {
+	fs.Var(&alias{fs: fs, name: name, w: w, note: note}, old, note)
+	_ = fs.MarkHidden(old)
+}
+
+type alias struct {
+	fs         *pflag.FlagSet
+	name, note string
+	w          io.Writer
+}
+
+func (a *alias) String() string { return "" }
+func (a *alias) Type() string   { return "string" }
+func (a *alias) Set(s string) error {
+	fmt.Fprintln(a.w, a.note)
+	return a.fs.Set(a.name, s)
+}
+
+// Positive refuses a value ≤ 0 (or not a number) of the named numeric
+// flags of fs that the command line set: a count or a size given as 0
+// that the library would read as "not given" (or as 1).
+func Positive(fs *pflag.FlagSet, names ...string) error {
+	for _, n := range names {
+		f := fs.Lookup(n)
+		if f == nil || !f.Changed {
+			continue
+		}
+		if v, err := strconv.ParseFloat(f.Value.String(), 64); err != nil || !(v > 0) {
+			return fmt.Errorf("--%s must be > 0, got %s", n, f.Value.String())
+		}
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package jsonin
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -758,4 +759,88 @@ func wholeValue(text []byte) (neg bool, mag uint64, whole, ok bool) {
 		mag *= 10
 	}
 	return neg, mag, true, true
+}
+
+// TopString checks that data is one syntactically valid JSON object of at
+// most limit bytes and returns the value of its top-level key when that
+// value is a string ("" and line 0 when the key is absent or not a
+// string), with the key's line. Readers that choose a format by one key
+// (a claim's "algorithm") call it first, so that a syntax error (a
+// trailing or missing comma) is reported as such, with its line, rather
+// than as a field the wrong format does not know. Errors are
+// *field.Error.
+func TopString(data []byte, limit int64, key string) (value string, line int, err error) {
+	s := newScanner(bytes.NewReader(data), limit)
+	d := &decoder{s: s}
+	err = d.topString(key, &value, &line)
+	return value, line, d.wrap(err, limit)
+}
+
+func (d *decoder) topString(key string, value *string, line *int) error {
+	s := d.s
+	if err := s.skipSpace(); err != nil {
+		if err == io.EOF {
+			return &field.Error{Where: field.InputFile, Line: 1, Reason: "empty input: expected a JSON object"}
+		}
+		return err
+	}
+	if c := s.buf[s.pos]; c != '{' {
+		return &field.Error{Where: field.InputFile, Line: s.line, Reason: "expected a JSON object {…}, got " + describeValue(c)}
+	}
+	s.pos++
+	c, err := s.peek()
+	if err != nil {
+		return err
+	}
+	if c == '}' {
+		s.pos++
+	} else {
+		for {
+			if c != '"' {
+				return s.errorf("invalid JSON: %s where a key belongs (keys are quoted strings)", describeByte(c))
+			}
+			l := s.line
+			kb, err := s.str()
+			if err != nil {
+				return err
+			}
+			k := string(kb)
+			if err := s.expect(':', "after a key (expected ':')"); err != nil {
+				return err
+			}
+			if c, err = s.peek(); err != nil {
+				return err
+			}
+			if k == key && c == '"' && *line == 0 {
+				v, err := s.str()
+				if err != nil {
+					return err
+				}
+				*value, *line = string(v), l
+			} else if err := s.skipValue(1); err != nil {
+				return err
+			}
+			if c, err = s.peek(); err != nil {
+				return err
+			}
+			s.pos++
+			if c == '}' {
+				break
+			}
+			if c != ',' {
+				return s.errorf("invalid JSON: %s after a value (expected ',' or '}')", describeByte(c))
+			}
+			if c, err = s.peek(); err != nil {
+				return err
+			}
+		}
+	}
+	switch err := s.skipSpace(); err {
+	case io.EOF:
+		return nil
+	case nil:
+		return &field.Error{Where: field.InputFile, Line: s.line, Reason: "extra data after the object: the input must hold exactly one JSON object"}
+	default:
+		return err
+	}
 }

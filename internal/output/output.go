@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -17,6 +19,7 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/privamp/privamp/internal/quantity"
+	"golang.org/x/term"
 )
 
 // Mode is the choice between tables (the default), JSON and CSV.
@@ -26,6 +29,30 @@ import (
 type Mode struct {
 	JSON, CSV, Markdown bool
 	Width               int
+}
+
+// ReadableWidth is the width of output that goes to a file or a pipe: a
+// reader's pager or editor, not a terminal that says how wide it is.
+const ReadableWidth = 100
+
+// WidthFor returns the width to render for w: a terminal's own width; for
+// another file (a pipe, a redirection) the COLUMNS environment variable
+// when it holds a number (0: no limit), else ReadableWidth; 0 (no limit)
+// for a writer that is not a file (a buffer).
+func WidthFor(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	if term.IsTerminal(int(f.Fd())) {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
+			return width
+		}
+	}
+	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c >= 0 {
+		return c
+	}
+	return ReadableWidth
 }
 
 // Table is tabular data under a header.
@@ -70,32 +97,15 @@ func Render(w io.Writer, m Mode, r Doc) error {
 	case m.JSON:
 		return fmt.Errorf("internal error: no typed result to print as JSON")
 	case m.CSV:
-		cw := csv.NewWriter(w)
-		if r.Table == nil || r.CSVAll {
-			_ = cw.Write([]string{"quantity", "value", "unit", "source"})
-			for _, x := range r.Rows {
-				_ = cw.Write(x[:])
-			}
-		}
-		if r.Table != nil {
-			if r.CSVAll {
-				cw.Flush()
-				fmt.Fprintln(w)
-			}
-			_ = cw.Write(r.Table.Header)
-			_ = cw.WriteAll(r.Table.Rows)
-		}
-		cw.Flush()
-		return cw.Error()
+		return writeCSV(w, r)
 	}
 	if r.Title != "" {
-		fmt.Fprintln(w, r.Title)
+		fmt.Fprintln(w, wrap(r.Title, m.Width, 0))
 	}
 	var sources []string // footnotes, so long citations keep tables narrow
 	if len(r.Rows) > 0 {
 		index := map[string]int{}
-		t := newTable(w, m.Width)
-		t.Header("quantity", "value", "unit", "source")
+		cells := [][]string{{"quantity", "value", "unit", "source"}}
 		for _, x := range r.Rows {
 			ref := ""
 			if x[3] != "" {
@@ -107,19 +117,14 @@ func Render(w io.Writer, m Mode, r Doc) error {
 				}
 				ref = "[" + strconv.Itoa(k) + "]"
 			}
-			_ = t.Append(x[0], x[1], x[2], ref)
+			cells = append(cells, []string{x[0], x[1], x[2], ref})
 		}
-		if err := t.Render(); err != nil {
+		if err := renderTable(w, cells, m.Width); err != nil {
 			return err
 		}
 	}
 	if r.Table != nil {
-		t := newTable(w, m.Width)
-		t.Header(anySlice(r.Table.Header)...)
-		for _, rr := range r.Table.Rows {
-			_ = t.Append(anySlice(rr)...)
-		}
-		if err := t.Render(); err != nil {
+		if err := renderTable(w, append([][]string{r.Table.Header}, r.Table.Rows...), m.Width); err != nil {
 			return err
 		}
 	}
@@ -142,6 +147,62 @@ func Render(w io.Writer, m Mode, r Doc) error {
 		}
 	}
 	return nil
+}
+
+// LongHeader is the header of the long CSV format, in which a document
+// with headline rows and a table is one table: a headline row is
+// ("summary", its number, quantity, value, unit, source), and each cell of
+// the table ("table", its row's number, the column's name, the cell, "",
+// "").
+var LongHeader = []string{"section", "row", "key", "value", "unit", "source"}
+
+// writeCSV writes the document as one CSV table with one number per cell:
+// the headline rows (quantity, value, unit, source), the table alone, or,
+// with CSVAll, both in the long format (LongHeader). A headline row that
+// pairs values ("ε by PLD / optimistic estimate" = "2.38 / 1.67") becomes
+// one row per value.
+func writeCSV(w io.Writer, r Doc) error {
+	cw := csv.NewWriter(w)
+	var rows [][4]string
+	for _, x := range r.Rows {
+		rows = append(rows, splitPair(x)...)
+	}
+	switch {
+	case r.Table != nil && r.CSVAll:
+		_ = cw.Write(LongHeader)
+		for i, x := range rows {
+			_ = cw.Write([]string{"summary", strconv.Itoa(i + 1), x[0], x[1], x[2], x[3]})
+		}
+		for i, tr := range r.Table.Rows {
+			for j, c := range tr {
+				_ = cw.Write([]string{"table", strconv.Itoa(i + 1), r.Table.Header[j], strings.TrimPrefix(c, "—"), "", ""}) // "—": empty, not a number
+			}
+		}
+	case r.Table != nil:
+		_ = cw.Write(r.Table.Header)
+		_ = cw.WriteAll(r.Table.Rows)
+	default:
+		_ = cw.Write([]string{"quantity", "value", "unit", "source"})
+		for _, x := range rows {
+			_ = cw.Write(x[:])
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// splitPair splits a row whose quantity and value both list k ≥ 2 parts
+// separated by " / " into k rows.
+func splitPair(x [4]string) [][4]string {
+	qs, vs := strings.Split(x[0], " / "), strings.Split(x[1], " / ")
+	if len(qs) < 2 || len(qs) != len(vs) {
+		return [][4]string{x}
+	}
+	out := make([][4]string, len(qs))
+	for i := range qs {
+		out[i] = [4]string{qs[i], vs[i], x[2], x[3]}
+	}
+	return out
 }
 
 // Object is the one --json object of r (its Result, Command, Assumptions
@@ -265,12 +326,110 @@ func markdown(w io.Writer, r Doc) error {
 	return err
 }
 
-// newTable is a table writer that wraps its cells to width (0: no limit).
-func newTable(w io.Writer, width int) *tablewriter.Table {
-	if width <= 0 {
-		return tablewriter.NewWriter(w)
+// renderTable draws cells (the header first) as a box table at most width
+// columns wide (0: no limit): when the cells' natural widths do not fit,
+// the widest columns are narrowed first, to one common cap, and their
+// cells (headers included) wrapped at spaces.
+func renderTable(w io.Writer, cells [][]string, width int) error {
+	cells[0] = slices.Clone(cells[0])
+	for i, h := range cells[0] {
+		cells[0][i] = Header(h)
 	}
-	return tablewriter.NewTable(w, tablewriter.WithMaxWidth(width), tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithHeaderAutoWrap(tw.WrapNormal))
+	if width > 0 {
+		cells = fit(cells, width)
+	}
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithRowAutoWrap(tw.WrapNone))
+	t.Header(anySlice(cells[0])...)
+	for _, rr := range cells[1:] {
+		if err := t.Append(anySlice(rr)...); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
+
+// fit wraps the cells so that the table (with its borders: 3 columns per
+// column and 1) is at most width wide where it can be: every column keeps
+// its natural width up to a common cap, the largest that fits (at least
+// 6), and longer cells are wrapped at spaces (a word longer than the cap
+// is broken).
+func fit(cells [][]string, width int) [][]string {
+	nat := make([]int, len(cells[0]))
+	for _, row := range cells {
+		for j, c := range row {
+			for _, l := range strings.Split(c, "\n") {
+				nat[j] = max(nat[j], utf8.RuneCountInString(l))
+			}
+		}
+	}
+	room := width - 3*len(nat) - 1
+	total := 0
+	for _, n := range nat {
+		total += n
+	}
+	if total <= room {
+		return cells
+	}
+	used := func(c int) int {
+		s := 0
+		for _, n := range nat {
+			s += min(n, c)
+		}
+		return s
+	}
+	c := 6
+	for used(c+1) <= room && c < slices.Max(nat) {
+		c++
+	}
+	out := make([][]string, len(cells))
+	for i, row := range cells {
+		out[i] = make([]string, len(row))
+		for j, cell := range row {
+			out[i][j] = wrapCell(cell, c)
+		}
+	}
+	return out
+}
+
+// wrapCell wraps s at spaces into lines of at most width runes, breaking
+// longer words.
+func wrapCell(s string, width int) string {
+	if utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		line := []rune{}
+		for _, word := range strings.Fields(para) {
+			wr := []rune(word)
+			if len(line) > 0 && len(line)+1+len(wr) > width {
+				lines, line = append(lines, string(line)), line[:0:0]
+			}
+			if len(line) > 0 {
+				line = append(line, ' ')
+			}
+			for len(line)+len(wr) > width { // a word longer than a line
+				k := width - len(line)
+				lines, line, wr = append(lines, string(append(line, wr[:k]...))), line[:0:0], wr[k:]
+			}
+			line = append(line, wr...)
+		}
+		lines = append(lines, string(line))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Header formats a column name for a table: "_" as a space, Latin letters
+// upper-cased, every other letter kept ("target ε" is "TARGET ε", and δ
+// stays δ rather than becoming Δ, another quantity).
+func Header(name string) string {
+	s := strings.TrimSpace(strings.ReplaceAll(name, "_", " "))
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' {
+			return r - 'a' + 'A'
+		}
+		return r
+	}, s)
 }
 
 // wrap breaks s at spaces so that each line, after an indent of indent

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -105,4 +106,66 @@ func (x loss) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return json.Marshal(float64(x))
+}
+
+// Header upper-cases Latin letters only: δ is not Δ (issue 27).
+func TestHeaderKeepsGreek(t *testing.T) {
+	for in, want := range map[string]string{"target ε": "TARGET ε", "δ": "δ", "fmtt18_epsilon": "FMTT18 EPSILON", "achieved ε (min – max)": "ACHIEVED ε (MIN – MAX)"} {
+		if got := Header(in); got != want {
+			t.Errorf("Header(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A document with headline rows and a table is one CSV table in the long
+// format; paired values are split, one number per cell (issue 27).
+func TestCSVLongFormat(t *testing.T) {
+	var b strings.Builder
+	d := Doc{Rows: [][4]string{{"ε by PLD / optimistic estimate", "2.38 / 1.67", "u", "s"}}, Table: &Table{Header: []string{"a", "b"}, Rows: [][]string{{"1", "—"}}}, CSVAll: true}
+	if err := Render(&b, Mode{CSV: true}, d); err != nil {
+		t.Fatal(err)
+	}
+	want := "section,row,key,value,unit,source\nsummary,1,ε by PLD,2.38,u,s\nsummary,2,optimistic estimate,1.67,u,s\ntable,1,a,1,,\ntable,1,b,,,\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// At a width, every line fits (tables narrowed, headers and cells wrapped,
+// the title and footnotes wrapped); a buffer is not a terminal or a pipe
+// and gets no limit (issue 27).
+func TestWidthFits(t *testing.T) {
+	long := strings.Repeat("a long explanation of where the number comes from ", 4)
+	d := Doc{Title: long, Rows: [][4]string{{"quantity with a long name that goes on", "2.38178", long, long}, {"ε", "1", "", "input"}},
+		Table: &Table{Header: []string{"a_very_long_column_header_name", "b"}, Rows: [][]string{{long, "1"}}}, Notes: []string{long}, Assumptions: []string{long}}
+	for _, width := range []int{40, 60, 80, 100} {
+		var b strings.Builder
+		if err := Render(&b, Mode{Width: width}, d); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(b.String(), "\n") {
+			if n := utf8.RuneCountInString(l); n > width {
+				t.Errorf("width %d: a line of %d: %q", width, n, l)
+			}
+		}
+	}
+	if got := fit([][]string{{"A VERY LONG COLUMN HEADER NAME", "B"}, {"x", "1"}}, 24); got[0][0] != "A VERY LONG\nCOLUMN HEADER\nNAME" {
+		t.Errorf("header not wrapped: %q", got[0][0])
+	}
+	if WidthFor(&strings.Builder{}) != 0 {
+		t.Error("a buffer has a width")
+	}
+	t.Setenv("COLUMNS", "")
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := WidthFor(f); got != ReadableWidth {
+		t.Errorf("a file: width %d, want %d", got, ReadableWidth)
+	}
+	t.Setenv("COLUMNS", "0")
+	if got := WidthFor(f); got != 0 {
+		t.Errorf("COLUMNS=0: width %d", got)
+	}
 }

@@ -322,6 +322,9 @@ type Figure struct {
 	Title, X, Y string
 	LogX, LogY  bool
 	Curves      []Curve
+	// Bars says what the error bars are ("95% confidence interval of the
+	// mean over 20 repeats"); the plot's legend states it.
+	Bars string
 }
 
 // Curve is one named curve; Lower and Upper (optional) are its confidence

@@ -79,7 +79,7 @@ func runBST14SGD(in Input, params any) (*Report, error) {
 	r.Add("paper's rate Thm 2.4 (sum, constant 1)", dp.Num(b.PaperRate), Derived, "seed 001 notes §3.1")
 	r.Add("trivial bound nL‖C‖₂", dp.Num(b.Trivial), Derived, "every θ ∈ C")
 	sayWorse(r, res.N, "the Shamir–Zhang bound with the paper's σ (Thm 2.1's rule, n² steps; average scale)", func(n int) float64 {
-		return bst14.SGDPaperBoundAt(n, res.Dimension, res.Lipschitz, res.StrongConvexity, 2*res.Declared.Radius, pp.Epsilon, pv.Delta, res.StepRule)
+		return bst14.SGDPaperBoundAt(n, res.Dimension, res.Lipschitz, res.StrongConvexity, 2*res.Declared.Radius, pp.Epsilon, float64(pv.Delta), res.StepRule)
 	}, baselineAverage(res.Checks, res.N), "")
 	return r, nil
 }
@@ -122,7 +122,7 @@ func runBST14Output(in Input, params any) (*Report, error) {
 	r.Add("Lipschitz bound nL(E‖b‖ + distance)", dp.Num(res.LipschitzBound), Derived, "bound on the mean (sum scale)")
 	sens := pv.ExactSensitivity * float64(res.N) * res.StrongConvexity / 2
 	sayWorse(r, res.N, "the Lipschitz bound L(E‖b‖ + distance) (average scale)", func(n int) float64 {
-		return bst14.OutputLipschitzAt(n, res.Dimension, res.Lipschitz, sens, res.StrongConvexity, sv.Distance, float64(pv.Epsilon), pv.Delta, pv.Noise)
+		return bst14.OutputLipschitzAt(n, res.Dimension, res.Lipschitz, sens, res.StrongConvexity, sv.Distance, float64(pv.Epsilon), float64(pv.Delta), pv.Noise)
 	}, baselineAverage(res.Checks, res.N), "")
 	return r, nil
 }

@@ -153,7 +153,8 @@ func runClippedCompare(in Input, params any) (*Report, error) {
 			fmt.Sprintf("excess population risk, %d repeats, %g CI; certified ε %.4g; clip %.4g, σ %.4g, T %d, s %d", row.Repeats, s.Confidence, row.CertifiedEpsilon, row.Clip, row.Sigma, row.Steps, row.Batch))
 	}
 	r.Figure = &Figure{Title: fmt.Sprintf("Heavy-tailed data (Student-t, ν = %g), n = %d, d = %d, δ = %g", s.Nu, s.N, s.Dim, s.Delta),
-		X: "ε", Y: "excess population risk", LogX: true, LogY: true}
+		X: "ε", Y: "excess population risk", LogX: true, LogY: true,
+		Bars: fmt.Sprintf("error bars: %g%% Student-t confidence interval of the mean over %d repeats", 100*s.Confidence, s.Repeats)}
 	for _, sr := range c.Series {
 		r.Figure.Curves = append(r.Figure.Curves, Curve{Name: sr.Method + " (replace-one)", X: sr.Epsilon, Y: sr.Mean, Lower: sr.Lower, Upper: sr.Upper})
 	}

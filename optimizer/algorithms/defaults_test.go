@@ -206,7 +206,7 @@ func TestWorseNoteBreakEven(t *testing.T) {
 	pv := res.Privacy
 	sens := pv.ExactSensitivity * 300 * res.StrongConvexity / 2
 	bound := func(n int) float64 {
-		return bst14.OutputLipschitzAt(n, 10, res.Lipschitz, sens, res.StrongConvexity, res.Solver.Distance, float64(pv.Epsilon), pv.Delta, pv.Noise)
+		return bst14.OutputLipschitzAt(n, 10, res.Lipschitz, sens, res.StrongConvexity, res.Solver.Distance, float64(pv.Epsilon), float64(pv.Delta), pv.Noise)
 	}
 	base := baselineAverage(r.Checks, 300)
 	if !(bound(m) <= base) || !(bound(int(0.99*float64(m))) > base) {

@@ -67,7 +67,7 @@ type LangevinResult struct {
 func langevinReport(res *langevin.Result) *Report {
 	d, dv, pv, m := res.Declared, res.Derived, res.Privacy, res.Measured
 	diam := 2 * d.Radius
-	rates := langevin.PaperRates(float64(dv.Lipschitz), diam, dv.Dimension, dv.N, float64(pv.Epsilon), pv.Delta, dv.StrongConvexity)
+	rates := langevin.PaperRates(float64(dv.Lipschitz), diam, dv.Dimension, dv.N, float64(pv.Epsilon), float64(pv.Delta), dv.StrongConvexity)
 	r := &Report{Title: fmt.Sprintf("privamp run: langevin on %s, %s loss", res.Description, d.Loss),
 		Checks: res.Checks, OK: res.OK, Result: LangevinResult{res, rates}, Assumptions: res.Assumptions, Notes: res.Notes}
 	r.Add("verdict", res.Verdict, Measured, "checks of the run against the derived constants")

@@ -146,7 +146,7 @@ func mcAudit(t testing.TB, c mcCase, pathD, pathDp string, params map[string]str
 		}
 	}()
 	ev, _, _, err := lowerbound.Audit(trials, sample, audit.Options{Confidence: 0.95, Delta: delta,
-		Upper: &audit.Upper{Epsilon: eps, Delta: delta, Source: c.alg + " certificate"}})
+		Upper: audit.UpperBound(eps, delta, c.alg+" certificate")})
 	if err != nil {
 		t.Fatalf("%s: %v", c.name, err)
 	}
@@ -225,7 +225,7 @@ var mcCases = []mcCase{
 		params:  map[string]string{"target_epsilon": "1"},
 		control: map[string]string{"target_epsilon": "4"}, short: true},
 	{name: "output-perturbation-gaussian", alg: "output-perturbation", loss: optimizer.LossSpec{Name: "linear", L2: 1}, radius: 2, d: mcLinearD, dp: mcLinearDp,
-		params:  map[string]string{"noise": "gaussian", "target_epsilon": "1", "delta": "1e-3"},
+		params:  map[string]string{"noise_distribution": "gaussian", "target_epsilon": "1", "delta": "1e-3"},
 		control: map[string]string{"target_epsilon": "4"}},
 	{name: "bst14-expmech", alg: "bst14-expmech", loss: optimizer.LossSpec{Name: "linear"}, radius: 1, d: mcLinearD, dp: mcLinearDp,
 		params:  map[string]string{"target_epsilon": "1"},

@@ -241,7 +241,7 @@ func TestOutputRefusals(t *testing.T) {
 	_, err := RunOutput(synth(20, 2, 0), OutputParams{TargetEpsilon: 1, Noise: NoiseGamma})
 	wantField(t, err, "l2") // Alg. 3 needs Δ > 0
 	_, err = RunOutput(synth(20, 2, 1), OutputParams{TargetEpsilon: 1, Noise: "laplace"})
-	wantField(t, err, "noise")
+	wantField(t, err, "noise_distribution")
 	_, err = RunOutput(synth(20, 2, 1), OutputParams{TargetEpsilon: 1, Noise: NoiseGaussian})
 	wantField(t, err, "delta")
 	_, err = RunOutput(synth(20, 2, 1), OutputParams{TargetEpsilon: 0, Noise: NoiseGamma})

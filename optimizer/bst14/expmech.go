@@ -303,13 +303,12 @@ type ExpMechParams struct {
 
 // ExpMechPrivacy is the certificate of the exponential mechanism.
 type ExpMechPrivacy struct {
-	Epsilon dp.Loss `json:"epsilon"`
+	dp.Guarantee
 	// Temperature ε/(2L‖C‖₂) on the sum loss (Algorithm 2).
 	Temperature float64 `json:"temperature"`
 	Diameter    float64 `json:"diameter"`
 	Neighbours  string  `json:"neighbours"`
 	Sampler     string  `json:"sampler"`
-	Source      string  `json:"source"`
 }
 
 // ExpMechResult is the result of Algorithm 2.
@@ -376,7 +375,7 @@ func runExpMechProblem(pr *optimizer.Problem, p ExpMechParams) (*ExpMechResult, 
 		return nil, err
 	}
 	res := &ExpMechResult{Algorithm: "bst14-expmech", Description: pr.Description, Declared: pr.Declared, N: n, Dimension: d, Lipschitz: c.L,
-		Privacy: ExpMechPrivacy{Epsilon: dp.Loss(eps), Temperature: temp, Diameter: diam, Neighbours: "replace-one (fixed n)", Sampler: samplerDoc, Source: ExpMechSource},
+		Privacy: ExpMechPrivacy{Guarantee: dp.Guarantee{Epsilon: dp.Loss(eps), Source: ExpMechSource}, Temperature: temp, Diameter: diam, Neighbours: "replace-one (fixed n)", Sampler: samplerDoc},
 		Bound:   ExpMechBounds{MeanBST: bound.MeanBST, MeanGibbs: bound.MeanGibbs}, PaperRate: float64(d) * c.L * diam / eps, Trivial: float64(n) * c.L * diam, Cells: len(smp.cells),
 		Outcome: newOutcome(p.Seed, pr,
 			"neighbours replace one record; ℓ(·; d) − ℓ(·; d′) is 2L-Lipschitz on C, so its range is ≤ 2L‖C‖₂ and the density ratio is ≤ e^ε (Thm 3.1)",

@@ -93,7 +93,7 @@ func RunLocalize(s Spec, p LocalizeParams) (*LocalizeResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Stage2 = ExpMechPrivacy{Epsilon: dp.Loss(eps / 2), Temperature: temp, Diameter: diam, Neighbours: "replace-one (fixed n)", Sampler: samplerDoc, Source: ExpMechSource}
+	res.Stage2 = ExpMechPrivacy{Guarantee: dp.Guarantee{Epsilon: dp.Loss(eps / 2), Source: ExpMechSource}, Temperature: temp, Diameter: diam, Neighbours: "replace-one (fixed n)", Sampler: samplerDoc}
 	rng := dataset.NewRand(p.Seed ^ 0x10ca1)
 	w := smp.draw(rng)
 	res.W = w

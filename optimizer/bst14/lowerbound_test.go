@@ -50,7 +50,7 @@ func TestSGDMonteCarloLowerBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eps, delta := float64(res.Privacy.Epsilon), res.Privacy.Delta
+	eps, delta := float64(res.Privacy.Epsilon), float64(res.Privacy.Delta)
 	if float64(resp.Privacy.Epsilon) != eps || resp.Privacy.Sigma != res.Privacy.Sigma {
 		t.Fatalf("the neighbours' certificates differ: %v vs %v", res.Privacy, resp.Privacy)
 	}
@@ -63,7 +63,7 @@ func TestSGDMonteCarloLowerBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	T, rule := res.Privacy.Steps, res.StepRule
-	opts := audit.Options{Confidence: 0.95, Delta: delta, Upper: &audit.Upper{Epsilon: eps, Delta: delta, Source: "bst14-sgd certificate"}}
+	opts := audit.Options{Confidence: 0.95, Delta: delta, Upper: audit.UpperBound(eps, delta, "bst14-sgd certificate")}
 	run := func(sigma float64) *audit.Evaluation {
 		ev, _, _, err := lowerbound.Audit(trials, func(onD bool, seed uint64) (float64, error) {
 			pr := prDp

@@ -24,8 +24,8 @@ type OutputParams struct {
 	Common
 	TargetEpsilon float64 `json:"target_epsilon" param:"target_epsilon" doc:"ε of the release (default 1)"`
 	// Delta is used by the Gaussian version only.
-	Delta float64 `json:"delta" param:"delta" doc:"δ in (0, 1) (noise gaussian only)"`
-	Noise string  `json:"noise" param:"noise" doc:"gamma (ε-DP, Algorithm 3: density ∝ exp(−‖b‖/scale)) or gaussian ((ε, δ)-DP, Appendix B)"`
+	Delta float64 `json:"delta" param:"delta" doc:"δ in (0, 1) (noise distribution gaussian only)"`
+	Noise string  `json:"noise" param:"noise_distribution" doc:"gamma (ε-DP, Algorithm 3: density ∝ exp(−‖b‖/scale)) or gaussian ((ε, δ)-DP, Appendix B)"`
 	// Tolerance is the distance to the exact minimiser the solver
 	// guarantees for every data set (0: 10⁻⁹·R).
 	Tolerance float64 `json:"tolerance" param:"tolerance" doc:"distance to the exact minimiser the solver certifies for every data set (added twice to the sensitivity; default 1e-9·R)"`
@@ -51,9 +51,8 @@ type Solver struct {
 
 // OutputPrivacy is the certificate of output perturbation.
 type OutputPrivacy struct {
-	Noise   string  `json:"noise"`
-	Epsilon dp.Loss `json:"epsilon"`
-	Delta   float64 `json:"delta"`
+	Noise string `json:"noise"`
+	dp.Guarantee
 	// ExactSensitivity is 2·Sens/(nm) (OutputSensitivity
 	// with Sens ≤ L: the ℓ2 term cancels between neighbours).
 	ExactSensitivity float64 `json:"exact_sensitivity"`
@@ -64,7 +63,6 @@ type OutputPrivacy struct {
 	// (composition.GaussianSigma, exact for every ε).
 	Scale      dp.Noise `json:"scale"`
 	Neighbours string   `json:"neighbours"`
-	Source     string   `json:"source"`
 	// PaperScale is the paper's noise at the same ε: 2L/(nΔε) (gamma) or
 	// σ₀ = 2L√ln(1/δ)/(Δεn) (Appendix B), with its L; PaperEpsilon is what
 	// that σ₀ really gives at δ for the exact minimiser (never a guarantee
@@ -108,7 +106,7 @@ func (p OutputParams) validate() error {
 	case NoiseGaussian:
 		return field.OpenUnit("delta", p.Delta)
 	default:
-		return field.New("noise", p.Noise, "must be %s (ε-DP) or %s ((ε, δ)-DP)", NoiseGamma, NoiseGaussian)
+		return field.New("noise_distribution", p.Noise, "must be %s (ε-DP) or %s ((ε, δ)-DP)", NoiseGamma, NoiseGaussian)
 	}
 	return nil
 }
@@ -248,7 +246,7 @@ func runOutputProblem(pr *optimizer.Problem, p OutputParams, observe func(b []fl
 		if err != nil {
 			return nil, field.New("epsilon", nil, "%v", err)
 		}
-		pv.Delta = p.Delta
+		pv.Delta = dp.Loss(p.Delta)
 		pv.Scale = dp.Noise(sigma)
 		e, _ := composition.GaussianEpsilon(pv.Sensitivity/sigma, p.Delta)
 		pv.Epsilon = dp.Loss(e)

@@ -64,10 +64,9 @@ type SGDPaper struct {
 
 // SGDPrivacy is the certified guarantee of a run.
 type SGDPrivacy struct {
-	Epsilon dp.Loss `json:"epsilon"`
+	dp.Guarantee
 	// EpsilonOptimistic is the PLD's lower estimate (never a guarantee).
 	EpsilonOptimistic dp.Max   `json:"epsilon_optimistic"`
-	Delta             float64  `json:"delta"`
 	Target            float64  `json:"target_epsilon,omitempty"`
 	Sigma             dp.Noise `json:"sigma"`
 	SigmaSource       string   `json:"sigma_source"`
@@ -80,7 +79,6 @@ type SGDPrivacy struct {
 	Neighbours   string  `json:"neighbours"`
 	Sampling     string  `json:"sampling"`
 	Covers       string  `json:"covers"`
-	Source       string  `json:"source"`
 }
 
 // SGDBounds are the utility bounds at the run's numbers (sum scale).
@@ -215,7 +213,7 @@ func runSGDOn(pr *optimizer.Problem, p SGDParams, reg region, start []float64, o
 		res.Notes = append(res.Notes, fmt.Sprintf("T = %d updates, not n² = %d (Algorithm 1): the certificate is for the %d steps run, and the utility bounds use this T", T, int64(n)*int64(n), T))
 	}
 	pv := &res.Privacy
-	pv.Delta, pv.Target, pv.Steps, pv.SamplingRate = p.Delta, p.TargetEpsilon, T, 1/float64(n)
+	pv.Delta, pv.Target, pv.Steps, pv.SamplingRate = dp.Loss(p.Delta), p.TargetEpsilon, T, 1/float64(n)
 	pv.Neighbours, pv.Sampling, pv.Source = SGDNeighbours, SGDSampling, SGDSource
 	pv.Covers = "the whole path θ₁..θ_T (the output is the last iterate)"
 	scale := float64(n) * c.Sens // per-record contribution bound C

@@ -21,14 +21,12 @@ type Privacy struct {
 	// StepRho is zcdp.Gaussian(Δ, σ) of one step; Rho the run's ρ-zCDP.
 	StepRho dp.Loss `json:"step_rho"`
 	Rho     dp.Loss `json:"rho"`
-	Delta   float64 `json:"delta"`
+	dp.Guarantee
 	// Epsilon is ρ converted by the improved RDP conversion (zcdp.RDP);
 	// EpsilonBunSteinke by ρ + 2√(ρ ln(1/δ)) (Prop. 3).
-	Epsilon           dp.Loss `json:"epsilon"`
 	EpsilonBunSteinke dp.Loss `json:"epsilon_bun_steinke"`
 	// RhoSource says where the budget came from (given, or ρ*(ε, δ)).
 	RhoSource string `json:"rho_source"`
-	Source    string `json:"source"`
 }
 
 // Budget resolves the ρ a run is calibrated to: rho if > 0, else ρ*(ε, δ) =
@@ -62,7 +60,7 @@ func Budget(rho, targetEpsilon, delta float64) (float64, string, error) {
 // mechanisms of sensitivity sens and noise sigma, composed in parallel
 // (onePass) or sequentially.
 func certify(sens, sigma float64, steps int, onePass bool, delta float64, rhoSource string) Privacy {
-	p := Privacy{Neighbours: Neighbours, Delta: delta, RhoSource: rhoSource}
+	p := Privacy{Guarantee: dp.Guarantee{Delta: dp.Loss(delta)}, Neighbours: Neighbours, RhoSource: rhoSource}
 	step := zcdp.Gaussian(sens, sigma)
 	p.StepRho = dp.Loss(step)
 	if onePass {

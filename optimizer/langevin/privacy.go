@@ -23,11 +23,10 @@ type Privacy struct {
 	// Rho is the slope of the path's RDP curve R_α ≤ α·Rho = αTηβ²Δ²/4.
 	Rho dp.Loss `json:"rho"`
 	// Epsilon at Delta by the improved conversion, at the order Order.
-	Epsilon dp.Loss `json:"epsilon"`
-	Order   dp.Num  `json:"order"`
+	dp.Guarantee
+	Order dp.Num `json:"order"`
 	// EpsilonClassic is ρ + 2√(ρ ln(1/δ)), GTU Fact A.4 optimised over α.
 	EpsilonClassic dp.Loss `json:"epsilon_classic"`
-	Delta          float64 `json:"delta"`
 	// Target is the ε β was calibrated to (0: β given).
 	Target float64 `json:"target_epsilon,omitempty"`
 	// Horizon is t = Tη, the time of the diffusion the run discretises.
@@ -37,7 +36,6 @@ type Privacy struct {
 	NoiseMultiplier dp.Noise `json:"noise_multiplier"`
 	Neighbours      string   `json:"neighbours"`
 	Covers          string   `json:"covers"`
-	Source          string   `json:"source"`
 }
 
 // PathRho is the slope of the RDP curve of T steps of size η at inverse
@@ -57,11 +55,10 @@ func PathPrivacy(beta, sensitivity float64, steps int64, eta, delta float64) (Pr
 		return Privacy{}, err
 	}
 	rho := PathRho(beta, sensitivity, steps, eta)
-	p := Privacy{Rho: dp.Loss(rho), Delta: delta, Horizon: float64(steps) * eta,
+	p := Privacy{Guarantee: dp.Guarantee{Delta: dp.Loss(delta), Source: Source}, Rho: dp.Loss(rho), Horizon: float64(steps) * eta,
 		NoiseMultiplier: dp.Noise(StepNoiseMultiplier(eta, beta, sensitivity)),
 		Neighbours:      "replace-one (one record replaced; Δ = 2·Sens/n)",
-		Covers:          "the whole path θ_1..θ_T: every iterate may be released, and any stopping time, prefix or average of iterates is covered (post-processing)",
-		Source:          Source}
+		Covers:          "the whole path θ_1..θ_T: every iterate may be released, and any stopping time, prefix or average of iterates is covered (post-processing)"}
 	e, a := rdp.LinearEpsilon(rho, delta, rdp.Improved)
 	p.Epsilon, p.Order = dp.Loss(e), dp.Num(a)
 	ec, _ := rdp.LinearEpsilon(rho, delta, rdp.Classic)

@@ -41,7 +41,7 @@ func (res *Result) regularize(pr *optimizer.Problem, kind string) error {
 	if math.IsInf(R, 1) {
 		return field.New("regularize", kind, "needs a bounded domain (a radius): its weight uses the diameter of C")
 	}
-	m, err := RegularizerWeight(kind, c.L, 2*R, pr.Data.D, pr.Data.N(), float64(res.Privacy.Epsilon), res.Privacy.Delta)
+	m, err := RegularizerWeight(kind, c.L, 2*R, pr.Data.D, pr.Data.N(), float64(res.Privacy.Epsilon), float64(res.Privacy.Delta))
 	if err != nil {
 		return err
 	}

@@ -39,8 +39,8 @@ func TestSMDMonteCarloLowerBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eps := math.Min(pv.Epsilon, pv.EpsilonRDP)
-	opts := audit.Options{Confidence: 0.95, Delta: delta, Upper: &audit.Upper{Epsilon: eps, Delta: delta, Source: "smd-vertex certificate (SMDPrivacy)"}}
+	eps := math.Min(float64(pv.Epsilon), pv.EpsilonRDP)
+	opts := audit.Options{Confidence: 0.95, Delta: delta, Upper: audit.UpperBound(eps, delta, "smd-vertex certificate (SMDPrivacy)")}
 	run := func(tau float64) *audit.Evaluation {
 		ev, _, _, err := lowerbound.Audit(trials, func(onD bool, seed uint64) (float64, error) {
 			g := Dp

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/composition"
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/rdp"
 )
@@ -21,16 +22,14 @@ type Privacy struct {
 	ScoreSensitivity float64 `json:"score_sensitivity"`
 	VertexEpsilon    float64 `json:"vertex_epsilon"`
 	Samples          int64   `json:"samples"`
-	Delta            float64 `json:"delta"`
-	Epsilon          float64 `json:"epsilon"`
-	EpsilonRDP       float64 `json:"epsilon_rdp"`
+	dp.Guarantee
+	EpsilonRDP float64 `json:"epsilon_rdp"`
 	// Paper* are the paper's own constants at the same parameters, for
 	// comparison (Prop. 3.3 / Prop. 3.17): the step size Prop. 3.3's
 	// sufficient condition allows (Algorithm 1 only; 0 otherwise), and the
 	// per-vertex ε the paper prints.
 	PaperMaxStep       float64 `json:"paper_max_step,omitempty"`
 	PaperVertexEpsilon float64 `json:"paper_vertex_epsilon"`
-	Source             string  `json:"source"`
 }
 
 // compose fills Epsilon and EpsilonRDP from VertexEpsilon and Samples.
@@ -39,13 +38,13 @@ func (p *Privacy) compose(name string, value any) error {
 	if k > composition.MaxK {
 		return field.New(name, value, "makes %d vertex samples, more than the %d composition accepts", k, composition.MaxK)
 	}
-	e, err := composition.FilterEpsilon(p.VertexEpsilon, int(k), p.Delta)
+	e, err := composition.FilterEpsilon(p.VertexEpsilon, int(k), float64(p.Delta))
 	if err != nil {
-		return field.New("delta", p.Delta, "%v", err)
+		return field.New("delta", float64(p.Delta), "%v", err)
 	}
-	p.Epsilon = e
+	p.Epsilon = dp.Loss(e)
 	p.EpsilonRDP = e
-	if r, err := rdp.EpsilonFor(rdp.Repeat(rdp.PureDP{Eps: p.VertexEpsilon}, float64(k)), p.Delta, rdp.Improved); err == nil && r.Epsilon < e {
+	if r, err := rdp.EpsilonFor(rdp.Repeat(rdp.PureDP{Eps: p.VertexEpsilon}, float64(k)), float64(p.Delta), rdp.Improved); err == nil && r.Epsilon < e {
 		p.EpsilonRDP = r.Epsilon
 	}
 	return nil
@@ -70,9 +69,8 @@ func SMDPrivacy(n, T, K int, a, tau, delta float64) (Privacy, error) {
 		return Privacy{}, err
 	}
 	B := float64(n / T)
-	p := Privacy{ScoreSensitivity: 2 * a * tau / B, VertexEpsilon: 4 * a * tau / B, Samples: 2 * int64(T) * int64(K+1), Delta: delta,
-		PaperMaxStep: paperSMDStep(n, T, K, a, 1, delta),
-		Source:       "seed 003 Prop. 3.3: Δs = 2L0τ/B, each vertex 4L0τ/B-DP, k = 2T(K+1) vertices, Thm 3.5 (composition.FilterEpsilon)"}
+	p := Privacy{Guarantee: dp.Guarantee{Delta: dp.Loss(delta), Source: "seed 003 Prop. 3.3: Δs = 2L0τ/B, each vertex 4L0τ/B-DP, k = 2T(K+1) vertices, Thm 3.5 (composition.FilterEpsilon)"}, ScoreSensitivity: 2 * a * tau / B, VertexEpsilon: 4 * a * tau / B, Samples: 2 * int64(T) * int64(K+1),
+		PaperMaxStep: paperSMDStep(n, T, K, a, 1, delta)}
 	p.PaperVertexEpsilon = p.VertexEpsilon
 	return p, p.compose("steps", T)
 }
@@ -103,7 +101,7 @@ func SMDMaxStep(n, T, K int, a, eps, delta float64) (float64, error) {
 	}
 	tau := e0 * float64(n/T) / (4 * a) * (1 - 1e-12)
 	for tau > 0 {
-		if p, err := SMDPrivacy(n, T, K, a, tau, delta); err == nil && p.Epsilon <= eps {
+		if p, err := SMDPrivacy(n, T, K, a, tau, delta); err == nil && float64(p.Epsilon) <= eps {
 			break
 		}
 		tau *= 1 - 1e-9
@@ -161,9 +159,8 @@ func BRPrivacy(U float64, M int, alpha, a, tau, delta float64) (Privacy, error) 
 	for N := 0; N <= M; N++ {
 		worst = math.Max(worst, 2*tau*a*(2*z*math.Ldexp(1, N)+1)/float64(brBatch(N, alpha)))
 	}
-	p := Privacy{ScoreSensitivity: worst, VertexEpsilon: 2 * worst, Samples: int64(math.Floor(6 * U)), Delta: delta,
-		PaperVertexEpsilon: 9 * tau * alpha * a,
-		Source:             "seed 003 Prop. 3.17 recounted: Δs = max_N 2τL0(2w_N+1)/b(N), each vertex 2Δs-DP, k ≤ 6U vertices, Thm 3.5 (composition.FilterEpsilon)"}
+	p := Privacy{Guarantee: dp.Guarantee{Delta: dp.Loss(delta), Source: "seed 003 Prop. 3.17 recounted: Δs = max_N 2τL0(2w_N+1)/b(N), each vertex 2Δs-DP, k ≤ 6U vertices, Thm 3.5 (composition.FilterEpsilon)"}, ScoreSensitivity: worst, VertexEpsilon: 2 * worst, Samples: int64(math.Floor(6 * U)),
+		PaperVertexEpsilon: 9 * tau * alpha * a}
 	return p, p.compose("stop_budget", U)
 }
 
@@ -200,7 +197,7 @@ func BRMaxStep(U float64, M int, alpha, a, eps, delta float64) (float64, error) 
 	}
 	tau := e0 / p.VertexEpsilon * (1 - 1e-12)
 	for tau > 0 {
-		if q, err := BRPrivacy(U, M, alpha, a, tau, delta); err == nil && q.Epsilon <= eps {
+		if q, err := BRPrivacy(U, M, alpha, a, tau, delta); err == nil && float64(q.Epsilon) <= eps {
 			break
 		}
 		tau *= 1 - 1e-9
@@ -248,8 +245,7 @@ func SCOPrivacy(n, T, K, q int, l0, tau, delta float64) (Privacy, error) {
 		return Privacy{}, err
 	}
 	B := float64(n / T)
-	p := Privacy{ScoreSensitivity: 2 * l0 * tau / B, VertexEpsilon: 4 * l0 * tau / B, Samples: int64(K) * SCORounds(T, q), Delta: delta,
-		Source: "seed 003 Prop. 4.3: Δs = 2L0τ/B, each vertex of P_{w^t} 4L0τ/B-DP (mixture of the iterates), k = K(q + ⌊T/q⌋) draws, Thm 3.5 (composition.FilterEpsilon)"}
+	p := Privacy{Guarantee: dp.Guarantee{Delta: dp.Loss(delta), Source: "seed 003 Prop. 4.3: Δs = 2L0τ/B, each vertex of P_{w^t} 4L0τ/B-DP (mixture of the iterates), k = K(q + ⌊T/q⌋) draws, Thm 3.5 (composition.FilterEpsilon)"}, ScoreSensitivity: 2 * l0 * tau / B, VertexEpsilon: 4 * l0 * tau / B, Samples: int64(K) * SCORounds(T, q)}
 	p.PaperVertexEpsilon = p.VertexEpsilon
 	return p, p.compose("steps", T)
 }
@@ -280,7 +276,7 @@ func SCOMaxStep(n, T, K, q int, l0, eps, delta float64) (float64, error) {
 	}
 	tau := e0 * float64(n/T) / (4 * l0) * (1 - 1e-12)
 	for tau > 0 {
-		if p, err := SCOPrivacy(n, T, K, q, l0, tau, delta); err == nil && p.Epsilon <= eps {
+		if p, err := SCOPrivacy(n, T, K, q, l0, tau, delta); err == nil && float64(p.Epsilon) <= eps {
 			break
 		}
 		tau *= 1 - 1e-9

@@ -335,7 +335,7 @@ func runSMDGame(g *Game, ds optimizer.DataSpec, p SMDParams, progress dp.Progres
 	res.BoundSource = "seed 003 proof of Thm 3.1 (Lemmas 3.8, 3.11): 8L1√(ℓ/T) + 4L1/T + 2ℓ/(τT) + 5τL0², bias term 0 for a bilinear game"
 	res.Rate = dp.Num(Rate7(g.DX, g.DY, n, a, p.TargetEpsilon, p.Delta))
 	res.RateSource = "Thm 3.1 (7): (L0+L1)[√(ℓ/n) + (ℓ^{3/2}√ln(1/δ)/(nε))^{1/2}], constant 1"
-	res.add("certified ε ≤ target ε", pr.Epsilon <= p.TargetEpsilon, pr.Epsilon, p.TargetEpsilon,
+	res.add("certified ε ≤ target ε", float64(pr.Epsilon) <= p.TargetEpsilon, float64(pr.Epsilon), p.TargetEpsilon,
 		"Prop. 3.3's accounting (each vertex 4L0τ/B-DP, k = 2T(K+1)) through Thm 3.5 at the step size used")
 	res.gapChecks("gap lower confidence limit ≤ Thm 3.1 bound", float64(res.Gap.Lower), paper,
 		fmt.Sprintf("%g%% lower limit of E Gap(x̃, ỹ) over %d runs against the theorem's explicit bound at the same n, d, τ, T", 100*p.Confidence, p.Repeats))
@@ -425,7 +425,7 @@ func runBRGame(g *Game, ds optimizer.DataSpec, p BRParams, progress dp.Progress)
 	res.BoundSource = "explicit form of the proof of Thm 3.14 for a bilinear game, conditional on the N_t (docs/saddle.md); mean over the runs"
 	res.Rate = dp.Num(Rate314(g.DX, g.DY, n, M, a, p.TargetEpsilon, p.Delta))
 	res.RateSource = "Thm 3.14: log n (√C√(ℓ/n) + √L0 C^{1/4}(ℓ^{3/2}√ln(1/δ)/(nε))^{1/2}), constant 1, probability 0.99"
-	res.add("certified ε ≤ target ε", pr.Epsilon <= p.TargetEpsilon, pr.Epsilon, p.TargetEpsilon,
+	res.add("certified ε ≤ target ε", float64(pr.Epsilon) <= p.TargetEpsilon, float64(pr.Epsilon), p.TargetEpsilon,
 		"recounted Prop. 3.17 (each vertex 2·max_N 2τL0(2w_N+1)/b(N)-DP, k ≤ 6U) through Thm 3.5 at the step size used")
 	res.add("at least one round ran", minRounds >= 1, float64(minRounds), 1, "a run with no round releases a data-independent point only")
 	res.gapChecks("E[gap − conditional bound] lower limit + mean bound ≤ mean bound", float64(ex.Lower)+float64(res.Bound), float64(res.Bound),

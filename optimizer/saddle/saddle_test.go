@@ -33,8 +33,8 @@ func TestSMDPrivacyIndependent(t *testing.T) {
 		k := 2 * float64(c.T) * float64(c.K+1)
 		want := e0*math.Sqrt(2*k*math.Log(1/c.delta)) + k*e0*e0/2
 		near(t, "vertex ε", p.VertexEpsilon, e0, 1e-12)
-		near(t, "ε", p.Epsilon, want, 1e-9)
-		if p.EpsilonRDP > p.Epsilon {
+		near(t, "ε", float64(p.Epsilon), want, 1e-9)
+		if p.EpsilonRDP > float64(p.Epsilon) {
 			t.Errorf("RDP ε %v above the filter's %v", p.EpsilonRDP, p.Epsilon)
 		}
 	}
@@ -50,7 +50,7 @@ func TestSMDPrivacyIndependent(t *testing.T) {
 		}
 		near(t, "Prop 3.3 τ", tau, c.tau, 1e-5)
 		p, _ := SMDPrivacy(c.n, c.T, c.K, c.l0, tau, c.delta)
-		near(t, "ε at Prop 3.3 τ", p.Epsilon, c.total, 1e-5)
+		near(t, "ε at Prop 3.3 τ", float64(p.Epsilon), c.total, 1e-5)
 		// The exact inverse meets the target and is tight.
 		tm, err := SMDMaxStep(c.n, c.T, c.K, c.l0, c.eps, c.delta)
 		if err != nil {
@@ -58,7 +58,7 @@ func TestSMDPrivacyIndependent(t *testing.T) {
 		}
 		p, _ = SMDPrivacy(c.n, c.T, c.K, c.l0, tm, c.delta)
 		q, _ := SMDPrivacy(c.n, c.T, c.K, c.l0, tm*(1+1e-6), c.delta)
-		if !(p.Epsilon <= c.eps && q.Epsilon > c.eps) {
+		if !(float64(p.Epsilon) <= c.eps && float64(q.Epsilon) > c.eps) {
 			t.Errorf("SMDMaxStep %v: ε %v, just above %v; target %v", tm, p.Epsilon, q.Epsilon, c.eps)
 		}
 	}
@@ -90,7 +90,7 @@ func TestBRPrivacyIndependent(t *testing.T) {
 		e0 := 2 * worst
 		k := math.Floor(6 * c.U)
 		near(t, "vertex ε", p.VertexEpsilon, e0, 1e-12)
-		near(t, "ε", p.Epsilon, e0*math.Sqrt(2*k*math.Log(1/c.delta))+k*e0*e0/2, 1e-9)
+		near(t, "ε", float64(p.Epsilon), e0*math.Sqrt(2*k*math.Log(1/c.delta))+k*e0*e0/2, 1e-9)
 		if !(p.VertexEpsilon > p.PaperVertexEpsilon) {
 			t.Errorf("recounted %v not above the printed 9ταL0 = %v", p.VertexEpsilon, p.PaperVertexEpsilon)
 		}

@@ -178,7 +178,7 @@ func runSCOProblem(pr *SCOProblem, p SCOParams, progress dp.Progress) (*SCOResul
 	res.BoundSource = "explicit form of proof 4.5 (docs/saddle.md §8): ln d/(τT) + τL0²/2 + 4L2/K + 2L1/K + (4L1/T)Σ_t H_t + (τG/T)Σ_t (t − t0(t))"
 	res.Rate = dp.Num(Rate42(d, n, c, p.TargetEpsilon, p.Delta))
 	res.RateSource = "Thm 4.2 (second-order-smooth): (L0+L1)[√(ℓx/n) + ℓx ln(1/δ)^{1/4}/√(nε)] + L2/(√n ℓx^{1/4}) + L2ℓx^{1/4}ln(1/δ)^{1/4}/√(nε) + L1 ln(√(nℓx))[1/√n + ln(1/δ)^{1/4}/√(nε)], constant 1: reference only"
-	res.add(dp.NewCheck("certified ε ≤ target ε", pv.Epsilon <= p.TargetEpsilon, pv.Epsilon, p.TargetEpsilon,
+	res.add(dp.NewCheck("certified ε ≤ target ε", float64(pv.Epsilon) <= p.TargetEpsilon, float64(pv.Epsilon), p.TargetEpsilon,
 		"Prop. 4.3's accounting (each vertex 4L0τ/B-DP, k = K(q + ⌊T/q⌋)) through Thm 3.5 at the step size used"))
 	res.add(dp.UtilityCheck("excess risk lower confidence limit ≤ derived bound", float64(res.Excess.Lower), b, 2*c.L0,
 		fmt.Sprintf("%g%% lower limit of E[F(ŵ_T)] − min F over %d runs against the explicit bound at the same n, d, T, K, q, τ; trivial bound 2L0: F is L0-Lipschitz in ℓ1 and the simplex has ℓ1 diameter 2", 100*p.Confidence, p.Repeats)))

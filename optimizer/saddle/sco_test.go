@@ -36,8 +36,8 @@ func TestSCOPrivacyIndependent(t *testing.T) {
 		e0 := 4 * c.l0 * c.tau / B
 		near(t, "k", float64(p.Samples), k, 0)
 		near(t, "vertex ε", p.VertexEpsilon, e0, 1e-12)
-		near(t, "ε", p.Epsilon, e0*math.Sqrt(2*k*math.Log(1/c.delta))+k*e0*e0/2, 1e-9)
-		if p.EpsilonRDP > p.Epsilon {
+		near(t, "ε", float64(p.Epsilon), e0*math.Sqrt(2*k*math.Log(1/c.delta))+k*e0*e0/2, 1e-9)
+		if p.EpsilonRDP > float64(p.Epsilon) {
 			t.Errorf("RDP ε %v above the filter's %v", p.EpsilonRDP, p.Epsilon)
 		}
 	}

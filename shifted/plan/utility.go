@@ -16,6 +16,21 @@ type Utility struct {
 	Bound  dp.Loss `json:"bound"`
 	Eta    dp.Num  `json:"eta"` // the step size it holds at
 	Source string  `json:"source"`
+	// Trivial is the bound every output meets, 2LR: any two points of the
+	// domain are at most 2R apart and the loss is L-Lipschitz. Vacuous
+	// reports Bound ≥ Trivial: the bound says nothing (as run's VACUOUS
+	// checks, dp.CheckUpperBound).
+	Trivial dp.Num `json:"trivial"`
+	Vacuous bool   `json:"vacuous"`
+}
+
+// Label is "" for an informative bound, and for a vacuous one says so
+// with the trivial bound, for the bound's line in a report.
+func (u Utility) Label() string {
+	if !u.Vacuous {
+		return ""
+	}
+	return "VACUOUS: not below the trivial bound 2LR = " + u.Trivial.String()
 }
 
 // theorem returns the utility theorem behind the setting's step-size rule
@@ -60,9 +75,10 @@ func (o Options) utilityParams(n int64, sigma float64) shifted.UtilityParams {
 // the iterates the output is drawn from: S for Stop, ⌊S/2⌋ + 1 for Skip).
 // Several passes (Epochs > 1) reuse the data, so no population bound
 // applies: Bound is NaN.
-func (o Options) Utility(n int64, sigma float64) Utility {
+func (o Options) Utility(n int64, sigma float64) (u Utility) {
 	eta, _, paper := o.EtaRule(n, sigma)
-	u := Utility{Bound: dp.Loss(math.NaN()), Eta: dp.Num(eta)}
+	u = Utility{Bound: dp.Loss(math.NaN()), Eta: dp.Num(eta), Trivial: dp.Num(2 * o.Training.Loss.Lipschitz * o.Radius)}
+	defer func() { u.Vacuous = float64(u.Bound) >= float64(u.Trivial) }()
 	if o.Training.EpochCount() > 1 {
 		u.Source = "none: seed 002 bounds the excess population risk of a single pass over i.i.d. data (Thm 28); later passes reuse the data"
 		return u
