@@ -25,8 +25,13 @@ type ProfileQuery struct {
 }
 
 // Set reads the ε of At from s (q is then a flag value, --at-epsilon): a
-// finite number ≥ 0, else a field error on at_epsilon.
+// finite number ≥ 0 ("", the default, asks for none), else a field
+// error on at_epsilon.
 func (q *ProfileQuery) Set(s string) error {
+	if s == "" { // the flag's default: δ at no ε
+		q.At = nil
+		return nil
+	}
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(x >= 0) || math.IsInf(x, 1) {
 		return field.New("at_epsilon", s, "must be a finite number ≥ 0")

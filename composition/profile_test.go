@@ -100,7 +100,7 @@ func TestComposeProfileAgainstOptimal(t *testing.T) {
 
 func TestProfileQueryFlag(t *testing.T) {
 	var q ProfileQuery
-	for _, bad := range []string{"-1", "NaN", "Inf", "x"} {
+	for _, bad := range []string{"-1", "NaN", "Inf", "x", "-0.5"} {
 		if err := q.Set(bad); err == nil || q.At != nil {
 			t.Errorf("Set(%q): %v", bad, err)
 		}
