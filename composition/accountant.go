@@ -62,12 +62,27 @@ func (t Tight) Name() string {
 	return t.Only
 }
 
-// Supports is nil if t answers for e under r.
+// Supports is nil if t answers for e under r: best answers where either
+// accountant does, and otherwise says why neither does.
 func (t Tight) Supports(e dp.Event, r dp.Relation) error {
-	if t.Only == AccountPLD {
+	switch t.Only {
+	case AccountPLD:
 		return pld.Accountant{}.Supports(e, r)
+	case AccountRDP:
+		return rdp.Accountant{}.Supports(e, r)
 	}
-	return rdp.Accountant{}.Supports(e, r)
+	re := rdp.Accountant{}.Supports(e, r)
+	if re == nil {
+		return nil
+	}
+	pe := pld.Accountant{}.Supports(e, r)
+	if pe == nil {
+		return nil
+	}
+	if _, ok := field.As(re); ok { // a parameter out of range: both say so
+		return re
+	}
+	return field.New("type", e.EventType(), "is refused by both accountants: rdp: %v; pld: %v", re, pe)
 }
 
 // Epsilon is t's headline ε at delta.
@@ -165,6 +180,18 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 		}
 	}
 	res := Accounting{Guarantee: dp.Guarantee{Delta: dp.Loss(delta)}}
+	if dp.HasNonPrivate(e) {
+		return nonPrivate(t, delta, epsilons), nil
+	}
+	ra := rdp.Accountant{Conversion: t.Conversion}
+	if t.Only != AccountPLD {
+		if err := ra.Supports(e, r); err != nil {
+			if t.Only == AccountRDP {
+				return Accounting{}, field.New("accountant", t.Only, "does not apply: %s", err.Error())
+			}
+			res.RDPNote = "RDP does not apply: " + err.Error()
+		}
+	}
 	run, isRun := dp.AsSampledGaussianRun(e)
 	exact := isRun && run.Sampling != dp.None && run.Rate == 1
 	pa := pld.Accountant{Options: pld.Options{Interval: t.Interval}}
@@ -179,6 +206,10 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 	}
 	if t.Only == AccountPLD && res.PLDNote != "" {
 		return Accounting{}, field.New("accountant", t.Only, "does not apply: %s", strings.TrimPrefix(res.PLDNote, "PLD does not apply: "))
+	}
+	if res.RDPNote != "" && res.PLDNote != "" { // neither accountant bounds e
+		return Accounting{}, field.New("type", e.EventType(), "is refused by both accountants: rdp: %s; pld: %s",
+			strings.TrimPrefix(res.RDPNote, "RDP does not apply: "), strings.TrimPrefix(res.PLDNote, "PLD does not apply: "))
 	}
 
 	// Under replace-one a sampled mechanism below rate 1 has a dominating
@@ -212,17 +243,21 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 		}
 	}
 
-	ra := rdp.Accountant{Conversion: t.Conversion}
-	c, err := ra.Curve(e, r)
-	if err != nil {
-		return Accounting{}, err
+	var c rdp.Curve
+	var pr rdp.DP
+	if res.RDPNote == "" {
+		var err error
+		if c, err = ra.Curve(e, r); err != nil {
+			return Accounting{}, err
+		}
+		if pr, err = ra.Account(e, r, delta); err != nil {
+			return Accounting{}, err
+		}
+		g, _ := ra.Epsilon(e, r, delta)
+		res.RDP, res.RDPSource = &pr, g.Source
+	} else if res.PLD == nil { // the PLD was the only accountant and did not answer
+		return Accounting{}, field.New("accountant", t.Name(), "has no bound here: %s; %s", res.PLDNote, res.RDPNote)
 	}
-	pr, err := ra.Account(e, r, delta)
-	if err != nil {
-		return Accounting{}, err
-	}
-	g, _ := ra.Epsilon(e, r, delta)
-	res.RDP, res.RDPSource = &pr, g.Source
 
 	switch {
 	case exact:
@@ -237,7 +272,7 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 			res.Epsilon, res.Accountant = dp.Loss(x), AccountAnalyticGaussian
 			res.Source = "q = 1: T steps are one Gaussian with μ = √T·Δ/z (Dong–Roth–Su 2019, Cor. 3.3), exact profile (Balle–Wang 2018, Thm 8)"
 		}
-	case t.Only == AccountPLD, t.Only != AccountRDP && res.PLD != nil && !math.IsInf(float64(res.PLD.Epsilon), 1) &&
+	case t.Only == AccountPLD, res.RDP == nil, t.Only != AccountRDP && res.PLD != nil && !math.IsInf(float64(res.PLD.Epsilon), 1) &&
 		float64(res.PLD.Epsilon) <= pr.Epsilon:
 		res.Epsilon, res.Accountant, res.Source = res.PLD.Epsilon, AccountPLD, res.PLD.Source
 	default:
@@ -252,6 +287,7 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 	}
 	var sound, optim *pld.PLD
 	if res.PLD != nil {
+		var err error
 		if sound, optim, err = pa.PLDs(e, r, delta); err != nil {
 			return Accounting{}, err
 		}
@@ -273,8 +309,8 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 				d.DeltaOptimistic = &od
 			}
 		}
-		if t.Only != AccountPLD {
-			pr, err := rdp.DeltaFor(c, x, t.Conversion)
+		if t.Only != AccountPLD && res.RDP != nil {
+			pr, err := ra.DeltaFor(e, c, x)
 			if err != nil {
 				return Accounting{}, err
 			}
@@ -293,4 +329,18 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 func isField(err error, name string) bool {
 	fe, ok := field.As(err)
 	return ok && fe.Field == name
+}
+
+// sourceNonPrivate is the source of the answer to a run with a NonPrivate
+// event.
+const sourceNonPrivate = "a NonPrivate event (dp_accounting's NonPrivateDpEvent) releases without a privacy guarantee: ε = ∞ at every δ, δ = 1 at every ε"
+
+// nonPrivate is t's answer to a run with a NonPrivate event: no finite ε.
+func nonPrivate(t Tight, delta float64, epsilons []float64) Accounting {
+	inf := dp.Loss(math.Inf(1))
+	res := Accounting{Guarantee: dp.Guarantee{Epsilon: inf, Delta: dp.Loss(delta), Accountant: t.Name(), Source: sourceNonPrivate}}
+	for _, x := range epsilons {
+		res.Deltas = append(res.Deltas, DeltaAt{Epsilon: dp.Num(x), Delta: 1})
+	}
+	return res
 }

@@ -27,6 +27,10 @@ type Query struct {
 	DeltaPrime    *float64       // δ' ∈ (0, 1) of advanced composition and of the filter
 	TargetDelta   *float64       // total δ budget in (0, 1)
 	TargetEpsilon *float64       // the filter's target ε > 0
+	// Profile asks for δ(ε) of the composition (not of the filter): the
+	// mechanisms as EpsilonDelta events, accounted by Tight (the PLD of the
+	// worst (ε, δ)-DP pairs, Kairouz–Oh–Viswanath 2015, and RDP).
+	Profile ProfileQuery
 }
 
 // Methods lists the values Query.Method accepts.
@@ -81,6 +85,8 @@ type Composition struct {
 	Cor36Reason      string  `json:"cor36_reason,omitempty"`
 	StepDelta        *dp.Num `json:"step_delta,omitempty"`
 	*FilterRun
+	// Profile is δ(ε) where asked (Query.Profile).
+	*Profile
 	Notes []string `json:"notes,omitempty"`
 }
 
@@ -120,6 +126,9 @@ func Compose(q Query) (Composition, error) {
 		c.TargetEpsilon = ptr(dp.Num(*q.TargetEpsilon))
 	}
 	if q.TargetEpsilon != nil && q.List != nil {
+		if q.Profile.At != nil {
+			return c, field.New("at_epsilon", *q.Profile.At, "does not apply to a privacy filter (give no target ε for δ at a given ε of the composition)")
+		}
 		return c, q.runFilter(&c)
 	}
 	target, hasBudget := sumDelta, true
@@ -166,7 +175,49 @@ func Compose(q Query) (Composition, error) {
 	if q.TargetEpsilon != nil {
 		err = q.maxStep(&c, target-sumDelta)
 	}
+	if err == nil && q.Profile.Asked() {
+		err = q.profile(&c)
+	}
 	return c, err
+}
+
+// profile fills c.Profile: δ(ε) of k equal mechanisms by the exact optimal
+// composition (OptimalDelta, Kairouz–Oh–Viswanath 2015, Thm 3.3; at most
+// basic composition's kδ, else 1, where k·ε is beyond it), of a list by Tight with the mechanisms as
+// EpsilonDelta events (the PLD of the worst pairs, and RDP) at the
+// composition's δ (which tunes the PLD's grid only).
+func (q Query) profile(c *Composition) error {
+	if q.List == nil {
+		var ds []DeltaAt
+		for _, x := range q.Profile.Epsilons(float64(c.Epsilon)) {
+			d, err := OptimalDelta(q.Epsilon, q.Delta, int(q.Compositions), x)
+			switch {
+			case err == nil:
+			case x >= q.Compositions*q.Epsilon: // basic composition (Dwork–Roth 2014, Thm 3.16)
+				d = math.Min(1, numeric.MulUp(q.Compositions, q.Delta))
+			default:
+				d = 1
+			}
+			ds = append(ds, DeltaAt{Epsilon: dp.Num(x), Delta: dp.Loss(d)})
+		}
+		c.Profile = q.Profile.Split(ds)
+		return nil
+	}
+	var ev dp.Event = dp.SelfComposed{Event: dp.EpsilonDelta{Epsilon: q.Epsilon, Delta: q.Delta}, Count: int64(q.Compositions)}
+	if q.List != nil {
+		es := make([]dp.Event, len(q.List))
+		for i, g := range q.List {
+			es[i] = dp.EpsilonDelta{Epsilon: float64(g.Epsilon), Delta: float64(g.Delta)}
+		}
+		ev = dp.Composed{Events: es}
+	}
+	d := float64(c.Delta)
+	if !(d > 0 && d < 1) {
+		d = 1e-6
+	}
+	acc, err := Tightest().Account(ev, dp.AddRemove, d, q.Profile.Epsilons(float64(c.Epsilon)))
+	c.Profile = q.Profile.Split(acc.Deltas)
+	return err
 }
 
 func (q Query) validate() error {

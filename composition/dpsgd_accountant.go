@@ -38,6 +38,8 @@ type DPSGDAccounting struct {
 	PLDNote string `json:"pld_note,omitempty"`
 	// RDPNote says what the RDP bound is where that needs saying.
 	RDPNote string `json:"rdp_note,omitempty"`
+	// Profile is δ(ε) where asked (DPSGDProfile).
+	*Profile
 	// PoissonEpsilon is, for balls-in-bins batches, the ε the same
 	// accountant gives Poisson sampling at the same expected batch size
 	// (q = 1/k per step, the same steps and noise): the number usually
@@ -75,6 +77,13 @@ const (
 // refuses instead. A calibration (d.Calibrate) finds the smallest noise
 // multiplier whose headline ε meets the target.
 func DPSGDWith(d rdp.DPSGD, a string) (DPSGDAccounting, error) {
+	return DPSGDProfile(d, a, ProfileQuery{})
+}
+
+// DPSGDProfile is DPSGDWith with δ(ε) where q asks for it (Profile: at one
+// ε, and the ε–δ curve), from the same accounting (Tight.Account) at the
+// run's noise multiplier, calibrated or given.
+func DPSGDProfile(d rdp.DPSGD, a string, pq ProfileQuery) (DPSGDAccounting, error) {
 	t, err := Named(a)
 	if err != nil {
 		return DPSGDAccounting{}, err
@@ -85,15 +94,19 @@ func DPSGDWith(d rdp.DPSGD, a string) (DPSGDAccounting, error) {
 		return DPSGDAccounting{}, err
 	}
 	if d.Calibrate {
-		return calibrateDPSGD(d, t, q, steps)
+		return calibrateDPSGD(d, t, q, steps, pq)
 	}
 	ev, _ := d.Event(d.Noise)
-	acc, err := t.Account(ev, d.Neighbours, d.Delta, nil)
+	top := 0.0
+	if pq.Curve {
+		top = t.CurveTop(ev, d.Neighbours, d.Delta)
+	}
+	acc, err := t.Account(ev, d.Neighbours, d.Delta, pq.Epsilons(top))
 	if err != nil {
 		return DPSGDAccounting{}, err
 	}
 	fixed := d.Sampling == dp.WithoutReplacement && q < 1
-	res := DPSGDAccounting{Accountant: acc.Accountant, PLDNote: acc.PLDNote}
+	res := DPSGDAccounting{Accountant: acc.Accountant, PLDNote: acc.PLDNote, Profile: pq.Split(acc.Deltas)}
 	r := &res.DPSGDResult.DPSGDResult
 	*r = rdp.DPSGDResult{Guarantee: dp.Guarantee{Delta: dp.Loss(d.Delta)}, N: dp.Num(d.N), Batch: dp.Num(d.Batch), SamplingRate: dp.Num(q), Steps: dp.Num(steps),
 		NoiseMultiplier: dp.Noise(d.Noise), Conversion: d.Conversion.String()}
@@ -152,7 +165,7 @@ func DPSGDWith(d rdp.DPSGD, a string) (DPSGDAccounting, error) {
 // calibration. Where δ alone makes ε = 0 for every noise multiplier (δ at
 // least the chance 1 − (1−q)^T that the changed example is ever used) there
 // is nothing to calibrate: a field error on delta says so.
-func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64) (DPSGDAccounting, error) {
+func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64, pq ProfileQuery) (DPSGDAccounting, error) {
 	z := 0.0
 	switch {
 	case q == 1:
@@ -196,7 +209,7 @@ func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64) (DPSGDAccounting, er
 	}
 	at := d
 	at.Calibrate, at.Noise = false, z
-	res, err := DPSGDWith(at, t.Name())
+	res, err := DPSGDProfile(at, t.Name(), pq)
 	res.Calibrated, res.TargetEpsilon = true, dp.Num(d.TargetEpsilon)
 	return res, err
 }

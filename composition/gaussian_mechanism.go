@@ -21,6 +21,7 @@ type GaussianMechanism struct {
 	Calibrate     bool           // find the noise for TargetEpsilon instead of taking it
 	TargetEpsilon float64        // ε > 0 to calibrate for; ignored unless Calibrate
 	Conversion    rdp.Conversion // for the RDP value shown beside the exact one
+	Profile       ProfileQuery   // δ(ε) at one ε and on a curve, if asked
 }
 
 // GaussianResult is the exact (ε, δ) of a GaussianMechanism with the RDP and
@@ -51,6 +52,8 @@ type GaussianResult struct {
 	// RDPSigma is the σ RDP accounting would need for the same target
 	// (calibration only; 0 when it cannot be met in [1e-3, 1e6]).
 	RDPSigma dp.Noise `json:"rdp_sigma,omitempty"`
+	// Profile is the exact δ(ε) where asked (ExactGaussianProfile).
+	*Profile
 }
 
 // Account returns the exact ε of m: k Gaussian releases compose to one
@@ -90,6 +93,7 @@ func (m GaussianMechanism) Account() (GaussianResult, error) {
 	rdpEps, order := rdp.LinearEpsilon(rho, m.Delta, m.Conversion)
 	bs, _ := zcdp.Epsilon(rho, m.Delta, zcdp.BunSteinke)
 	r.Sigma, r.Mu, r.Epsilon = dp.Noise(sigma), dp.Num(mu), dp.Loss(exact)
+	r.Profile = ExactGaussianProfile(mu, exact, m.Profile)
 	r.RDPEpsilon, r.RDPOrder, r.Rho, r.ZCDPEpsilon = dp.Loss(rdpEps), dp.Num(order), dp.Loss(rho), dp.Loss(bs)
 	if p, err := pld.GaussianComposed(mu, 1, 1, m.Delta, pld.Options{}); err != nil {
 		r.PLDNote = "no PLD: " + err.Error()

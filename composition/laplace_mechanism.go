@@ -21,6 +21,7 @@ type LaplaceMechanism struct {
 	Calibrate     bool           // find the noise for TargetEpsilon instead of taking it
 	TargetEpsilon float64        // ε > 0 to calibrate for; ignored unless Calibrate
 	Conversion    rdp.Conversion // RDP → (ε, δ)
+	Profile       ProfileQuery   // δ(ε) at one ε and on a curve, if asked
 }
 
 // LaplaceResult is the (ε, δ) of a LaplaceMechanism by every applicable
@@ -46,6 +47,9 @@ type LaplaceResult struct {
 	PLDSource         string  `json:"pld_source,omitempty"`
 	PLDNote           string  `json:"pld_note,omitempty"`
 	Conversion        string  `json:"conversion"`
+	// Profile is δ(ε) where asked: the smaller of the PLD's and RDP's
+	// sound δ for the same k releases (Tight.Profile).
+	*Profile
 }
 
 func (m LaplaceMechanism) validate() error {
@@ -111,7 +115,28 @@ func (m LaplaceMechanism) Account() (LaplaceResult, error) {
 			r.Epsilon, r.Method, r.Delta, r.Source = r.PLDEpsilon, "pld", dp.Loss(m.Delta), p.Source
 		}
 	}
+	r.Profile = m.profile(b, float64(r.Epsilon))
 	return r, nil
+}
+
+// profile is δ(ε) of k releases at scale b where asked: the smaller of the
+// exact optimal composition of k (Δ/b)-DP mechanisms (OptimalDelta) and the
+// RDP bound (cheap, unlike a second PLD; no smaller than the PLD's δ).
+func (m LaplaceMechanism) profile(b, eps float64) *Profile {
+	var ds []DeltaAt
+	for _, x := range m.Profile.Epsilons(eps) {
+		d, err := OptimalDelta(m.Sensitivity/b, 0, int(m.Compositions), x)
+		if err != nil {
+			d = 1
+		}
+		rd := 1.0
+		if p, err := rdp.DeltaFor(m.curve(b), x, m.Conversion); err == nil {
+			rd = p.Delta
+		}
+		l := dp.Loss(rd)
+		ds = append(ds, DeltaAt{Epsilon: dp.Num(x), Delta: dp.Loss(math.Min(d, rd)), RDPDelta: &l})
+	}
+	return m.Profile.Split(ds)
 }
 
 // calibrate returns the smallest scale meeting (TargetEpsilon, Delta) by

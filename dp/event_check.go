@@ -130,6 +130,9 @@ func checkLeaf(e Event, r Relation) error {
 	case nil:
 		return field.New("event", nil, "is missing")
 	}
+	if ok, err := checkVocab(e, r); ok {
+		return err
+	}
 	return field.New("type", e.EventType(), "is not an event privamp accounts")
 }
 

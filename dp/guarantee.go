@@ -53,6 +53,8 @@ func Assumptions(e Event, r Relation) []string {
 			s = "each sample is drawn uniformly without replacement, independently at each run (not a shuffle cut into consecutive batches)"
 		case RandomAllocation:
 			s = "balls-in-bins: in each epoch every record is placed in one of the epoch's steps uniformly at random, independently of the other records and of earlier epochs (not a shuffle cut into fixed-size batches)"
+		default:
+			s = vocabAssumption(l)
 		}
 		if s != "" && !seen[s] {
 			seen[s], as = true, append(as, s)

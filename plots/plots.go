@@ -2,7 +2,8 @@
 // curves (shifted.Curves), ε against passes (shifted.EpochCurve), a plan's
 // ε by position (plan.Result), an audit's trade-off curve
 // (audit.Evaluation), a training trace (optimizer.Point) and a catalogued
-// algorithm's report figure (algorithms.Figure); Image stacks the plots into
+// algorithm's report figure (algorithms.Figure), an accounting's ε–δ curve
+// (composition.Profile); Image stacks the plots into
 // one PNG or SVG. It stands above the packages whose results it draws, so
 // that internal/ (the ground floor) imports nothing above it.
 package plots
@@ -12,9 +13,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
+	"strings"
 
 	"github.com/privamp/privamp/audit"
+	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/dp"
+	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/privamp/privamp/optimizer/algorithms"
@@ -350,6 +355,54 @@ func Figure(f *algorithms.Figure) (*plot.Plot, error) {
 		p.Legend.Add(f.Bars) // what the error bars mean, in the legend every reader looks at
 	}
 	return p, nil
+}
+
+// EpsilonDelta draws an accounting's ε–δ curve (δ on a log axis against ε;
+// points with δ = 0 cannot be drawn there and are left out), with the δ at
+// the ε asked for marked, under title.
+func EpsilonDelta(pr *composition.Profile, title string) (*plot.Plot, error) {
+	if pr == nil {
+		return nil, ErrNothingToPlot
+	}
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text, p.Y.Label.Text = "ε", "δ(ε) (sound: the smaller of the accountants' bounds)"
+	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
+	var xy plotter.XYs
+	for _, d := range pr.Curve {
+		if d.Delta > 0 && !math.IsInf(float64(d.Delta), 1) {
+			xy = append(xy, plotter.XY{X: float64(d.Epsilon), Y: float64(d.Delta)})
+		}
+	}
+	if len(xy) == 0 {
+		return nil, ErrNothingToPlot
+	}
+	l, err := plotter.NewLine(xy)
+	if err != nil {
+		return nil, err
+	}
+	l.Color, l.Width = plotutil.Color(0), vg.Points(1.5)
+	p.Add(l)
+	p.Legend.Add("δ(ε)", l)
+	if a := pr.AtEpsilon; a != nil && a.Delta > 0 {
+		s, err := plotter.NewScatter(plotter.XYs{{X: float64(a.Epsilon), Y: float64(a.Delta)}})
+		if err != nil {
+			return nil, err
+		}
+		s.Color = plotutil.Color(1)
+		p.Add(s)
+		p.Legend.Add("δ at the ε asked for", s)
+	}
+	return p, nil
+}
+
+// CheckFormat is nil if path is "" or names a file Image can write (.png
+// or .svg, any case), else a field error on name.
+func CheckFormat(name, path string) error {
+	if e := strings.ToLower(filepath.Ext(path)); path != "" && e != ".png" && e != ".svg" {
+		return field.New(name, path, "must name a .png or .svg file")
+	}
+	return nil
 }
 
 // logTicks marks a log axis so that it always carries several labels:

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/privamp/privamp/dp"
+	"github.com/privamp/privamp/internal/numeric"
 )
 
 // Accountant is the RDP accountant as a dp.Accountant: an event's Rényi
@@ -19,12 +20,20 @@ const Source = "RDP: Mironov 2017 (Gaussian, Laplace, composition; replace-one a
 // Name is "rdp".
 func (Accountant) Name() string { return "rdp" }
 
-// Supports is nil for every event dp.Check accepts.
-func (Accountant) Supports(e dp.Event, r dp.Relation) error { return dp.Validate(e, r) }
+// Supports is nil for every event dp.Validate accepts except those it
+// refuses with the reason: Unsupported, SampledWithReplacement,
+// TruncatedSubsampledGaussian, MixtureOfGaussians and RepeatAndSelect.
+func (Accountant) Supports(e dp.Event, r dp.Relation) error {
+	if err := dp.Validate(e, r); err != nil {
+		return err
+	}
+	return refusal(e, r)
+}
 
 // Curve is the Rényi curve of e under r (e checked by Supports).
-func (Accountant) Curve(e dp.Event, r dp.Relation) (Curve, error) {
-	if err := dp.Validate(e, r); err != nil {
+// The δ of EpsilonDelta events is not on the curve: ExtraDelta.
+func (a Accountant) Curve(e dp.Event, r dp.Relation) (Curve, error) {
+	if err := a.Supports(e, r); err != nil {
 		return nil, err
 	}
 	return curveOf(e, r, r.Sensitivity()), nil
@@ -62,16 +71,33 @@ func curveOf(e dp.Event, r dp.Relation, sens float64) Curve {
 		}
 		return Compose(cs...)
 	}
+	if c, ok := curveVocab(e, sens); ok {
+		return c
+	}
 	panic("rdp: no curve for event type " + e.EventType())
 }
 
-// Account is ε(δ) of e under r with the order it was attained at.
+// Account is ε(δ) of e under r with the order it was attained at. The δ
+// of EpsilonDelta events (ExtraDelta) is taken from delta before the
+// conversion; where it is delta or more, or e holds a NonPrivate event, ε
+// is +Inf.
 func (a Accountant) Account(e dp.Event, r dp.Relation, delta float64) (DP, error) {
 	c, err := a.Curve(e, r)
 	if err != nil {
 		return DP{}, err
 	}
-	p, err := EpsilonFor(c, delta, a.Conversion)
+	if !(delta > 0 && delta < 1) {
+		return DP{}, ErrDelta
+	}
+	if dp.HasNonPrivate(e) {
+		return DP{Epsilon: math.Inf(1), Delta: delta, Conversion: a.Conversion}, nil
+	}
+	dx := ExtraDelta(e)
+	if dx >= delta {
+		return DP{Epsilon: math.Inf(1), Delta: delta, Conversion: a.Conversion}, nil
+	}
+	p, err := EpsilonFor(c, math.Nextafter(delta-dx, 0), a.Conversion)
+	p.Delta = delta
 	if err == nil && math.IsNaN(p.Epsilon) {
 		p.Epsilon = math.Inf(1)
 	}
@@ -94,11 +120,30 @@ func (a Accountant) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee,
 	if err != nil {
 		return dp.Guarantee{}, err
 	}
-	p, err := DeltaFor(c, eps, a.Conversion)
+	p, err := a.DeltaFor(e, c, eps)
 	if err != nil {
 		return dp.Guarantee{}, err
 	}
 	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(p.Delta), Accountant: "rdp", Source: a.source(e, p), Assumptions: dp.Assumptions(e, r)}, nil
+}
+
+// DeltaFor is δ(eps) of e, whose curve is c (Curve): the conversion's δ
+// plus ExtraDelta, and 1 where e holds a NonPrivate event.
+func (a Accountant) DeltaFor(e dp.Event, c Curve, eps float64) (DP, error) {
+	if dp.HasNonPrivate(e) {
+		if !(eps >= 0) || math.IsInf(eps, 1) {
+			return DeltaFor(c, eps, a.Conversion) // the same refusal
+		}
+		return DP{Epsilon: eps, Delta: 1, Conversion: a.Conversion}, nil
+	}
+	p, err := DeltaFor(c, eps, a.Conversion)
+	if err != nil {
+		return p, err
+	}
+	if dx := ExtraDelta(e); dx > 0 {
+		p.Delta = math.Min(numeric.AddUp(p.Delta, dx), 1)
+	}
+	return p, nil
 }
 
 // source is Source with what the event and the answer add.
@@ -115,6 +160,9 @@ func (a Accountant) source(e dp.Event, p DP) string {
 	})
 	if wor {
 		s += "; sampling without replacement: " + SourceFixedSize
+	}
+	if hasVocab(e) {
+		s += "; " + SourceVocab
 	}
 	alloc := false
 	_ = dp.Leaves(e, func(l dp.Event, _ float64) error {

@@ -69,6 +69,18 @@ func whole(name string, v, lo, hi float64) error {
 
 // rate returns q and T, refusing the first field that is out of range or
 // missing for the route the given fields choose.
+// StepsFor is the number of steps of epochs passes at sampling rate q:
+// ⌈epochs·n/batch⌉ where n and batch are given (n > 0), TF-Privacy's
+// convention (compute_dp_sgd_privacy_lib: int(math.ceil(epochs * n /
+// batch_size))), else ⌈epochs/q⌉ (Opacus' sample_rate with epochs, as
+// claim files read it).
+func StepsFor(epochs, q, n, batch float64) float64 {
+	if n > 0 {
+		return math.Ceil(epochs * n / batch)
+	}
+	return math.Ceil(epochs / q)
+}
+
 func (d DPSGD) rate() (q, steps float64, err error) {
 	missing := func(name, why string) error { return field.New(name, nil, "is required %s", why) }
 	// Given values first, so that a refused value is named before a missing one.
@@ -115,11 +127,9 @@ func (d DPSGD) rate() (q, steps float64, err error) {
 	case d.Steps != 0:
 		return q, d.Steps, nil
 	case d.Epochs == 0:
-		return 0, 0, missing("steps", "(or epochs with n and batch)")
-	case d.SamplingRate != 0:
-		return 0, 0, field.New("epochs", d.Epochs, "needs n and batch to count steps: give steps with a sampling rate")
+		return 0, 0, missing("steps", "(or epochs)")
 	}
-	steps = math.Ceil(d.Epochs * d.N / d.Batch)
+	steps = StepsFor(d.Epochs, q, d.N, d.Batch)
 	if steps > maxSteps {
 		return 0, 0, field.New("epochs", d.Epochs, "gives %s steps; at most 1e12 are supported", field.FormatValue(steps))
 	}

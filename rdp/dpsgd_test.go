@@ -43,7 +43,7 @@ func TestDPSGD(t *testing.T) {
 		{DPSGD{N: 100, Steps: 10, Noise: 1, Delta: 1e-5}, "batch"},
 		{DPSGD{N: 100, Batch: 200, Steps: 10, Noise: 1, Delta: 1e-5}, "batch"},
 		{DPSGD{SamplingRate: 0.1, Noise: 1, Delta: 1e-5}, "steps"},
-		{DPSGD{SamplingRate: 0.1, Epochs: 2, Noise: 1, Delta: 1e-5}, "epochs"},
+		{DPSGD{SamplingRate: 0.1, Epochs: -2, Noise: 1, Delta: 1e-5}, "epochs"}, // with a rate, epochs give ⌈epochs/q⌉ steps (issue 26)
 		{DPSGD{SamplingRate: 2, Steps: 1, Noise: 1, Delta: 1e-5}, "sampling_rate"},
 		{DPSGD{N: 10, Batch: 1, Epochs: -1, Noise: 1, Delta: 1e-5}, "epochs"},
 		{DPSGD{N: 10, Batch: 1, Steps: 1, Delta: 1e-5}, "noise"},

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/privamp/privamp/dp"
+	"github.com/privamp/privamp/rdp"
 
+	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/jsonin"
 	"github.com/privamp/privamp/internal/quantity"
 )
@@ -91,11 +94,43 @@ func isDPSGD(data []byte) bool {
 		json.Unmarshal(data, &peek) == nil && string(bytes.TrimSpace(peek.Algorithm)) == `"`+AlgorithmDPSGD+`"`
 }
 
+// pastedNames are keys people paste into a DP-SGD claim from Opacus,
+// dp_accounting, TF-Privacy and privamp's own flags, with what the claim
+// calls them (or why it needs none).
+var pastedNames = map[string]string{
+	"target_delta":         `did you mean "delta"? (the δ the claim is made at; Opacus' target_delta)`,
+	"target_epsilon":       `did you mean "epsilon"? (the claimed ε; Opacus' target_epsilon)`,
+	"max_grad_norm":        `the clipping norm does not enter ε (the noise multiplier is relative to it): omit it`,
+	"sampling_rate":        `did you mean "sample_rate"? (Opacus' name)`,
+	"sampling_probability": `did you mean "sample_rate"? (dp_accounting's PoissonSampledDpEvent calls it sampling_probability)`,
+	"sigma":                `did you mean "noise_multiplier"? (σ over the clipping norm)`,
+	"noise":                `did you mean "noise_multiplier"? (privamp dpsgd's noise)`,
+	"batch":                `did you mean "batch_size"? (privamp dpsgd's batch)`,
+	"expected_batch_size":  `did you mean "batch_size"? (Opacus' expected_batch_size)`,
+	"num_steps":            `did you mean "steps"?`,
+	"num_epochs":           `did you mean "epochs"?`,
+}
+
+// pastedHint rewords jsonin's refusal of an unknown top-level key that is a
+// name from pastedNames, saying which key the claim means.
+func pastedHint(err error) error {
+	fe, ok := field.As(err)
+	if !ok || fe.Where != dp.InputFile || !strings.HasPrefix(fe.Reason, "unknown field") {
+		return err
+	}
+	if h, ok := pastedNames[fe.Field]; ok {
+		c := *fe
+		c.Reason = "unknown field; " + h
+		return &c
+	}
+	return err
+}
+
 // parseDPSGD reads and validates a DP-SGD claim.
 func parseDPSGD(r io.Reader) (*DPSGDClaim, error) {
 	d := &DPSGDClaim{}
 	if err := jsonin.Decode(r, MaxBytes, d); err != nil {
-		return nil, err
+		return nil, pastedHint(err)
 	}
 	if _, err := d.Run(); err != nil {
 		return nil, err
@@ -176,10 +211,7 @@ func (d *DPSGDClaim) Run() (DPSGDRun, error) {
 		if !(e > 0) || math.IsInf(e, 0) {
 			return r, bad("epochs", e, "must be a finite number > 0, got %v", e)
 		}
-		steps := math.Ceil(e / float64(r.SamplingRate))
-		if r.N > 0 {
-			steps = math.Ceil(e * float64(r.N) / float64(r.Batch))
-		}
+		steps := rdp.StepsFor(e, float64(r.SamplingRate), float64(r.N), float64(r.Batch))
 		if steps > maxDPSGDSteps {
 			return r, bad("epochs", e, "gives %g steps; at most 10^12 are supported", steps)
 		}

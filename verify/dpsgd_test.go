@@ -349,3 +349,32 @@ func TestDPSGDFixedSizeExampleFile(t *testing.T) {
 		t.Errorf("%v %v %v", v.Verdict, v.Notes, err)
 	}
 }
+
+// Keys pasted from Opacus, dp_accounting and privamp's flags are refused
+// naming the key the claim means (issue 26).
+func TestDPSGDClaimPastedNames(t *testing.T) {
+	const base = `{"algorithm": "dpsgd", "sampling": "poisson", "noise_multiplier": 1.1, "delta": 1e-5, "epsilon": 2.6, "sample_rate": 0.01, "steps": 100, `
+	for key, want := range map[string]string{"target_delta": `"delta"`, "target_epsilon": `"epsilon"`, "max_grad_norm": "omit it",
+		"sampling_rate": `"sample_rate"`, "sigma": `"noise_multiplier"`, "batch": `"batch_size"`, "noise": `"noise_multiplier"`,
+		"sampling_probability": `"sample_rate"`} {
+		_, err := ParseClaim(strings.NewReader(base + `"` + key + `": 1}`))
+		var e *dp.Error
+		if !errors.As(err, &e) || e.Field != key || !strings.Contains(e.Reason, want) || e.Where != dp.InputFile {
+			t.Errorf("%s: %v, want a field error naming %s", key, err, want)
+		}
+	}
+	// Opacus' sample_rate with epochs: ⌈epochs/q⌉ steps, as privamp dpsgd
+	// --sampling-rate --epochs counts them (rdp.StepsFor).
+	c, err := ParseClaim(strings.NewReader(`{"algorithm": "dpsgd", "sampling": "poisson", "noise_multiplier": 1.1, "delta": 1e-5, "epsilon": 2.6, "sample_rate": 0.003, "epochs": 2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.DPSGD.Run()
+	if want := rdp.StepsFor(2, 0.003, 0, 0); err != nil || r.Steps != int64(want) || want != 667 {
+		t.Errorf("steps %d (%v), want ⌈2/0.003⌉ = %v", r.Steps, err, want)
+	}
+	d := rdp.DPSGD{SamplingRate: 0.003, Epochs: 2, Noise: 1.1, Delta: 1e-5, Sampling: dp.Poisson}
+	if _, steps, err := d.Check(); err != nil || steps != 667 {
+		t.Errorf("rdp.DPSGD with a sampling rate and epochs: %v steps, %v", steps, err)
+	}
+}

@@ -27,14 +27,15 @@ type composeOptions struct {
 	EventsPath  string
 	Accountant  string
 	TargetDelta float64
+	Plot        string // --plot: the ε–δ curve's file
 }
 
 func newComposeCmd(a *app, runF func(*composeOptions) error) *cobra.Command {
 	var (
-		q                     composition.Query
-		dPrime, target, tEps  float64
-		listFlag, evPath, acc string
-		guarantees            []string
+		q                           composition.Query
+		dPrime, target, tEps        float64
+		listFlag, evPath, acc, plot string
+		guarantees                  []string
 	)
 	cmd := &cobra.Command{
 		Use:   "compose",
@@ -81,8 +82,12 @@ the RDP accountant (--accountant rdp|pld|best) at --target-delta.
 	f.StringArrayVar(&guarantees, "guarantee", nil, "one guarantee e:d (repeatable)")
 	f.StringVar(&evPath, "events", "", "a JSON events file (dp_accounting's DpEvent names; docs/accounting.md): PLD and RDP at --target-delta")
 	f.StringVar(&acc, "accountant", "best", "with --events: rdp, pld, or best (the smaller sound value)")
+	prof := accountingFlags(a, cmd, &q.Profile, &plot) // compose has no RDP conversion of its own: the default
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		opts := &composeOptions{IO: a, Accountant: acc, TargetDelta: target, EventsPath: evPath}
+		if _, err := prof(); err != nil {
+			return err
+		}
+		opts := &composeOptions{IO: a, Accountant: acc, TargetDelta: target, EventsPath: evPath, Plot: plot, Query: q}
 		if changed(cmd, "events") {
 			if n := firstChanged(cmd, "epsilon", "delta", "compositions", "list", "guarantee", "method", "delta-prime", "target-epsilon"); n != "" {
 				return badInput("--events cannot be combined with --%s (the file says what ran; give --target-delta)", n)
@@ -140,7 +145,7 @@ func composeRun(opts *composeOptions) error {
 	if err != nil {
 		return flagError(err, map[string]string{"guarantees": opts.ListFlag})
 	}
-	return render(opts.IO.out, opts.IO.mode, withResult("compose", res, composeReport(res, opts.Query.List == nil)))
+	return withProfile(opts.IO, opts.Plot, res.Profile, withResult("compose", res, composeReport(res, opts.Query.List == nil)))
 }
 
 // given returns &v if the user set the flag, else nil.
@@ -154,7 +159,7 @@ func given(cmd *cobra.Command, name string, v float64) *float64 {
 // composeEvents accounts an events file (package composition/events).
 func composeEvents(opts *composeOptions) error {
 	a, path := opts.IO, opts.EventsPath
-	res, err := events.Account(*opts.Events, events.Query{Delta: opts.TargetDelta, Accountant: opts.Accountant})
+	res, err := events.Account(*opts.Events, events.Query{Delta: opts.TargetDelta, Accountant: opts.Accountant, Profile: opts.Query.Profile})
 	if err != nil {
 		return flagError(err, map[string]string{"delta": "target-delta"})
 	}
@@ -169,7 +174,7 @@ func composeEvents(opts *composeOptions) error {
 	for _, p := range res.Phases {
 		r.Table.Rows = append(r.Table.Rows, []string{p.Path, p.Mechanism, p.Sampling.String(), p.SamplingProbability.String(), p.Noise(), p.Count.String(), strconv.FormatBool(p.PLD), strconv.FormatBool(p.RDP)})
 	}
-	return render(a.out, a.mode, withResult("compose", res, r))
+	return withProfile(a, opts.Plot, res.Profile, withResult("compose", res, r))
 }
 
 func composeReport(c composition.Composition, homogeneous bool) *report {

@@ -35,6 +35,9 @@ type dpsgdOptions struct {
 	Run rdp.DPSGD
 	// Accountant is rdp, pld or best.
 	Accountant string
+	// Profile asks for δ(ε) (--at-epsilon, the curve); Plot is --plot.
+	Profile composition.ProfileQuery
+	Plot    string
 	// NoiseFlag is the flag that gave the noise multiplier (noise-multiplier,
 	// or its alias noise): errors name it.
 	NoiseFlag string
@@ -43,7 +46,8 @@ type dpsgdOptions struct {
 func newDPSGDCmd(a *app, runF func(*dpsgdOptions) error) *cobra.Command {
 	e := dpsgdDefaults
 	d := rdp.DPSGD{N: e.n, Batch: e.batch, Epochs: e.epochs, Noise: e.noise, Delta: e.delta}
-	var neighbours, accountant, sampling string
+	var neighbours, accountant, sampling, plot string
+	var pq composition.ProfileQuery
 	cmd := &cobra.Command{
 		Use:   "dpsgd",
 		Short: "ε of DP-SGD (Poisson-subsampled Gaussian), or the noise multiplier for a target ε",
@@ -51,7 +55,7 @@ func newDPSGDCmd(a *app, runF func(*dpsgdOptions) error) *cobra.Command {
 q = batch/n (or --sampling-rate) and noise multiplier z, accounted exactly in RDP at every real order
 (Mironov–Talwar–Zhang 2019) and converted with the optimal order. T = ⌈epochs·n/batch⌉, or --steps.
 The defaults are the MNIST example (n 60000, batch 256, 60 epochs, noise 1.1, δ 1e-5): n and batch
-apply only as a pair and epochs only with them; with --sampling-rate give --steps.
+apply only as a pair and epochs only with them; with --sampling-rate give --steps or --epochs (⌈epochs/q⌉).
 --noise is an alias of --noise-multiplier. With --target-epsilon instead of --noise-multiplier: the
 smallest noise multiplier that meets (ε, δ).
 At q = 1 (full batches) DP-SGD is the Gaussian mechanism: the headline is its exact ε (μ = √T·Δ/z,
@@ -67,11 +71,11 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
   privamp dpsgd --sampling-rate 0.01 --steps 10000 --noise-multiplier 1.0
   privamp dpsgd --n 60000 --batch 256 --epochs 60 --target-epsilon 3 --delta 1e-5 --json`,
 	}
-	conv := conversionFlag(cmd)
+	conv := accountingFlags(a, cmd, &pq, &plot)
 	f := cmd.Flags()
 	f.Float64Var(&d.N, "n", d.N, "number of training examples (whole number ≥ 1)")
 	f.Float64Var(&d.Batch, "batch", d.Batch, "expected batch size (whole number, ≤ n)")
-	f.Float64Var(&d.SamplingRate, "sampling-rate", 0, "sampling rate q in (0, 1] instead of --batch/--n (needs --steps)")
+	f.Float64Var(&d.SamplingRate, "sampling-rate", 0, "sampling rate q in (0, 1] instead of --batch/--n (with --steps, or --epochs: ⌈epochs/q⌉ steps)")
 	f.Float64Var(&d.Epochs, "epochs", d.Epochs, "epochs > 0 (steps = ⌈epochs·n/batch⌉)")
 	f.Float64Var(&d.Steps, "steps", 0, "number of steps T instead of --epochs (whole number ≥ 1)")
 	f.Float64Var(&d.Noise, "noise-multiplier", d.Noise, "noise multiplier z = σ/C > 0: N(0, (zC)²I) on the summed batch gradient, C the clip norm (TF-Privacy's and Opacus's noise_multiplier)")
@@ -116,7 +120,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		if _, err := composition.Named(accountant); err != nil {
 			return err
 		}
-		opts := &dpsgdOptions{IO: a, Run: d, Accountant: accountant, NoiseFlag: noiseFlag}
+		opts := &dpsgdOptions{IO: a, Run: d, Accountant: accountant, NoiseFlag: noiseFlag, Profile: pq, Plot: plot}
 		if runF != nil {
 			return runF(opts)
 		}
@@ -128,14 +132,17 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 // dpsgdRun accounts the run and renders it to opts.IO.
 func dpsgdRun(opts *dpsgdOptions) error {
 	a, d := opts.IO, opts.Run
-	if d.Sampling == dp.Shuffle { // an interval, not one ε (composition/shuffle)
+	if d.Sampling == dp.Shuffle { // an interval, not one ε (composition/shuffle); no δ(ε)
+		if opts.Profile.At != nil || opts.Plot != "" {
+			return badInput("--at-epsilon and --plot do not apply to --sampling shuffle (an interval of ε, not one accounting)")
+		}
 		ans, err := tables.ShuffledDPSGD(d, opts.Accountant)
 		if err != nil {
 			return flagError(err, nil)
 		}
 		return render(a.out, a.mode, answerReport("dpsgd", ans.Title, ans))
 	}
-	res, err := composition.DPSGDWith(d, opts.Accountant)
+	res, err := composition.DPSGDProfile(d, opts.Accountant, opts.Profile)
 	if err != nil {
 		return flagError(err, map[string]string{"noise": opts.NoiseFlag})
 	}
@@ -150,7 +157,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 		Title: title,
 		Rows: []row{
 			{"q = batch/n", res.SamplingRate, "sampling rate", "input"},
-			{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉ or --steps"},
+			{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉, ⌈epochs/q⌉ or --steps"},
 			{"z (noise multiplier)", res.NoiseMultiplier, res.NoiseUnit(), zSrc},
 			{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
 		},
@@ -167,5 +174,5 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	if res.N > 0 {
 		r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
 	}
-	return render(a.out, a.mode, withResult("dpsgd", res, r))
+	return withProfile(a, opts.Plot, res.Profile, withResult("dpsgd", res, r))
 }

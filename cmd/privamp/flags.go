@@ -4,7 +4,9 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/quantity"
+	"github.com/privamp/privamp/plots"
 	"github.com/privamp/privamp/rdp"
 	"github.com/spf13/cobra"
 )
@@ -55,3 +57,35 @@ func fmtOrder(a float64) string {
 
 // fmtFull formats x with every digit needed to read it back exactly.
 func fmtFull(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// accountingFlags adds --conversion (conversionFlag), --at-epsilon (δ at one
+// ε, into q) and --plot (the ε–δ curve, which --json then shows too, as it
+// does with --at-epsilon); its getter also checks --plot and asks q for the
+// curve.
+func accountingFlags(a *app, cmd *cobra.Command, q *composition.ProfileQuery, plot *string) func() (rdp.Conversion, error) {
+	conv := conversionFlag(cmd)
+	cmd.Flags().Var(q, "at-epsilon", "also report δ at this ε ≥ 0 (δ for a given ε); with --json, also the ε–δ curve")
+	cmd.Flags().StringVar(plot, "plot", "", "draw the ε–δ curve to this .png or .svg file")
+	return func() (rdp.Conversion, error) {
+		if q.Curve = *plot != "" || a.mode.json && q.At != nil; *plot != "" { // a curve costs a second pass over the PLD
+			if err := plots.CheckFormat("plot", *plot); err != nil {
+				return 0, flagError(err, nil)
+			}
+		}
+		return conv()
+	}
+}
+
+// withProfile renders r with δ at the ε asked for, and draws the ε–δ curve
+// to plot ("": none).
+func withProfile(a *app, plot string, p *composition.Profile, r *report) error {
+	if p != nil && p.AtEpsilon != nil {
+		r.Rows = append(r.Rows, row{"δ at ε = " + p.AtEpsilon.Epsilon.String(), p.AtEpsilon.Delta, "δ for the given ε", "the smallest sound δ of the accountants above"})
+	}
+	if plot != "" {
+		if err := plotTo(plot)(plots.EpsilonDelta(p, r.Title+": δ against ε")); err != nil {
+			return err
+		}
+	}
+	return render(a.out, a.mode, r)
+}

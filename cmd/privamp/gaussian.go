@@ -31,6 +31,7 @@ func withResult(name string, res any, r *report) *report {
 type gaussianOptions struct {
 	IO        *app
 	Mechanism composition.GaussianMechanism
+	Plot      string // --plot: the ε–δ curve's file
 }
 
 func newGaussianCmd(a *app, runF func(*gaussianOptions) error) *cobra.Command {
@@ -51,7 +52,7 @@ With --target-epsilon, prints the smallest σ that meets (ε, δ) exactly, and t
   privamp gaussian --sigma 10 --compositions 100 --delta 1e-6 --json
   privamp gaussian --target-epsilon 1 --delta 1e-5 --compositions 10`,
 	}
-	conv := conversionFlag(cmd)
+	conv := accountingFlags(a, cmd, &m.Profile, &opts.Plot)
 	f := cmd.Flags()
 	f.Float64Var(&m.Sigma, "sigma", 0, "noise standard deviation σ > 0")
 	f.Float64Var(&m.Sensitivity, "sensitivity", 1, "ℓ2-sensitivity Δ > 0")
@@ -105,5 +106,5 @@ func gaussianRun(opts *gaussianOptions) error {
 	if res.RDPSigma > 0 {
 		r.Rows = append(r.Rows, row{"σ needed by RDP", res.RDPSigma, "for the same target", "RDP accounting, " + m.Conversion.Source()})
 	}
-	return render(opts.IO.out, opts.IO.mode, withResult("gaussian", res, r))
+	return withProfile(opts.IO, opts.Plot, res.Profile, withResult("gaussian", res, r))
 }

@@ -13,6 +13,7 @@ func init() { register(func(a *app) *cobra.Command { return newLaplaceCmd(a, nil
 type laplaceOptions struct {
 	IO        *app
 	Mechanism composition.LaplaceMechanism
+	Plot      string // --plot: the ε–δ curve's file
 }
 
 func newLaplaceCmd(a *app, runF func(*laplaceOptions) error) *cobra.Command {
@@ -31,7 +32,7 @@ sound ε is chosen and named. With --target-epsilon: the smallest scale b for th
 		Args:    cobra.NoArgs,
 		Example: `  privamp laplace --scale 10 --compositions 100 --delta 1e-6`,
 	}
-	conv := conversionFlag(cmd)
+	conv := accountingFlags(a, cmd, &m.Profile, &opts.Plot)
 	f := cmd.Flags()
 	f.Float64Var(&m.Scale, "scale", 0, "Laplace scale b > 0")
 	f.Float64Var(&m.Sensitivity, "sensitivity", 1, "ℓ1-sensitivity Δ > 0")
@@ -77,5 +78,5 @@ func laplaceRun(opts *laplaceOptions) error {
 		Assumptions: []string{"ℓ1-sensitivity of each query ≤ Δ; fresh independent Laplace(b) noise per coordinate and release; compositions may be adaptive"},
 	}
 	addPLD(r, 3, res.PLDEpsilon, &res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
-	return render(opts.IO.out, opts.IO.mode, withResult("laplace", res, r))
+	return withProfile(opts.IO, opts.Plot, res.Profile, withResult("laplace", res, r))
 }

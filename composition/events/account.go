@@ -3,6 +3,7 @@ package events
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/privamp/privamp/composition"
@@ -20,6 +21,8 @@ type Query struct {
 	Discretization float64
 	// Epsilons, if any, are ε ≥ 0 at which δ(ε) is reported too.
 	Epsilons []float64
+	// Profile asks for δ(ε) at one ε and on the ε–δ curve (Result.Profile).
+	Profile composition.ProfileQuery
 }
 
 // Result is the accounting of an events file. Epsilon is the headline, a
@@ -49,6 +52,8 @@ type Result struct {
 	RDPNote string `json:"rdp_note,omitempty"`
 	// Deltas are δ(ε) at the ε the query asked for.
 	Deltas []composition.DeltaAt `json:"deltas,omitempty"`
+	// Profile is δ(ε) where Query.Profile asks.
+	*composition.Profile
 	// Neighbours is the relation the file was accounted under, as privamp
 	// names it everywhere ("add-remove" or "replace-one").
 	Neighbours dp.Relation `json:"neighbours"`
@@ -99,7 +104,7 @@ func Account(ev Events, q Query) (Result, error) {
 	e, rel := ev.DP()
 	if a != composition.AccountRDP {
 		for _, ph := range phases {
-			if !ph.PLD {
+			if float64(ph.Count) > maxPLDCount || ph.Sampling == dp.BallsInBins {
 				note := fmt.Sprintf("PLD does not apply: %s runs %s times, more than the PLD accountant composes (%d)", ph.Path, ph.Count, maxPLDCount)
 				if ph.Sampling == dp.BallsInBins {
 					note = "PLD does not apply: " + ph.Path + " is balls-in-bins (RandomAllocation), which has no PLD here; rdp or best answer"
@@ -111,14 +116,23 @@ func Account(ev Events, q Query) (Result, error) {
 			}
 		}
 	}
-	acc, err := t.Account(e, rel, q.Delta, q.Epsilons)
+	top := 0.0
+	if q.Profile.Curve {
+		top = t.CurveTop(e, rel, q.Delta)
+	}
+	acc, err := t.Account(e, rel, q.Delta, append(slices.Clip(q.Epsilons), q.Profile.Epsilons(top)...))
 	if err != nil {
-		return Result{}, err
+		return Result{}, refusedAt(err, phases)
+	}
+	ds := acc.Deltas
+	if len(ds) > len(q.Epsilons) {
+		ds = ds[:len(q.Epsilons):len(q.Epsilons)]
 	}
 	g := acc.Guarantee
 	g.Assumptions = dp.Assumptions(e, rel)
 	res := Result{Guarantee: g, Neighbours: rel,
-		Steps: dp.Num(steps), Phases: phases, PLDNote: acc.PLDNote, RDPNote: acc.RDPNote, Deltas: acc.Deltas}
+		Steps: dp.Num(steps), Phases: phases, PLDNote: acc.PLDNote, RDPNote: acc.RDPNote, Deltas: ds,
+		Profile: q.Profile.Split(acc.Deltas[len(ds):])}
 	if p := acc.PLD; p != nil {
 		pe, po := p.Epsilon, p.EpsilonOptimistic
 		res.PLDEpsilon, res.Discretization, res.Points, res.PLDSource = &pe, p.Discretization, p.Points, p.Source
@@ -135,7 +149,7 @@ func Account(ev Events, q Query) (Result, error) {
 	}
 	if strings.HasPrefix(res.PLDNote, "PLD does not apply: a ") { // name the phase by its path in the file
 		for _, ph := range phases {
-			if !ph.PLD && ph.Sampling != dp.BallsInBins {
+			if float64(ph.Count) > maxPLDCount {
 				res.PLDNote = fmt.Sprintf("PLD does not apply: %s runs %s times, more than the PLD accountant composes (%d); ε is RDP's bound", ph.Path, ph.Count, maxPLDCount)
 				break
 			}
@@ -147,3 +161,18 @@ func Account(ev Events, q Query) (Result, error) {
 // maxPLDCount is the most runs of one mechanism the PLD accountant
 // composes.
 const maxPLDCount = math.MaxInt32
+
+// refusedAt names, in a refusal by both accountants (a field error on
+// "type"), the first phase of the file that neither covers, by its path.
+func refusedAt(err error, phases []Phase) error {
+	fe, ok := field.As(err)
+	if !ok || fe.Field != "type" {
+		return err
+	}
+	for _, ph := range phases {
+		if !ph.PLD && !ph.RDP {
+			return &dp.Error{Where: dp.InputFile, Field: ph.Path + ".type", Value: ph.Mechanism, Reason: fe.Reason}
+		}
+	}
+	return err
+}

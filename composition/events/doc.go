@@ -62,6 +62,20 @@
 //     count a whole number in [1, 10¹²].
 //   - Composed {events}: the events run one after the other (adaptively);
 //     the list is not empty.
+//   - The rest of dp_accounting's vocabulary, with its parameter names
+//     (dp/vocab.go says what each means; docs/accounting.md which accountant
+//     covers which): EpsilonDelta {epsilon, delta}, ZCDp {rho, xi?},
+//     DiscreteLaplace {noise_parameter, sensitivity}, DiscreteGaussian
+//     {sigma, sensitivity?, dimension?}, SampledWithReplacement
+//     {source_dataset_size, sample_size, event}, RepeatAndSelect {event,
+//     mean, shape}, MixtureOfGaussians {standard_deviation, sensitivities,
+//     sampling_probs}, TruncatedSubsampledGaussian {dataset_size,
+//     sampling_probability, truncated_batch_size, noise_multiplier},
+//     SingleEpochTreeAggregation {noise_multiplier, step_counts (a list)},
+//     ExponentialMechanism {epsilon}, PermuteAndFlip {epsilon}, NonPrivate
+//     {}, Unsupported {} (? marks a parameter that may be absent, with
+//     dp_accounting's default). An event that neither accountant bounds is
+//     read, then refused by Account naming its path and both reasons.
 //
 // Noise 0 (noise_multiplier 0, noise_parameter 0) is refused: it is no
 // privacy at all (dp_accounting reports ε = ∞ for it), and a file that says

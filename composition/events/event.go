@@ -15,6 +15,20 @@ const (
 	TypeSampledWithoutReplacement = "SampledWithoutReplacement"
 	TypeSelfComposed              = "SelfComposed"
 	TypeComposed                  = "Composed"
+	// The rest of dp_accounting's vocabulary (dp/vocab.go).
+	TypeEpsilonDelta                = "EpsilonDelta"
+	TypeZCDp                        = "ZCDp"
+	TypeDiscreteLaplace             = "DiscreteLaplace"
+	TypeDiscreteGaussian            = "DiscreteGaussian"
+	TypeSampledWithReplacement      = "SampledWithReplacement"
+	TypeRepeatAndSelect             = "RepeatAndSelect"
+	TypeMixtureOfGaussians          = "MixtureOfGaussians"
+	TypeTruncatedSubsampledGaussian = "TruncatedSubsampledGaussian"
+	TypeSingleEpochTreeAggregation  = "SingleEpochTreeAggregation"
+	TypeExponentialMechanism        = "ExponentialMechanism"
+	TypePermuteAndFlip              = "PermuteAndFlip"
+	TypeNonPrivate                  = "NonPrivate"
+	TypeUnsupported                 = "Unsupported"
 	// TypeRandomAllocation is balls-in-bins (dp.RandomAllocation): not a
 	// dp_accounting class; the name is Feldman & Shenfeld's.
 	TypeRandomAllocation = "RandomAllocation"
@@ -45,6 +59,36 @@ type Event struct {
 	Event *Event `json:"event"`
 	// Composed: the events that run one after the other (adaptively).
 	Events []Event `json:"events"`
+
+	// The rest of dp_accounting's vocabulary, named as its DpEvent fields
+	// (dp/vocab.go says what each means).
+	// EpsilonDelta, ExponentialMechanism, PermuteAndFlip: a declared ε.
+	Epsilon *float64 `json:"epsilon"`
+	// EpsilonDelta: a declared δ.
+	Delta *float64 `json:"delta"`
+	// ZCDp: ρ and ξ (ξ may be absent: 0).
+	Rho *float64 `json:"rho"`
+	Xi  *float64 `json:"xi"`
+	// DiscreteGaussian: σ; DiscreteLaplace, DiscreteGaussian: one record's
+	// sensitivity (a whole number for DiscreteLaplace; DiscreteGaussian's
+	// may be absent: 1); DiscreteGaussian's dimension (may be absent).
+	Sigma       *float64 `json:"sigma"`
+	Sensitivity *float64 `json:"sensitivity"`
+	Dimension   *int64   `json:"dimension"`
+	// RepeatAndSelect: the mean and shape of the number of runs.
+	Mean  *float64 `json:"mean"`
+	Shape *float64 `json:"shape"`
+	// MixtureOfGaussians.
+	StandardDeviation *float64  `json:"standard_deviation"`
+	Sensitivities     []float64 `json:"sensitivities"`
+	SamplingProbs     []float64 `json:"sampling_probs"`
+	// TruncatedSubsampledGaussian (with sampling_probability and
+	// noise_multiplier).
+	DatasetSize        *int64 `json:"dataset_size"`
+	TruncatedBatchSize *int64 `json:"truncated_batch_size"`
+	// SingleEpochTreeAggregation (with noise_multiplier): each tree's
+	// number of steps, a list ([n] for one tree).
+	StepCounts []int64 `json:"step_counts"`
 }
 
 // Events is an events file: the neighbouring relation ("" means
@@ -90,6 +134,45 @@ func (e *Event) dp() dp.Event {
 			es[i] = e.Events[i].dp()
 		}
 		return dp.Composed{Events: es}
+	case TypeEpsilonDelta:
+		return dp.EpsilonDelta{Epsilon: *e.Epsilon, Delta: *e.Delta}
+	case TypeZCDp:
+		return dp.ZCDp{Rho: *e.Rho, Xi: or(e.Xi, 0)}
+	case TypeDiscreteLaplace:
+		return dp.DiscreteLaplace{NoiseParameter: *e.NoiseParameter, Sensitivity: int64(*e.Sensitivity)}
+	case TypeDiscreteGaussian:
+		var d int64
+		if e.Dimension != nil {
+			d = *e.Dimension
+		}
+		return dp.DiscreteGaussian{Sigma: *e.Sigma, Sensitivity: or(e.Sensitivity, 1), Dimension: d}
+	case TypeSampledWithReplacement:
+		return dp.SampledWithReplacement{SourceDatasetSize: *e.SourceDatasetSize, SampleSize: *e.SampleSize, Event: e.Event.dp()}
+	case TypeRepeatAndSelect:
+		return dp.RepeatAndSelect{Event: e.Event.dp(), Mean: *e.Mean, Shape: *e.Shape}
+	case TypeMixtureOfGaussians:
+		return dp.MixtureOfGaussians{StandardDeviation: *e.StandardDeviation, Sensitivities: e.Sensitivities, SamplingProbs: e.SamplingProbs}
+	case TypeTruncatedSubsampledGaussian:
+		return dp.TruncatedSubsampledGaussian{DatasetSize: *e.DatasetSize, SamplingProbability: *e.SamplingProbability,
+			TruncatedBatchSize: *e.TruncatedBatchSize, NoiseMultiplier: *e.NoiseMultiplier}
+	case TypeSingleEpochTreeAggregation:
+		return dp.SingleEpochTreeAggregation{NoiseMultiplier: *e.NoiseMultiplier, StepCounts: e.StepCounts}
+	case TypeExponentialMechanism:
+		return dp.ExponentialMechanism{Epsilon: *e.Epsilon}
+	case TypePermuteAndFlip:
+		return dp.PermuteAndFlip{Epsilon: *e.Epsilon}
+	case TypeNonPrivate:
+		return dp.NonPrivate{}
+	case TypeUnsupported:
+		return dp.UnsupportedEvent{}
 	}
 	panic("events: unvalidated event type " + e.Type)
+}
+
+// or is *p, or def where p is nil (an optional parameter left out).
+func or(p *float64, def float64) float64 {
+	if p == nil {
+		return def
+	}
+	return *p
 }

@@ -56,7 +56,8 @@ func TestValidationErrors(t *testing.T) {
 		{`{"neighbouring": "add_or_remove_one"}`, "event", "is required"},
 		{`{"event": {"type": "Gaussian", "noise_multiplier": 1, "count": 3}}`, "event.count", "not a parameter of a Gaussian event (it has only noise_multiplier)"},
 		{`{"event": {"type": "NoOp", "noise_multiplier": 1}}`, "event.noise_multiplier", "it has no parameters"},
-		{`{"event": {"type": "Gaussian", "noise_multiplier": 1, "sigma": 3}}`, "event.sigma", "unknown field"},
+		{`{"event": {"type": "Gaussian", "noise_multiplier": 1, "sigma": 3}}`, "event.sigma", "not a parameter of a Gaussian event"}, // sigma is DiscreteGaussian's
+		{`{"event": {"type": "Gaussian", "noise_multiplier": 1, "sigmaa": 3}}`, "event.sigmaa", "unknown field"},
 		{`{"event": {"type": "Gaussian", "noise_multiplier": 1, "noise_multiplier": 2}}`, "event.noise_multiplier", "repeated key"},
 		{`{"neighbouring": "replace", "event": ` + gauss + `}`, "neighbouring", `"add_or_remove_one" or "replace_one"`},
 		{`{"event": {"type": "SampledWithoutReplacement", "source_dataset_size": 100, "sample_size": 10, "event": ` + gauss + `}}`,

@@ -1,8 +1,13 @@
 package events
 
 import (
+	"fmt"
+	"reflect"
+	"strings"
+
 	"github.com/privamp/privamp/composition/pld"
 	"github.com/privamp/privamp/dp"
+	"github.com/privamp/privamp/rdp"
 )
 
 // Phase is one mechanism of the file with everything it runs under: the
@@ -24,6 +29,10 @@ type Phase struct {
 	NumSteps        int64    `json:"num_steps,omitempty"`
 	NoiseMultiplier dp.Noise `json:"noise_multiplier,omitempty"`
 	NoiseParameter  dp.Num   `json:"noise_parameter,omitempty"`
+	// Parameters are the parameters of a mechanism of the rest of
+	// dp_accounting's vocabulary (EpsilonDelta, ZCDp, …) as the file
+	// names them ("epsilon = 1, delta = 1e-06"); empty for the others.
+	Parameters string `json:"parameters,omitempty"`
 	// Sensitivity is the sensitivity the noise is measured against: 1, or 2
 	// under replace_one (a record replaced moves a sum by g − g′); 0 for
 	// randomized response and NoOp.
@@ -75,16 +84,65 @@ func phaseOf(e *Event, path string, count float64, rel dp.Relation) Phase {
 	case TypeNoOp:
 		ph.Sensitivity = 0
 	}
+	if _, vocab := vocabTypes[m.Type]; vocab {
+		ph.Parameters = parameters(m)
+		if m.NoiseMultiplier != nil {
+			ph.NoiseMultiplier = dp.Noise(*m.NoiseMultiplier)
+		}
+		switch m.Type {
+		case TypeEpsilonDelta, TypeZCDp, TypeExponentialMechanism, TypePermuteAndFlip, TypeNonPrivate, TypeUnsupported:
+			ph.Sensitivity = 0 // a declared guarantee, or none
+		}
+		x := m.dp()
+		ph.PLD = pld.Accountant{}.Supports(x, rel) == nil
+		ph.RDP = rdp.Accountant{}.Supports(x, rel) == nil
+	}
 	if count > pld.MaxRuns {
 		ph.PLD = false
 	}
 	return ph
 }
 
-// Noise describes the phase's noise for a table: the noise multiplier, the
-// randomized-response parameter p, or "none" for NoOp.
+// parameters lists the parameters a vocabulary event sets, in the order of
+// its type (validate.go's types), as "name = value".
+func parameters(e *Event) string {
+	var b strings.Builder
+	v := reflect.ValueOf(e).Elem()
+	for _, t := range types {
+		if t.name != e.Type {
+			continue
+		}
+		for _, p := range t.params {
+			p = strings.TrimSuffix(p, "?")
+			if p == "event" {
+				continue
+			}
+			for i := 0; i < v.NumField(); i++ {
+				f := v.Type().Field(i)
+				if f.Tag.Get("json") != p || v.Field(i).IsNil() {
+					continue
+				}
+				if b.Len() > 0 {
+					b.WriteString(", ")
+				}
+				x := v.Field(i)
+				if x.Kind() == reflect.Pointer {
+					x = x.Elem()
+				}
+				fmt.Fprintf(&b, "%s = %v", p, x.Interface())
+			}
+		}
+	}
+	return b.String()
+}
+
+// Noise describes the phase's noise for a table: a vocabulary event's
+// parameters, the noise multiplier, the randomized-response parameter p,
+// or "none" for NoOp.
 func (p Phase) Noise() string {
 	switch {
+	case p.Parameters != "":
+		return p.Parameters
 	case p.Mechanism == TypeRandomizedResponse:
 		return "p = " + p.NoiseParameter.String()
 	case p.NoiseMultiplier > 0:

@@ -2,9 +2,11 @@ package events
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"strings"
+
+	"github.com/privamp/privamp/dp"
+	"github.com/privamp/privamp/internal/field"
 )
 
 // Limits of an events file, besides its size (MaxBytes).
@@ -35,8 +37,25 @@ var types = []struct {
 	{TypeSampledWithoutReplacement, []string{"source_dataset_size", "sample_size", "event"}},
 	{TypeSelfComposed, []string{"count", "event"}},
 	{TypeComposed, []string{"events"}},
+	{TypeEpsilonDelta, []string{"epsilon", "delta"}},
+	{TypeZCDp, []string{"rho", "xi?"}},
+	{TypeDiscreteLaplace, []string{"noise_parameter", "sensitivity"}},
+	{TypeDiscreteGaussian, []string{"sigma", "sensitivity?", "dimension?"}},
+	{TypeSampledWithReplacement, []string{"source_dataset_size", "sample_size", "event"}},
+	{TypeRepeatAndSelect, []string{"event", "mean", "shape"}},
+	{TypeMixtureOfGaussians, []string{"standard_deviation", "sensitivities", "sampling_probs"}},
+	{TypeTruncatedSubsampledGaussian, []string{"dataset_size", "sampling_probability", "truncated_batch_size", "noise_multiplier"}},
+	{TypeSingleEpochTreeAggregation, []string{"noise_multiplier", "step_counts"}},
+	{TypeExponentialMechanism, []string{"epsilon"}},
+	{TypePermuteAndFlip, []string{"epsilon"}},
+	{TypeNonPrivate, nil},
+	{TypeUnsupported, nil},
 	{TypeRandomAllocation, []string{"num_steps", "event"}},
 }
+
+// wrappers are the vocabulary's types that run an event of any kind (its
+// parameters checked, its runs counted as the wrapper's).
+var wrappers = map[string]bool{TypeSampledWithReplacement: true, TypeRepeatAndSelect: true}
 
 func typeNames() string {
 	names := make([]string, len(types))
@@ -58,13 +77,30 @@ func (e *Event) present() map[string]bool {
 		"count":                e.Count != nil,
 		"event":                e.Event != nil,
 		"events":               e.Events != nil,
+		"epsilon":              e.Epsilon != nil,
+		"delta":                e.Delta != nil,
+		"rho":                  e.Rho != nil,
+		"xi":                   e.Xi != nil,
+		"sigma":                e.Sigma != nil,
+		"sensitivity":          e.Sensitivity != nil,
+		"dimension":            e.Dimension != nil,
+		"mean":                 e.Mean != nil,
+		"shape":                e.Shape != nil,
+		"standard_deviation":   e.StandardDeviation != nil,
+		"sensitivities":        e.Sensitivities != nil,
+		"sampling_probs":       e.SamplingProbs != nil,
+		"dataset_size":         e.DatasetSize != nil,
+		"truncated_batch_size": e.TruncatedBatchSize != nil,
+		"step_counts":          e.StepCounts != nil,
 		"num_steps":            e.NumSteps != nil,
 	}
 }
 
 // keyOrder is the order in which stray and missing keys are reported.
 var keyOrder = []string{"noise_multiplier", "noise_parameter", "num_buckets", "sampling_probability",
-	"source_dataset_size", "sample_size", "count", "event", "events", "num_steps"}
+	"source_dataset_size", "sample_size", "count", "event", "events", "epsilon", "delta", "rho", "xi",
+	"sigma", "sensitivity", "dimension", "mean", "shape", "standard_deviation", "sensitivities",
+	"sampling_probs", "dataset_size", "truncated_batch_size", "step_counts", "num_steps"}
 
 // Validate checks ev against the rules of the package documentation: known
 // types with exactly their parameters, every parameter in its range, at
@@ -133,10 +169,17 @@ func (w *walker) event(e *Event, path string, depth int, mult float64) error {
 		}
 		return nil
 	}
+	if wrappers[e.Type] { // its event is checked as a file of its own, its runs counted here
+		inner := &walker{rel: w.rel, events: w.events}
+		if err := inner.event(e.Event, path+".event", depth+1, 1); err != nil {
+			return err
+		}
+		w.events = inner.events
+	}
 	if err := w.leaf(e, path); err != nil {
 		return err
 	}
-	if e.Event != nil { // the Gaussian a sampling event wraps
+	if e.Event != nil && !wrappers[e.Type] { // the Gaussian a sampling event wraps
 		if err := w.leaf(e.Event, path+".event"); err != nil {
 			return err
 		}
@@ -174,19 +217,25 @@ func shape(e *Event, path string) error {
 	}
 	has := e.present()
 	allowed := map[string]bool{}
+	var required []string
 	for _, p := range params {
+		if q, optional := strings.CutSuffix(p, "?"); optional {
+			allowed[q] = true
+			continue
+		}
 		allowed[p] = true
+		required = append(required, p)
 	}
 	for _, k := range keyOrder {
 		if has[k] && !allowed[k] {
 			what := "no parameters"
 			if len(params) > 0 {
-				what = "only " + strings.Join(params, ", ")
+				what = "only " + strings.ReplaceAll(strings.Join(params, ", "), "?", " (optional)")
 			}
 			return bad(path+"."+k, nil, "is not a parameter of a %s event (it has %s)", e.Type, what)
 		}
 	}
-	for _, p := range params {
+	for _, p := range required {
 		if !has[p] {
 			return bad(path+"."+p, nil, "is required for a %s event", e.Type)
 		}
@@ -232,6 +281,10 @@ func (w *walker) leaf(e *Event, path string) error {
 			return bad(path+".type", e.Type, "is accounted under replace_one neighbouring only: under add_or_remove_one the dataset size changes and no dominating pair for fixed-size batches is known; use PoissonSampled, or replace_one")
 		}
 		return wrapsGaussian(e, path)
+	case TypeDiscreteLaplace:
+		if c := *e.Sensitivity; c != math.Trunc(c) || !(c >= 1 && c <= 1<<40) {
+			return bad(path+".sensitivity", c, "must be a whole number in [1, 2^40], got %v (the discrete Laplace adds integer noise to an integer sum)", c)
+		}
 	case TypeRandomAllocation:
 		if k := *e.NumSteps; k < 1 || k > MaxCount {
 			return bad(path+".num_steps", k, "must be a whole number in [1, 1e12], got %d", k)
@@ -241,7 +294,39 @@ func (w *walker) leaf(e *Event, path string) error {
 		}
 		return wrapsGaussian(e, path)
 	}
+	if _, vocab := vocabTypes[e.Type]; vocab {
+		// The vocabulary's parameters are checked by dp.Validate, one rule
+		// for the library and the file; the field is named by its path.
+		x := e.dp()
+		if wrappers[e.Type] { // the event inside was checked on its own
+			x = withNoOp(x)
+		}
+		if err := dp.Validate(x, w.rel); err != nil {
+			if fe, ok := field.As(err); ok {
+				return bad(path+"."+fe.Field, fe.Value, "%s", fe.Reason)
+			}
+			return err
+		}
+	}
 	return nil
+}
+
+// vocabTypes are the types of dp/vocab.go, checked by dp.Validate.
+var vocabTypes = map[string]struct{}{TypeEpsilonDelta: {}, TypeZCDp: {}, TypeDiscreteLaplace: {}, TypeDiscreteGaussian: {},
+	TypeSampledWithReplacement: {}, TypeRepeatAndSelect: {}, TypeMixtureOfGaussians: {}, TypeTruncatedSubsampledGaussian: {},
+	TypeSingleEpochTreeAggregation: {}, TypeExponentialMechanism: {}, TypePermuteAndFlip: {}, TypeNonPrivate: {}, TypeUnsupported: {}}
+
+// withNoOp is the wrapper x with NoOp in place of its event.
+func withNoOp(x dp.Event) dp.Event {
+	switch w := x.(type) {
+	case dp.SampledWithReplacement:
+		w.Event = dp.NoOp{}
+		return w
+	case dp.RepeatAndSelect:
+		w.Event = dp.NoOp{}
+		return w
+	}
+	return x
 }
 
 // wrapsGaussian checks that a sampling event wraps a Gaussian, the only

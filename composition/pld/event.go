@@ -28,10 +28,15 @@ const SourceEvents = "PLD accountant (composition/pld): connect-the-dots discret
 // Name is "pld".
 func (Accountant) Name() string { return "pld" }
 
-// Supports is nil for every event dp.Check accepts whose mechanisms each
-// run at most MaxRuns times.
+// Supports is nil for every event dp.Validate accepts whose mechanisms
+// each run at most MaxRuns times, except those it refuses with the reason:
+// Unsupported, ZCDp, DiscreteGaussian, SampledWithReplacement,
+// TruncatedSubsampledGaussian, MixtureOfGaussians and RepeatAndSelect.
 func (Accountant) Supports(e dp.Event, r dp.Relation) error {
 	if err := dp.Validate(e, r); err != nil {
+		return err
+	}
+	if err := refusal(e, r); err != nil {
 		return err
 	}
 	return dp.Leaves(e, func(l dp.Event, k float64) error {
@@ -53,6 +58,10 @@ func (a Accountant) Account(e dp.Event, r dp.Relation, delta float64) (Result, e
 	}
 	if err := field.OpenUnit("delta", delta); err != nil {
 		return Result{}, err
+	}
+	if dp.HasNonPrivate(e) {
+		inf := math.Inf(1)
+		return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(inf), Delta: dp.Loss(delta), Accountant: "pld", Source: SourceEvents + "; " + errNonPrivate.Error()}, EpsilonOptimistic: dp.Max(inf)}, nil
 	}
 	if run, ok := dp.AsSampledGaussianRun(e); ok && run.Sampling != dp.None && run.Rate < 1 {
 		if r == dp.ReplaceOne {
@@ -89,6 +98,9 @@ func (a Accountant) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee,
 	}
 	if err := field.NonNegative("epsilon", eps); err != nil {
 		return dp.Guarantee{}, err
+	}
+	if dp.HasNonPrivate(e) {
+		return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: 1, Accountant: "pld", Source: SourceEvents + "; " + errNonPrivate.Error(), Assumptions: dp.Assumptions(e, r)}, nil
 	}
 	sound, _, err := a.PLDs(e, r, 0)
 	if err != nil {
@@ -264,6 +276,9 @@ func (b *treeBuilder) event(e dp.Event) (*PLD, error) {
 			}
 		}
 		return acc, nil
+	}
+	if p, ok, err := b.eventVocab(e); ok {
+		return p, err
 	}
 	panic("pld: unchecked event type " + e.EventType())
 }
