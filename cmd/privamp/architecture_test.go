@@ -57,7 +57,9 @@ func lines(t *testing.T, path string) int {
 // refusals of both together, dpsgdOptions.NoiseFlag, the warning's call after
 // each of four runs, the version command; their logic went to shifted, rdp,
 // internal/flagconfig and internal/output, with 20 lines of root.go's: 3,468),
-// and under a fifth of the project's non-test Go lines.
+// plus issue 26's 39 lines of --at-epsilon, --plot and --sampling-rate flag
+// binding in dpsgd, gaussian, laplace and compose (their δ(ε) and curve come
+// from the accountants and plots; 3,507), and under a fifth of the project's non-test Go lines.
 func TestCLIIsThin(t *testing.T) {
 	var cmd, all int
 	for dir, files := range goFiles(t, "../..") {
@@ -69,8 +71,8 @@ func TestCLIIsThin(t *testing.T) {
 			}
 		}
 	}
-	if cmd > 3468 || 5*cmd >= all {
-		t.Errorf("cmd/privamp has %d non-test lines of %d (%.1f%%): the limit is 3468 and under 20%%", cmd, all, 100*float64(cmd)/float64(all))
+	if cmd > 3507 || 5*cmd >= all {
+		t.Errorf("cmd/privamp has %d non-test lines of %d (%.1f%%): the limit is 3507 and under 20%%", cmd, all, 100*float64(cmd)/float64(all))
 	}
 }
 
