@@ -37,6 +37,7 @@ func moduleRoot(t *testing.T) string {
 func cli(t *testing.T, bin string, want int, args ...string) (stdout, stderr string) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "COLUMNS=0") // tables unwrapped, as the README's examples are read
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
