@@ -158,22 +158,9 @@ func PlanACSA(n, d int, m Moments, beta, R, rho float64, steps int) (Plan, error
 // a = μ, d' = 2β leaves the optimisation term 32d'·D²·exp(−T/(4κ)) ≤
 // 32d'D²/n. steps > 0 replaces T.
 func PlanSGD(n, d int, m Moments, beta, mu, R, rho float64, steps int) (Plan, error) {
-	if err := checkCommon(n, d, m, R, rho, steps); err != nil {
+	p, err := planStronglyConvex(SGD, n, d, m, beta, mu, R, rho, steps, 4, "clamp_[1,n] ⌈4κ ln n⌉, κ = β/μ (Thm 34: T = Θ̃(κ))")
+	if err != nil {
 		return Plan{}, err
-	}
-	if err := field.First(positiveFinite("beta", beta), positiveFinite("mu", mu)); err != nil {
-		return Plan{}, err
-	}
-	if mu > beta {
-		return Plan{}, field.New("mu", mu, "must be ≤ β = %v", beta)
-	}
-	p := Plan{Algorithm: SGD, N: n, Dim: d, Moments: m, Beta: beta, Mu: mu, Radius: R, Rho: rho, Steps: steps}
-	if steps == 0 {
-		t := math.Ceil(4 * beta / mu * math.Log(float64(n)))
-		p.Steps = int(math.Min(float64(n), math.Max(1, t)))
-		p.StepsFormula = "clamp_[1,n] ⌈4κ ln n⌉, κ = β/μ (Thm 34: T = Θ̃(κ))"
-	} else {
-		p.StepsFormula = "given"
 	}
 	p.Tau = clipTau(m, n, d, p.Steps, rho)
 	p.TauFormula = "r_k·(n√ρ/√(dT))^{1/k} (Thm 34)"
@@ -233,22 +220,9 @@ func PlanERM(n, d int, m Moments, beta, R, rho float64, steps int, lambda, eta f
 // F*)/n), T clamped to [1, n]. μ is the declared strong convexity, which
 // implies the PPL inequality (Def. 19) with the same μ. steps > 0 replaces T.
 func PlanPPL(n, d int, m Moments, beta, mu, R, rho float64, steps int) (Plan, error) {
-	if err := checkCommon(n, d, m, R, rho, steps); err != nil {
+	p, err := planStronglyConvex(PPL, n, d, m, beta, mu, R, rho, steps, 2, "clamp_[1,n] ⌈2κ ln n⌉, κ = β/μ (Thm 48's ⌈2κ ln(·)⌉; the log's argument is lost in the seed: privamp's ln n)")
+	if err != nil {
 		return Plan{}, err
-	}
-	if err := field.First(positiveFinite("beta", beta), positiveFinite("mu", mu)); err != nil {
-		return Plan{}, err
-	}
-	if mu > beta {
-		return Plan{}, field.New("mu", mu, "must be ≤ β = %v", beta)
-	}
-	p := Plan{Algorithm: PPL, N: n, Dim: d, Moments: m, Beta: beta, Mu: mu, Radius: R, Rho: rho, Steps: steps}
-	if steps == 0 {
-		t := math.Ceil(2 * beta / mu * math.Log(float64(n)))
-		p.Steps = int(math.Min(float64(n), math.Max(1, t)))
-		p.StepsFormula = "clamp_[1,n] ⌈2κ ln n⌉, κ = β/μ (Thm 48's ⌈2κ ln(·)⌉; the log's argument is lost in the seed: privamp's ln n)"
-	} else {
-		p.StepsFormula = "given"
 	}
 	p.Tau = m.RK * math.Pow(float64(n)*math.Sqrt(rho)/(math.Sqrt(float64(d))*float64(p.Steps)), 1/m.K)
 	p.TauFormula = "r_k·(n√ρ/(√d·T))^{1/k} (Thm 48)"
@@ -264,4 +238,28 @@ func RatePPL(p Plan) float64 {
 	m, n := p.Moments, float64(p.N)
 	T := float64(p.Steps)
 	return m.R2*m.R2*T/(p.Mu*n) + m.RK*m.RK/p.Mu*math.Pow(math.Sqrt(float64(p.Dim))*T/(n*math.Sqrt(p.Rho)), 2*(m.K-1)/m.K)
+}
+
+// planStronglyConvex checks the inputs the strongly convex plans share
+// (β ≥ μ > 0) and sets T = clamp_[1,n] ⌈c·κ·ln n⌉, κ = β/μ, unless steps > 0
+// gives it: Algorithm 6 (Thm 34, c = 4) and Algorithm 8 (Thm 48, c = 2).
+func planStronglyConvex(alg string, n, d int, m Moments, beta, mu, R, rho float64, steps int, c float64, formula string) (Plan, error) {
+	if err := checkCommon(n, d, m, R, rho, steps); err != nil {
+		return Plan{}, err
+	}
+	if err := field.First(positiveFinite("beta", beta), positiveFinite("mu", mu)); err != nil {
+		return Plan{}, err
+	}
+	if mu > beta {
+		return Plan{}, field.New("mu", mu, "must be ≤ β = %v", beta)
+	}
+	p := Plan{Algorithm: alg, N: n, Dim: d, Moments: m, Beta: beta, Mu: mu, Radius: R, Rho: rho, Steps: steps}
+	if steps == 0 {
+		t := math.Ceil(c * beta / mu * math.Log(float64(n)))
+		p.Steps = int(math.Min(float64(n), math.Max(1, t)))
+		p.StepsFormula = formula
+	} else {
+		p.StepsFormula = "given"
+	}
+	return p, nil
 }
