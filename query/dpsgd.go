@@ -61,7 +61,7 @@ func (q DPSGDRequest) Run() (rdp.DPSGD, string, error) {
 	}
 	smp, err := dp.ParseSampling("sampling", def(q.Sampling, "poisson"))
 	if err != nil || smp == dp.None {
-		return d, "", badInput("sampling", q.Sampling, "must be poisson, fixed-size or shuffle")
+		return d, "", badInput("sampling", q.Sampling, "must be poisson, fixed-size, shuffle or balls-in-bins")
 	}
 	d.Sampling = smp
 	if d.Conversion, err = rdp.ParseConversion(q.Conversion); err != nil {
