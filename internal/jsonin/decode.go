@@ -209,55 +209,29 @@ func (d *decoder) object(v reflect.Value) error {
 	} else {
 		seen = make([]int, len(si.fields))
 	}
-	c, err := s.peek()
-	if err != nil {
-		return err
-	}
-	if c == '}' {
-		s.pos++
-	} else {
-		for {
-			if c != '"' {
-				return s.errorf("invalid JSON: %s where a key belongs (keys are quoted strings)", describeByte(c))
-			}
-			line := s.line
-			kb, err := s.str()
-			if err != nil {
-				return err
-			}
-			fi, ok := si.byName[string(kb)]
-			if !ok {
-				key := string(kb)
-				return &field.Error{Where: field.InputFile, Field: d.atKey(key), Line: line, Reason: unknownReason(si, key)}
-			}
-			f := si.fields[fi]
-			if seen[fi] > 0 {
-				return &field.Error{Where: field.InputFile, Field: d.atKey(f.name), Line: line,
-					Reason: fmt.Sprintf("repeated key (first on line %d): each key may appear once", seen[fi])}
-			}
-			seen[fi] = line
-			if err := s.expect(':', "after a key (expected ':')"); err != nil {
-				return err
-			}
-			d.push(f.name, 0)
-			if err := d.value(v.Field(f.index)); err != nil {
-				return err
-			}
-			d.pop()
-			if c, err = s.peek(); err != nil {
-				return err
-			}
-			s.pos++
-			if c == '}' {
-				break
-			}
-			if c != ',' {
-				return s.errorf("invalid JSON: %s after a value (expected ',' or '}')", describeByte(c))
-			}
-			if c, err = s.peek(); err != nil {
-				return err
-			}
+	if err := s.members(func(kb []byte, line int) error {
+		fi, ok := si.byName[string(kb)]
+		if !ok {
+			key := string(kb)
+			return &field.Error{Where: field.InputFile, Field: d.atKey(key), Line: line, Reason: unknownReason(si, key)}
 		}
+		f := si.fields[fi]
+		if seen[fi] > 0 {
+			return &field.Error{Where: field.InputFile, Field: d.atKey(f.name), Line: line,
+				Reason: fmt.Sprintf("repeated key (first on line %d): each key may appear once", seen[fi])}
+		}
+		seen[fi] = line
+		if err := s.expect(':', "after a key (expected ':')"); err != nil {
+			return err
+		}
+		d.push(f.name, 0)
+		if err := d.value(v.Field(f.index)); err != nil {
+			return err
+		}
+		d.pop()
+		return nil
+	}); err != nil {
+		return err
 	}
 	for i, f := range si.fields {
 		if f.required && seen[i] == 0 {
@@ -788,52 +762,26 @@ func (d *decoder) topString(key string, value *string, line *int) error {
 		return &field.Error{Where: field.InputFile, Line: s.line, Reason: "expected a JSON object {…}, got " + describeValue(c)}
 	}
 	s.pos++
-	c, err := s.peek()
-	if err != nil {
-		return err
-	}
-	if c == '}' {
-		s.pos++
-	} else {
-		for {
-			if c != '"' {
-				return s.errorf("invalid JSON: %s where a key belongs (keys are quoted strings)", describeByte(c))
-			}
-			l := s.line
-			kb, err := s.str()
+	if err := s.members(func(kb []byte, l int) error {
+		k := string(kb)
+		if err := s.expect(':', "after a key (expected ':')"); err != nil {
+			return err
+		}
+		c, err := s.peek()
+		if err != nil {
+			return err
+		}
+		if k == key && c == '"' && *line == 0 {
+			v, err := s.str()
 			if err != nil {
 				return err
 			}
-			k := string(kb)
-			if err := s.expect(':', "after a key (expected ':')"); err != nil {
-				return err
-			}
-			if c, err = s.peek(); err != nil {
-				return err
-			}
-			if k == key && c == '"' && *line == 0 {
-				v, err := s.str()
-				if err != nil {
-					return err
-				}
-				*value, *line = string(v), l
-			} else if err := s.skipValue(1); err != nil {
-				return err
-			}
-			if c, err = s.peek(); err != nil {
-				return err
-			}
-			s.pos++
-			if c == '}' {
-				break
-			}
-			if c != ',' {
-				return s.errorf("invalid JSON: %s after a value (expected ',' or '}')", describeByte(c))
-			}
-			if c, err = s.peek(); err != nil {
-				return err
-			}
+			*value, *line = string(v), l
+			return nil
 		}
+		return s.skipValue(1)
+	}); err != nil {
+		return err
 	}
 	switch err := s.skipSpace(); err {
 	case io.EOF:
@@ -842,5 +790,46 @@ func (d *decoder) topString(key string, value *string, line *int) error {
 		return &field.Error{Where: field.InputFile, Line: s.line, Reason: "extra data after the object: the input must hold exactly one JSON object"}
 	default:
 		return err
+	}
+}
+
+// members reads the members of an object whose '{' has been read, through
+// its closing '}': for each key it calls member with the key and the key's
+// line, and member reads the ':' and the value. The separators between
+// members are checked here, once for every object the package reads.
+func (s *scanner) members(member func(key []byte, line int) error) error {
+	c, err := s.peek()
+	if err != nil {
+		return err
+	}
+	if c == '}' {
+		s.pos++
+		return nil
+	}
+	for {
+		if c != '"' {
+			return s.errorf("invalid JSON: %s where a key belongs (keys are quoted strings)", describeByte(c))
+		}
+		line := s.line
+		kb, err := s.str()
+		if err != nil {
+			return err
+		}
+		if err := member(kb, line); err != nil {
+			return err
+		}
+		if c, err = s.peek(); err != nil {
+			return err
+		}
+		s.pos++
+		if c == '}' {
+			return nil
+		}
+		if c != ',' {
+			return s.errorf("invalid JSON: %s after a value (expected ',' or '}')", describeByte(c))
+		}
+		if c, err = s.peek(); err != nil {
+			return err
+		}
 	}
 }
