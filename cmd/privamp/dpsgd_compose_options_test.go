@@ -123,7 +123,7 @@ func TestDPSGDAndEventsSameEpsilon(t *testing.T) {
 		{1000, 100, 20, 2, 1e-5, "replace-one", true},
 	}
 	if testing.Short() {
-		runs = runs[1:] // δ = 1e-9 and a fixed-size replace-one run
+		runs = runs[2:] // a fixed-size replace-one run (events.TestSameRunSameEpsilon holds the rest under -short)
 	} else { // MNIST; replace-one, Poisson and fixed-size, at both δ
 		runs = append(runs, run{60000, 256, 14063, 1.1, 1e-5, "add-remove", false}, run{60000, 256, 14063, 1.1, 1e-9, "add-remove", false},
 			run{1000, 10, 300, 1.1, 1e-5, "replace-one", false}, run{1000, 10, 300, 1.1, 1e-5, "replace-one", true},
