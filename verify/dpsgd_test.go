@@ -298,10 +298,10 @@ func TestDPSGDJSONAndTrajectory(t *testing.T) {
 // accountant certifies; the RDP accountant alone certifies them with the
 // Rényi divergence of the same pair (a larger ε).
 func TestDPSGDFixedSizeReplaceOne(t *testing.T) {
-	steps := 300.0
 	if testing.Short() {
-		steps = 60 // the same branches (PLD best, calibration, RDP, Poisson, add/remove refused) in a third of the time
+		t.Skip("2.5 s (a fixed-size PLD calibration); under -short ExampleVerifyDPSGD_fixedSize and TestDPSGDFixedSizeExampleFile read fixed-size claims")
 	}
+	steps := 300.0
 	doc := strings.Replace(`{"algorithm": "dpsgd", "sampling": "fixed-size", "n": 10000, "batch_size": 100, "noise_multiplier": 1.5,
   "steps": STEPS, "delta": 1e-5, "neighbours": "replace-one", "epsilon": EPS}`, "STEPS", fmt.Sprint(steps), 1)
 	want, err := composition.DPSGDWith(rdp.DPSGD{N: 10000, Batch: 100, Steps: steps, Noise: 1.5, Delta: 1e-5, Neighbours: dp.ReplaceOne, Sampling: dp.WithoutReplacement}, composition.AccountBest)

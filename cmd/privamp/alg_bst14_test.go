@@ -10,6 +10,9 @@ import (
 // samplers run on one feature (the two-dimensional sampler is 20× slower;
 // its library tests cover it).
 func TestBST14AlgorithmsCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1.8 s of training through the binary; package bst14's -short tests run the algorithms, TestAlgSaddle and TestRunClippedAlgorithms the catalogue's wiring")
+	}
 	data := []string{"run", "--data", bc, "--label", "malignant", "--standardize", "--normalize"}
 	two := append(append([]string(nil), data...), "--features", "mean_radius,mean_texture")
 	if testing.Short() {
