@@ -130,6 +130,9 @@ func TestCalibrationMeetsTarget(t *testing.T) {
 }
 
 func TestDPSGDDefaultsAndReplaceOne(t *testing.T) {
+	if testing.Short() {
+		t.Skip("make test only: composition.TestDPSGDReplaceOne holds the replace-one accounting under -short")
+	}
 	obj := jsonOf(t, "dpsgd")
 	// The tightest sound value is the headline (issue 10): the PLD's 2.3819,
 	// above its optimistic estimate, with RDP's 2.5966 beside it.

@@ -55,6 +55,9 @@ func TestAlgSaddle(t *testing.T) {
 // smd-sco (Algorithm 5) end to end: typed JSON on both instances, K-sparse
 // output, exit 2 naming the flag on bad input, exit 1 on a failed check.
 func TestAlgSaddleSCO(t *testing.T) {
+	if testing.Short() {
+		t.Skip("make test only: saddle.TestSCORun runs the algorithm under -short; TestAlgSaddle the catalogue's wiring")
+	}
 	syn := []string{"run", "--algorithm", "smd-sco", "--synthetic", "simplex-lsq", "--n", "3000", "--dimension", "10", "--repeats", "4"}
 	obj := jsonOf(t, syn...)
 	pr, ok := obj["privacy"].(map[string]any)

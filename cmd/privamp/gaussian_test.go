@@ -38,6 +38,9 @@ func gaussianAt(t *testing.T, x float64, k float64, delta float64, calibrate boo
 // -short the 1000-fold compositions run at σ = 20 only (both branches of
 // the 12% check are still taken: ε below and above 0.5).
 func TestGaussianFloor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("make test only: composition.TestGaussianMechanismExact holds exact ≤ RDP ≤ zCDP under -short")
+	}
 	t.Parallel() // no run(): touches no package-level state (atomicfile.Stdout, working directory)
 	for _, sigma := range []float64{0.8, 2, 5, 20} {
 		for _, k := range []float64{1, 10, 1000} {

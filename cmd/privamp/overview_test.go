@@ -86,6 +86,9 @@ func TestDefaultRun(t *testing.T) {
 // batch of 256, as DP-SGD does: the worst record's ε is shifted.SGD's, and
 // the output says how loose the replace-one sampling baseline may be.
 func TestDefaultRunNominalBatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("make test only: the main job's wiring is TestDefaultRun's under -short")
+	}
 	out, obj := mainJobOutputs(t)
 	it := obj["iteration"].(map[string]any)
 	worst := it["worst_epsilon"].(float64)

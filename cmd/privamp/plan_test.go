@@ -136,6 +136,9 @@ func TestPlanCommandPeopleCSV(t *testing.T) {
 // TestPlanCommandInfeasible: under a cap the command names the unreachable
 // people, the remedies (recomputed), writes no plan and exits with 1.
 func TestPlanCommandInfeasible(t *testing.T) {
+	if testing.Short() {
+		t.Skip("make test only: shifted/plan's errors tests refuse infeasible tiers under -short")
+	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "plan.json")
 	stdout, errs, code := planCLI(append(planTiers, "--max-sigma", "1", "--out", out, "--json")...)
