@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/privamp/privamp/answer"
+
 	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/privamp/privamp/plots"
@@ -123,7 +125,7 @@ func fromReport(rep *algorithms.Report) *report {
 	}
 	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"}}
 	for _, ch := range rep.Checks {
-		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, string(ch.Status), checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
+		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, string(ch.Status), answer.CheckNum(ch.Value), answer.CheckNum(ch.Bound), ch.Detail})
 	}
 	return r
 }

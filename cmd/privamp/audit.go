@@ -5,6 +5,8 @@ import (
 	"math"
 	"sync"
 
+	"github.com/privamp/privamp/answer"
+
 	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/quantity"
@@ -113,7 +115,7 @@ func auditRun(opts *auditOptions) error {
 	dl := fmt.Sprintf("δ = %g", res.Privacy.Delta)
 	add("verdict", map[bool]string{true: "lower bound ≤ proven bound", false: "lower bound ABOVE the proven bound"}[rep.Check.Status == dp.Pass], "measured", rep.Check.Detail)
 	add("runs", fmt.Sprintf("%d + %d", rep.Trials, rep.Trials), "given", fmt.Sprintf("S and S' (index %d replaced), %d workers, seed %d", rep.Index, rep.Workers, res.Seed))
-	add("η, σ", fmt.Sprintf("%s, %s", res.Derived.Eta, res.Derived.Sigma), "derived", joinNonEmpty("; ", res.Derived.EtaSource, res.Derived.SigmaSource))
+	add("η, σ", fmt.Sprintf("%s, %s", res.Derived.Eta, res.Derived.Sigma), "derived", answer.JoinNonEmpty("; ", res.Derived.EtaSource, res.Derived.SigmaSource))
 	add("ε lower bound (audit)", rep.Lower, dl, fmt.Sprintf("Clopper–Pearson, %g%% confidence", 100*rep.Confidence))
 	add("ε upper bound (proven)", rep.Guarantee.Epsilon, dl, rep.Source)
 	if !math.IsNaN(float64(rep.Exact)) {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/privamp/privamp/answer"
+
 	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/plots"
@@ -103,7 +105,7 @@ func scoresReport(path string, ev *audit.Evaluation) *report {
 		add("verdict", c.Verdict.String(), "", c.Statement)
 		add("ε upper bound", c.EpsilonUpper, fmt.Sprintf("at δ = %g", c.Delta), c.Source)
 	}
-	add("ε lower bound", ev.EpsilonLower, at, joinNonEmpty("", map[bool]string{true: "estimator: " + ev.Estimator}[ev.Estimator != ""], ev.Reason))
+	add("ε lower bound", ev.EpsilonLower, at, answer.JoinNonEmpty("", map[bool]string{true: "estimator: " + ev.Estimator}[ev.Estimator != ""], ev.Reason))
 	if t := ev.Threshold; t != nil {
 		op := map[bool]string{true: "≥", false: "≤"}[t.Greater]
 		d := fmt.Sprintf("member when score %s %s: %d of %d members, %d of %d non-members (TPR ≥ %s, FPR ≤ %s)", op, quantity.Nearest(t.Threshold), t.TP, t.Members, t.FP, t.NonMembers, quantity.Nearest(t.TPRLow), quantity.Nearest(t.FPRHigh))

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/privamp/privamp/answer"
+
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
@@ -133,7 +135,7 @@ func cniReport(res shifted.SolutionReport, allocPath string) *report {
 		Title: fmt.Sprintf("Contractive noisy iteration: %s steps in %s", quantity.Int(float64(res.Steps)), quantity.Count(res.Runs, "run", "runs")),
 		Rows: []row{{"K (zCDP: D_α ≤ αK for all α > 1)", res.Rho, res.RhoNote, res.Source},
 			{"ε", res.Epsilon, "at δ = " + quantity.Nearest(float64(res.Delta)), res.EpsilonSource},
-			{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"}},
+			{"optimal order α", answer.Order(float64(res.Order)), "", "minimised over real α > 1"}},
 		Table:  &table{Header: []string{"segment", "first step", "last step", "K share", "shift at first step"}},
 		Result: cniResult{"cni", res, allocPath}, Assumptions: res.Assumptions, Notes: res.Notes, CSVAll: true,
 	}

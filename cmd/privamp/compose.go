@@ -166,7 +166,7 @@ func composeEvents(opts *composeOptions) error {
 	r := &report{Title: fmt.Sprintf("Events of %s: %s runs, %s neighbours", path, res.Steps, res.Neighbours), Assumptions: res.Assumptions, Notes: slices.DeleteFunc([]string{res.PLDNote, res.RDPNote}, func(s string) bool { return s == "" }),
 		Rows: []row{{"ε", res.Epsilon, "at δ = " + res.Delta.String(), "accountant: " + res.Accountant}}, Table: &table{Header: []string{"path", "mechanism", "sampling", "q", "noise", "count", "pld", "rdp"}}}
 	if res.PLDEpsilon != nil {
-		addPLD(r, 1, *res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
+		r.AddPLD(1, *res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
 	}
 	if res.RDPEpsilon != nil {
 		r.Rows = append(r.Rows, row{"ε by RDP", *res.RDPEpsilon, "α = " + res.RDPOrder.String(), res.RDPSource})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/privamp/privamp/answer"
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/zcdp"
@@ -98,7 +99,7 @@ func convertRun(opts *convertOptions) error {
 			return err
 		}
 		r = &report{Title: "ρ-zCDP → δ at ε", Result: res, Rows: []row{
-			{"δ", res.Delta, "at ε = " + res.Epsilon.String() + ", α = " + fmtOrder(float64(res.Order)), zcdp.RDP.Source() + "; Bretagnolle–Huber at small α"},
+			{"δ", res.Delta, "at ε = " + res.Epsilon.String() + ", α = " + answer.Order(float64(res.Order)), zcdp.RDP.Source() + "; Bretagnolle–Huber at small α"},
 			{"δ (classic)", res.ClassicDelta, "", rdp.Classic.Source()},
 		}, Assumptions: []string{"the mechanism is ρ-zCDP"}}
 	case pointToEpsilon:

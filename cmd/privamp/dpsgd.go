@@ -1,8 +1,10 @@
 package main
 
 import (
-	"github.com/privamp/privamp/dp"
 	"slices"
+
+	"github.com/privamp/privamp/answer"
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/flagconfig"
@@ -164,9 +166,9 @@ func dpsgdRun(opts *dpsgdOptions) error {
 		Assumptions: composition.DPSGDAssumptions(d),
 	}
 	if res.Order > 0 {
-		r.Rows = append(r.Rows, row{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"})
+		r.Rows = append(r.Rows, row{"optimal order α", answer.Order(float64(res.Order)), "", "minimised over real α > 1"})
 	}
-	addPLD(r, 4, res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
+	r.AddPLD(4, res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
 	if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
 		r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), d.Source()})
 	}

@@ -2,11 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/plots"

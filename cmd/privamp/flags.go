@@ -47,14 +47,6 @@ func firstChanged(cmd *cobra.Command, names ...string) string {
 	return ""
 }
 
-// fmtOrder prints an RDP order; ∞ means a pure-DP bound.
-func fmtOrder(a float64) string {
-	if math.IsInf(a, 1) {
-		return "∞ (pure DP)"
-	}
-	return quantity.Nearest(a)
-}
-
 // fmtFull formats x with every digit needed to read it back exactly.
 func fmtFull(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 

@@ -102,7 +102,7 @@ func gaussianRun(opts *gaussianOptions) error {
 		},
 		Notes: []string{"the exact ε is the smallest ε for which the mechanism is (ε, δ)-DP; the RDP and zCDP values are sound but looser"},
 	}
-	addPLD(r, 5, res.PLDEpsilon, &res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
+	r.AddPLD(5, res.PLDEpsilon, &res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
 	if res.RDPSigma > 0 {
 		r.Rows = append(r.Rows, row{"σ needed by RDP", res.RDPSigma, "for the same target", "RDP accounting, " + m.Conversion.Source()})
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+
 	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/internal/quantity"

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,13 +163,6 @@ func runRun(opts *runOptions) error {
 	return reportVerdict(opts.IO, fromReport(algorithms.TrainReport(res)), dp.VerdictOf(res.Checks))
 }
 
-func checkNum(x dp.Num) string {
-	if math.IsNaN(float64(x)) {
-		return ""
-	}
-	return x.String()
-}
-
 // applyConfig sets the flags the command line did not set from a JSON
 // object (package internal/flagconfig).
 func applyConfig(cmd *cobra.Command, path string) error {
@@ -183,11 +175,4 @@ func applyConfig(cmd *cobra.Command, path string) error {
 		return badInput("--config %s: %v", path, err)
 	}
 	return nil
-}
-
-func nonEmpty(s, def string) string {
-	if s != "" {
-		return s
-	}
-	return def
 }

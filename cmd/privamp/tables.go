@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/privamp/privamp/answer"
+
 	"github.com/privamp/privamp/tables"
 	"github.com/spf13/cobra"
 )
@@ -134,7 +136,7 @@ func tableReport(d tables.Description) *report {
 		if float64(b.Gap) == float64(b.Gap) { // not NaN
 			gap = "gap to the lower bound ×" + b.Gap.String()
 		}
-		r.Rows = append(r.Rows, row{b.Group, b.Value, b.Which, joinNonEmpty("; ", gap, "up to constants unless marked exact")})
+		r.Rows = append(r.Rows, row{b.Group, b.Value, b.Which, answer.JoinNonEmpty("; ", gap, "up to constants unless marked exact")})
 	}
 	return withResult("tables", d, r)
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/privamp/privamp/answer"
+
 	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted/plan"
@@ -113,10 +115,10 @@ func verifyReport(res verifyResult) *report {
 		add(true, fmt.Sprintf("index %d: claimed / certified ε", iv.Index), fmt.Sprintf("%s / %s", iv.Claimed, iv.Certified), delta, map[bool]string{true: "ok", false: "below the bound"}[iv.OK])
 	}
 	add(true, "cross-checked", strings.Join(v.CrossChecked, "; "), "", "against the trajectory or the other constants")
-	add(true, "taken on trust", nonEmpty(strings.Join(v.Trusted, "; "), "nothing"), "", "nothing the claim brings can contradict them")
+	add(true, "taken on trust", answer.Or(strings.Join(v.Trusted, "; "), "nothing"), "", "nothing the claim brings can contradict them")
 	r.Table = &table{Header: []string{"check", "status", "basis", "value", "bound", "detail"}}
 	for _, ch := range v.Checks {
-		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, string(ch.Status), ch.Basis, checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
+		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, string(ch.Status), ch.Basis, answer.CheckNum(ch.Value), answer.CheckNum(ch.Bound), ch.Detail})
 	}
 	return r
 }
@@ -148,7 +150,7 @@ func verifyPlan(a *app, path string) error {
 	add("verdict", pv.Verdict.String(), "via "+pv.Via+"; every position's ε checked with package shifted (recomputed, or for a huge tier plan bounded by monotonicity: see the count's source) and compared with its target")
 	add("plan", fmt.Sprintf("%s, %s, order %s; σ, η, L, β, m = %g, %g, %g, %g, %g", quantity.Count(p.N, "person", "people"), s.Name(), p.Order, p.Sigma, p.Eta, p.Lipschitz, p.Smoothness, p.StrongConvexity), "plan file")
 	if e, d, err := p.Target(v.WorstPosition); err == nil {
-		add("largest achieved/target", dp.Loss(v.WorstRatio), fmt.Sprintf("index %d (%sε = %s, δ = %s)", v.WorstPosition, planWhoAt(p, v.WorstPosition), quantity.Nearest(e), quantity.Nearest(d)))
+		add("largest achieved/target", dp.Loss(v.WorstRatio), fmt.Sprintf("index %d (%sε = %s, δ = %s)", v.WorstPosition, p.WhoAt(v.WorstPosition), quantity.Nearest(e), quantity.Nearest(d)))
 	}
 	add("people above their target", fmt.Sprintf("%s of %s", quantity.Int(float64(v.ViolationCount)), quantity.Int(float64(v.Checked))), "recomputed ε > target ε; "+v.Source)
 	for _, ch := range pv.Checks {
@@ -157,12 +159,12 @@ func verifyPlan(a *app, path string) error {
 	if pv.Via == verify.ViaComposition {
 		add("plain composition ε", pv.CompositionEpsilon, fmt.Sprintf("δ = %g; every iterate released; needs only ‖∇f‖ ≤ L; above the target of %s", p.Delta, quantity.Count(pv.CompositionShort, "person", "people")))
 	}
-	if len(v.Groups) > 0 && len(v.Groups) <= planMaxTable && v.ViolationCount == 0 {
-		r.Table = planGroupTable(p, v.Groups)
+	if len(v.Groups) > 0 && len(v.Groups) <= plan.MaxTable && v.ViolationCount == 0 {
+		r.Table = plan.GroupTable(p, v.Groups)
 	} else if v.ViolationCount > 0 {
 		r.Table = &table{Header: []string{"index", "who", "target ε", "δ", "achieved ε"}}
-		for _, vi := range v.Violations[:min(len(v.Violations), planMaxTable)] {
-			r.Table.Rows = append(r.Table.Rows, []string{quantity.Int(float64(vi.Position)), nonEmpty(vi.ID, vi.Tier), quantity.Nearest(vi.Epsilon), quantity.Nearest(vi.Delta), dp.Loss(vi.Achieved).String()})
+		for _, vi := range v.Violations[:min(len(v.Violations), plan.MaxTable)] {
+			r.Table.Rows = append(r.Table.Rows, []string{quantity.Int(float64(vi.Position)), answer.Or(vi.ID, vi.Tier), quantity.Nearest(vi.Epsilon), quantity.Nearest(vi.Delta), dp.Loss(vi.Achieved).String()})
 		}
 	}
 	if pv.SigmaNeeded != nil {
