@@ -37,6 +37,11 @@ type Report struct {
 	CSVAll bool
 }
 
+// Flag is a caller's spelling of an option, named by its field in
+// snake_case ("target_epsilon", "csv"): answers that tell the reader what to
+// ask next name the option as the caller does (a command line's "--csv").
+type Flag func(name string) string
+
 // Row is one headline quantity. Value is a string or a value whose kind
 // (dp.Loss, dp.Max, dp.Noise, dp.Num) decides how it is rounded.
 type Row struct {

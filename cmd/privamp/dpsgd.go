@@ -1,14 +1,10 @@
 package main
 
 import (
-	"slices"
-
-	"github.com/privamp/privamp/answer"
 	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/flagconfig"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/tables"
 	"github.com/spf13/cobra"
@@ -148,33 +144,5 @@ func dpsgdRun(opts *dpsgdOptions) error {
 	if err != nil {
 		return flagError(err, map[string]string{"noise": opts.NoiseFlag})
 	}
-	zSrc, title := "input", "DP-SGD (Poisson-subsampled Gaussian)"
-	if res.Calibrated {
-		zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
-	}
-	if d.Sampling != dp.Poisson {
-		title, _ = d.Sampling.Describe()
-	}
-	r := &report{
-		Title: title,
-		Rows: []row{
-			{"q = batch/n", res.SamplingRate, "sampling rate", "input"},
-			{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉, ⌈epochs/q⌉ or --steps"},
-			{"z (noise multiplier)", res.NoiseMultiplier, res.NoiseUnit(), zSrc},
-			{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
-		},
-		Assumptions: composition.DPSGDAssumptions(d),
-	}
-	if res.Order > 0 {
-		r.Rows = append(r.Rows, row{"optimal order α", answer.Order(float64(res.Order)), "", "minimised over real α > 1"})
-	}
-	r.AddPLD(4, res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
-	if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
-		r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), d.Source()})
-	}
-	r.Notes = append(r.Notes, res.Notes()...)
-	if res.N > 0 {
-		r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
-	}
-	return withProfile(a, opts.Plot, res.Profile, withResult("dpsgd", res, r))
+	return withProfile(a, opts.Plot, res.Profile, res.Report(d, flagSpelling))
 }

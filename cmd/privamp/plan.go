@@ -198,7 +198,7 @@ func planRun(opts *planOptions) error {
 		return flagError(err, nil) // a field of plan.Options is the flag of the same name
 	}
 	res.Notes = append(notes, res.Notes...)
-	shown := plan.Shown{What: what, PlanFile: opts.Out, PlotFile: opts.Plot, Flag: func(f string) string { return "--" + kebab(f) }}
+	shown := plan.Shown{What: what, PlanFile: opts.Out, PlotFile: opts.Plot, Flag: flagSpelling}
 	if inf := res.Infeasible; inf != nil {
 		r, msg := res.InfeasibleReport(opts.Options, shown)
 		write := func() error { return render(a.out, a.mode, r) }

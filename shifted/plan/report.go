@@ -22,7 +22,7 @@ const MaxTable = 50
 type Shown struct {
 	What               string
 	PlanFile, PlotFile string
-	Flag               func(name string) string
+	Flag               answer.Flag
 }
 
 // Written is the files a caller wrote from a plan, as its JSON states them.
