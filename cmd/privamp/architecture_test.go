@@ -51,7 +51,7 @@ func lines(t *testing.T, path string) int {
 // without computing anything (each command's options struct, and the split of
 // its closure into a constructor that binds flags and a run function: 3,432),
 // plus 15 for issue 26's dpsgd --sampling shuffle, which renders a library
-// answer (tables.ShuffledDPSGD) through answerReport, shared with calc
+// answer (tables.ShuffledDPSGD) through tables.Answer.Report, shared with calc
 // (3,447), plus the 21 lines of issue 27's flags and one command, which
 // compute nothing (--noise-multiplier beside --sigma and --noise with the
 // refusals of both together, dpsgdOptions.NoiseFlag, the warning's call after

@@ -138,7 +138,7 @@ func dpsgdRun(opts *dpsgdOptions) error {
 		if err != nil {
 			return flagError(err, nil)
 		}
-		return render(a.out, a.mode, answerReport("dpsgd", ans.Title, ans))
+		return render(a.out, a.mode, ans.Report("dpsgd", ans.Title))
 	}
 	res, err := composition.DPSGDProfile(d, opts.Accountant, opts.Profile)
 	if err != nil {
