@@ -73,6 +73,9 @@ func (x Row) Text() string {
 	return fmt.Sprint(x.Value)
 }
 
+// NewRow is the row (quantity, value, unit, source).
+func NewRow(q string, v any, unit, src string) Row { return Row{q, v, unit, src} }
+
 // Add appends the row (quantity, value, unit, source).
 func (r *Report) Add(q string, v any, unit, src string) {
 	r.Rows = append(r.Rows, Row{q, v, unit, src})
