@@ -2,6 +2,7 @@ package shifted
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/privamp/privamp/answer"
@@ -72,6 +73,75 @@ func (res SolutionReport) Answer(allocation string) *answer.Report {
 	}
 	for i, s := range res.Segments {
 		r.Table.Rows = append(r.Table.Rows, []string{strconv.Itoa(i + 1), quantity.Int(float64(s.First)), quantity.Int(float64(s.Last)), s.Rho.String(), s.FirstShift.String()})
+	}
+	return r
+}
+
+// comparisonAnswer is privamp compare's (and the main job's) JSON object.
+type comparisonAnswer struct {
+	Command string `json:"command"`
+	ComparisonReport
+}
+
+// Answer lays out the comparison: iteration's ε (highlights and the
+// indices asked for), sampling's under both relations, composition's, and
+// for how many records iteration is at most sampling.
+func (c ComparisonReport) Answer() *answer.Report {
+	at := "at δ = " + quantity.Nearest(c.Delta)
+	r := &answer.Report{
+		Title: fmt.Sprintf("Amplification by iteration vs sampling: n = %d, batch %d, %s, %s, %s", c.N, c.Batch, quantity.Count(c.Epochs, "epoch", "epochs"), quantity.Count(c.Steps, "step", "steps"),
+			Training{Batch: c.Batch, Sigma: c.Sigma, Loss: Loss{Lipschitz: c.Lipschitz}}.NoiseForms()),
+		Result: comparisonAnswer{"compare", c}, Assumptions: c.Assumptions, Notes: c.Notes,
+	}
+	for _, h := range c.Iteration.Highlights() {
+		r.Add(fmt.Sprintf("iteration, %s (index %d)", h.Label, h.Index), dp.Loss(h.Epsilon).String(), at+", replace-one", c.IterationSource)
+	}
+	for _, p := range c.Indices {
+		r.Add(fmt.Sprintf("iteration, index %d", p.Index), p.Epsilon, at+", replace-one", c.IterationSource)
+	}
+	r.Add("sampling, replace-one (like for like, loose)", c.SamplingReplaceOneEpsilon, fmt.Sprintf("%s, everyone; may be up to %s× too high (see the notes)", at, c.SamplingLooseness), c.SamplingReplaceOneSource)
+	r.Add("sampling, add/remove (DP-SGD's usual)", c.SamplingAddRemoveEpsilon, at+", everyone", c.SamplingAddRemoveSource)
+	r.Add("composition, every iterate released (worst record)", c.CompositionEpsilon, at+", replace-one", c.CompositionSource)
+	for _, w := range []struct {
+		vs string
+		k  int64
+	}{{"replace-one", c.IterationWins}, {"add/remove", c.IterationWinsAddRemove}} {
+		r.Add("iteration ≤ sampling ("+w.vs+") for", fmt.Sprintf("%s of %s records (%.4g%%)", quantity.Int(float64(w.k)), quantity.Int(float64(c.N)), 100*float64(w.k)/float64(c.N)),
+			map[bool]string{true: "indices 1.." + quantity.Int(float64(w.k)), false: "none"}[w.k > 0], "ε_t is non-decreasing in t")
+	}
+	return r
+}
+
+// Report lays out the curve of run's worst record against the number of
+// passes: one table row per number of passes, the burn-in and limit of the
+// bounded domain, and the last pass's ε; flag spells the options a reader
+// can add.
+func (c EpochCurve) Report(run Training, flag answer.Flag) *answer.Report {
+	r := &answer.Report{Title: fmt.Sprintf("ε of the worst record (index %d) against the number of passes: n = %d, %s, δ = %s", c.WorstIndex, c.N, run.NoiseForms(), quantity.Nearest(c.Delta)),
+		Result: c, Command: "epochs", CSVAll: true, Notes: slices.DeleteFunc([]string{c.DomainNote}, func(s string) bool { return s == "" }),
+		Table: &answer.Table{Header: []string{"epochs", "fmtt18_epsilon", "domain_epsilon", "domain_window_start", "sampling_epsilon"}}}
+	cell := func(e *dp.Loss) string {
+		if e == nil {
+			return "—"
+		}
+		return e.String()
+	}
+	if c.Radius == 0 {
+		r.Notes = append(r.Notes, "no bounded domain declared: give "+flag("radius")+" R (every step projects onto a ball of radius R) and "+flag("eta")+" for the bound that stops growing")
+	}
+	for _, p := range c.Points {
+		d, s := p.Domain, p.Sampling
+		r.Table.Rows = append(r.Table.Rows, []string{strconv.FormatInt(p.Epochs, 10), p.FMTT18.String(), cell(d), strconv.FormatInt(p.DomainStart, 10), cell(s)})
+	}
+	if c.LimitEpsilon != nil {
+		r.Add("burn-in (passes)", strconv.FormatInt(c.BurnIn, 10), map[bool]string{true: "exact", false: "over the listed passes"}[c.BurnInExact], c.DomainSource)
+		r.Add("ε after the burn-in (limit)", *c.LimitEpsilon, "worst record", c.DomainSource)
+		r.Add("burn-in and limit, first record", fmt.Sprintf("%s, ε = %s", quantity.Count(c.BurnInFirst, "pass", "passes"), c.LimitEpsilonFirst), "", c.DomainSource)
+	}
+	last := c.Points[len(c.Points)-1]
+	r.Add(fmt.Sprintf("ε after %s (FMTT18)", quantity.Count(last.Epochs, "pass", "passes")), last.FMTT18, "worst record", c.FMTT18Source)
+	if last.Sampling != nil {
+		r.Add(fmt.Sprintf("ε after %s (DP-SGD, replace-one)", quantity.Count(last.Epochs, "pass", "passes")), *last.Sampling, "everyone", c.SamplingSource)
 	}
 	return r
 }
