@@ -160,7 +160,7 @@ func runRun(opts *runOptions) error {
 			return flagged("plot", err)
 		}
 	}
-	return reportVerdict(opts.IO, fromReport(algorithms.TrainReport(res)), dp.VerdictOf(res.Checks))
+	return reportVerdict(opts.IO, algorithms.TrainReport(res).Answer(), dp.VerdictOf(res.Checks))
 }
 
 // applyConfig sets the flags the command line did not set from a JSON
