@@ -30,10 +30,11 @@ func (ans Answer) CalcReport(name string) *show.Report {
 	return r
 }
 
-// CatalogueReport lists the calculators.
-func CatalogueReport() *show.Report {
+// CatalogueReport lists the calculators; flag spells the option that
+// describes one.
+func CatalogueReport(flag show.Flag) *show.Report {
 	list := Catalogue()
-	r := &show.Report{Title: "Calculators (privamp calc NAME --help)", Table: &show.Table{Header: []string{"name", "what", "seed", "source"}}, Command: "calc",
+	r := &show.Report{Title: "Calculators (privamp calc NAME " + flag("help") + ")", Table: &show.Table{Header: []string{"name", "what", "seed", "source"}}, Command: "calc",
 		Result: struct {
 			Calculators []CalculatorEntry `json:"calculators"`
 		}{list}}

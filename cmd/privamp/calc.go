@@ -62,7 +62,7 @@ func newCalcCmd(a *app, runF, runCalc func(*calcOptions) error) *cobra.Command {
 
 // calcListRun lists the calculators to opts.IO.
 func calcListRun(opts *calcOptions) error {
-	return render(opts.IO.out, opts.IO.mode, tables.CatalogueReport())
+	return render(opts.IO.out, opts.IO.mode, tables.CatalogueReport(flagSpelling))
 }
 
 // newCalculator makes the subcommand of one calculator: a flag per field of
