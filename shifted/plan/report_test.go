@@ -8,7 +8,6 @@ import (
 // spell is a caller's flag spelling that the tests can recognise.
 func spell(name string) string { return "<" + name + ">" }
 
-
 // The plan's answer states the computed σ and η, the worst person, the
 // files written and the budget groups, and names options as the caller
 // spells them; the infeasible answer names the binding cap the same way.
