@@ -64,7 +64,7 @@ func lines(t *testing.T, path string) int {
 // wrappers) into the libraries that own the results (package answer's
 // Report, built by plan, verify, composition, events, shifted, tables,
 // audit and algorithms), leaving options, flag binding, one library call and
-// rendering: 2,690. And under a fifth of the project's non-test Go lines.
+// rendering: 2,680. And under a fifth of the project's non-test Go lines.
 func TestCLIIsThin(t *testing.T) {
 	var cmd, all int
 	for dir, files := range goFiles(t, "../..") {
@@ -76,8 +76,8 @@ func TestCLIIsThin(t *testing.T) {
 			}
 		}
 	}
-	if cmd > 2690 || 5*cmd >= all {
-		t.Errorf("cmd/privamp has %d non-test lines of %d (%.1f%%): the limit is 2690 and under 20%%", cmd, all, 100*float64(cmd)/float64(all))
+	if cmd > 2680 || 5*cmd >= all {
+		t.Errorf("cmd/privamp has %d non-test lines of %d (%.1f%%): the limit is 2680 and under 20%%", cmd, all, 100*float64(cmd)/float64(all))
 	}
 }
 

@@ -18,12 +18,6 @@ func exactlyOne(cmd *cobra.Command, x, y string) error {
 	return nil
 }
 
-// withResult sets r's --json result to res tagged with the command's name.
-func withResult(name string, res any, r *report) *report {
-	r.Command, r.Result = name, res
-	return r
-}
-
 // gaussianOptions is what `privamp gaussian` was asked: every flag parsed and
 // its combinations checked (Calibrate set by --target-epsilon); nothing computed.
 type gaussianOptions struct {

@@ -14,11 +14,10 @@ import (
 // noFinite is how privamp prints an infinite ε.
 const noFinite = dp.NoFinite
 
-// report, row and table are package answer's: the libraries build them.
+// report and row are package answer's: the libraries build them.
 type (
 	report = answer.Report
 	row    = answer.Row
-	table  = answer.Table
 )
 
 // outputMode is the --json/--csv choice.
@@ -41,9 +40,6 @@ func render(w io.Writer, m outputMode, r *report) error {
 	}
 	return output.Render(w, output.Mode{JSON: m.json, CSV: m.csv, Markdown: m.markdown, Width: output.WidthFor(w)}, d)
 }
-
-// merged is a result made of several typed parts whose keys are merged.
-type merged = output.Merged
 
 // Files, by package internal/atomicfile: outputs never half-written, "-" and
 // special files written directly, inputs never overwritten, "-" as stdin.
