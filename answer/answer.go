@@ -81,6 +81,16 @@ func (r *Report) Add(q string, v any, unit, src string) {
 	r.Rows = append(r.Rows, Row{q, v, unit, src})
 }
 
+// Value is the text of the first row stating quantity q ("" if none).
+func (r *Report) Value(q string) string {
+	for _, x := range r.Rows {
+		if x.Quantity == q {
+			return x.Text()
+		}
+	}
+	return ""
+}
+
 // AddPLD inserts the PLD accountant's sound ε and optimistic estimate (nil:
 // none about the mechanism) as row at, or notes why there is none.
 func (r *Report) AddPLD(at int, eps dp.Loss, opt *dp.Max, src, note string) {

@@ -55,7 +55,7 @@ func TestHelpers(t *testing.T) {
 	}
 	r := &Report{}
 	r.Add("q", 1.0, "u", "s")
-	if r.Rows[0] != NewRow("q", 1.0, "u", "s") {
+	if r.Rows[0] != NewRow("q", 1.0, "u", "s") || r.Value("q") != "1" || r.Value("none") != "" {
 		t.Errorf("Add: %+v", r.Rows)
 	}
 }

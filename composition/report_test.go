@@ -10,14 +10,6 @@ import (
 
 func spell(name string) string { return "<" + name + ">" }
 
-func rows(r *answer.Report) map[string]string {
-	m := map[string]string{}
-	for _, x := range r.Rows {
-		m[x.Quantity] = x.Text()
-	}
-	return m
-}
-
 // A composition's answer states its ε, δ and method with every method's
 // row, and names options as the caller spells them.
 func TestCompositionReport(t *testing.T) {
@@ -27,9 +19,8 @@ func TestCompositionReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := c.Report(true, spell)
-	m := rows(r)
-	if m["ε"] != c.Epsilon.String() || m["method"] != c.Method || r.Command != "compose" || len(r.Table.Rows) != len(c.Methods) {
-		t.Errorf("rows %v, table %d rows for %d methods", m, len(r.Table.Rows), len(c.Methods))
+	if r.Value("ε") != c.Epsilon.String() || r.Value("method") != c.Method || r.Command != "compose" || len(r.Table.Rows) != len(c.Methods) {
+		t.Errorf("rows %v, table %d rows for %d methods", r.Rows, len(r.Table.Rows), len(c.Methods))
 	}
 	if !strings.HasPrefix(r.Title, "Composition of k = 10 mechanisms") {
 		t.Errorf("title %q", r.Title)

@@ -4,17 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privamp/privamp/answer"
 	"github.com/privamp/privamp/rdp"
 )
-
-func rowsOf(r *answer.Report) map[string]string {
-	m := map[string]string{}
-	for _, x := range r.Rows {
-		m[x.Quantity] = x.Text()
-	}
-	return m
-}
 
 // The answers of pnsgd, cni and epochs state the library's numbers: the
 // worst record's ε, the every-iterate ε, K and the file written, the
@@ -25,9 +16,9 @@ func TestReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := rowsOf(a.Report())
-	if m["ε at index 1000"] != a.Indices[1].Epsilon.String() || m["ε if every iterate were released (worst record)"] != a.AllIteratesEpsilon.String() {
-		t.Errorf("pnsgd rows %v", m)
+	r := a.Report()
+	if r.Value("ε at index 1000") != a.Indices[1].Epsilon.String() || r.Value("ε if every iterate were released (worst record)") != a.AllIteratesEpsilon.String() {
+		t.Errorf("pnsgd rows %v", r.Rows)
 	}
 
 	sch, err := ParseSchedule(strings.NewReader(`{"variance": 0.01, "steps": [{"count": 99}, {"sensitivity": 0.2}, {"count": 900}]}`))
@@ -42,9 +33,9 @@ func TestReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := res.Answer("shifts.csv")
-	if m := rowsOf(r); m["K (zCDP: D_α ≤ αK for all α > 1)"] != res.Rho.String() || m["RDP ε(α = 2)"] == "" || len(r.Table.Rows) != len(res.Segments) || !r.CSVAll {
-		t.Errorf("cni rows %v, table %+v", m, r.Table)
+	r = res.Answer("shifts.csv")
+	if r.Value("K (zCDP: D_α ≤ αK for all α > 1)") != res.Rho.String() || r.Value("RDP ε(α = 2)") == "" || len(r.Table.Rows) != len(res.Segments) || !r.CSVAll {
+		t.Errorf("cni rows %v, table %+v", r.Rows, r.Table)
 	}
 
 	run.Loss.Eta = 0.05
@@ -53,8 +44,8 @@ func TestReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = c.Report(run, func(n string) string { return "<" + n + ">" })
-	if m := rowsOf(r); m["ε after 10 passes (FMTT18)"] != c.Points[1].FMTT18.String() || len(r.Table.Rows) != 2 {
-		t.Errorf("epochs rows %v", m)
+	if r.Value("ε after 10 passes (FMTT18)") != c.Points[1].FMTT18.String() || len(r.Table.Rows) != 2 {
+		t.Errorf("epochs rows %v", r.Rows)
 	}
 	if !strings.Contains(strings.Join(r.Notes, "\n"), "give <radius> R") {
 		t.Errorf("epochs notes %q", r.Notes)

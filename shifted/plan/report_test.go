@@ -22,12 +22,8 @@ func TestReport(t *testing.T) {
 		t.Fatalf("Make: %v, %+v", err, res)
 	}
 	r := res.Report(s, Shown{What: "100 people in 2 tiers", PlanFile: "p.json", Flag: spell})
-	got := map[string]string{}
-	for _, x := range r.Rows {
-		got[x.Quantity] = x.Text()
-	}
-	if got["noise σ"] != res.Sigma.String() || got["step size η"] != res.Eta.String() || got["plan written to"] != "p.json" || got["plot written to"] != "" {
-		t.Errorf("rows: %v", got)
+	if r.Value("noise σ") != res.Sigma.String() || r.Value("step size η") != res.Eta.String() || r.Value("plan written to") != "p.json" || r.Value("plot written to") != "" {
+		t.Errorf("rows: %v", r.Rows)
 	}
 	if !strings.Contains(r.Title, "100 people in 2 tiers") || r.Table == nil || len(r.Table.Rows) != len(res.Groups) {
 		t.Errorf("title %q, table %+v", r.Title, r.Table)
