@@ -118,6 +118,9 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		if _, err := composition.Named(accountant); err != nil {
 			return err
 		}
+		if smp == dp.Shuffle && (pq.At != nil || plot != "") { // an interval of ε, not one accounting: no δ(ε)
+			return badInput("--at-epsilon and --plot do not apply to --sampling shuffle (an interval of ε, not one accounting)")
+		}
 		opts := &dpsgdOptions{IO: a, Run: d, Accountant: accountant, NoiseFlag: noiseFlag, Profile: pq, Plot: plot}
 		if runF != nil {
 			return runF(opts)
@@ -130,10 +133,7 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 // dpsgdRun accounts the run and renders it to opts.IO.
 func dpsgdRun(opts *dpsgdOptions) error {
 	a, d := opts.IO, opts.Run
-	if d.Sampling == dp.Shuffle { // an interval, not one ε (composition/shuffle); no δ(ε)
-		if opts.Profile.At != nil || opts.Plot != "" {
-			return badInput("--at-epsilon and --plot do not apply to --sampling shuffle (an interval of ε, not one accounting)")
-		}
+	if d.Sampling == dp.Shuffle { // an interval, not one ε (composition/shuffle)
 		ans, err := tables.ShuffledDPSGD(d, opts.Accountant)
 		if err != nil {
 			return flagError(err, nil)
