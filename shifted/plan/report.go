@@ -25,8 +25,8 @@ type Shown struct {
 	Flag               answer.Flag
 }
 
-// Written is the files a caller wrote from a plan, as its JSON states them.
-type Written struct {
+// written is the files a caller wrote from a plan, as its JSON states them.
+type written struct {
 	PlanFile string `json:"plan_file,omitempty"`
 	PlotFile string `json:"plot_file,omitempty"`
 }
@@ -35,7 +35,7 @@ type Written struct {
 type answerResult struct {
 	Command string `json:"command"`
 	*Result
-	Written
+	written
 }
 
 // Report lays out a feasible plan made with o: σ, η, the utility bound,
@@ -45,7 +45,7 @@ type answerResult struct {
 func (res *Result) Report(o Options, s Shown) *answer.Report {
 	p, u, uu := res.Plan, res.Utility, res.Uniform.Utility
 	r := &answer.Report{Title: fmt.Sprintf("privamp plan: a per-person privacy schedule for %s (%s, δ = %s)", s.What, res.Run, quantity.Nearest(res.Delta)),
-		Result: answerResult{"plan", res, Written{s.PlanFile, s.PlotFile}}, Assumptions: res.Assumptions, Notes: res.Notes}
+		Result: answerResult{"plan", res, written{s.PlanFile, s.PlotFile}}, Assumptions: res.Assumptions, Notes: res.Notes}
 	order, opt := "ascending budget, strictest first", "optimal (exchange argument: package shifted/plan)"
 	if res.Order == "descending" {
 		order = "descending budget, strictest last"
