@@ -42,6 +42,14 @@ type Report struct {
 // ask next name the option as the caller does (a command line's "--csv").
 type Flag func(name string) string
 
+// Spell is f's spelling of name; a nil Flag spells it as named.
+func (f Flag) Spell(name string) string {
+	if f == nil {
+		return name
+	}
+	return f(name)
+}
+
 // Row is one headline quantity. Value is a string or a value whose kind
 // (dp.Loss, dp.Max, dp.Noise, dp.Num) decides how it is rounded.
 type Row struct {

@@ -53,6 +53,9 @@ func TestHelpers(t *testing.T) {
 	if CheckNum(dp.Num(math.NaN())) != "" || CheckNum(2) != "2" {
 		t.Error("CheckNum")
 	}
+	if Flag(nil).Spell("csv") != "csv" || Flag(func(n string) string { return "--" + n }).Spell("csv") != "--csv" {
+		t.Error("Spell")
+	}
 	r := &Report{}
 	r.Add("q", 1.0, "u", "s")
 	if r.Rows[0] != NewRow("q", 1.0, "u", "s") || r.Value("q") != "1" || r.Value("none") != "" {

@@ -46,7 +46,7 @@ func (rep *Report) Answer() *answer.Report {
 // one table row per estimator; flag spells the option that gave the scores.
 func (ev *Evaluation) Answer(path string, flag answer.Flag) *answer.Report {
 	at := fmt.Sprintf("at δ = %g, %s%% confidence", ev.Delta, quantity.Nearest(100*ev.Confidence))
-	r := &answer.Report{Title: fmt.Sprintf("privamp audit %s %s: %s (%d members, %d non-members)", flag("scores"), path, quantity.Count(ev.Canaries, "canary", "canaries"), ev.Members, ev.NonMembers),
+	r := &answer.Report{Title: fmt.Sprintf("privamp audit %s %s: %s (%d members, %d non-members)", flag.Spell("scores"), path, quantity.Count(ev.Canaries, "canary", "canaries"), ev.Members, ev.NonMembers),
 		Command: "audit", Result: ev, CSVAll: true, Notes: ev.Notes, Table: &answer.Table{Header: []string{"estimator", "epsilon_lower", "detail", "reason"}}}
 	add := r.Add
 	if c := ev.Comparison; c != nil {

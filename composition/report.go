@@ -46,7 +46,7 @@ func (c Composition) Report(homogeneous bool, flag answer.Flag) *answer.Report {
 	if homogeneous {
 		r.Title = fmt.Sprintf("Composition of k = %d mechanisms, each (%s, %s)-DP", c.Compositions, c.MechanismEpsilon, c.MechanismDelta)
 	}
-	how := "requested with " + flag("method")
+	how := "requested with " + flag.Spell("method")
 	if c.RequestedMethod == "best" {
 		how = "smallest sound ε among the methods tried"
 	}
@@ -63,7 +63,7 @@ func (c Composition) Report(homogeneous bool, flag answer.Flag) *answer.Report {
 	}
 	if c.MaxStepEpsilon != nil {
 		at := "at δ' = " + c.StepDelta.String()
-		r.Add("largest per-step ε0 for "+flag("target_epsilon"), *c.MaxStepEpsilon, at, "exact inverse of ε0√(2k ln(1/δ')) + kε0²/2 (docs/accounting.md §Fully adaptive filter)")
+		r.Add("largest per-step ε0 for "+flag.Spell("target_epsilon"), *c.MaxStepEpsilon, at, "exact inverse of ε0√(2k ln(1/δ')) + kε0²/2 (docs/accounting.md §Fully adaptive filter)")
 		if c.Cor36StepEpsilon != nil {
 			r.Add("per-step ε0 by Cor. 3.6", *c.Cor36StepEpsilon, at, "seed 003, Cor. 3.6: ε/(2√(2k ln(1/δ'))), sufficient only (about 2× conservative)")
 		} else {
@@ -133,7 +133,7 @@ func (res DPSGDAccounting) Report(d rdp.DPSGD, flag answer.Flag) *answer.Report 
 	}
 	r := &answer.Report{Title: title, Command: "dpsgd", Result: res, Assumptions: DPSGDAssumptions(d)}
 	r.Add("q = batch/n", res.SamplingRate, "sampling rate", "input")
-	r.Add("T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉, ⌈epochs/q⌉ or "+flag("steps"))
+	r.Add("T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉, ⌈epochs/q⌉ or "+flag.Spell("steps"))
 	r.Add("z (noise multiplier)", res.NoiseMultiplier, res.NoiseUnit(), zSrc)
 	r.Add("ε", res.Epsilon, "at δ = "+res.Delta.String(), res.Source)
 	if res.Order > 0 {

@@ -127,7 +127,7 @@ func (c EpochCurve) Report(run Training, flag answer.Flag) *answer.Report {
 		return e.String()
 	}
 	if c.Radius == 0 {
-		r.Notes = append(r.Notes, "no bounded domain declared: give "+flag("radius")+" R (every step projects onto a ball of radius R) and "+flag("eta")+" for the bound that stops growing")
+		r.Notes = append(r.Notes, "no bounded domain declared: give "+flag.Spell("radius")+" R (every step projects onto a ball of radius R) and "+flag.Spell("eta")+" for the bound that stops growing")
 	}
 	for _, p := range c.Points {
 		d, s := p.Domain, p.Sampling

@@ -34,7 +34,7 @@ func (ans Answer) CalcReport(name string) *show.Report {
 // describes one.
 func CatalogueReport(flag show.Flag) *show.Report {
 	list := Catalogue()
-	r := &show.Report{Title: "Calculators (privamp calc NAME " + flag("help") + ")", Table: &show.Table{Header: []string{"name", "what", "seed", "source"}}, Command: "calc",
+	r := &show.Report{Title: "Calculators (privamp calc NAME " + flag.Spell("help") + ")", Table: &show.Table{Header: []string{"name", "what", "seed", "source"}}, Command: "calc",
 		Result: struct {
 			Calculators []CalculatorEntry `json:"calculators"`
 		}{list}}
@@ -74,7 +74,7 @@ func (d Description) Report(flag show.Flag) *show.Report {
 	if !d.Evaluated {
 		hdr, rows := d.Grid()
 		r.Table = &show.Table{Header: hdr, Rows: rows}
-		r.Notes = append(r.Notes, fmt.Sprintf("evaluate at your numbers with %s, %s, %s, %s (see %s)", flag("n"), flag("dimension"), flag("epsilon"), flag("delta"), flag("help")))
+		r.Notes = append(r.Notes, fmt.Sprintf("evaluate at your numbers with %s, %s, %s, %s (see %s)", flag.Spell("n"), flag.Spell("dimension"), flag.Spell("epsilon"), flag.Spell("delta"), flag.Spell("help")))
 		return r
 	}
 	hdr, rows := d.EvaluatedGrid()

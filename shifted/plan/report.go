@@ -16,7 +16,8 @@ import (
 const MaxTable = 50
 
 // Shown is what a caller did beside making a plan, as its answer states it:
-// the budgets in words, the files it wrote (empty: none), and Flag, its
+// the budgets in words, the files it writes the plan and its plot to
+// (empty: none; an infeasible plan's answer says they were not written), and Flag, its
 // spelling of an option named by its Options field or output format
 // ("max_sigma", "target_excess_risk", "csv", "json").
 type Shown struct {
@@ -81,7 +82,7 @@ func (res *Result) Report(o Options, s Shown) *answer.Report {
 		tb.Rows = append(tb.Rows, []string{quantity.Int(float64(pt.Index)), pt.ID, quantity.Nearest(pt.Epsilon), quantity.Nearest(pt.Delta), pt.Achieved.String(), quantity.Down(pt.Epsilon - float64(pt.Achieved))})
 	}
 	r.Table = tb
-	r.Notes = append(r.Notes, "many budget groups: the table shows log-spaced positions; "+s.Flag("csv")+" prints every person")
+	r.Notes = append(r.Notes, "many budget groups: the table shows log-spaced positions; "+s.Flag.Spell("csv")+" prints every person")
 	return r
 }
 
@@ -118,9 +119,9 @@ func (p *Plan) WhoAt(t int64) string {
 // answer's notes.
 func (res *Result) InfeasibleReport(o Options, s Shown) (*answer.Report, string) {
 	inf := res.Infeasible
-	capFlag := fmt.Sprintf("%s %g", s.Flag("target_excess_risk"), o.TargetExcessRisk)
+	capFlag := fmt.Sprintf("%s %g", s.Flag.Spell("target_excess_risk"), o.TargetExcessRisk)
 	if inf.CapField == "max_sigma" {
-		capFlag = fmt.Sprintf("%s %g", s.Flag("max_sigma"), o.MaxSigma)
+		capFlag = fmt.Sprintf("%s %g", s.Flag.Spell("max_sigma"), o.MaxSigma)
 	}
 	r := &answer.Report{Title: fmt.Sprintf("privamp plan: INFEASIBLE under %s — %d of %s cannot get their budget", capFlag, inf.UnreachableCount, quantity.Count(res.N, "person", "people")),
 		Result: answerResult{Command: "plan", Result: res}}
@@ -141,7 +142,7 @@ func (res *Result) InfeasibleReport(o Options, s Shown) (*answer.Report, string)
 	tb := &answer.Table{Header: []string{"positions", "who", "target ε", "δ", "smallest ε possible under the cap"}}
 	for i, u := range inf.Unreachable {
 		if i == MaxTable {
-			res.Notes = append(res.Notes, fmt.Sprintf("the table lists the first %d of %d unreachable entries; %s or %s lists them all", MaxTable, len(inf.Unreachable), s.Flag("json"), s.Flag("csv")))
+			res.Notes = append(res.Notes, fmt.Sprintf("the table lists the first %d of %d unreachable entries; %s or %s lists them all", MaxTable, len(inf.Unreachable), s.Flag.Spell("json"), s.Flag.Spell("csv")))
 			break
 		}
 		ach := u.Achievable.String()
