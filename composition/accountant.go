@@ -40,6 +40,12 @@ type Tight struct {
 	Interval float64
 	// Conversion is the RDP-to-DP conversion (zero value: rdp.Improved).
 	Conversion rdp.Conversion
+	// SoundOnly computes what the headline needs and nothing beside it:
+	// no PLD optimistic estimate (pld.Options.SoundOnly; Account's
+	// PLD.EpsilonOptimistic is then 0 and DeltaAt.DeltaOptimistic nil) and,
+	// when Only is AccountPLD, no RDP value beside the PLD's (Account's RDP
+	// nil). The headline is the same bit for bit.
+	SoundOnly bool
 }
 
 // Tightest is the tightest accountant with its defaults.
@@ -194,7 +200,7 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 	}
 	run, isRun := dp.AsSampledGaussianRun(e)
 	exact := isRun && run.Sampling != dp.None && run.Rate == 1
-	pa := pld.Accountant{Options: pld.Options{Interval: t.Interval}}
+	pa := pld.Accountant{Options: pld.Options{Interval: t.Interval, SoundOnly: t.SoundOnly}}
 	switch {
 	case t.Only == AccountRDP:
 	case exact:
@@ -245,7 +251,9 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 
 	var c rdp.Curve
 	var pr rdp.DP
-	if res.RDPNote == "" {
+	// Under SoundOnly the PLD asked for alone answers without RDP beside it.
+	besidePLD := !(t.SoundOnly && t.Only == AccountPLD && res.PLD != nil)
+	if res.RDPNote == "" && besidePLD {
 		var err error
 		if c, err = ra.Curve(e, r); err != nil {
 			return Accounting{}, err
@@ -301,11 +309,14 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 		if res.PLD != nil {
 			ds, do := 0.0, 0.0
 			if sound != nil {
-				ds, do = sound.Delta(x), optim.Delta(x)
+				ds = sound.Delta(x)
+			}
+			if optim != nil {
+				do = optim.Delta(x)
 			}
 			pd, od := dp.Loss(ds), dp.Max(math.Min(do, ds))
 			d.PLDDelta, d.Delta = &pd, pd
-			if !res.Dominated {
+			if !res.Dominated && !t.SoundOnly {
 				d.DeltaOptimistic = &od
 			}
 		}
