@@ -33,18 +33,18 @@ go build -ldflags "-X main.commit=$(git rev-parse HEAD)" -o "$OUT/privamp" ./cmd
 go build -buildmode=c-shared -o "$OUT/libprivamp.so" ./python/_native
 go test -c -o "$OUT/pld.test" ./composition/pld
 
-echo "== 1. in process, Go (composition/pld), ms: median [min, max] of $N"
-"$OUT/pld.test" -test.run '^$' -test.bench '^Benchmark(MNISTSound|MNIST|MillionStepsSound|MillionSteps)$' \
-	-test.count "$N" | "$PY" -c '
+echo "== 1. in process, Go (composition/pld): wall ms median [min, max] of $N; CPU ms per call (user + sys of the process, which makes $N calls, the first cold, / $N)"
+for b in MNISTSound MNIST MillionStepsSound MillionSteps; do
+	/usr/bin/time -f "%U %S" -o "$OUT/time.txt" "$OUT/pld.test" -test.run '^$' -test.bench "^Benchmark$b\$" \
+		-test.benchtime 1x -test.count "$N" > "$OUT/bench.txt"
+	"$PY" -c '
 import re, statistics, sys
-runs = {}
-for line in sys.stdin:
-    m = re.match(r"(Benchmark\S+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op", line)
-    if m:
-        runs.setdefault(m.group(1), []).append(float(m.group(3)) / 1e6)
-for k, v in runs.items():
-    print("%-28s %8.1f [%.1f, %.1f]" % (k, statistics.median(v), min(v), max(v)))
-'
+v = [float(m.group(1)) / 1e6 for m in (re.search(r"\s([\d.]+) ns/op", l) for l in open(sys.argv[2])) if m]
+u, s = map(float, open(sys.argv[3]).read().split()[-2:])
+print("%-28s wall %8.1f [%.1f, %.1f]   CPU %.1f" % ("Benchmark" + sys.argv[1], statistics.median(v), min(v), max(v),
+      (u + s) * 1e3 / len(v)))
+' "$b" "$OUT/bench.txt" "$OUT/time.txt"
+done
 
 echo "== 2. one Python process: dp_accounting against privamp (ctypes), s"
 PYTHONPATH="python:$DPA/python/dp_accounting" PRIVAMP_LIBRARY="$OUT/libprivamp.so" \
