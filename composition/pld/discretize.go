@@ -60,26 +60,7 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 	if cache != nil && len(*cache) == n {
 		tab = *cache
 	} else {
-		tab = make([]tl, n)
-		fill := func(from, to int) {
-			for j := from; j < to; j++ {
-				pa, pb, qa, qb, r := m.tails(float64(f.lo+j) * h)
-				tab[j] = tl{pa, pb, qa, qb, r}
-			}
-		}
-		// Each entry is computed alone, so halves filled in parallel are
-		// the same bit for bit.
-		if half := n / 2; n >= 1<<12 {
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				fill(half, n)
-			}()
-			fill(0, half)
-			<-done
-		} else {
-			fill(0, n)
-		}
+		tab = tailsTable(m, h, f.lo, n)
 		if cache != nil {
 			*cache = tab
 		}
@@ -200,4 +181,29 @@ func gridOf(m loss, o Options) (lo, n int) {
 		return 0, 0
 	}
 	return int(iLo), int(iHi-iLo) + 1
+}
+
+// tailsTable returns m's tails at the n grid losses (lo+j)·h. Each entry
+// is computed alone, so the two halves, filled in parallel, are the same
+// bit for bit as one pass.
+func tailsTable(m loss, h float64, lo, n int) []tl {
+	tab := make([]tl, n)
+	fill := func(from, to int) {
+		for j := from; j < to; j++ {
+			pa, pb, qa, qb, r := m.tails(float64(lo+j) * h)
+			tab[j] = tl{pa, pb, qa, qb, r}
+		}
+	}
+	if half := n / 2; n >= 1<<12 {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			fill(half, n)
+		}()
+		fill(0, half)
+		<-done
+	} else {
+		fill(0, n)
+	}
+	return tab
 }

@@ -219,14 +219,26 @@ func subsampledGaussian(q, z float64, o Options, cache *[2][]tl) (*PLD, error) {
 		cache = new([2][]tl)
 	}
 	rl, al := sampledLoss{q: q, z: z}, sampledLoss{q: q, z: z, add: true}
+	if lo, n := gridOf(rl, o); n > 0 {
+		if len(cache[0]) != n {
+			cache[0] = tailsTable(rl, o.Interval, lo, n)
+		}
+		mirrorTails(cache, lo, al, o)
+	}
+	var add *pmf
+	var errAdd error
+	done := make(chan struct{})
+	go func() { // the two directions' grids in parallel
+		defer close(done)
+		add, errAdd = discretize(al, o, &cache[1])
+	}()
 	rem, err := discretize(rl, o, &cache[0])
+	<-done
 	if err != nil {
 		return nil, err
 	}
-	mirrorTails(cache, rem.lo, al, o)
-	add, err := discretize(al, o, &cache[1])
-	if err != nil {
-		return nil, err
+	if errAdd != nil {
+		return nil, errAdd
 	}
 	return &PLD{opt: o, remove: rem, add: add}, nil
 }
