@@ -295,6 +295,16 @@ func (d *decoder) value(v reflect.Value) error {
 		return err
 	}
 	line := s.line
+	if v.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(v.Type()).Implements(stringElementsType) {
+		switch c {
+		case 'n':
+			_, err := s.literal()
+			return err
+		case '[':
+			return d.stringElements(v.Addr().Interface().(StringElements))
+		}
+		return d.mismatch(c, "a list […]")
+	}
 	if v.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(v.Type()).Implements(elementsType) {
 		switch c {
 		case 'n':

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"bytes"
 	"cmp"
 	"hash/maphash"
 	"runtime"
@@ -17,8 +18,8 @@ import (
 // share their hash bits are told apart by the comparison. 8 bytes per id;
 // for 10⁷ random ids about 10⁴ pairs share their 32 hash bits by chance,
 // each costing one string comparison.
-func duplicates(ids []string) [][2]int {
-	n := len(ids)
+func duplicates(ids *IDs) [][2]int {
+	n := ids.Len()
 	if n < 2 {
 		return nil
 	}
@@ -26,7 +27,7 @@ func duplicates(ids []string) [][2]int {
 	w := make([]uint64, n)
 	parallel(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			w[i] = maphash.String(seed, ids[i])&^(1<<32-1) | uint64(i)
+			w[i] = maphash.Bytes(seed, ids.bytes(i))&^(1<<32-1) | uint64(i)
 		}
 	})
 	sortWords(w)
@@ -45,7 +46,7 @@ func duplicates(ids []string) [][2]int {
 			}
 			ia := int(w[a] & low)
 			for b := a + 1; b < hi; b++ {
-				if w[b] != done && ids[ia] == ids[w[b]&low] {
+				if w[b] != done && bytes.Equal(ids.bytes(ia), ids.bytes(int(w[b]&low))) {
 					out = append(out, [2]int{ia, int(w[b] & low)})
 					w[b] = done
 				}

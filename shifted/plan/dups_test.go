@@ -51,7 +51,7 @@ func TestDuplicatesMatchMap(t *testing.T) {
 				first[id] = i
 			}
 		}
-		if got := duplicates(ids); !reflect.DeepEqual(got, want) {
+		if got := duplicates(new(NewIDs(ids...))); !reflect.DeepEqual(got, want) {
 			t.Fatalf("n = %d: %d pairs, want %d", n, len(got), len(want))
 		}
 	}
