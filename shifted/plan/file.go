@@ -621,12 +621,20 @@ func (p *Plan) WriteTo(w io.Writer) (int64, error) {
 	}
 	floats := func(name string, xs []float64) {
 		cw.Write([]byte("],\n    \"" + name + "\": ["))
+		// A plan's budgets take few values, in runs: the text of the last
+		// one is reused while the value repeats (same bits).
+		var last []byte
+		var lastBits uint64
 		for i, x := range xs {
+			if i == 0 || math.Float64bits(x) != lastBits {
+				last = strconv.AppendFloat(last[:0], x, 'g', -1, 64)
+				lastBits = math.Float64bits(x)
+			}
 			buf = buf[:0]
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
+			buf = append(buf, last...)
 			cw.Write(buf)
 		}
 	}
