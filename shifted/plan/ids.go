@@ -16,7 +16,9 @@ import (
 // ids are never moved either.
 //
 // The zero value is an empty list. IDs decode from a JSON list of strings
-// (package internal/jsonin, one string at a time) and encode as one.
+// (package internal/jsonin, one string at a time) and encode as one. Like a
+// slice, a copied IDs value shares its storage: append to one copy only (or
+// make a new list with NewIDs(ids.Strings()...)).
 type IDs struct {
 	blocks [][]byte // the bytes of the ids, in order of appending; every block but the last is full
 	lo     []uint32 // end offset of each id in the concatenated bytes: low 32 bits
