@@ -23,6 +23,10 @@ type Query struct {
 	Epsilons []float64
 	// Profile asks for δ(ε) at one ε and on the ε–δ curve (Result.Profile).
 	Profile composition.ProfileQuery
+	// SoundOnly computes the headline alone (composition.Tight.SoundOnly):
+	// no EpsilonOptimistic nor DeltaOptimistic, and under the pld
+	// accountant no RDPEpsilon. The headline is the same.
+	SoundOnly bool
 }
 
 // Result is the accounting of an events file. Epsilon is the headline, a
@@ -100,7 +104,7 @@ func Account(ev Events, q Query) (Result, error) {
 			return Result{}, err
 		}
 	}
-	t.Interval = q.Discretization
+	t.Interval, t.SoundOnly = q.Discretization, q.SoundOnly
 	e, rel := ev.DP()
 	if a != composition.AccountRDP {
 		for _, ph := range phases {
@@ -139,7 +143,7 @@ func Account(ev Events, q Query) (Result, error) {
 		switch {
 		case acc.Dominated && res.PLDNote == "":
 			res.PLDNote = noteDominated
-		case !acc.Dominated:
+		case !acc.Dominated && !q.SoundOnly:
 			res.EpsilonOptimistic = &po
 		}
 	}

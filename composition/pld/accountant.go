@@ -98,6 +98,16 @@ func accountOnce(delta float64, k int, o Options, build func(Options) (*PLD, err
 	if err != nil {
 		return Result{}, err
 	}
+	if o.SoundOnly {
+		sound, err := sound1.selfComposeAt(k, delta)
+		if err != nil {
+			return Result{}, err
+		}
+		e, _ := sound.Epsilon(delta)
+		points := sound.Len()
+		sound.release()
+		return result(e, 0, delta, o, points, coarsened), nil
+	}
 	oo := o
 	oo.Discretization = Optimistic
 	optim1, err := build(oo)
@@ -140,12 +150,18 @@ func accountOnce(delta float64, k int, o Options, build func(Options) (*PLD, err
 	points := sound.Len()
 	sound.release()
 	putBuf(optK.p)
+	return result(e, eo, delta, o, points, coarsened), nil
+}
+
+// result is accountOnce's answer: sound ε e, optimistic eo (0 under
+// SoundOnly), at delta on the grid of o.
+func result(e, eo, delta float64, o Options, points int, coarsened bool) Result {
 	src := source
 	if coarsened {
 		src += fmt.Sprintf("; grid interval coarsened from %g to %.4g so that one mechanism's grid stays within %d points and a composition within %d (sound, less tight)", DefaultInterval, o.Interval, autoPoints, autoWindow)
 	}
 	return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(e), Delta: dp.Loss(delta), Source: src}, EpsilonOptimistic: dp.Max(math.Min(eo, e)), Discretization: dp.Num(o.Interval),
-		Method: o.Discretization.String(), Points: points}, nil
+		Method: o.Discretization.String(), Points: points}
 }
 
 // DPSGD accounts for steps of the Poisson-subsampled Gaussian (DP-SGD with

@@ -76,6 +76,8 @@ func (a Accountant) Account(e dp.Event, r dp.Relation, delta float64) (Result, e
 	eps, eo := 0.0, 0.0
 	if sound != nil {
 		eps, _ = sound.Epsilon(delta)
+	}
+	if optim != nil {
 		eo, _ = optim.Epsilon(delta)
 	}
 	return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Source: SourceEvents}, EpsilonOptimistic: dp.Max(math.Min(eo, eps)),
@@ -102,6 +104,7 @@ func (a Accountant) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee,
 	if dp.HasNonPrivate(e) {
 		return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: 1, Accountant: "pld", Source: SourceEvents + "; " + errNonPrivate.Error(), Assumptions: dp.Assumptions(e, r)}, nil
 	}
+	a.Options.SoundOnly = true // δ is the sound PLD's alone
 	sound, _, err := a.PLDs(e, r, 0)
 	if err != nil {
 		return dp.Guarantee{}, err
@@ -114,8 +117,9 @@ func (a Accountant) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee,
 }
 
 // PLDs builds the sound and the optimistic PLD of e under r (both nil for
-// an event that reveals nothing), tuned for queries at delta (0: untuned),
-// on the grid of a.Options (Interval 0: DefaultInterval).
+// an event that reveals nothing; the optimistic one nil under
+// Options.SoundOnly), tuned for queries at delta (0: untuned), on the grid
+// of a.Options (Interval 0: DefaultInterval).
 func (a Accountant) PLDs(e dp.Event, r dp.Relation, delta float64) (sound, optimistic *PLD, err error) {
 	if err := a.Supports(e, r); err != nil {
 		return nil, nil, err
@@ -164,7 +168,9 @@ func (a Accountant) plds(e dp.Event, r dp.Relation, delta float64) (sound, optim
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		optim, errOpt = build(&bo, 0)
+		if !o.SoundOnly {
+			optim, errOpt = build(&bo, 0)
+		}
 	}()
 	sound, err = build(bs, delta)
 	<-done

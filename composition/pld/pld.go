@@ -48,6 +48,12 @@ type Options struct {
 	TailMass float64
 	// MaxPoints caps every grid and FFT length (default 2²⁴).
 	MaxPoints int
+	// SoundOnly skips the optimistic estimate: the accountants then build
+	// and compose the sound PLD alone (about a third less work for a DP-SGD
+	// run), Result.EpsilonOptimistic is 0 (the trivial lower estimate, not
+	// an estimate to print) and Accountant.PLDs returns a nil optimistic
+	// PLD. The sound ε is the same bit for bit.
+	SoundOnly bool
 	// coarsen (set by accountBoth when Interval is left to its default)
 	// lets discretize refuse a grid over autoPoints with a *coarserGrid
 	// naming the interval that fits, which accountBoth then uses.
