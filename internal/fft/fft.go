@@ -81,6 +81,52 @@ func New(n int) *FFT {
 	return t
 }
 
+// Bound returns η(n) = 8u·(log₂n + 1), u = 2⁻⁵³, a bound on the relative
+// ℓ2 rounding error of Coefficients, ‖X̂ − X‖₂ ≤ η(n)·‖X‖₂ over the full
+// spectrum (X_{n−k} = conj X_k, so ‖X‖₂ = √n·‖x‖₂), and of Sequence,
+// ‖ŷ − y‖₂ ≤ η(n)·‖y‖₂; 2η(n)·‖x‖₁ bounds the error of every single
+// output of Coefficients (composition/pld's fftEta is this bound).
+//
+// Why (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed.,
+// 2002, §24.1, Theorem 24.2): an FFT computed as a product of log₂n stages
+// A_k, each a set of radix-2 butterflies (x, y) ↦ (x + wy, x − wy) up to
+// a permutation, with twiddle error |ŵ − w| ≤ μ, has relative ℓ2 error at
+// most log₂n·η/(1 − log₂n·η), η = μ + γ₄(√2 + μ), γ₄ = 4u/(1 − 4u): the
+// computed stage is (A_k + ΔA_k)x with ‖ΔA_k‖₂ ≤ η‖A_k‖₂ and A_k/√2
+// unitary, so the relative errors of the stages compound. Here μ ≤ 2u
+// (Twiddle; TestTwiddleAccuracy), so η ≤ 7.7u. The stages of this FFT:
+//
+//   - packing z_j = x_{2j} + i·x_{2j+1}: exact, ‖z‖₂ = ‖x‖₂.
+//   - each radix-4 stage is two radix-2 stages B = A_{k+1}A_k (‖B‖₂ = 2),
+//     fused: per butterfly, two layers of exact-sign additions (error at
+//     most 2u·‖a‖₂ + 2u·‖a‖₂ to first order, the second layer having norm
+//     √2), then one product by a directly computed twiddle w^j, w^{2j} or
+//     w^{3j} (error ≤ (μ + √2γ₂)·2‖a‖₂; multiplying by ∓i is exact), so
+//     at most (9.7u + 2μ)‖a‖₂ ≤ 2η·‖B‖₂‖a‖₂, the two-stage allowance;
+//     the final radix-2 stage (odd log₂(n/2)) has twiddle 1.
+//   - the bit-reversal permutation: exact.
+//   - the real post-processing maps each pair (Z_k, conj Z_{m−k}),
+//     m = n/2, to (X_k, conj X_{m−k}) by the unitary matrix
+//     ½[[1 − iw, 1 + iw], [1 + iw, 1 − iw]] (w = e^{−2πik/n}), computed as
+//     A = Z_k + conj Z_{m−k}, B = Z_k − conj Z_{m−k}, c = wB, ½(A ∓ ic):
+//     error at most √((u)² + (μ + 3.9u)²)·|(A, B)| + u·|(X_k, X_{m−k})| ≤
+//     6.9u·|(Z_k, Z_{m−k})| < η·|(Z_k, Z_{m−k})|; X_0, X_m = Re Z_0 ± Im Z_0
+//     (error u) and X_{m/2} = conj Z_{m/2} (exact, w = −i). Over the full
+//     spectrum ‖X‖₂ = √2‖Z‖₂ pair by pair, so relative errors carry over.
+//
+// So log₂(n/2) + 1 = log₂n stages of relative error at most η ≤ 7.7u each:
+// log₂n·η/(1 − log₂n·η) < 8u·(log₂n + 1) for n ≤ 2⁴⁰. Sequence runs the
+// same stages backwards on conjugates (conjugation, ±i and the factor 2
+// are exact), with the same bound relative to ‖y‖₂ = √n·‖X‖₂.
+// Per output: each stage's butterflies feeding one output act on disjoint
+// parts of the input (modulus at most their ℓ1 norm), so a radix-2 stage
+// adds at most (μ + 4u)·‖x‖₁ ≤ 6u·‖x‖₁ to it; the post-processing passes
+// the errors of Z_k and Z_{m−k} on with a factor at most √2 and adds at
+// most 14u·‖x‖₁: in all 8.5u·(log₂n − 1) + 14u < 2η(n) per unit ‖x‖₁.
+// The model is Higham's: no underflow or overflow (subnormal
+// intermediates, below 2⁻¹⁰²² times the input's size, are not covered).
+func Bound(n int) float64 { return 8 * 0x1p-53 * float64(bits.Len(uint(n))) }
+
 // Len returns the length of the real sequence.
 func (t *FFT) Len() int { return t.n }
 
