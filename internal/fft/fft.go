@@ -15,9 +15,10 @@
 // Twiddle factors are computed directly for every index (never by a
 // recurrence): the angle is reduced to [0, π/4] by exact octant symmetry,
 // formed in double-double (2π·k/N with 2π split in two float64s) and
-// passed to math.Sincos with a first-order correction, so each twiddle's
-// error is at most μ = 2u (u = 2⁻⁵³; TestTwiddleAccuracy measures it
-// against a double-double reference at every index up to N = 2²⁰).
+// passed to math.Sincos with a first-order correction; each twiddle's
+// error measures at most 1.7u (u = 2⁻⁵³; TestTwiddleAccuracy checks ≤ 2u
+// against a double-double reference at every index up to N = 2²⁰), and
+// Bound's argument needs μ ≤ 4u.
 package fft
 
 import (
@@ -87,44 +88,50 @@ func New(n int) *FFT {
 // ‖ŷ − y‖₂ ≤ η(n)·‖y‖₂; 2η(n)·‖x‖₁ bounds the error of every single
 // output of Coefficients (composition/pld's fftEta is this bound).
 //
-// Why (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed.,
-// 2002, §24.1, Theorem 24.2): an FFT computed as a product of log₂n stages
-// A_k, each a set of radix-2 butterflies (x, y) ↦ (x + wy, x − wy) up to
-// a permutation, with twiddle error |ŵ − w| ≤ μ, has relative ℓ2 error at
-// most log₂n·η/(1 − log₂n·η), η = μ + γ₄(√2 + μ), γ₄ = 4u/(1 − 4u): the
-// computed stage is (A_k + ΔA_k)x with ‖ΔA_k‖₂ ≤ η‖A_k‖₂ and A_k/√2
-// unitary, so the relative errors of the stages compound. Here μ ≤ 2u
-// (Twiddle; TestTwiddleAccuracy), so η ≤ 7.7u. The stages of this FFT:
+// Why. Higham (Accuracy and Stability of Numerical Algorithms, 2nd ed.,
+// 2002, §24.1, Theorem 24.2) bounds a radix-2 FFT, a product of log₂n
+// stages A_k (butterflies (x, y) ↦ (x + wy, x − wy) up to a permutation,
+// A_k/√2 unitary, twiddle error |ŵ − w| ≤ μ), by log₂n·η/(1 − log₂n·η),
+// η = μ + γ₄(√2 + μ), γ₄ = 4u/(1 − 4u): the computed stage is
+// (A_k + ΔA_k)x with ‖ΔA_k‖₂ ≤ η‖A_k‖₂, so relative stage errors ε_k
+// compound to at most Π(1 + ε_k) − 1 ≤ Σε_k/(1 − Σε_k). The same proof
+// applies stage by stage to this FFT, with these per-stage ε (μ ≤ 4u
+// assumed; Twiddle measures ≤ 1.7u, TestTwiddleAccuracy asserts ≤ 2u;
+// complex products err by at most √2γ₂|ŵ||s|, Higham Lemma 3.5):
 //
 //   - packing z_j = x_{2j} + i·x_{2j+1}: exact, ‖z‖₂ = ‖x‖₂.
-//   - each radix-4 stage is two radix-2 stages B = A_{k+1}A_k (‖B‖₂ = 2),
-//     fused: per butterfly, two layers of exact-sign additions (error at
-//     most 2u·‖a‖₂ + 2u·‖a‖₂ to first order, the second layer having norm
-//     √2), then one product by a directly computed twiddle w^j, w^{2j} or
-//     w^{3j} (error ≤ (μ + √2γ₂)·2‖a‖₂; multiplying by ∓i is exact), so
-//     at most (9.7u + 2μ)‖a‖₂ ≤ 2η·‖B‖₂‖a‖₂, the two-stage allowance;
-//     the final radix-2 stage (odd log₂(n/2)) has twiddle 1.
+//   - a radix-4 stage is two radix-2 stages B = A_{k+1}A_k (‖B‖₂ = 2,
+//     B/2 unitary) fused: per butterfly a (4 points), one layer of
+//     additions (error ≤ u·√2‖a‖₂), a second of norm √2 (±, ∓i exact;
+//     error ≤ 2u‖a‖₂ + 2u(1+u)‖a‖₂), one product by a directly computed
+//     twiddle (error ≤ (μ + √2γ₂(1+μ))·2‖a‖₂(1+2u)): in all at most
+//     (9.7u + 2μ)‖a‖₂ = (4.9u + μ)·‖B‖₂‖a‖₂, under the 2η of the two
+//     radix-2 stages it replaces; ε ≤ 8.9u per two levels.
+//   - the final radix-2 stage (odd log₂(n/2)) has twiddle 1: ε ≤ u.
 //   - the bit-reversal permutation: exact.
 //   - the real post-processing maps each pair (Z_k, conj Z_{m−k}),
 //     m = n/2, to (X_k, conj X_{m−k}) by the unitary matrix
 //     ½[[1 − iw, 1 + iw], [1 + iw, 1 − iw]] (w = e^{−2πik/n}), computed as
-//     A = Z_k + conj Z_{m−k}, B = Z_k − conj Z_{m−k}, c = wB, ½(A ∓ ic):
-//     error at most √((u)² + (μ + 3.9u)²)·|(A, B)| + u·|(X_k, X_{m−k})| ≤
-//     6.9u·|(Z_k, Z_{m−k})| < η·|(Z_k, Z_{m−k})|; X_0, X_m = Re Z_0 ± Im Z_0
-//     (error u) and X_{m/2} = conj Z_{m/2} (exact, w = −i). Over the full
-//     spectrum ‖X‖₂ = √2‖Z‖₂ pair by pair, so relative errors carry over.
+//     A = Z_k + conj Z_{m−k}, B = Z_k − conj Z_{m−k}, c = wB, ½(A ∓ ic)
+//     (halving exact): error at most √(u² + (μ + 3.9u)²)·|(A, B)|/√2 ·√2
+//     + u·|(X_k, X_{m−k})| ≤ 8.9u·|(Z_k, Z_{m−k})|; X_0, X_m = Re Z_0 ±
+//     Im Z_0 (error u) and X_{m/2} = conj Z_{m/2} (exact: w = −i). Over
+//     the full spectrum ‖X‖₂ = √2‖Z‖₂ pair by pair, so relative errors
+//     carry over: ε ≤ 8.9u.
 //
-// So log₂(n/2) + 1 = log₂n stages of relative error at most η ≤ 7.7u each:
-// log₂n·η/(1 − log₂n·η) < 8u·(log₂n + 1) for n ≤ 2⁴⁰. Sequence runs the
-// same stages backwards on conjugates (conjugation, ±i and the factor 2
-// are exact), with the same bound relative to ‖y‖₂ = √n·‖X‖₂.
+// So Σε ≤ 4.5u·log₂(n/2) + u + 8.9u < 8u·(log₂n + 1)(1 − Σε) for every
+// n ≤ 2⁴⁰: one real FFT stays within η(n), the radix-2 bound's form with
+// its factor 8u ≥ μ + γ₄(√2 + μ) for μ ≤ 2u. Sequence runs the same
+// stages backwards on conjugates (conjugation, ±i and the factor 2 are
+// exact), relative to ‖y‖₂ = √n·‖X‖₂.
 // Per output: each stage's butterflies feeding one output act on disjoint
-// parts of the input (modulus at most their ℓ1 norm), so a radix-2 stage
-// adds at most (μ + 4u)·‖x‖₁ ≤ 6u·‖x‖₁ to it; the post-processing passes
-// the errors of Z_k and Z_{m−k} on with a factor at most √2 and adds at
-// most 14u·‖x‖₁: in all 8.5u·(log₂n − 1) + 14u < 2η(n) per unit ‖x‖₁.
+// parts of the input (modulus at most their ℓ1 norm), so a stage adds at
+// most (μ + 4u)·‖x‖₁ ≤ 8u·‖x‖₁ per level to it; the post-processing
+// passes the errors of Z_k and Z_{m−k} on with a factor at most √2 and
+// adds at most 18u·‖x‖₁: in all 8√2u·log₂(n/2) + 18u < 2η(n)·‖x‖₁.
 // The model is Higham's: no underflow or overflow (subnormal
 // intermediates, below 2⁻¹⁰²² times the input's size, are not covered).
+// TestErrorBound measures every case against a double-double reference.
 func Bound(n int) float64 { return 8 * 0x1p-53 * float64(bits.Len(uint(n))) }
 
 // Len returns the length of the real sequence.
@@ -136,8 +143,8 @@ const (
 	twoPiLo = 2.4492935982947064e-16
 )
 
-// Twiddle returns e^{−2πik/N} for N a power of two, to within 2u in
-// modulus (see the package comment).
+// Twiddle returns e^{−2πik/N} for N a power of two (measured within 1.7u
+// in modulus; see the package comment).
 func Twiddle(k, N int) complex128 {
 	if N < 8 {
 		k, N = k*(8/N), 8
