@@ -114,7 +114,7 @@ func New(n int) *FFT {
 //     ½[[1 − iw, 1 + iw], [1 + iw, 1 − iw]] (w = e^{−2πik/n}), computed as
 //     A = Z_k + conj Z_{m−k}, B = Z_k − conj Z_{m−k}, c = wB, ½(A ∓ ic)
 //     (halving exact): error at most √(u² + (μ + 3.9u)²)·|(A, B)|/√2 ·√2
-//     + u·|(X_k, X_{m−k})| ≤ 8.9u·|(Z_k, Z_{m−k})|; X_0, X_m = Re Z_0 ±
+//   - u·|(X_k, X_{m−k})| ≤ 8.9u·|(Z_k, Z_{m−k})|; X_0, X_m = Re Z_0 ±
 //     Im Z_0 (error u) and X_{m/2} = conj Z_{m/2} (exact: w = −i). Over
 //     the full spectrum ‖X‖₂ = √2‖Z‖₂ pair by pair, so relative errors
 //     carry over: ε ≤ 8.9u.
