@@ -113,13 +113,14 @@ func New(n int) *FFT {
 //     m = n/2, to (X_k, conj X_{m−k}) by the unitary matrix
 //     ½[[1 − iw, 1 + iw], [1 + iw, 1 − iw]] (w = e^{−2πik/n}), computed as
 //     A = Z_k + conj Z_{m−k}, B = Z_k − conj Z_{m−k}, c = wB, ½(A ∓ ic)
-//     (halving exact): error at most √(u² + (μ + 3.9u)²)·|(A, B)|/√2 ·√2
-//   - u·|(X_k, X_{m−k})| ≤ 8.9u·|(Z_k, Z_{m−k})|; X_0, X_m = Re Z_0 ±
-//     Im Z_0 (error u) and X_{m/2} = conj Z_{m/2} (exact: w = −i). Over
-//     the full spectrum ‖X‖₂ = √2‖Z‖₂ pair by pair, so relative errors
-//     carry over: ε ≤ 8.9u.
+//     (halving exact): error at most √(u² + (μ + 3.9u)²)·|(A, B)| plus
+//     u·|(X_k, X_{m−k})|, with |(A, B)| = √2·|(Z_k, Z_{m−k})| and the
+//     ½ and the two outputs' √2 cancelling, so ≤ 9u·|(Z_k, Z_{m−k})|;
+//     X_0, X_m = Re Z_0 ± Im Z_0 (error u) and X_{m/2} = conj Z_{m/2}
+//     (exact: w = −i). Over the full spectrum ‖X‖₂ = √2‖Z‖₂ pair by
+//     pair, so relative errors carry over: ε ≤ 9u.
 //
-// So Σε ≤ 4.5u·log₂(n/2) + u + 8.9u < 8u·(log₂n + 1)(1 − Σε) for every
+// So Σε ≤ 4.5u·log₂(n/2) + u + 9u < 8u·(log₂n + 1)(1 − Σε) for every
 // n ≤ 2⁴⁰: one real FFT stays within η(n), the radix-2 bound's form with
 // its factor 8u ≥ μ + γ₄(√2 + μ) for μ ≤ 2u. Sequence runs the same
 // stages backwards on conjugates (conjugation, ±i and the factor 2 are
