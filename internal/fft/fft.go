@@ -16,9 +16,9 @@
 // recurrence): the angle is reduced to [0, π/4] by exact octant symmetry,
 // formed in double-double (2π·k/N with 2π split in two float64s) and
 // passed to math.Sincos with a first-order correction; each twiddle's
-// error measures at most 1.7u (u = 2⁻⁵³; TestTwiddleAccuracy checks ≤ 2u
-// against a double-double reference at every index up to N = 2²⁰), and
-// Bound's argument needs μ ≤ 4u.
+// error measures at most 1.98u (u = 2⁻⁵³, every index up to N = 2²⁰;
+// TestTwiddleAccuracy checks ≤ 3u against a double-double reference),
+// and Bound's argument needs μ ≤ 4u.
 package fft
 
 import (
@@ -96,7 +96,7 @@ func New(n int) *FFT {
 // (A_k + ΔA_k)x with ‖ΔA_k‖₂ ≤ η‖A_k‖₂, so relative stage errors ε_k
 // compound to at most Π(1 + ε_k) − 1 ≤ Σε_k/(1 − Σε_k). The same proof
 // applies stage by stage to this FFT, with these per-stage ε (μ ≤ 4u
-// assumed; Twiddle measures ≤ 1.7u, TestTwiddleAccuracy asserts ≤ 2u;
+// assumed; Twiddle measures ≤ 1.98u, TestTwiddleAccuracy asserts ≤ 3u;
 // complex products err by at most √2γ₂|ŵ||s|, Higham Lemma 3.5):
 //
 //   - packing z_j = x_{2j} + i·x_{2j+1}: exact, ‖z‖₂ = ‖x‖₂.
@@ -122,7 +122,8 @@ func New(n int) *FFT {
 //
 // So Σε ≤ 4.5u·log₂(n/2) + u + 9u < 8u·(log₂n + 1)(1 − Σε) for every
 // n ≤ 2⁴⁰: one real FFT stays within η(n), the radix-2 bound's form with
-// its factor 8u ≥ μ + γ₄(√2 + μ) for μ ≤ 2u. Sequence runs the same
+// its factor 8u ≥ μ + γ₄(√2 + μ) for μ ≤ 2u, and the bound holds up to
+// μ = 4u. Sequence runs the same
 // stages backwards on conjugates (conjugation, ±i and the factor 2 are
 // exact), relative to ‖y‖₂ = √n·‖X‖₂.
 // Per output: each stage's butterflies feeding one output act on disjoint
@@ -144,7 +145,7 @@ const (
 	twoPiLo = 2.4492935982947064e-16
 )
 
-// Twiddle returns e^{−2πik/N} for N a power of two (measured within 1.7u
+// Twiddle returns e^{−2πik/N} for N a power of two (measured within 1.98u
 // in modulus; see the package comment).
 func Twiddle(k, N int) complex128 {
 	if N < 8 {
