@@ -19,6 +19,7 @@ const windowTail = 1e-18
 // Theorem 24.2, radix-2: log₂n · (μ + γ₄(√2 + μ)), the radix-4 stages and
 // the real post-processing included).
 func fftEta(n int) float64 { return fft.Bound(n) }
+
 func norms(p []float64) (l1, l2 float64) {
 	for _, v := range p {
 		l1 += math.Abs(v)
@@ -163,7 +164,9 @@ func (f *pmf) tiltAt(k int, c float64) float64 {
 // fftSize returns the smallest power of two ≥ n (and ≥ 2), the lengths
 // internal/fft transforms: at the next power of two it is 2.3–6 times
 // faster than gonum's FFTPACK at the smallest 2^a·3^b·5^c ≥ n, the length
-// used before (BenchmarkWorkload in internal/fft, BENCHMARKS.md).
+// used before (BenchmarkWorkload in internal/fft, BENCHMARKS.md). A
+// power of two over max is refused even where a 2^a·3^b·5^c length would
+// have fitted (the default caps are powers of two).
 // Memory is reused across calls: a fresh page costs more here than the
 // arithmetic done on it. FFT objects (their twiddle tables cost as much as
 // a transform) are kept by length, float buffers by size class, each in
