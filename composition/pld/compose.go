@@ -161,12 +161,6 @@ func (f *pmf) tiltAt(k int, c float64) float64 {
 	return math.Exp(lt)
 }
 
-// fftSize returns the smallest power of two ≥ n (and ≥ 2), the lengths
-// internal/fft transforms: at the next power of two it is 2.3–6 times
-// faster than gonum's FFTPACK at the smallest 2^a·3^b·5^c ≥ n, the length
-// used before (BenchmarkWorkload in internal/fft, BENCHMARKS.md). A
-// power of two over max is refused even where a 2^a·3^b·5^c length would
-// have fitted (the default caps are powers of two).
 // Memory is reused across calls: a fresh page costs more here than the
 // arithmetic done on it. FFT objects (their twiddle tables cost as much as
 // a transform) are kept by length, float buffers by size class, each in
@@ -274,6 +268,12 @@ func (d *PLD) release() {
 	}
 }
 
+// fftSize returns the smallest power of two ≥ n (and ≥ 2), the lengths
+// internal/fft transforms: at the next power of two it is 2.3–6 times
+// faster than gonum's FFTPACK at the smallest 2^a·3^b·5^c ≥ n, the length
+// used before (BenchmarkWorkload in internal/fft, BENCHMARKS.md). A
+// power of two over max is refused even where a 2^a·3^b·5^c length would
+// have fitted (the default caps are powers of two).
 func fftSize(n, max int) (int, error) {
 	m := 2
 	for m < n {
