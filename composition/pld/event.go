@@ -53,6 +53,18 @@ func (Accountant) Supports(e dp.Event, r dp.Relation) error {
 // Account is the sound ε at delta of e under r with the optimistic
 // estimate beside it (see Result).
 func (a Accountant) Account(e dp.Event, r dp.Relation, delta float64) (Result, error) {
+	return a.AccountAt(e, r, delta, nil)
+}
+
+// AccountAt is Account with δ at each of epsilons (Result.At) read off the
+// same sound and optimistic PLDs that give ε, so that they are built once:
+// the same numbers as Delta and PLDs give, at about half the work.
+func (a Accountant) AccountAt(e dp.Event, r dp.Relation, delta float64, epsilons []float64) (Result, error) {
+	for _, x := range epsilons {
+		if err := field.NonNegative("epsilon", x); err != nil {
+			return Result{}, err
+		}
+	}
 	if err := a.Supports(e, r); err != nil {
 		return Result{}, err
 	}
@@ -64,10 +76,12 @@ func (a Accountant) Account(e dp.Event, r dp.Relation, delta float64) (Result, e
 		return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(inf), Delta: dp.Loss(delta), Accountant: "pld", Source: SourceEvents + "; " + errNonPrivate.Error()}, EpsilonOptimistic: dp.Max(inf)}, nil
 	}
 	if run, ok := dp.AsSampledGaussianRun(e); ok && run.Sampling != dp.None && run.Rate < 1 {
+		o := a.Options
+		o.at = epsilons
 		if r == dp.ReplaceOne {
-			return DPSGDReplaceOne(run.Rate, run.Noise, int(run.Steps), delta, a.Options)
+			return DPSGDReplaceOne(run.Rate, run.Noise, int(run.Steps), delta, o)
 		}
-		return DPSGD(run.Rate, run.Noise, int(run.Steps), delta, a.Options)
+		return DPSGD(run.Rate, run.Noise, int(run.Steps), delta, o)
 	}
 	sound, optim, points, o, err := a.plds(e, r, delta)
 	if err != nil {
@@ -79,7 +93,7 @@ func (a Accountant) Account(e dp.Event, r dp.Relation, delta float64) (Result, e
 		eo, _ = optim.Epsilon(delta)
 	}
 	return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Source: SourceEvents}, EpsilonOptimistic: dp.Max(math.Min(eo, eps)),
-		Discretization: dp.Num(o.Interval), Method: o.Discretization.String(), Points: points}, nil
+		Discretization: dp.Num(o.Interval), Method: o.Discretization.String(), Points: points, At: deltasAt(sound, optim, epsilons)}, nil
 }
 
 // Epsilon is the PLD's sound ε at delta.
