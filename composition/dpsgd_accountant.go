@@ -228,7 +228,7 @@ func withPoisson(res *DPSGDAccounting, d rdp.DPSGD, a string) error {
 	res.PoissonEpsilon, res.PoissonAccountant = &pe, pr.Accountant
 	note := fmt.Sprintf("with Poisson sampling at the same expected batch size (q = 1/k, same steps and noise) ε = %s by %s", pr.Epsilon, pr.Accountant)
 	if pr.Accountant != AccountRDP && pr.RDPEpsilon > 0 {
-		note += fmt.Sprintf(" (%s by rdp, the accountant of the balls-in-bins bound)", pr.RDPEpsilon)
+		note += fmt.Sprintf(" (%s by rdp)", pr.RDPEpsilon)
 	}
 	res.RDPNote = joinNotes(res.RDPNote, note)
 	return nil

@@ -3,6 +3,7 @@ package pld
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
@@ -40,9 +41,6 @@ func (Accountant) Supports(e dp.Event, r dp.Relation) error {
 		return err
 	}
 	return dp.Leaves(e, func(l dp.Event, k float64) error {
-		if _, ok := l.(dp.RandomAllocation); ok {
-			return fmt.Errorf("no PLD of random allocation (balls-in-bins) is implemented: Feldman & Shenfeld's construction (arXiv 2602.17284) was not read in full; the RDP accountant bounds it")
-		}
 		if k > MaxRuns {
 			return fmt.Errorf("a %s event runs %g times, more than the PLD accountant composes (%d)", l.EventType(), k, MaxRuns)
 		}
@@ -92,7 +90,14 @@ func (a Accountant) AccountAt(e dp.Event, r dp.Relation, delta float64, epsilons
 		eps, _ = sound.Epsilon(delta)
 		eo, _ = optim.Epsilon(delta)
 	}
-	return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Source: SourceEvents}, EpsilonOptimistic: dp.Max(math.Min(eo, eps)),
+	src := SourceEvents
+	_ = dp.Leaves(e, func(l dp.Event, _ float64) error {
+		if _, ok := l.(dp.RandomAllocation); ok && !strings.Contains(src, SourceAllocation) {
+			src += "; " + SourceAllocation
+		}
+		return nil
+	})
+	return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(delta), Source: src}, EpsilonOptimistic: dp.Max(math.Min(eo, eps)),
 		Discretization: dp.Num(o.Interval), Method: o.Discretization.String(), Points: points, At: deltasAt(sound, optim, epsilons)}, nil
 }
 
@@ -272,6 +277,9 @@ func (b *treeBuilder) event(e dp.Event) (*PLD, error) {
 			return p.SelfComposeFor(int(k), b.delta)
 		}
 		return p.SelfCompose(int(k))
+	case dp.RandomAllocation: // add/remove only (dp.Check)
+		z := x.Event.(dp.Gaussian).NoiseMultiplier
+		return RandomAllocation(x.NumSteps, z/b.sens, b.opt)
 	case dp.Composed:
 		var acc *PLD
 		for _, c := range x.Events {
