@@ -77,7 +77,7 @@ func exactAllocation(steps int, z, eps float64) (rem, add float64) {
 // at least the exact one (up to the oracle's own quadrature error, 1e-9
 // relative) and the optimistic PLD's at most it; the sound one is close
 // (within 1% + 1e-9). The check can fail: the sound PLD's δ at ε lies
-// above the exact δ at ε + 0.01 where that is positive.
+// above the exact δ at ε + 0.01 where that is positive (t ≤ 2).
 func TestRandomAllocationPLDAgainstExact(t *testing.T) {
 	zs := []float64{0.6, 1, 2}
 	if testing.Short() {
@@ -95,7 +95,11 @@ func TestRandomAllocationPLDAgainstExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, eps := range []float64{0, 0.1, 0.5, 1, 2, 3} {
+			epss := []float64{0, 0.1, 0.5, 1, 2, 3}
+			if steps == 3 && testing.Short() { // the 2-D quadrature is the cost
+				epss = []float64{0.5, 2}
+			}
+			for _, eps := range epss {
 				er, ea := exactAllocation(steps, z, eps)
 				sr := sound.remove.profile(true).delta(eps)
 				sa := sound.add.profile(true).delta(eps)
@@ -110,6 +114,9 @@ func TestRandomAllocationPLDAgainstExact(t *testing.T) {
 				}
 				if sr > er*1.01+1e-9 || sa > ea*1.01+1e-9 {
 					t.Errorf("t=%d z=%g ε=%g: sound δ remove %g add %g, exact %g %g: loose", steps, z, eps, sr, sa, er, ea)
+				}
+				if steps == 3 {
+					continue
 				}
 				if er2, _ := exactAllocation(steps, z, eps+0.01); er2 > 1e-6 && !(sr > er2) {
 					t.Errorf("t=%d z=%g ε=%g: the check cannot tell ε from ε + 0.01", steps, z, eps)
