@@ -57,7 +57,8 @@ func TestDPSGDBallsInBins(t *testing.T) {
 	c := d
 	c.Calibrate, c.TargetEpsilon = true, 1
 	cr, err := DPSGDWith(c, AccountBest)
-	if err != nil || !(float64(cr.Epsilon) <= 1) || !(float64(cr.NoiseMultiplier) > 1) {
-		t.Errorf("calibrated: %+v %v", cr, err)
+	rc, err2 := DPSGDWith(c, AccountRDP)
+	if err != nil || err2 != nil || !(float64(cr.Epsilon) <= 1 && float64(cr.Epsilon) > 0.99) || !(cr.NoiseMultiplier < rc.NoiseMultiplier) || cr.Accountant != AccountPLD {
+		t.Errorf("calibrated: z %v ε %v by %s (%v), by RDP alone z %v (%v)", cr.NoiseMultiplier, cr.Epsilon, cr.Accountant, err, rc.NoiseMultiplier, err2)
 	}
 }
