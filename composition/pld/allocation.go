@@ -41,8 +41,9 @@ import (
 // same way (connect the dots: Doroshenko et al. 2022), cell by cell, from
 // its exact cell masses. Tails: atoms whose Q-mass below the grid or
 // P-mass above it is at most TailMass are moved onto its ends by the same
-// split against the ±∞ atoms (exactly, not dropped). Masses that rounding
-// makes negative are clamped and their size added to both ∞ atoms.
+// split against the ±∞ atoms (exactly, not dropped). Where rounding would
+// make a one-step split mass negative it is clamped, and the cell's P-mass
+// that the clamped split does not represent is added to the P-only atom.
 //
 // The optimistic PLD (an estimate from below, never a guarantee) merges
 // instead of splitting: each merged atom is added, with both its masses,
@@ -157,6 +158,8 @@ func allocOne(m float64, o Options, md allocMode) *allocPair {
 			q2 = math.Min(math.Max(q2, 0), qc)
 			a.q[k] += qc - q2
 			a.q[k+1] += q2
+			// P-mass a clamped split does not represent goes to +∞.
+			a.pInf += math.Max(pc-math.Exp(g0)*(qc-q2)-math.Exp(g1)*q2, 0)
 		default: // the cell is one bucket
 			a.q[k] += qc
 			a.p[k] += pc

@@ -90,6 +90,17 @@ func TestRandomAllocationPLDAgainstExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Both measures keep their mass: P = Σe^g·q + P-only, Q = Σq + Q-only.
+			pm, qm := sound.remove.inf, sound.add.inf
+			for _, x := range sound.remove.p {
+				pm += x
+			}
+			for _, x := range sound.add.p {
+				qm += x
+			}
+			if pm < 1-1e-12 || pm > 1+1e-9 || qm < 1-1e-12 || qm > 1+1e-9 {
+				t.Errorf("t=%d z=%g: masses P %v, Q %v", steps, z, pm, qm)
+			}
 			o.Discretization = Optimistic
 			optim, err := RandomAllocation(int64(steps), z, o)
 			if err != nil {
