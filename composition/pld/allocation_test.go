@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/numeric"
 )
 
@@ -134,5 +135,34 @@ func TestRandomAllocationPLDAgainstExact(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRandomAllocationAgainstAuthorsCode: Feldman & Shenfeld's own PLD
+// accountant (github.com/moshenfeld/PLD_accounting, run from source here
+// with dp_accounting's source; its FFT method, loss discretization 1e-3 or
+// 5e-4, tail truncation 1e-12, BoundType.DOMINATES, one value each) printed
+// these upper bounds on ε at δ = 1e-5; ours must not be looser, and at
+// t = 2 both sit on the exact value (3.69739, the oracle above).
+func TestRandomAllocationAgainstAuthorsCode(t *testing.T) {
+	cases := []struct {
+		steps, epochs int64
+		z, authors    float64
+	}{
+		{2, 1, 1, 3.697957},     // discretization 1e-3
+		{240, 1, 1.1, 0.407113}, // 5e-4
+		{240, 3, 1.1, 0.966323}, // 2e-3
+	}
+	a := Accountant{}
+	for _, c := range cases {
+		e := dp.SelfComposed{Event: dp.RandomAllocation{NumSteps: c.steps, Event: dp.Gaussian{NoiseMultiplier: c.z}}, Count: c.epochs}
+		r, err := a.Account(e, dp.AddRemove, 1e-5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(float64(r.Epsilon) <= c.authors+1e-3) || !(float64(r.EpsilonOptimistic) <= float64(r.Epsilon)) {
+			t.Errorf("t=%d, %d epochs, z=%g: ε %v (optimistic %v), the authors' code %v", c.steps, c.epochs, c.z, r.Epsilon, r.EpsilonOptimistic, c.authors)
+		}
+		t.Logf("t=%d, %d epochs, z=%g: ε %v (optimistic %v), the authors' code %v", c.steps, c.epochs, c.z, r.Epsilon, r.EpsilonOptimistic, c.authors)
 	}
 }
