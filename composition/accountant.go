@@ -262,7 +262,7 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 		}()
 	}
 	if t.Only != AccountRDP && res.PLDNote == "" {
-		p, err := pa.Account(e, r, delta)
+		p, err := pa.AccountAt(e, r, delta, epsilons) // δ(ε) from the same PLDs: built once
 		switch {
 		case err == nil:
 			res.PLD = &p
@@ -321,27 +321,32 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 	if len(epsilons) == 0 {
 		return res, nil
 	}
-	var sound, optim *pld.PLD
+	var at []pld.DeltaAt
 	if res.PLD != nil {
-		var err error
-		if sound, optim, err = pa.PLDs(e, r, delta); err != nil {
-			return Accounting{}, err
+		if at = res.PLD.At; len(at) != len(epsilons) { // not read off by AccountAt: build the PLDs
+			sound, optim, err := pa.PLDs(e, r, delta)
+			if err != nil {
+				return Accounting{}, err
+			}
+			at = make([]pld.DeltaAt, len(epsilons))
+			for i, x := range epsilons {
+				if at[i].Epsilon = x; sound != nil {
+					at[i].Delta = sound.Delta(x)
+				}
+				if optim != nil { // nil under SoundOnly
+					at[i].Optimistic = optim.Delta(x)
+				}
+			}
 		}
 	}
-	for _, x := range epsilons {
+	for i, x := range epsilons {
 		d := DeltaAt{Epsilon: dp.Num(x), Delta: 1}
 		if exact {
 			ed := dp.Loss(GaussianDelta(res.Mu, x))
 			d.Delta = ed
 		}
 		if res.PLD != nil {
-			ds, do := 0.0, 0.0
-			if sound != nil {
-				ds = sound.Delta(x)
-			}
-			if optim != nil {
-				do = optim.Delta(x)
-			}
+			ds, do := at[i].Delta, at[i].Optimistic
 			pd, od := dp.Loss(ds), dp.Max(math.Min(do, ds))
 			d.PLDDelta, d.Delta = &pd, pd
 			if !res.Dominated && !t.SoundOnly {

@@ -108,11 +108,8 @@ func Account(ev Events, q Query) (Result, error) {
 	e, rel := ev.DP()
 	if a != composition.AccountRDP {
 		for _, ph := range phases {
-			if float64(ph.Count) > maxPLDCount || ph.Sampling == dp.BallsInBins {
+			if float64(ph.Count) > maxPLDCount {
 				note := fmt.Sprintf("PLD does not apply: %s runs %s times, more than the PLD accountant composes (%d)", ph.Path, ph.Count, maxPLDCount)
-				if ph.Sampling == dp.BallsInBins {
-					note = "PLD does not apply: " + ph.Path + " is balls-in-bins (RandomAllocation), which has no PLD here; rdp or best answer"
-				}
 				if a == composition.AccountPLD {
 					return Result{}, field.New("accountant", a, "does not apply: %s", note)
 				}

@@ -62,6 +62,9 @@ type Options struct {
 	// relative (see discretize); default 1e-10, set from the number of
 	// compositions by tailFor.
 	relCap float64
+	// at asks accountOnce for δ at these ε from the PLDs it composes for
+	// ε(δ) (Result.At), so that a caller that wants both builds them once.
+	at []float64
 }
 
 // Default values of Options.
