@@ -2,10 +2,9 @@ package shuffle
 
 import (
 	"math"
-	"math/bits"
 
+	"github.com/privamp/privamp/internal/fft"
 	"github.com/privamp/privamp/internal/numeric"
-	"gonum.org/v1/gonum/dsp/fourier"
 )
 
 // The lower bound is the hockey-stick divergence of one pair of output
@@ -262,11 +261,6 @@ func (d lossDist) delta(eps float64) float64 {
 	return s * (1 - 1e-12)
 }
 
-// fftEta is the relative ℓ2 error of one FFT of length n (Higham 2002,
-// ch. 24: log₂n·(u + γ₄(√2 + u)), with a safety factor; the bound
-// composition/pld uses).
-func fftEta(n int) float64 { return 8 * 0x1p-53 * float64(bits.Len(uint(n))) }
-
 // convolveFFT is convolve by FFT, every output lowered by a bound on its
 // rounding error (twice 3η(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), an ℓ2 bound and so one on
 // each output) and clamped at 0: each mass is at most the exact one, so δ
@@ -276,11 +270,11 @@ func convolveFFT(a, b lossDist) lossDist {
 		return lossDist{h: a.h} // all mass dropped: δ = 0
 	}
 	m := len(a.p) + len(b.p) - 1
-	n := 1
+	n := 2 // internal/fft's lengths: powers of two ≥ 2
 	for n < m {
 		n <<= 1
 	}
-	ft := fourier.NewFFT(n)
+	ft := fft.New(n)
 	x, y := make([]float64, n), make([]float64, n)
 	copy(x, a.p)
 	copy(y, b.p)
@@ -291,7 +285,7 @@ func convolveFFT(a, b lossDist) lossDist {
 	z := ft.Sequence(x, cx)
 	a1, a2 := norm12(a.p)
 	b1, b2 := norm12(b.p)
-	e := 2 * 3 * fftEta(n) * (a2*b1 + a1*b2)
+	e := 2 * 3 * fft.Bound(n) * (a2*b1 + a1*b2) // the PLD accountant's FFT and its bound
 	out := make([]float64, m)
 	inv := 1 / float64(n)
 	for i := range out {
