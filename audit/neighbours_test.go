@@ -52,6 +52,9 @@ func TestTrainingNeighbourInvariance(t *testing.T) {
 	if errA != nil || errB != nil {
 		t.Fatalf("audit refused: %v / %v", errA, errB)
 	}
+	if r := ra.Answer(); r.Rows[0].Quantity != "verdict" || r.Command != "audit" || len(r.Table.Rows) != 1 || r.Table.Rows[0][0] != ra.Check.Name {
+		t.Errorf("answer: rows %+v, table %+v", r.Rows, r.Table)
+	}
 	if ra.Guarantee.Epsilon != rb.Guarantee.Epsilon || ra.Source != rb.Source || ra.Index != rb.Index || fmt.Sprint(ra.Exact) != fmt.Sprint(rb.Exact) {
 		t.Errorf("proven bound differs: %v (%s, index %d, exact %v) vs %v (%s, index %d, exact %v)", ra.Guarantee.Epsilon, ra.Source, ra.Index, ra.Exact, rb.Guarantee.Epsilon, rb.Source, rb.Index, rb.Exact)
 	}

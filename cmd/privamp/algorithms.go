@@ -112,20 +112,7 @@ func runAlgorithm(opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	return reportVerdict(opts.IO, fromReport(rep), rep.Verdict())
-}
-
-// fromReport renders a library report: its lines, then its checks.
-func fromReport(rep *algorithms.Report) *report {
-	r := &report{Title: rep.Title, CSVAll: true, Result: rep.Result, Command: "run", Assumptions: rep.Assumptions, Notes: rep.Notes}
-	for _, l := range rep.Lines {
-		r.Rows = append(r.Rows, row{l.Quantity, l.Value, l.Column(), l.Source})
-	}
-	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"}}
-	for _, ch := range rep.Checks {
-		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, string(ch.Status), checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
-	}
-	return r
+	return reportVerdict(opts.IO, rep.Answer(), rep.Verdict())
 }
 
 // reportVerdict renders r and exits with the verdict's dp.Verdict.ExitStatus.

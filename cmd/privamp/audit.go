@@ -1,13 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"math"
 	"sync"
 
 	"github.com/privamp/privamp/audit"
 	"github.com/privamp/privamp/dp"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/optimizer"
 	"github.com/spf13/cobra"
 )
@@ -82,12 +79,6 @@ VIOLATED (the lower bound exceeds it: the claim is false, exit 1) or CONSISTENT.
 	return cmd
 }
 
-// auditResult is audit's --json object.
-type auditResult struct {
-	Command string `json:"command"`
-	*audit.Report
-}
-
 // auditRun audits (audit.Training, or audit.Evaluate of the scores) and
 // renders to opts.IO; VIOLATED, or a lower bound above the proven one, exits 1.
 func auditRun(opts *auditOptions) error {
@@ -106,28 +97,5 @@ func auditRun(opts *auditOptions) error {
 	if err != nil {
 		return err
 	}
-	res := rep.Run
-	r := &report{Title: fmt.Sprintf("privamp audit: %s on %s, %s loss, canary at index %d", res.Name, res.Description, res.Declared.Loss, rep.Index),
-		CSVAll: true, Result: auditResult{"audit", rep}, Notes: res.Notes}
-	add := func(q string, v any, u, s string) { r.Rows = append(r.Rows, row{q, v, u, s}) }
-	dl := fmt.Sprintf("δ = %g", res.Privacy.Delta)
-	add("verdict", map[bool]string{true: "lower bound ≤ proven bound", false: "lower bound ABOVE the proven bound"}[rep.Check.Status == dp.Pass], "measured", rep.Check.Detail)
-	add("runs", fmt.Sprintf("%d + %d", rep.Trials, rep.Trials), "given", fmt.Sprintf("S and S' (index %d replaced), %d workers, seed %d", rep.Index, rep.Workers, res.Seed))
-	add("η, σ", fmt.Sprintf("%s, %s", res.Derived.Eta, res.Derived.Sigma), "derived", joinNonEmpty("; ", res.Derived.EtaSource, res.Derived.SigmaSource))
-	add("ε lower bound (audit)", rep.Lower, dl, fmt.Sprintf("Clopper–Pearson, %g%% confidence", 100*rep.Confidence))
-	add("ε upper bound (proven)", rep.Guarantee.Epsilon, dl, rep.Source)
-	if !math.IsNaN(float64(rep.Exact)) {
-		add("ε exact", rep.Exact, dl, "final iterate Gaussian: exact privacy profile")
-	}
-	add("ε by plain composition", res.Privacy.Composition, dl, "every iterate released")
-	add("statistic means S / S'", fmt.Sprintf("%s / %s (sd %s)", quantity.Nearest(rep.MeanIn), quantity.Nearest(rep.MeanOut), quantity.Nearest(rep.SD)), "measured", "⟨w, e⟩, e the canary's direction")
-	op := map[bool]string{true: "≥", false: "≤"}[rep.Greater]
-	add("test", fmt.Sprintf("say S when ⟨w, e⟩ %s %s", op, quantity.Nearest(rep.Threshold)), "measured", "threshold chosen on the first half of the runs")
-	add("true / false positives", fmt.Sprintf("%d / %d of %d", rep.TP, rep.FP, rep.EvalTrials), "measured", "second half")
-	add("TPR lower, FPR upper", fmt.Sprintf("%s, %s", quantity.Nearest(rep.TPRLow), quantity.Nearest(rep.FPRHigh)), "measured", "one-sided Clopper–Pearson bounds")
-	add("μ (Gaussian DP), ε if μ-GDP", fmt.Sprintf("[%s, %s], ε ≥ %s", rep.GDP.MuLower, rep.GDP.MuUpper, rep.GDP.EpsilonLower), dl, rep.GDP.Source)
-	r.Table = &table{Header: []string{"check", "status", "value", "bound", "detail"},
-		Rows: [][]string{{rep.Check.Name, string(rep.Check.Status), rep.Lower.String(), rep.Guarantee.Epsilon.String(), rep.Check.Detail}}}
-	r.Notes = append(r.Notes, fmt.Sprintf("with %d evaluation runs the audit cannot certify much above ln(%d) ≈ %.1f", rep.EvalTrials, rep.EvalTrials, math.Log(float64(rep.EvalTrials))))
-	return reportVerdict(a, r, dp.VerdictOf([]dp.Check{rep.Check}))
+	return reportVerdict(a, rep.Answer(), dp.VerdictOf([]dp.Check{rep.Check}))
 }

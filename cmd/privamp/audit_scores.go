@@ -1,13 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/privamp/privamp/audit"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/plots"
 	"github.com/privamp/privamp/verify"
 	"github.com/spf13/cobra"
@@ -90,40 +88,5 @@ func auditScores(a *app, s *scoresOptions) error {
 			return err
 		}
 	}
-	return reportVerdict(a, scoresReport(s.Path, ev), ev.Verdict())
-}
-
-func scoresReport(path string, ev *audit.Evaluation) *report {
-	at := fmt.Sprintf("at δ = %g, %s%% confidence", ev.Delta, quantity.Nearest(100*ev.Confidence))
-	r := &report{Title: fmt.Sprintf("privamp audit --scores %s: %s (%d members, %d non-members)", path, quantity.Count(ev.Canaries, "canary", "canaries"), ev.Members, ev.NonMembers),
-		Result: withCommand{"audit", ev}, CSVAll: true, Notes: ev.Notes, Table: &table{Header: []string{"estimator", "epsilon_lower", "detail", "reason"}}}
-	add := func(q string, v any, u, s string) { r.Rows = append(r.Rows, row{q, v, u, s}) }
-	if c := ev.Comparison; c != nil {
-		r.Title += ": " + c.Verdict.String()
-		add("verdict", c.Verdict.String(), "", c.Statement)
-		add("ε upper bound", c.EpsilonUpper, fmt.Sprintf("at δ = %g", c.Delta), c.Source)
-	}
-	add("ε lower bound", ev.EpsilonLower, at, joinNonEmpty("", map[bool]string{true: "estimator: " + ev.Estimator}[ev.Estimator != ""], ev.Reason))
-	if t := ev.Threshold; t != nil {
-		op := map[bool]string{true: "≥", false: "≤"}[t.Greater]
-		d := fmt.Sprintf("member when score %s %s: %d of %d members, %d of %d non-members (TPR ≥ %s, FPR ≤ %s)", op, quantity.Nearest(t.Threshold), t.TP, t.Members, t.FP, t.NonMembers, quantity.Nearest(t.TPRLow), quantity.Nearest(t.FPRHigh))
-		add("ε lower, threshold attack", t.EpsilonLower, map[string]string{"grid": "union bound over the grid"}[t.Method]+map[string]string{"split": "threshold chosen on the other half"}[t.Method], t.Source)
-		r.Table.Rows = append(r.Table.Rows, []string{"threshold", t.EpsilonLower.String(), d, t.Reason})
-	}
-	if g := ev.GDP; g != nil {
-		add("μ (Gaussian DP)", fmt.Sprintf("[%s, %s]", g.MuLower, g.MuUpper), quantity.Nearest(100*g.IntervalConfidence)+"% interval", g.Source)
-		add("ε if the run is μ-GDP", fmt.Sprintf("[%s, %s]", g.EpsilonLower, g.EpsilonUpper), quantity.Nearest(100*g.IntervalConfidence)+fmt.Sprintf("%% interval at δ = %g", ev.Delta), g.Assumption)
-		r.Table.Rows = append(r.Table.Rows, []string{"gdp", g.EpsilonLower.String(), fmt.Sprintf("μ in [%s, %s]; a bound on ε only if the run is μ-GDP", g.MuLower, g.MuUpper), g.Reason})
-	}
-	if o := ev.OneRun; o != nil {
-		add("ε lower, one run", o.EpsilonLower, fmt.Sprintf("%d of %d guesses right, %d canaries", o.Correct, o.Guesses, o.Canaries), o.Source)
-		r.Table.Rows = append(r.Table.Rows, []string{"one_run", o.EpsilonLower.String(), fmt.Sprintf("%d of %d guesses right, %d canaries", o.Correct, o.Guesses, o.Canaries), o.Reason})
-	}
-	return r
-}
-
-// withCommand is a typed result with the command's name beside its keys.
-type withCommand struct {
-	Command string `json:"command"`
-	*audit.Evaluation
+	return reportVerdict(a, ev.Answer(s.Path, flagSpelling), ev.Verdict())
 }

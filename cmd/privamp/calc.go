@@ -62,14 +62,7 @@ func newCalcCmd(a *app, runF, runCalc func(*calcOptions) error) *cobra.Command {
 
 // calcListRun lists the calculators to opts.IO.
 func calcListRun(opts *calcOptions) error {
-	list := tables.Catalogue()
-	r := &report{Title: "Calculators (privamp calc NAME --help)", Table: &table{Header: []string{"name", "what", "seed", "source"}}}
-	for _, e := range list {
-		r.Table.Rows = append(r.Table.Rows, []string{e.Name, e.Description, e.Seed, e.Source})
-	}
-	return render(opts.IO.out, opts.IO.mode, withResult("calc", struct {
-		Calculators []tables.CalculatorEntry `json:"calculators"`
-	}{list}, r))
+	return render(opts.IO.out, opts.IO.mode, tables.CatalogueReport(flagSpelling))
 }
 
 // newCalculator makes the subcommand of one calculator: a flag per field of
@@ -113,23 +106,5 @@ func calcRun(opts *calcOptions) error {
 	if err != nil {
 		return err
 	}
-	return render(opts.IO.out, opts.IO.mode, calcReport(opts.Calculator.Name, ans))
-}
-
-// calcReport renders calculator name's answer.
-func calcReport(name string, ans tables.Answer) *report {
-	src := ans.Source
-	r := answerReport("calc "+name, fmt.Sprintf("%s — %s (seed %s), %s", ans.Title, src.Paper, src.Seed, src.Theorem), ans)
-	r.Assumptions, r.Result = append(r.Assumptions, "validity range: "+src.Validity), merged{src, ans.Result}
-	return r
-}
-
-// answerReport renders a library's answer: its lines as rows, its source's
-// assumptions and notes, its typed result.
-func answerReport(name, title string, ans tables.Answer) *report {
-	r := &report{Title: title, Notes: ans.Source.Notes, Assumptions: append([]string{}, ans.Source.Assumptions...), Command: name, Result: ans.Result}
-	for _, l := range ans.Lines {
-		r.Rows = append(r.Rows, row{l.Quantity, l.Value, l.Unit, l.Source})
-	}
-	return r
+	return render(opts.IO.out, opts.IO.mode, ans.CalcReport(opts.Calculator.Name))
 }

@@ -144,13 +144,13 @@ func TestCalcJSON(t *testing.T) {
 			t.Errorf("%v: %v", c.args, err)
 			continue
 		}
-		obj := runJSONOf(t, func(a *app) error { return render(a.out, a.mode, calcReport(o.Calculator.Name, ans)) })
+		obj := runJSONOf(t, func(a *app) error { return render(a.out, a.mode, ans.CalcReport(o.Calculator.Name)) })
 		if obj["paper"] == nil || obj["theorem"] == nil || obj["validity"] == nil || obj["assumptions"] == nil {
 			t.Errorf("%v: missing source fields", c.args)
 		}
 		c.check(obj)
 		// The text form prints the source, assumptions and validity range.
-		out := runOut(t, func(a *app) error { return render(a.out, a.mode, calcReport(o.Calculator.Name, ans)) })
+		out := runOut(t, func(a *app) error { return render(a.out, a.mode, ans.CalcReport(o.Calculator.Name)) })
 		if obj["command"] != "calc "+c.args[1] || !strings.Contains(out, "validity range:") || !strings.Contains(out, "seed ") {
 			t.Errorf("%v: text output lacks the source/validity", c.args)
 		}

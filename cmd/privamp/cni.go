@@ -2,12 +2,9 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"strconv"
 
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
@@ -118,30 +115,5 @@ func cniRun(opts *cniOptions) error {
 		}
 		res.Notes = append(res.Notes, "optimal shifts a_t written to "+allocPath)
 	}
-	return render(a.out, a.mode, cniReport(res, allocPath))
-}
-
-// cniResult is cni's --json object.
-type cniResult struct {
-	Command string `json:"command"`
-	shifted.SolutionReport
-	AllocationFile string `json:"allocation_file,omitempty"`
-}
-
-func cniReport(res shifted.SolutionReport, allocPath string) *report {
-	r := &report{
-		Title: fmt.Sprintf("Contractive noisy iteration: %s steps in %s", quantity.Int(float64(res.Steps)), quantity.Count(res.Runs, "run", "runs")),
-		Rows: []row{{"K (zCDP: D_α ≤ αK for all α > 1)", res.Rho, res.RhoNote, res.Source},
-			{"ε", res.Epsilon, "at δ = " + quantity.Nearest(float64(res.Delta)), res.EpsilonSource},
-			{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"}},
-		Table:  &table{Header: []string{"segment", "first step", "last step", "K share", "shift at first step"}},
-		Result: cniResult{"cni", res, allocPath}, Assumptions: res.Assumptions, Notes: res.Notes, CSVAll: true,
-	}
-	for _, v := range res.RDP {
-		r.Rows = append(r.Rows, row{fmt.Sprintf("RDP ε(α = %s)", quantity.Nearest(v.Alpha)), v.Epsilon, "αK", res.Source})
-	}
-	for i, s := range res.Segments {
-		r.Table.Rows = append(r.Table.Rows, []string{strconv.Itoa(i + 1), quantity.Int(float64(s.First)), quantity.Int(float64(s.Last)), s.Rho.String(), s.FirstShift.String()})
-	}
-	return r
+	return render(a.out, a.mode, res.Answer(allocPath))
 }

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"github.com/privamp/privamp/dp"
-
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
 )
@@ -16,12 +12,6 @@ func init() { register(func(a *app) *cobra.Command { return newCompareCmd(a, nil
 type compareOptions struct {
 	IO *app
 	ampRun
-}
-
-// compareResult is compare's (and the main job's) --json object.
-type compareResult struct {
-	Command string `json:"command"`
-	shifted.ComparisonReport
 }
 
 func newCompareCmd(a *app, runF func(*compareOptions) error) *cobra.Command {
@@ -58,32 +48,5 @@ func compareRun(opts *compareOptions) error {
 		return err
 	}
 	opts.warn(opts.IO)
-	return render(opts.IO.out, opts.IO.mode, compareReport(c))
-}
-
-func compareReport(c shifted.ComparisonReport) *report {
-	at := "at δ = " + quantity.Nearest(c.Delta)
-	r := &report{
-		Title: fmt.Sprintf("Amplification by iteration vs sampling: n = %d, batch %d, %s, %s, %s", c.N, c.Batch, quantity.Count(c.Epochs, "epoch", "epochs"), quantity.Count(c.Steps, "step", "steps"),
-			shifted.Training{Batch: c.Batch, Sigma: c.Sigma, Loss: shifted.Loss{Lipschitz: c.Lipschitz}}.NoiseForms()),
-		Result: compareResult{"compare", c}, Assumptions: c.Assumptions, Notes: c.Notes,
-	}
-	for _, h := range c.Iteration.Highlights() {
-		r.Rows = append(r.Rows, row{fmt.Sprintf("iteration, %s (index %d)", h.Label, h.Index), dp.Loss(h.Epsilon).String(), at + ", replace-one", c.IterationSource})
-	}
-	for _, p := range c.Indices {
-		r.Rows = append(r.Rows, row{fmt.Sprintf("iteration, index %d", p.Index), p.Epsilon, at + ", replace-one", c.IterationSource})
-	}
-	r.Rows = append(r.Rows,
-		row{"sampling, replace-one (like for like, loose)", c.SamplingReplaceOneEpsilon, fmt.Sprintf("%s, everyone; may be up to %s× too high (see the notes)", at, c.SamplingLooseness), c.SamplingReplaceOneSource},
-		row{"sampling, add/remove (DP-SGD's usual)", c.SamplingAddRemoveEpsilon, at + ", everyone", c.SamplingAddRemoveSource},
-		row{"composition, every iterate released (worst record)", c.CompositionEpsilon, at + ", replace-one", c.CompositionSource})
-	for _, w := range []struct {
-		vs string
-		k  int64
-	}{{"replace-one", c.IterationWins}, {"add/remove", c.IterationWinsAddRemove}} {
-		r.Rows = append(r.Rows, row{"iteration ≤ sampling (" + w.vs + ") for", fmt.Sprintf("%s of %s records (%.4g%%)", quantity.Int(float64(w.k)), quantity.Int(float64(c.N)), 100*float64(w.k)/float64(c.N)),
-			map[bool]string{true: "indices 1.." + quantity.Int(float64(w.k)), false: "none"}[w.k > 0], "ε_t is non-decreasing in t"})
-	}
-	return r
+	return render(opts.IO.out, opts.IO.mode, c.Answer())
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/privamp/privamp/composition"
@@ -145,7 +142,7 @@ func composeRun(opts *composeOptions) error {
 	if err != nil {
 		return flagError(err, map[string]string{"guarantees": opts.ListFlag})
 	}
-	return withProfile(opts.IO, opts.Plot, res.Profile, withResult("compose", res, composeReport(res, opts.Query.List == nil)))
+	return withProfile(opts.IO, opts.Plot, res.Profile, res.Report(opts.Query.List == nil, flagSpelling))
 }
 
 // given returns &v if the user set the flag, else nil.
@@ -163,71 +160,5 @@ func composeEvents(opts *composeOptions) error {
 	if err != nil {
 		return flagError(err, map[string]string{"delta": "target-delta"})
 	}
-	r := &report{Title: fmt.Sprintf("Events of %s: %s runs, %s neighbours", path, res.Steps, res.Neighbours), Assumptions: res.Assumptions, Notes: slices.DeleteFunc([]string{res.PLDNote, res.RDPNote}, func(s string) bool { return s == "" }),
-		Rows: []row{{"ε", res.Epsilon, "at δ = " + res.Delta.String(), "accountant: " + res.Accountant}}, Table: &table{Header: []string{"path", "mechanism", "sampling", "q", "noise", "count", "pld", "rdp"}}}
-	if res.PLDEpsilon != nil {
-		addPLD(r, 1, *res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
-	}
-	if res.RDPEpsilon != nil {
-		r.Rows = append(r.Rows, row{"ε by RDP", *res.RDPEpsilon, "α = " + res.RDPOrder.String(), res.RDPSource})
-	}
-	for _, p := range res.Phases {
-		r.Table.Rows = append(r.Table.Rows, []string{p.Path, p.Mechanism, p.Sampling.String(), p.SamplingProbability.String(), p.Noise(), p.Count.String(), strconv.FormatBool(p.PLD), strconv.FormatBool(p.RDP)})
-	}
-	return withProfile(a, opts.Plot, res.Profile, withResult("compose", res, r))
-}
-
-func composeReport(c composition.Composition, homogeneous bool) *report {
-	r := &report{Assumptions: c.Assumptions, Notes: c.Notes}
-	if c.FilterRun != nil {
-		r.Title = fmt.Sprintf("Fully adaptive privacy filter over %d mechanisms", c.Compositions)
-		r.Rows = []row{
-			{"mechanisms allowed", strconv.Itoa(c.Allowed), "of " + strconv.Itoa(c.Compositions), "stopping rule of seed 003, Thm 3.5 (Whitehouse et al. 2023)"},
-			{"ε", c.Epsilon, "target", c.Source},
-			{"total δ", c.Delta, "δ' + δ''", c.Source},
-			{"filter bound used", c.FilterBound, "√(2 ln(1/δ') Σε²) + ½Σε²", "seed 003, Thm 3.5"},
-			{"Σδ used", c.SumDelta, "of δ'' = " + c.DeltaDoublePrime.String(), "seed 003, Thm 3.5"},
-		}
-		r.Table = &table{Header: []string{"step", "epsilon", "delta", "filter bound", "sum delta", "allowed"}}
-		for _, s := range c.Steps {
-			bound, sum, status := "—", "—", "yes"
-			switch {
-			case s.Allowed:
-				bound, sum = s.FilterBound.String(), s.SumDelta.String()
-			case s.Halted:
-				status = "no (filter halted earlier)"
-			default:
-				status = "no: filter halts here"
-			}
-			r.Table.Rows = append(r.Table.Rows, []string{strconv.Itoa(s.Step), dp.Num(s.Epsilon).String(), dp.Num(s.Delta).String(), bound, sum, status})
-		}
-		return r
-	}
-	r.Title = fmt.Sprintf("Composition of %d guarantees", c.Compositions)
-	if homogeneous {
-		r.Title = fmt.Sprintf("Composition of k = %d mechanisms, each (%s, %s)-DP", c.Compositions, c.MechanismEpsilon, c.MechanismDelta)
-	}
-	how := "requested with --method"
-	if c.RequestedMethod == "best" {
-		how = "smallest sound ε among the methods tried"
-	}
-	r.Rows = []row{{"ε", c.Epsilon, "", c.Source}, {"total δ", c.Delta, "", c.Source}, {"method", c.Method, "", how}}
-	r.Table = &table{Header: []string{"method", "epsilon", "delta", "valid", "chosen", "source", "reason"}}
-	for _, m := range c.Methods {
-		es, ds := "not applicable", "—"
-		if m.Valid {
-			es, ds = m.Epsilon.String(), m.Delta.String()
-		}
-		r.Table.Rows = append(r.Table.Rows, []string{m.Name, es, ds, strconv.FormatBool(m.Valid), strconv.FormatBool(m.Chosen), m.Source, m.Reason})
-	}
-	if c.MaxStepEpsilon != nil {
-		at := "at δ' = " + c.StepDelta.String()
-		r.Rows = append(r.Rows, row{"largest per-step ε0 for --target-epsilon", *c.MaxStepEpsilon, at, "exact inverse of ε0√(2k ln(1/δ')) + kε0²/2 (docs/accounting.md §Fully adaptive filter)"})
-		if c.Cor36StepEpsilon != nil {
-			r.Rows = append(r.Rows, row{"per-step ε0 by Cor. 3.6", *c.Cor36StepEpsilon, at, "seed 003, Cor. 3.6: ε/(2√(2k ln(1/δ'))), sufficient only (about 2× conservative)"})
-		} else {
-			r.Rows = append(r.Rows, row{"per-step ε0 by Cor. 3.6", "not applicable", "", c.Cor36Reason})
-		}
-	}
-	return r
+	return withProfile(a, opts.Plot, res.Profile, res.Report(path))
 }

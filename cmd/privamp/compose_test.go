@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"github.com/privamp/privamp/dp"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/quantity"

@@ -2,11 +2,9 @@ package main
 
 import (
 	"github.com/privamp/privamp/dp"
-	"slices"
 
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/internal/flagconfig"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/tables"
 	"github.com/spf13/cobra"
@@ -120,6 +118,9 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 		if _, err := composition.Named(accountant); err != nil {
 			return err
 		}
+		if smp == dp.Shuffle && (pq.At != nil || plot != "") { // an interval of ε, not one accounting: no δ(ε)
+			return badInput("--at-epsilon and --plot do not apply to --sampling shuffle (an interval of ε, not one accounting)")
+		}
 		opts := &dpsgdOptions{IO: a, Run: d, Accountant: accountant, NoiseFlag: noiseFlag, Profile: pq, Plot: plot}
 		if runF != nil {
 			return runF(opts)
@@ -132,47 +133,16 @@ are bounded by a symmetrized PLD that privamp proves (docs/accounting.md), and P
 // dpsgdRun accounts the run and renders it to opts.IO.
 func dpsgdRun(opts *dpsgdOptions) error {
 	a, d := opts.IO, opts.Run
-	if d.Sampling == dp.Shuffle { // an interval, not one ε (composition/shuffle); no δ(ε)
-		if opts.Profile.At != nil || opts.Plot != "" {
-			return badInput("--at-epsilon and --plot do not apply to --sampling shuffle (an interval of ε, not one accounting)")
-		}
+	if d.Sampling == dp.Shuffle { // an interval, not one ε (composition/shuffle)
 		ans, err := tables.ShuffledDPSGD(d, opts.Accountant)
 		if err != nil {
 			return flagError(err, nil)
 		}
-		return render(a.out, a.mode, answerReport("dpsgd", ans.Title, ans))
+		return render(a.out, a.mode, ans.Report("dpsgd", ans.Title))
 	}
 	res, err := composition.DPSGDProfile(d, opts.Accountant, opts.Profile)
 	if err != nil {
 		return flagError(err, map[string]string{"noise": opts.NoiseFlag})
 	}
-	zSrc, title := "input", "DP-SGD (Poisson-subsampled Gaussian)"
-	if res.Calibrated {
-		zSrc = "calibrated: smallest z with ε ≤ target (bisection, verified)"
-	}
-	if d.Sampling != dp.Poisson {
-		title, _ = d.Sampling.Describe()
-	}
-	r := &report{
-		Title: title,
-		Rows: []row{
-			{"q = batch/n", res.SamplingRate, "sampling rate", "input"},
-			{"T (steps)", quantity.Int(float64(res.Steps)), "", "⌈epochs·n/batch⌉, ⌈epochs/q⌉ or --steps"},
-			{"z (noise multiplier)", res.NoiseMultiplier, res.NoiseUnit(), zSrc},
-			{"ε", res.Epsilon, "at δ = " + res.Delta.String(), res.Source},
-		},
-		Assumptions: composition.DPSGDAssumptions(d),
-	}
-	if res.Order > 0 {
-		r.Rows = append(r.Rows, row{"optimal order α", fmtOrder(float64(res.Order)), "", "minimised over real α > 1"})
-	}
-	addPLD(r, 4, res.PLDEpsilon, res.EpsilonOptimistic, res.PLDSource, "")
-	if res.RDPEpsilon > 0 { // beside an exact or PLD headline, before RDP's order
-		r.Rows = slices.Insert(r.Rows, 4, row{"ε by RDP (beside)", res.RDPEpsilon, "at δ = " + res.Delta.String(), d.Source()})
-	}
-	r.Notes = append(r.Notes, res.Notes()...)
-	if res.N > 0 {
-		r.Rows = append([]row{{"n (examples)", quantity.Int(float64(res.N)), "", "input"}}, r.Rows...)
-	}
-	return withProfile(a, opts.Plot, res.Profile, withResult("dpsgd", res, r))
+	return withProfile(a, opts.Plot, res.Profile, res.Report(d, flagSpelling))
 }

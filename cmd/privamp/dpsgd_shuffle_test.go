@@ -42,4 +42,7 @@ func TestDPSGDShuffleRefusals(t *testing.T) {
 			t.Errorf("%v: exit %d, %q", c, code, stderr)
 		}
 	}
+	// δ(ε) and its curve are refused while the flags are read, before any computation
+	refused(t, newDPSGDCmd, "do not apply to --sampling shuffle", "--sampling", "shuffle", "--at-epsilon", "1")
+	refused(t, newDPSGDCmd, "do not apply to --sampling shuffle", "--sampling", "shuffle", "--plot", "c.png")
 }

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"github.com/privamp/privamp/dp"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/plots"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
@@ -84,35 +79,5 @@ func epochsRun(opts *epochsOptions) error {
 			return err
 		}
 	}
-	return render(opts.IO.out, opts.IO.mode, epochsReport(c, opts.Training))
-}
-
-func epochsReport(c shifted.EpochCurve, run shifted.Training) *report {
-	r := &report{Title: fmt.Sprintf("ε of the worst record (index %d) against the number of passes: n = %d, %s, δ = %s", c.WorstIndex, c.N, run.NoiseForms(), quantity.Nearest(c.Delta)),
-		Result: c, Command: "epochs", CSVAll: true, Notes: slices.DeleteFunc([]string{c.DomainNote}, func(s string) bool { return s == "" }),
-		Table: &table{Header: []string{"epochs", "fmtt18_epsilon", "domain_epsilon", "domain_window_start", "sampling_epsilon"}}}
-	cell := func(e *dp.Loss) string {
-		if e == nil {
-			return "—"
-		}
-		return e.String()
-	}
-	if c.Radius == 0 {
-		r.Notes = append(r.Notes, "no bounded domain declared: give --radius R (every step projects onto a ball of radius R) and --eta for the bound that stops growing")
-	}
-	for _, p := range c.Points {
-		d, s := p.Domain, p.Sampling
-		r.Table.Rows = append(r.Table.Rows, []string{strconv.FormatInt(p.Epochs, 10), p.FMTT18.String(), cell(d), strconv.FormatInt(p.DomainStart, 10), cell(s)})
-	}
-	if c.LimitEpsilon != nil {
-		r.Rows = append(r.Rows, row{"burn-in (passes)", strconv.FormatInt(c.BurnIn, 10), map[bool]string{true: "exact", false: "over the listed passes"}[c.BurnInExact], c.DomainSource},
-			row{"ε after the burn-in (limit)", *c.LimitEpsilon, "worst record", c.DomainSource},
-			row{"burn-in and limit, first record", fmt.Sprintf("%s, ε = %s", quantity.Count(c.BurnInFirst, "pass", "passes"), c.LimitEpsilonFirst), "", c.DomainSource})
-	}
-	last := c.Points[len(c.Points)-1]
-	r.Rows = append(r.Rows, row{fmt.Sprintf("ε after %s (FMTT18)", quantity.Count(last.Epochs, "pass", "passes")), last.FMTT18, "worst record", c.FMTT18Source})
-	if last.Sampling != nil {
-		r.Rows = append(r.Rows, row{fmt.Sprintf("ε after %s (DP-SGD, replace-one)", quantity.Count(last.Epochs, "pass", "passes")), *last.Sampling, "everyone", c.SamplingSource})
-	}
-	return r
+	return render(opts.IO.out, opts.IO.mode, c.Report(opts.Training, flagSpelling))
 }

@@ -47,14 +47,6 @@ func firstChanged(cmd *cobra.Command, names ...string) string {
 	return ""
 }
 
-// fmtOrder prints an RDP order; ∞ means a pure-DP bound.
-func fmtOrder(a float64) string {
-	if math.IsInf(a, 1) {
-		return "∞ (pure DP)"
-	}
-	return quantity.Nearest(a)
-}
-
 // fmtFull formats x with every digit needed to read it back exactly.
 func fmtFull(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
@@ -76,12 +68,9 @@ func accountingFlags(a *app, cmd *cobra.Command, q *composition.ProfileQuery, pl
 	}
 }
 
-// withProfile renders r with δ at the ε asked for, and draws the ε–δ curve
-// to plot ("": none).
+// withProfile draws the ε–δ curve of p (the library put δ at the ε asked
+// for in r) when plot is set, and renders r.
 func withProfile(a *app, plot string, p *composition.Profile, r *report) error {
-	if p != nil && p.AtEpsilon != nil {
-		r.Rows = append(r.Rows, row{"δ at ε = " + p.AtEpsilon.Epsilon.String(), p.AtEpsilon.Delta, "δ for the given ε", "the smallest sound δ of the accountants above"})
-	}
 	if plot != "" {
 		if err := plotTo(plot)(plots.EpsilonDelta(p, r.Title+": δ against ε")); err != nil {
 			return err
@@ -89,3 +78,7 @@ func withProfile(a *app, plot string, p *composition.Profile, r *report) error {
 	}
 	return render(a.out, a.mode, r)
 }
+
+// flagSpelling spells an option the libraries name by its field
+// ("target_epsilon") as its flag ("--target-epsilon").
+func flagSpelling(name string) string { return "--" + kebab(name) }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"github.com/privamp/privamp/composition"
-	"github.com/privamp/privamp/internal/quantity"
-	"github.com/privamp/privamp/zcdp"
 	"github.com/spf13/cobra"
 )
 
@@ -18,12 +16,6 @@ func exactlyOne(cmd *cobra.Command, x, y string) error {
 		return badInput("give exactly one of --%s or --%s", x, y)
 	}
 	return nil
-}
-
-// withResult sets r's --json result to res tagged with the command's name.
-func withResult(name string, res any, r *report) *report {
-	r.Command, r.Result = name, res
-	return r
 }
 
 // gaussianOptions is what `privamp gaussian` was asked: every flag parsed and
@@ -80,31 +72,5 @@ func gaussianRun(opts *gaussianOptions) error {
 	if err != nil {
 		return err
 	}
-	sigmaSrc := "input"
-	if res.Calibrated {
-		sigmaSrc = "calibrated: largest μ with exact δ(ε) ≤ δ (Balle–Wang 2018, Thm 8)"
-	}
-	r := &report{
-		Title: "Gaussian mechanism",
-		Rows: []row{
-			{"σ (noise std)", res.Sigma, "", sigmaSrc},
-			{"Δ (ℓ2-sensitivity)", res.Sensitivity, "", "input"},
-			{"k (compositions)", quantity.Int(float64(res.Compositions)), "", "input"},
-			{"μ = √k·Δ/σ", res.Mu, "", "composition of Gaussians is Gaussian (Dong–Roth–Su 2019, Cor. 3.3)"},
-			{"ε (exact)", res.Epsilon, "at δ = " + res.Delta.String(), "analytic Gaussian mechanism, Balle–Wang 2018, Thm 8"},
-			{"ε (RDP)", res.RDPEpsilon, "order α = " + res.RDPOrder.String(), "Mironov 2017, Prop. 7 + " + m.Conversion.Source()},
-			{"ρ (zCDP)", res.Rho, "", "Bun–Steinke 2016, Prop. 1.6, Lemma 1.7"},
-			{"ε (zCDP)", res.ZCDPEpsilon, "", zcdp.BunSteinke.Source()},
-		},
-		Assumptions: []string{
-			"the query's ℓ2-sensitivity is at most Δ for the neighbouring relation you use (add/remove or replace-one: Δ must be stated for it)",
-			"each release adds fresh, independent N(0, σ²I) noise; compositions may be adaptive",
-		},
-		Notes: []string{"the exact ε is the smallest ε for which the mechanism is (ε, δ)-DP; the RDP and zCDP values are sound but looser"},
-	}
-	addPLD(r, 5, res.PLDEpsilon, &res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
-	if res.RDPSigma > 0 {
-		r.Rows = append(r.Rows, row{"σ needed by RDP", res.RDPSigma, "for the same target", "RDP accounting, " + m.Conversion.Source()})
-	}
-	return withProfile(opts.IO, opts.Plot, res.Profile, withResult("gaussian", res, r))
+	return withProfile(opts.IO, opts.Plot, res.Profile, res.Report(m.Conversion))
 }

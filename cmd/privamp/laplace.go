@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/privamp/privamp/composition"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/spf13/cobra"
 )
 
@@ -60,23 +59,5 @@ func laplaceRun(opts *laplaceOptions) error {
 	if err != nil {
 		return err
 	}
-	scaleSrc := "input"
-	if res.CalibratedBy != "" {
-		scaleSrc = "calibrated: smallest b with ε ≤ target, by " + res.CalibratedBy + " (verified)"
-	}
-	c := m.Conversion
-	r := &report{
-		Title: "Laplace mechanism",
-		Rows: []row{
-			{"b (scale)", res.Scale, "", scaleSrc},
-			{"per-release ε = Δ/b", res.StepEpsilon, "", "Dwork–Roth 2014, Thm 3.6"},
-			{"ε (chosen: " + res.Method + ")", res.Epsilon, "at δ = " + quantity.Up(float64(res.Delta)), "smallest sound value below"},
-			{"ε (basic, δ = 0)", res.BasicEpsilon, "", "Dwork–Roth 2014, Thm 3.16"},
-			{"ε (RDP)", res.RDPEpsilon, "α = " + fmtOrder(float64(res.RDPOrder)), "Mironov 2017, Prop. 6 + " + c.Source()},
-			{"ε (optimal composition)", res.OptimalEpsilon, "", "Kairouz–Oh–Viswanath 2015, Thm 3.3"},
-		},
-		Assumptions: []string{"ℓ1-sensitivity of each query ≤ Δ; fresh independent Laplace(b) noise per coordinate and release; compositions may be adaptive"},
-	}
-	addPLD(r, 3, res.PLDEpsilon, &res.EpsilonOptimistic, res.PLDSource, res.PLDNote)
-	return withProfile(opts.IO, opts.Plot, res.Profile, withResult("laplace", res, r))
+	return withProfile(opts.IO, opts.Plot, res.Profile, res.Report(m.Conversion))
 }

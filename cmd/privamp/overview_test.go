@@ -25,11 +25,11 @@ var mainJobOutput = sync.OnceValues(func() (string, string) {
 			return err
 		}
 		b, _, _ := testApp(true)
-		if err := render(b.out, b.mode, compareReport(c)); err != nil {
+		if err := render(b.out, b.mode, c.Answer()); err != nil {
 			return err
 		}
 		js = b.out.(*bytes.Buffer).String()
-		return render(a.out, a.mode, compareReport(c))
+		return render(a.out, a.mode, c.Answer())
 	})
 	if err != nil {
 		return "", err.Error()

@@ -3,13 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/privamp/privamp/dp"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/privamp/privamp/internal/field"
@@ -41,17 +38,6 @@ type planFlags struct {
 	tiers                             []string
 	n, batch, epochs, tasks, pub, dim float64
 	opt                               plan.Options
-}
-
-// planMaxTable is the most budget groups the table lists one by one.
-const planMaxTable = 50
-
-// planResult is privamp plan's --json object: plan.Result's keys, plus the files written.
-type planResult struct {
-	Command string `json:"command"`
-	*plan.Result
-	PlanFile string `json:"plan_file,omitempty"`
-	PlotFile string `json:"plot_file,omitempty"`
 }
 
 func newPlanCmd(a *app, runF func(*planOptions) error) *cobra.Command {
@@ -212,153 +198,30 @@ func planRun(opts *planOptions) error {
 		return flagError(err, nil) // a field of plan.Options is the flag of the same name
 	}
 	res.Notes = append(notes, res.Notes...)
-	out := &planResult{Command: "plan", Result: res}
-	if res.Infeasible != nil {
-		return planInfeasible(opts, what, out)
+	shown := plan.Shown{What: what, PlanFile: opts.Out, PlotFile: opts.Plot, Flag: flagSpelling}
+	if inf := res.Infeasible; inf != nil {
+		r, msg := res.InfeasibleReport(opts.Options, shown)
+		write := func() error { return render(a.out, a.mode, r) }
+		if a.mode.csv {
+			write = func() error { return inf.WriteCSV(a.out) }
+		}
+		if err := write(); err != nil {
+			return err
+		}
+		return &exitError{code: exitFailure, msg: msg}
 	}
 	if opts.Out != "" {
 		if err := streamFileAtomic(opts.Out, res.Plan.WriteTo); err != nil {
 			return flagged("out", err)
 		}
-		out.PlanFile = opts.Out
 	}
 	if opts.Plot != "" {
 		if err := plotTo(opts.Plot)(plots.Plan(res)); err != nil {
 			return err
 		}
-		out.PlotFile = opts.Plot
 	}
 	if a.mode.csv {
 		return res.WriteCSV(a.out)
 	}
-	return render(a.out, a.mode, planReport(opts, what, out))
-}
-
-func planReport(opts *planOptions, what string, out *planResult) *report {
-	res, p := out.Result, out.Plan
-	u, uu := res.Utility, res.Uniform.Utility
-	r := &report{Title: fmt.Sprintf("privamp plan: a per-person privacy schedule for %s (%s, δ = %s)", what, res.Run, quantity.Nearest(res.Delta)), Result: out,
-		Assumptions: res.Assumptions, Notes: res.Notes}
-	order, opt := "ascending budget, strictest first", "optimal (exchange argument: package shifted/plan)"
-	if res.Order == "descending" {
-		order = "descending budget, strictest last"
-	}
-	if !res.Optimal {
-		opt = "heuristic: " + res.OrderNote
-	}
-	e, d, _ := p.Target(res.WorstIndex)
-	r.Rows = []row{
-		{"people (positions 1..n)", res.N, "", what},
-		{"order", order, "", opt},
-		{"noise σ", res.Sigma, "", res.SigmaSource + "; per-person curves: " + res.Source},
-		{"step size η", res.Eta, "", res.EtaSource},
-		{"utility bound E[F(W)] − F*", u.Bound.OrNone(), u.Label(), u.Source},
-		{"every target met", "yes: largest achieved/target = " + strconv.FormatFloat(res.MaxAchievedRatio, 'f', 10, 64), "", "every person's ε recomputed with package shifted at σ, η and their δ; " + opts.Options.Conversion.Source()},
-		{"worst person (sets σ)", fmt.Sprintf("position %d (%sε = %s, δ = %s)", res.WorstIndex, planWhoAt(p, res.WorstIndex), quantity.Nearest(e), quantity.Nearest(d)), "", "the position with the largest achieved/target"},
-		{fmt.Sprintf("uniform plan σ (everyone ε = %s, δ = %s)", quantity.Nearest(res.Uniform.Epsilon), quantity.Nearest(res.Uniform.Delta)), res.Uniform.Sigma, "", "the same computation with every budget set to the strictest"},
-		{"noise versus uniform", planRatio(res.NoiseRatio, "less noise"), "", fmt.Sprintf("σ/σ_uniform = %s", res.NoiseRatio)},
-		{"utility bound, uniform plan", uu.Bound.OrNone(), uu.Label(), uu.Source},
-		{"utility bound versus uniform", planRatio(res.UtilityRatio, "better"), map[bool]string{true: "compares a VACUOUS bound: says little"}[u.Vacuous || uu.Vacuous], "ratio of the two bounds above"},
-	}
-	for _, w := range []row{{"plan written to", opts.Out, "", fmt.Sprintf("JSON, format %q version %d", plan.Format, plan.Version)}, {"plot written to", opts.Plot, "", "ε per position"}} {
-		if w.Value != "" {
-			r.Rows = append(r.Rows, w)
-		}
-	}
-	if len(res.Groups) > 0 && len(res.Groups) <= planMaxTable {
-		r.Table = planGroupTable(p, res.Groups)
-		return r
-	}
-	tb := &table{Header: []string{"position", "who", "target ε", "δ", "achieved ε", "slack"}}
-	pts, _ := res.Profile(24)
-	for _, pt := range pts {
-		tb.Rows = append(tb.Rows, []string{quantity.Int(float64(pt.Index)), pt.ID, quantity.Nearest(pt.Epsilon), quantity.Nearest(pt.Delta), pt.Achieved.String(), quantity.Down(pt.Epsilon - float64(pt.Achieved))})
-	}
-	r.Table = tb
-	r.Notes = append(r.Notes, "many budget groups: the table shows log-spaced positions; --csv prints every person")
-	return r
-}
-
-// planRatio formats 1/r: how many times the uniform plan's value exceeds this plan's.
-func planRatio(r dp.Num, word string) string {
-	if !(r > 0) || math.IsInf(float64(r), 0) {
-		return "n/a"
-	}
-	return fmt.Sprintf("%s× %s", 1/r, word)
-}
-
-// How a plan's budget groups and people are shown: shared by plan, verify
-// and run --plan.
-
-// planGroupTable lists runs of positions with one budget and their achieved ε.
-func planGroupTable(p *plan.Plan, groups []plan.GroupResult) *table {
-	tb := &table{Header: []string{"positions", "count", "who", "target ε", "δ", "achieved ε (min – max)", "min slack"}}
-	for _, gr := range groups {
-		tb.Rows = append(tb.Rows, []string{plan.Positions(gr.First, gr.Last), quantity.Int(float64(gr.Last - gr.First + 1)), p.WhoIn(gr.First, gr.Last, gr.Tier),
-			quantity.Nearest(gr.Epsilon), quantity.Nearest(gr.Delta), dp.Loss(gr.AchievedMin).String() + " – " + dp.Loss(gr.AchievedMax).String(), quantity.Down(gr.SlackMin)})
-	}
-	return tb
-}
-
-// planWhoAt names the person at position t for a parenthesis: `"id", ` or `tier, `.
-func planWhoAt(p *plan.Plan, t int64) string {
-	if p.People != nil {
-		return fmt.Sprintf("%q, ", p.Who(t))
-	}
-	return p.Who(t) + ", "
-}
-
-// planInfeasible reports a cap that some budgets cannot meet (exit 1).
-func planInfeasible(opts *planOptions, what string, out *planResult) error {
-	a, res, inf := opts.IO, out.Result, out.Infeasible
-	capFlag := fmt.Sprintf("--target-excess-risk %g", opts.Options.TargetExcessRisk)
-	if inf.CapField == "max_sigma" {
-		capFlag = fmt.Sprintf("--max-sigma %g", opts.Options.MaxSigma)
-	}
-	r := &report{Title: fmt.Sprintf("privamp plan: INFEASIBLE under %s — %d of %s cannot get their budget", capFlag, inf.UnreachableCount, quantity.Count(res.N, "person", "people")), Result: out}
-	var allowed any = inf.Cap
-	if inf.Cap == 0 {
-		allowed = "0 (the utility target is missed even without noise)"
-	}
-	r.Rows = []row{
-		{"people", res.N, "", what},
-		{"σ needed for every budget", inf.SigmaNeeded, "", res.SigmaSource},
-		{"σ allowed", allowed, "", inf.CapSource + " (" + capFlag + ")"},
-		{"people whose budget is unreachable", inf.UnreachableCount, "", "ε recomputed with package shifted at σ = the cap, in the planned order"},
-		{"smallest ε anyone can have under the cap", inf.Floor, "", "the most private position at σ = the cap"},
-		{"remedy: public records at the end", inf.Public.Summary(), "", "FMTT18 Cor 31: public records after the private ones add steps after everyone"},
-		{"remedy: more people with the loosest budget", inf.People.Summary(), "", "extra records placed after the planned people (they too must meet the loosest budget)"},
-	}
-	if opts.Out+opts.Plot != "" {
-		res.Notes = append(res.Notes, "no plan or plot written: the plan is infeasible")
-	}
-	tb := &table{Header: []string{"positions", "who", "target ε", "δ", "smallest ε possible under the cap"}}
-	for i, u := range inf.Unreachable {
-		if i == planMaxTable {
-			res.Notes = append(res.Notes, fmt.Sprintf("the table lists the first %d of %d unreachable entries; --json or --csv lists them all", planMaxTable, len(inf.Unreachable)))
-			break
-		}
-		ach := u.Achievable.String()
-		if u.AchievableMin != u.Achievable {
-			ach = u.AchievableMin.String() + " – " + ach
-		}
-		tb.Rows = append(tb.Rows, []string{plan.Positions(u.First, u.Last), u.ID + u.Tier, quantity.Nearest(u.Epsilon), quantity.Nearest(u.Delta), ach})
-	}
-	r.Table = tb
-	r.Notes = append(res.Notes, "more noise lowers every ε: the cap comes from utility; raise it, accept the listed budgets, or add the records above",
-		inf.Public.Reason, inf.People.Reason)
-	r.Notes = slices.DeleteFunc(r.Notes, func(s string) bool { return s == "" })
-	res.Notes = r.Notes
-	write := func() error { return render(a.out, a.mode, r) }
-	if a.mode.csv {
-		write = func() error { return inf.WriteCSV(a.out) }
-	}
-	if err := write(); err != nil {
-		return err
-	}
-	pub := "none helps"
-	if inf.Public.Found {
-		pub = strconv.FormatInt(inf.Public.Count, 10)
-	}
-	return &exitError{code: exitFailure, msg: fmt.Sprintf("plan infeasible under %s: %s cannot get their budget (see the table; public records needed: %s)", capFlag, quantity.Count(inf.UnreachableCount, "person", "people"), pub)}
+	return render(a.out, a.mode, res.Report(opts.Options, shown))
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"github.com/privamp/privamp/dp"
 
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
 	"github.com/spf13/cobra"
@@ -113,12 +111,6 @@ type pnsgdOptions struct {
 	ampRun
 }
 
-// pnsgdResult is pnsgd's --json object.
-type pnsgdResult struct {
-	Command string `json:"command"`
-	shifted.Analysis
-}
-
 func newPNSGDCmd(a *app, runF func(*pnsgdOptions) error) *cobra.Command {
 	var f ampFlags
 	var variant string
@@ -161,36 +153,5 @@ func pnsgdRun(opts *pnsgdOptions) error {
 		return err
 	}
 	opts.warn(opts.IO)
-	return render(opts.IO.out, opts.IO.mode, pnsgdReport(an))
-}
-
-func pnsgdReport(an shifted.Analysis) *report {
-	at := "at δ = " + quantity.Nearest(an.Delta)
-	r := &report{
-		Title: fmt.Sprintf("Per-person privacy by amplification by iteration: %s, n = %s", an.Name, quantity.Int(float64(an.N))),
-		Rows: []row{{"n (private records)", quantity.Int(float64(an.N)), "", "input"},
-			{"σ (gradient noise)", dp.Noise(an.Sigma), "std of N(0,σ²I) on batch sum / nominal b", "input"},
-			{"z (noise multiplier)", dp.Num(an.NoiseMultiplier()), "bσ/L: N(0,(zL)²I) on the batch sum", "input"},
-			{"L (Lipschitz)", dp.Num(an.Loss.Lipschitz), "declared", "input"}},
-		Result: pnsgdResult{"pnsgd", an}, Assumptions: an.Assumptions, Notes: an.Notes,
-	}
-	if sm := an.Smoothing; sm != nil {
-		r.Rows = append(r.Rows, row{"smoothing λ", dp.Num(sm.Lambda), "β = L/λ = " + quantity.Nearest(sm.Smoothness), sm.Source},
-			row{"smoothing error", dp.Noise(sm.Error), "|f̂ − f| ≤ Lλ√d", "FMTT18 Thm 33"})
-	}
-	for _, p := range an.Indices { // ρ_t is in the JSON
-		r.Rows = append(r.Rows, row{fmt.Sprintf("ε at index %d", p.Index), p.Epsilon, at, an.Source})
-	}
-	if s := an.Summary; s != nil {
-		for _, h := range s.Highlights() {
-			r.Rows = append(r.Rows, row{fmt.Sprintf("ε, %s (index %d)", h.Label, h.Index), dp.Loss(h.Epsilon), at, an.Source})
-		}
-		if s.Target > 0 {
-			r.Rows = append(r.Rows, row{"records with ε ≤ " + quantity.Nearest(s.Target), fmt.Sprintf("%s of %s (%.4g%%)", quantity.Int(float64(s.CountUnder)), quantity.Int(float64(an.N)), 100*s.ShareUnder), at, an.Source + "; monotone in the index"})
-		}
-	}
-	if !an.CompositionFallback {
-		r.Rows = append(r.Rows, row{"ε if every iterate were released (worst record)", an.AllIteratesEpsilon, at, an.AllIteratesSource})
-	}
-	return r
+	return render(opts.IO.out, opts.IO.mode, an.Report())
 }

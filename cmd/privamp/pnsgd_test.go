@@ -101,7 +101,7 @@ func TestPNSGDSummaryAndVariants(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
-		obj := runJSONOf(t, func(a *app) error { return render(a.out, a.mode, pnsgdReport(an)) })
+		obj := runJSONOf(t, func(a *app) error { return render(a.out, a.mode, an.Report()) })
 		sum := obj["summary"].(map[string]any)
 		worst := sum["worst_epsilon"].(float64)
 		best := sum["best_epsilon"].(float64)
@@ -112,7 +112,7 @@ func TestPNSGDSummaryAndVariants(t *testing.T) {
 			t.Errorf("%v: share %g", args, share)
 		}
 		// Human output shows sources and assumptions.
-		if out := runOut(t, func(a *app) error { return render(a.out, a.mode, pnsgdReport(an)) }); !strings.Contains(out, "FMTT18") || !strings.Contains(out, "Assumptions:") {
+		if out := runOut(t, func(a *app) error { return render(a.out, a.mode, an.Report()) }); !strings.Contains(out, "FMTT18") || !strings.Contains(out, "Assumptions:") {
 			t.Errorf("%v:\n%s", args, out)
 		}
 	}

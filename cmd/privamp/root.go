@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/privamp/privamp/answer"
 	"github.com/privamp/privamp/composition"
 	"github.com/privamp/privamp/dataset"
 	"github.com/privamp/privamp/internal/atomicfile"
@@ -92,7 +93,7 @@ an unsupported claim.`,
 		Long: "The version set at build time, the module's version and the VCS commit the binary was built from\n(runtime/debug.ReadBuildInfo).\n\nExit status: 0.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in := buildinfo.Read(version, commit)
-			rows := map[bool][]row{true: {{"version", in.Version, "", "build"}, {"module", in.Module, "", "build"}, {"commit", in.Commit, in.Time, "VCS"}, {"go", in.Go, "", "build"}}}[a.mode.csv]
+			rows := map[bool][]row{true: {answer.NewRow("version", in.Version, "", "build"), answer.NewRow("module", in.Module, "", "build"), answer.NewRow("commit", in.Commit, in.Time, "VCS"), answer.NewRow("go", in.Go, "", "build")}}[a.mode.csv]
 			return render(a.out, a.mode, &report{Title: in.String(), Result: in, Command: "version", Rows: rows})
 		}})
 	completeEnums(root)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -161,14 +160,7 @@ func runRun(opts *runOptions) error {
 			return flagged("plot", err)
 		}
 	}
-	return reportVerdict(opts.IO, fromReport(algorithms.TrainReport(res)), dp.VerdictOf(res.Checks))
-}
-
-func checkNum(x dp.Num) string {
-	if math.IsNaN(float64(x)) {
-		return ""
-	}
-	return x.String()
+	return reportVerdict(opts.IO, algorithms.TrainReport(res).Answer(), dp.VerdictOf(res.Checks))
 }
 
 // applyConfig sets the flags the command line did not set from a JSON
@@ -183,11 +175,4 @@ func applyConfig(cmd *cobra.Command, path string) error {
 		return badInput("--config %s: %v", path, err)
 	}
 	return nil
-}
-
-func nonEmpty(s, def string) string {
-	if s != "" {
-		return s
-	}
-	return def
 }

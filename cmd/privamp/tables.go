@@ -85,7 +85,7 @@ func tablesRun(opts *tablesOptions) error {
 	m := opts.IO.mode
 	m.markdown = opts.Markdown
 	if opts.Table == nil {
-		return render(opts.IO.out, m, tablesListReport())
+		return render(opts.IO.out, m, tables.ListReport())
 	}
 	var ev *tables.Evaluation
 	if len(opts.Given) > 0 {
@@ -94,47 +94,5 @@ func tablesRun(opts *tablesOptions) error {
 			return err
 		}
 	}
-	return render(opts.IO.out, m, tableReport(opts.Table.Describe(ev)))
-}
-
-func tablesListReport() *report {
-	r := &report{Title: "Rate tables from the seed papers (privamp tables NAME renders one)",
-		Table: &table{Header: []string{"name", "seed", "source", "title", "paper"}},
-		Notes: []string{"every table also answers to its aliases (e.g. seed-001 for bst14)"}}
-	var list []tables.Description
-	for _, t := range tables.All() {
-		src := t.Source
-		if t.Reconstructed {
-			src = "Figure 1 (reconstructed)"
-		}
-		r.Table.Rows = append(r.Table.Rows, []string{t.Name, t.Seed, src, t.Title, t.Paper})
-		d := t.Describe(nil)
-		d.Columns, d.Rows, d.Assumptions, d.Notes = nil, nil, nil, nil
-		list = append(list, d)
-	}
-	return withResult("tables", struct {
-		Tables []tables.Description `json:"tables"`
-	}{list}, r)
-}
-
-// tableReport renders a Description: the paper's grid, or when evaluated
-// one line per evaluated cell (and explicit bound) with the best rows.
-func tableReport(d tables.Description) *report {
-	r := &report{Title: d.Title + " — " + d.Paper + " (seed " + d.Seed + "), " + d.Source, Assumptions: d.Assumptions, Notes: d.Notes}
-	if !d.Evaluated {
-		hdr, rows := d.Grid()
-		r.Table = &table{Header: hdr, Rows: rows}
-		r.Notes = append(r.Notes, "evaluate at your numbers with --n, --dimension, --epsilon, --delta (see --help)")
-		return withResult("tables", d, r)
-	}
-	hdr, rows := d.EvaluatedGrid()
-	r.Table = &table{Header: hdr, Rows: rows}
-	for _, b := range d.Best {
-		gap := ""
-		if float64(b.Gap) == float64(b.Gap) { // not NaN
-			gap = "gap to the lower bound ×" + b.Gap.String()
-		}
-		r.Rows = append(r.Rows, row{b.Group, b.Value, b.Which, joinNonEmpty("; ", gap, "up to constants unless marked exact")})
-	}
-	return withResult("tables", d, r)
+	return render(opts.IO.out, m, opts.Table.Describe(ev).Report(flagSpelling))
 }

@@ -2,33 +2,14 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
-	"strings"
 
-	"github.com/privamp/privamp/dp"
-	"github.com/privamp/privamp/internal/quantity"
 	"github.com/privamp/privamp/shifted/plan"
 	"github.com/privamp/privamp/verify"
 	"github.com/spf13/cobra"
 )
 
 func init() { register(func(a *app) *cobra.Command { return newVerifyCmd(a, nil) }) }
-
-// verifyResult is verify's --json object for a claim.
-type verifyResult struct {
-	Command    string `json:"command"`
-	File       string `json:"file"`
-	Trajectory string `json:"trajectory,omitempty"`
-	verify.Verification
-}
-
-// planVerifyResult is verify's --json object for a plan.
-type planVerifyResult struct {
-	Command string `json:"command"`
-	File    string `json:"file"`
-	*verify.PlanVerification
-}
 
 // verifyOptions is what `privamp verify` was asked: every flag parsed and
 // its combinations checked; nothing computed.
@@ -89,36 +70,7 @@ func verifyRun(opts *verifyOptions) error {
 	if err != nil {
 		return err
 	}
-	return reportVerdict(opts.IO, claimReport(verifyResult{"verify", opts.Path, tpath, v}), v.Verdict)
-}
-
-func verifyReport(res verifyResult) *report {
-	v, tr := res.Verification, res.Training
-	r := &report{Title: fmt.Sprintf("privamp verify %s: %s", res.File, v.Verdict), Result: res, CSVAll: true, Assumptions: v.Assumptions, Notes: v.Notes}
-	add := func(when bool, q string, val any, u, s string) {
-		if when {
-			r.Rows = append(r.Rows, row{q, val, u, s})
-		}
-	}
-	delta := fmt.Sprintf("δ = %g", tr.Delta)
-	add(true, "verdict", v.Verdict.String(), "", "via "+v.Via)
-	add(true, "run", fmt.Sprintf("%s; n = %d private + %d public, %s; η, σ, L, β, m = %g, %g, %g, %g, %g", tr.Name(), tr.N, tr.Public, quantity.Count(tr.Steps(), "step", "steps"),
-		tr.Loss.Eta, tr.Sigma, tr.Loss.Lipschitz, tr.Loss.Smoothness, tr.Loss.StrongConvexity), "", "claim")
-	add(v.ClaimedEpsilon != nil, "claimed ε (worst case)", v.ClaimedEpsilon, delta, "claim")
-	add(v.Via == verify.ViaAmplification && v.WorstIndex > 0, fmt.Sprintf("certified ε (worst case, index %d)", v.WorstIndex), v.WorstEpsilon, delta, v.Source)
-	// a contradicted claim gets no argument, composition included
-	add(v.Via != verify.ViaNone && v.Via != verify.ViaDelta, "plain composition ε", v.CompositionEpsilon, delta, "every iterate released; needs only ‖∇f‖ ≤ L")
-	add(v.Verdict == dp.Invalid, "σ that makes the claim true", v.SigmaNeeded, "", "shifted.Training.CalibrateSigma (bisection over the sound bound)")
-	for _, iv := range v.PerIndex {
-		add(true, fmt.Sprintf("index %d: claimed / certified ε", iv.Index), fmt.Sprintf("%s / %s", iv.Claimed, iv.Certified), delta, map[bool]string{true: "ok", false: "below the bound"}[iv.OK])
-	}
-	add(true, "cross-checked", strings.Join(v.CrossChecked, "; "), "", "against the trajectory or the other constants")
-	add(true, "taken on trust", nonEmpty(strings.Join(v.Trusted, "; "), "nothing"), "", "nothing the claim brings can contradict them")
-	r.Table = &table{Header: []string{"check", "status", "basis", "value", "bound", "detail"}}
-	for _, ch := range v.Checks {
-		r.Table.Rows = append(r.Table.Rows, []string{ch.Name, string(ch.Status), ch.Basis, checkNum(ch.Value), checkNum(ch.Bound), ch.Detail})
-	}
-	return r
+	return reportVerdict(opts.IO, v.Report(opts.Path, tpath), v.Verdict)
 }
 
 // verifyPlan recomputes every person's ε of a plan and checks it as a
@@ -140,33 +92,5 @@ func verifyPlan(a *app, path string) error {
 	if err != nil {
 		return badInput("%s: %v", path, err)
 	}
-	v := pv.Verification
-	res := &planVerifyResult{"verify", path, pv}
-	s, _ := p.Options()
-	r := &report{Title: fmt.Sprintf("privamp verify %s: %s (a per-person privacy plan)", path, pv.Verdict), Result: res, CSVAll: true, Assumptions: v.Assumptions, Notes: pv.Notes}
-	add := func(q string, val any, src string) { r.Rows = append(r.Rows, row{q, val, "", src}) }
-	add("verdict", pv.Verdict.String(), "via "+pv.Via+"; every position's ε checked with package shifted (recomputed, or for a huge tier plan bounded by monotonicity: see the count's source) and compared with its target")
-	add("plan", fmt.Sprintf("%s, %s, order %s; σ, η, L, β, m = %g, %g, %g, %g, %g", quantity.Count(p.N, "person", "people"), s.Name(), p.Order, p.Sigma, p.Eta, p.Lipschitz, p.Smoothness, p.StrongConvexity), "plan file")
-	if e, d, err := p.Target(v.WorstPosition); err == nil {
-		add("largest achieved/target", dp.Loss(v.WorstRatio), fmt.Sprintf("index %d (%sε = %s, δ = %s)", v.WorstPosition, planWhoAt(p, v.WorstPosition), quantity.Nearest(e), quantity.Nearest(d)))
-	}
-	add("people above their target", fmt.Sprintf("%s of %s", quantity.Int(float64(v.ViolationCount)), quantity.Int(float64(v.Checked))), "recomputed ε > target ε; "+v.Source)
-	for _, ch := range pv.Checks {
-		add("check: "+ch.Name, string(ch.Status), ch.Detail)
-	}
-	if pv.Via == verify.ViaComposition {
-		add("plain composition ε", pv.CompositionEpsilon, fmt.Sprintf("δ = %g; every iterate released; needs only ‖∇f‖ ≤ L; above the target of %s", p.Delta, quantity.Count(pv.CompositionShort, "person", "people")))
-	}
-	if len(v.Groups) > 0 && len(v.Groups) <= planMaxTable && v.ViolationCount == 0 {
-		r.Table = planGroupTable(p, v.Groups)
-	} else if v.ViolationCount > 0 {
-		r.Table = &table{Header: []string{"index", "who", "target ε", "δ", "achieved ε"}}
-		for _, vi := range v.Violations[:min(len(v.Violations), planMaxTable)] {
-			r.Table.Rows = append(r.Table.Rows, []string{quantity.Int(float64(vi.Position)), nonEmpty(vi.ID, vi.Tier), quantity.Nearest(vi.Epsilon), quantity.Nearest(vi.Delta), dp.Loss(vi.Achieved).String()})
-		}
-	}
-	if pv.SigmaNeeded != nil {
-		add("σ that meets every target", *pv.SigmaNeeded, fmt.Sprintf("privamp plan on the same budgets and setting (η = %s fixed)", quantity.Nearest(p.Eta)))
-	}
-	return reportVerdict(a, r, pv.Verdict)
+	return reportVerdict(a, pv.Report(path, p), pv.Verdict)
 }

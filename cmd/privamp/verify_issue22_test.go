@@ -112,7 +112,7 @@ func TestVerifyIssue22Delta(t *testing.T) {
 		}
 		for _, mode := range []outputMode{{json: true}, {csv: true}, {}} {
 			var out bytes.Buffer
-			err := reportVerdict(&app{out: &out, errw: io.Discard, mode: mode}, claimReport(verifyResult{"verify", p, tpath, v}), v.Verdict)
+			err := reportVerdict(&app{out: &out, errw: io.Discard, mode: mode}, v.Report(p, tpath), v.Verdict)
 			if mode.json {
 				if m := decodeJSON(t, &out); m["verdict"] != "UNSUPPORTED" || checkStatus(m, "δ < 1/n") != "FAIL" {
 					t.Errorf("%s: %v %q", p, m["verdict"], checkStatus(m, "δ < 1/n"))

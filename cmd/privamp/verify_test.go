@@ -2,11 +2,12 @@ package main
 
 import (
 	"bytes"
-	"github.com/privamp/privamp/dp"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/privamp/privamp/dp"
 
 	"github.com/privamp/privamp/rdp"
 	"github.com/privamp/privamp/shifted"
