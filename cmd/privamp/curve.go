@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newCurveCmd(a, nil) }) }
+func init() { register("curve", func(a *app) *cobra.Command { return newCurveCmd(a, nil) }) }
 
 // curveOptions is what `privamp curve` was asked: every flag parsed and its
 // combinations checked; nothing computed.

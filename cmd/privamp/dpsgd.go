@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newDPSGDCmd(a, nil) }) }
+func init() { register("dpsgd", func(a *app) *cobra.Command { return newDPSGDCmd(a, nil) }) }
 
 // dpsgdDefaults is the embedded example: MNIST-sized DP-SGD as in the
 // TF-Privacy tutorial (60,000 examples, batch 256, 60 epochs, noise 1.1).

@@ -26,11 +26,20 @@ type app struct {
 	quiet     bool
 }
 
-// registry holds the constructors of the subcommands; each command file adds
-// itself in an init function, so command files stay independent.
-var registry []func(*app) *cobra.Command
+// registry holds the constructors of the subcommands by name; each command
+// file adds itself in an init function, so command files stay independent.
+// The name lets run build only the command it was asked for (start-up
+// time, issue 27); TestRegistryNames checks it is the command's name.
+var registry []registered
 
-func register(f func(*app) *cobra.Command) { registry = append(registry, f) }
+type registered struct {
+	name string
+	f    func(*app) *cobra.Command
+}
+
+func register(name string, f func(*app) *cobra.Command) {
+	registry = append(registry, registered{name, f})
+}
 
 // runWith ends a command's RunE (gh's pattern): runF when a test gave one
 // (it records the options, computes nothing), else the computation run.
@@ -45,7 +54,45 @@ func runWith[O any](runF, run func(*O) error, opts *O) error {
 // embedded defaults. Set by the overview command's file.
 var defaultRun func(a *app, cmd *cobra.Command) error
 
-func newRoot(a *app) *cobra.Command {
+func newRoot(a *app) *cobra.Command { return newRootFor(a, allCommands) }
+
+// allCommands and noCommand are newRootFor's choices besides one command's name.
+const allCommands, noCommand = "*", ""
+
+// commandFor returns the subcommands that run must build for args: the one
+// named by the first argument that is not a flag, when it is registered (or
+// "version"); noCommand for no arguments at all (the main job); else
+// allCommands (help, completion, an unknown name and its suggestions, and
+// root flags such as --help and --version). privamp's root flags are all
+// booleans, so the first non-flag argument is the command's name.
+func commandFor(args []string) string {
+	if len(args) == 0 {
+		return noCommand
+	}
+	for _, s := range args {
+		if s == "--" {
+			return allCommands
+		}
+		if strings.HasPrefix(s, "-") {
+			continue
+		}
+		if s == "version" {
+			return s
+		}
+		for _, r := range registry {
+			if r.name == s {
+				return s
+			}
+		}
+		return allCommands
+	}
+	return allCommands
+}
+
+// newRootFor builds the root command with the subcommand named only, all of
+// them (allCommands) or none (noCommand): building every command and its
+// flags was most of privamp's start-up time.
+func newRootFor(a *app, only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "privamp",
 		Short: "Differential-privacy accounting and amplification by iteration",
@@ -85,17 +132,18 @@ an unsupported claim.`,
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return badInput("%s (see '%s --help')", flagconfig.CleanError(err), cmd.CommandPath())
 	})
-	for _, f := range registry {
-		root.AddCommand(f(a))
+	for _, r := range registry {
+		if only == allCommands || only == r.name {
+			root.AddCommand(r.f(a))
+		}
 	}
-	root.AddCommand(&cobra.Command{Use: "version", Short: "The version, module and commit of this privamp (also --version)", Args: cobra.NoArgs,
-		Long: "The version set at build time, the module's version and the VCS commit the binary was built from\n(runtime/debug.ReadBuildInfo).\n\nExit status: 0.",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			in := buildinfo.Read(version, commit)
-			rows := map[bool][]row{true: {{"version", in.Version, "", "build"}, {"module", in.Module, "", "build"}, {"commit", in.Commit, in.Time, "VCS"}, {"go", in.Go, "", "build"}}}[a.mode.csv]
-			return render(a.out, a.mode, &report{Title: in.String(), Result: in, Command: "version", Rows: rows})
-		}})
-	completeEnums(root)
+	if only == allCommands || only == "version" {
+		root.AddCommand(newVersionCmd(a))
+	}
+	completeEnums(root, enumValues())
+	if only != allCommands {
+		return root
+	}
 	// cobra's completion command prints its help and exits 0 for an unknown
 	// shell; privamp refuses it like any other bad argument.
 	root.InitDefaultCompletionCmd()
@@ -114,6 +162,17 @@ an unsupported claim.`,
 	return root
 }
 
+// newVersionCmd is "privamp version".
+func newVersionCmd(a *app) *cobra.Command {
+	return &cobra.Command{Use: "version", Short: "The version, module and commit of this privamp (also --version)", Args: cobra.NoArgs,
+		Long: "The version set at build time, the module's version and the VCS commit the binary was built from\n(runtime/debug.ReadBuildInfo).\n\nExit status: 0.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in := buildinfo.Read(version, commit)
+			rows := map[bool][]row{true: {{"version", in.Version, "", "build"}, {"module", in.Module, "", "build"}, {"commit", in.Commit, in.Time, "VCS"}, {"go", in.Go, "", "build"}}}[a.mode.csv]
+			return render(a.out, a.mode, &report{Title: in.String(), Result: in, Command: "version", Rows: rows})
+		}}
+}
+
 // run executes privamp with args and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
@@ -124,7 +183,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}()
 	a := &app{out: stdout, errw: stderr}
 	atomicfile.Stdout = stdout // "-" and /dev/stdout outputs join the command's output
-	root := newRoot(a)
+	return runRoot(newRootFor(a, commandFor(args)), args, stderr)
+}
+
+// runRoot executes root on args and returns the exit status.
+func runRoot(root *cobra.Command, args []string, stderr io.Writer) (code int) {
 	root.SetArgs(args)
 	c, err := root.ExecuteC()
 	if err == nil {
@@ -152,21 +215,25 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 // completion (privamp completion bash|zsh|fish), lets every integer flag
 // read whole numbers written 1e3 (flagconfig.WholeNumbers), and every flag
 // but lists refuse a second value (flagconfig.Once).
-func completeEnums(c *cobra.Command) {
+func completeEnums(c *cobra.Command, enums map[string][]string) {
 	flagconfig.WholeNumbers(c.Flags())
 	flagconfig.Once(c.Flags())
 	flagconfig.Once(c.PersistentFlags())
-	variants := []string{"pnsgd", "skip", "stop"}
-	enums := map[string][]string{"variant": variants, "variants": variants, "method": composition.Methods, "conversion": {"improved", "classic"},
-		"neighbours": {"add-remove", "replace-one"}, "accountant": {"best", "rdp", "pld"}, "sampling": {"poisson", "fixed-size"},
-		"rule": {"thm29", "thm30", "cor31", "thm32", "calibrate"}, "loss": {"logistic", "squared", "huber", "smooth-hinge", "quadratic", "linear"},
-		"synthetic": dataset.SyntheticKinds(), "algorithm": append(variants, algorithms.Names()...), "regularize": {"erm", "sco"}}
 	c.Flags().VisitAll(func(f *pflag.Flag) {
 		if vals, ok := enums[f.Name]; ok {
 			_ = c.RegisterFlagCompletionFunc(f.Name, cobra.FixedCompletions(vals, cobra.ShellCompDirectiveNoFileComp))
 		}
 	})
 	for _, sub := range c.Commands() {
-		completeEnums(sub)
+		completeEnums(sub, enums)
 	}
+}
+
+// enumValues are the values of every enum flag, by the flag's name.
+func enumValues() map[string][]string {
+	variants := []string{"pnsgd", "skip", "stop"}
+	return map[string][]string{"variant": variants, "variants": variants, "method": composition.Methods, "conversion": {"improved", "classic"},
+		"neighbours": {"add-remove", "replace-one"}, "accountant": {"best", "rdp", "pld"}, "sampling": {"poisson", "fixed-size"},
+		"rule": {"thm29", "thm30", "cor31", "thm32", "calibrate"}, "loss": {"logistic", "squared", "huber", "smooth-hinge", "quadratic", "linear"},
+		"synthetic": dataset.SyntheticKinds(), "algorithm": append(variants, algorithms.Names()...), "regularize": {"erm", "sco"}}
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newVerifyCmd(a, nil) }) }
+func init() { register("verify", func(a *app) *cobra.Command { return newVerifyCmd(a, nil) }) }
 
 // verifyResult is verify's --json object for a claim.
 type verifyResult struct {
