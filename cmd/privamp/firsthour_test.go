@@ -53,7 +53,7 @@ func TestRepeatedFlagsRefused(t *testing.T) {
 		}
 	}
 	root := newRoot(&app{})
-	completeEnums(root, enumValues())
+	completeEnums(root)
 	for _, c := range root.Commands() {
 		c.Flags().AddFlagSet(root.PersistentFlags()) // --json, --csv, --quiet of every command
 		walk(c)

@@ -33,7 +33,7 @@ func parseFlags[O any](newCmd func(*app, func(*O) error) *cobra.Command, args ..
 	cmd.SetOut(io.Discard)
 	cmd.SetErr(io.Discard)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	completeEnums(cmd, enumValues()) // integer flags read 1e3, as under the root
+	completeEnums(cmd) // integer flags read 1e3, as under the root
 	err := cmd.Execute()
 	return got, err
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // version and commit are set at build time (-ldflags "-X main.version=… -X main.commit=…").
@@ -28,18 +27,12 @@ type app struct {
 
 // registry holds the constructors of the subcommands by name; each command
 // file adds itself in an init function, so command files stay independent.
-// The name lets run build only the command it was asked for (start-up
-// time, issue 27); TestRegistryNames checks it is the command's name.
-var registry []registered
+// run builds only the command it is asked for (start-up time, issue 27).
+var registry = map[string]func(*app) *cobra.Command{"version": newVersionCmd}
 
-type registered struct {
-	name string
-	f    func(*app) *cobra.Command
-}
+func register(name string, f func(*app) *cobra.Command) { registry[name] = f }
 
-func register(name string, f func(*app) *cobra.Command) {
-	registry = append(registry, registered{name, f})
-}
+func known(name string) bool { return registry[name] != nil }
 
 // runWith ends a command's RunE (gh's pattern): runF when a test gave one
 // (it records the options, computes nothing), else the computation run.
@@ -54,44 +47,11 @@ func runWith[O any](runF, run func(*O) error, opts *O) error {
 // embedded defaults. Set by the overview command's file.
 var defaultRun func(a *app, cmd *cobra.Command) error
 
-func newRoot(a *app) *cobra.Command { return newRootFor(a, allCommands) }
-
-// allCommands and noCommand are newRootFor's choices besides one command's name.
-const allCommands, noCommand = "*", ""
-
-// commandFor returns the subcommands that run must build for args: the one
-// named by the first argument that is not a flag, when it is registered (or
-// "version"); noCommand for no arguments at all (the main job); else
-// allCommands (help, completion, an unknown name and its suggestions, and
-// root flags such as --help and --version). privamp's root flags are all
-// booleans, so the first non-flag argument is the command's name.
-func commandFor(args []string) string {
-	if len(args) == 0 {
-		return noCommand
-	}
-	for _, s := range args {
-		if s == "--" {
-			return allCommands
-		}
-		if strings.HasPrefix(s, "-") {
-			continue
-		}
-		if s == "version" {
-			return s
-		}
-		for _, r := range registry {
-			if r.name == s {
-				return s
-			}
-		}
-		return allCommands
-	}
-	return allCommands
-}
+func newRoot(a *app) *cobra.Command { return newRootFor(a, "*") }
 
 // newRootFor builds the root command with the subcommand named only, all of
-// them (allCommands) or none (noCommand): building every command and its
-// flags was most of privamp's start-up time.
+// them ("*") or none (""): building every command and its flags was a third
+// of privamp's start-up.
 func newRootFor(a *app, only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "privamp",
@@ -132,32 +92,16 @@ an unsupported claim.`,
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return badInput("%s (see '%s --help')", flagconfig.CleanError(err), cmd.CommandPath())
 	})
-	for _, r := range registry {
-		if only == allCommands || only == r.name {
-			root.AddCommand(r.f(a))
+	for name, f := range registry {
+		if only == "*" || only == name {
+			root.AddCommand(f(a))
 		}
 	}
-	if only == allCommands || only == "version" {
-		root.AddCommand(newVersionCmd(a))
-	}
-	completeEnums(root, enumValues())
-	if only != allCommands {
-		return root
-	}
-	// cobra's completion command prints its help and exits 0 for an unknown
-	// shell; privamp refuses it like any other bad argument.
-	root.InitDefaultCompletionCmd()
-	for _, c := range root.Commands() {
-		if c.Name() == "completion" {
-			c.RunE = func(cmd *cobra.Command, args []string) error {
-				if len(args) > 0 {
-					return badInput("completion: unknown shell %q (allowed: bash, zsh, fish, powershell)", args[0])
-				}
-				return cmd.Help()
-			}
-			c.Args = cobra.ArbitraryArgs
-			c.Long += "\n\nExit status: 0 success, 2 bad input (an unknown shell)."
-		}
+	completeEnums(root)
+	if only == "*" {
+		flagconfig.StrictCompletion(root, func(shell string) error {
+			return badInput("completion: unknown shell %q (allowed: bash, zsh, fish, powershell)", shell)
+		}, "Exit status: 0 success, 2 bad input (an unknown shell).")
 	}
 	return root
 }
@@ -183,7 +127,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}()
 	a := &app{out: stdout, errw: stderr}
 	atomicfile.Stdout = stdout // "-" and /dev/stdout outputs join the command's output
-	return runRoot(newRootFor(a, commandFor(args)), args, stderr)
+	return runRoot(newRootFor(a, flagconfig.Subcommand(args, known)), args, stderr)
 }
 
 // runRoot executes root on args and returns the exit status.
@@ -211,29 +155,12 @@ func runRoot(root *cobra.Command, args []string, stderr io.Writer) (code int) {
 	return code
 }
 
-// completeEnums gives every enum flag of every command its values for shell
-// completion (privamp completion bash|zsh|fish), lets every integer flag
-// read whole numbers written 1e3 (flagconfig.WholeNumbers), and every flag
-// but lists refuse a second value (flagconfig.Once).
-func completeEnums(c *cobra.Command, enums map[string][]string) {
-	flagconfig.WholeNumbers(c.Flags())
-	flagconfig.Once(c.Flags())
-	flagconfig.Once(c.PersistentFlags())
-	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if vals, ok := enums[f.Name]; ok {
-			_ = c.RegisterFlagCompletionFunc(f.Name, cobra.FixedCompletions(vals, cobra.ShellCompDirectiveNoFileComp))
-		}
-	})
-	for _, sub := range c.Commands() {
-		completeEnums(sub, enums)
-	}
-}
-
-// enumValues are the values of every enum flag, by the flag's name.
-func enumValues() map[string][]string {
+// completeEnums configures the flags of c and its subcommands
+// (flagconfig.Configure) with the values of every enum flag.
+func completeEnums(c *cobra.Command) {
 	variants := []string{"pnsgd", "skip", "stop"}
-	return map[string][]string{"variant": variants, "variants": variants, "method": composition.Methods, "conversion": {"improved", "classic"},
+	flagconfig.Configure(c, map[string][]string{"variant": variants, "variants": variants, "method": composition.Methods, "conversion": {"improved", "classic"},
 		"neighbours": {"add-remove", "replace-one"}, "accountant": {"best", "rdp", "pld"}, "sampling": {"poisson", "fixed-size"},
 		"rule": {"thm29", "thm30", "cor31", "thm32", "calibrate"}, "loss": {"logistic", "squared", "huber", "smooth-hinge", "quadratic", "linear"},
-		"synthetic": dataset.SyntheticKinds(), "algorithm": append(variants, algorithms.Names()...), "regularize": {"erm", "sco"}}
+		"synthetic": dataset.SyntheticKinds(), "algorithm": append(variants, algorithms.Names()...), "regularize": {"erm", "sco"}})
 }

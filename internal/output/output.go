@@ -16,8 +16,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/privamp/privamp/internal/quantity"
 	"golang.org/x/term"
 )
@@ -270,14 +268,6 @@ func resultObject(r Doc) (map[string]any, error) {
 	return obj, nil
 }
 
-func anySlice(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
 // markdown prints a document as Markdown: a heading, the headline rows
 // and the table as pipe tables, then assumptions and notes as lists.
 func markdown(w io.Writer, r Doc) error {
@@ -338,14 +328,7 @@ func renderTable(w io.Writer, cells [][]string, width int) error {
 	if width > 0 {
 		cells = fit(cells, width)
 	}
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithRowAutoWrap(tw.WrapNone))
-	t.Header(anySlice(cells[0])...)
-	for _, rr := range cells[1:] {
-		if err := t.Append(anySlice(rr)...); err != nil {
-			return err
-		}
-	}
-	return t.Render()
+	return box(w, cells)
 }
 
 // fit wraps the cells so that the table (with its borders: 3 columns per
