@@ -33,7 +33,7 @@ type Options struct {
 	// Progress, if not nil, is told how much of a long computation is done:
 	// PersonCurves over every index reports the indices computed of n per
 	// variant (done of variants·n, from 0 to the total).
-	Progress dp.Progress
+	Progress dp.Progress `json:"-"`
 }
 
 // Model is a Training mapped to the per-person guarantee of what it

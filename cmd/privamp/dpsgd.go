@@ -142,7 +142,10 @@ func dpsgdRun(opts *dpsgdOptions) error {
 		}
 		return render(a.out, a.mode, answerReport("dpsgd", ans.Title, ans))
 	}
+	bar := newBar(a)
+	opts.Profile.Progress = func(done, total int64) { bar.set("calibrating the noise", done, total) }
 	res, err := composition.DPSGDProfile(d, opts.Accountant, opts.Profile)
+	bar.finish()
 	if err != nil {
 		return flagError(err, map[string]string{"noise": opts.NoiseFlag})
 	}

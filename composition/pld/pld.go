@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 )
 
@@ -48,6 +49,10 @@ type Options struct {
 	TailMass float64
 	// MaxPoints caps every grid and FFT length (default 2²⁴).
 	MaxPoints int
+	// Progress, if not nil, hears how far CalibrateDPSGDWith is: the noise
+	// levels accounted so far of an estimate of how many the search takes
+	// (calibrationSteps, raised when passed), from 0 to the total at the end.
+	Progress dp.Progress `json:"-"`
 	// coarsen (set by accountBoth when Interval is left to its default)
 	// lets discretize refuse a grid over autoPoints with a *coarserGrid
 	// naming the interval that fits, which accountBoth then uses.
