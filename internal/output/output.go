@@ -163,7 +163,9 @@ func writeCSV(w io.Writer, r Doc) error {
 	cw := csv.NewWriter(w)
 	var rows [][4]string
 	for _, x := range r.Rows {
-		rows = append(rows, splitPair(x)...)
+		for _, y := range splitPair(x) {
+			rows = append(rows, numberRows(y)...)
+		}
 	}
 	switch {
 	case r.Table != nil && r.CSVAll:
@@ -173,7 +175,9 @@ func writeCSV(w io.Writer, r Doc) error {
 		}
 		for i, tr := range r.Table.Rows {
 			for j, c := range tr {
-				_ = cw.Write([]string{"table", strconv.Itoa(i + 1), r.Table.Header[j], strings.TrimPrefix(c, "—"), "", ""}) // "—": empty, not a number
+				for _, x := range numberRows([4]string{r.Table.Header[j], strings.TrimPrefix(c, "—")}) { // "—": empty, not a number
+					_ = cw.Write([]string{"table", strconv.Itoa(i + 1), x[0], x[1], x[2], x[3]})
+				}
 			}
 		}
 	case r.Table != nil:
