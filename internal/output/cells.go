@@ -4,14 +4,19 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // numberToken is a number standing on its own in a cell's text, not part
-// of a name such as bst14-sgd, fmtt18, epsilon_2 or 0.1.0-dev.
-var numberToken = regexp.MustCompile(`(?:^|[^\pL\pN_.])([-+]?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)(%?)(?:$|[^\pL\pN_.])`)
+// of a name such as bst14-sgd, fmtt18, epsilon_2 or 0.1.0-dev. Compiled on
+// first use: at package initialisation it cost every privamp process 6% of
+// its start-up (issue 27).
+var numberToken = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^\pL\pN_.])([-+]?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)(%?)(?:$|[^\pL\pN_.])`)
+})
 
 // wordPattern is a word of a sentence: two letters or more.
-var wordPattern = regexp.MustCompile(`\pL\pL+`)
+var wordPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\pL\pL+`) })
 
 // OneValue is the rule for a value cell of privamp's CSV (issue 27: one
 // number per cell): it is empty, parses as one number (strconv.ParseFloat:
@@ -25,7 +30,7 @@ func OneValue(c string) bool {
 	if _, err := strconv.ParseFloat(c, 64); err == nil || c == "" {
 		return true
 	}
-	return numbers(c) == nil || len(wordPattern.FindAllString(c, 5)) >= 5
+	return numbers(c) == nil || len(wordPattern().FindAllString(c, 5)) >= 5
 }
 
 // numbers returns the [start, end) of each number standing on its own in
@@ -33,7 +38,7 @@ func OneValue(c string) bool {
 func numbers(c string) [][2]int {
 	var out [][2]int
 	for at := 0; at < len(c); {
-		m := numberToken.FindStringSubmatchIndex(c[at:])
+		m := numberToken().FindStringSubmatchIndex(c[at:])
 		if m == nil {
 			break
 		}

@@ -13,7 +13,7 @@ func TestOneValue(t *testing.T) {
 		"2.38178": true, "1e-05": true, "inf": true, "": true, "VALID": true, "add/remove": true, "bst14-sgd": true,
 		"0.1.0-dev": true, "fmtt18": true, "epsilon_2": true,
 		"the gradient step contracts (FMTT18 Prop. 18); β from the declared bounds": true,
-		"58880 of 60000 records (98.13%)": false, "2.38178 / 1.67857": false, "[0.671531, 1.2068]": false,
+		"58880 of 60000 records (98.13%)":                                           false, "2.38178 / 1.67857": false, "[0.671531, 1.2068]": false,
 		"75 passes, ε = 9.08482": false, "100.0%": false, "0.1 – 0.1": false, "2–10": false, "10000, 0.01": false,
 	} {
 		if got := OneValue(c); got != want {
