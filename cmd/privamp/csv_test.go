@@ -98,8 +98,9 @@ var textColumns = map[string]bool{"source": true, "paper": true, "title": true, 
 
 // checkOneTable fails unless out is one CSV table: a header, then rows with
 // as many fields, no blank line, the header not repeated, and one number
-// per value cell (output.OneValue: the value column, or every column but
-// text in a table without one).
+// per value cell (output.OneValue: the value column, but for the first
+// cell of a table row in the long format, which names the row, or every
+// column but text in a table without one).
 func checkOneTable(t *testing.T, name, out string) {
 	t.Helper()
 	if strings.Contains(out, "\n\n") || strings.TrimSpace(out) == "" {
@@ -117,8 +118,9 @@ func checkOneTable(t *testing.T, name, out string) {
 		if strings.Join(r, ",") == head {
 			t.Errorf("%s: the header again on row %d", name, i+2)
 		}
+		label := value >= 0 && len(r) > 1 && r[0] == "table" && (recs[i][0] != r[0] || recs[i][1] != r[1]) // a table row's first cell names it
 		for j, c := range r {
-			if (value == j || value < 0 && !textColumns[recs[0][j]]) && !output.OneValue(c) {
+			if (value == j && !label || value < 0 && !textColumns[recs[0][j]]) && !output.OneValue(c) {
 				t.Errorf("%s: row %d, column %q: %q is neither one number nor a word", name, i+2, recs[0][j], c)
 			}
 		}

@@ -55,3 +55,19 @@ func TestCSVOneNumberPerCell(t *testing.T) {
 		t.Error("the old cell passes the rule: the rule cannot fail")
 	}
 }
+
+// In the long format a table row's first cell names the row and stays
+// whole; its other cells get a row per number.
+func TestLongCSVKeepsRowNames(t *testing.T) {
+	doc := Doc{Rows: [][4]string{{"verdict", "VALID", "", ""}}, CSVAll: true,
+		Table: &Table{Header: []string{"check", "positions"}, Rows: [][]string{{"δ < 1/n", "2–10"}}}}
+	var b bytes.Buffer
+	if err := Render(&b, Mode{CSV: true}, doc); err != nil {
+		t.Fatal(err)
+	}
+	want := "section,row,key,value,unit,source\nsummary,1,verdict,VALID,,\ntable,1,check,δ < 1/n,,\n" +
+		"table,1,positions [#–10],2,,\ntable,1,positions [2–#],10,,\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}

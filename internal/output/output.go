@@ -151,7 +151,8 @@ func Render(w io.Writer, m Mode, r Doc) error {
 // with headline rows and a table is one table: a headline row is
 // ("summary", its number, quantity, value, unit, source), and each cell of
 // the table ("table", its row's number, the column's name, the cell, "",
-// "").
+// ""). The first cell of a table row names the row and is kept whole;
+// other cells with several numbers get a row per number (numberRows).
 var LongHeader = []string{"section", "row", "key", "value", "unit", "source"}
 
 // writeCSV writes the document as one CSV table with one number per cell:
@@ -175,8 +176,12 @@ func writeCSV(w io.Writer, r Doc) error {
 		}
 		for i, tr := range r.Table.Rows {
 			for j, c := range tr {
-				for _, x := range numberRows([4]string{r.Table.Header[j], strings.TrimPrefix(c, "—")}) { // "—": empty, not a number
-					_ = cw.Write([]string{"table", strconv.Itoa(i + 1), x[0], x[1], x[2], x[3]})
+				x := [][4]string{{r.Table.Header[j], strings.TrimPrefix(c, "—")}} // "—": empty, not a number
+				if j > 0 {                                                        // the first column names the row ("δ < 1/n"): a label, kept whole
+					x = numberRows(x[0])
+				}
+				for _, y := range x {
+					_ = cw.Write([]string{"table", strconv.Itoa(i + 1), y[0], y[1], y[2], y[3]})
 				}
 			}
 		}
