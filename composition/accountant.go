@@ -40,6 +40,12 @@ type Tight struct {
 	Interval float64
 	// Conversion is the RDP-to-DP conversion (zero value: rdp.Improved).
 	Conversion rdp.Conversion
+	// SoundOnly computes what the headline needs and nothing beside it:
+	// no PLD optimistic estimate (pld.Options.SoundOnly; Account's
+	// PLD.EpsilonOptimistic is then 0 and DeltaAt.DeltaOptimistic nil) and,
+	// when Only is AccountPLD, no RDP value beside the PLD's (Account's RDP
+	// nil). The headline is the same bit for bit.
+	SoundOnly bool
 }
 
 // Tightest is the tightest accountant with its defaults.
@@ -194,7 +200,7 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 	}
 	run, isRun := dp.AsSampledGaussianRun(e)
 	exact := isRun && run.Sampling != dp.None && run.Rate == 1
-	pa := pld.Accountant{Options: pld.Options{Interval: t.Interval}}
+	pa := pld.Accountant{Options: pld.Options{Interval: t.Interval, SoundOnly: t.SoundOnly}}
 	switch {
 	case t.Only == AccountRDP:
 	case exact:
@@ -225,8 +231,38 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 			return nil
 		})
 	}
+	// The RDP accountant runs beside the PLD's, in parallel (it does not
+	// depend on it; on two cores it fills the time the PLD's three
+	// compositions leave). Under SoundOnly the PLD asked for alone answers
+	// without RDP beside it.
+	type rdpAnswer struct {
+		c     rdp.Curve
+		pr    rdp.DP
+		src   string
+		err   error
+		panic any
+	}
+	var rdpDone chan rdpAnswer
+	if res.RDPNote == "" && !(t.SoundOnly && t.Only == AccountPLD) {
+		rdpDone = make(chan rdpAnswer, 1)
+		go func() {
+			var a rdpAnswer
+			defer func() {
+				a.panic = recover() // re-raised by the caller, as if it had run there
+				rdpDone <- a
+			}()
+			if a.c, a.err = ra.Curve(e, r); a.err != nil {
+				return
+			}
+			if a.pr, a.err = ra.Account(e, r, delta); a.err != nil {
+				return
+			}
+			g, _ := ra.Epsilon(e, r, delta)
+			a.src = g.Source
+		}()
+	}
 	if t.Only != AccountRDP && res.PLDNote == "" {
-		p, err := pa.Account(e, r, delta)
+		p, err := pa.AccountAt(e, r, delta, epsilons) // δ(ε) from the same PLDs: built once
 		switch {
 		case err == nil:
 			res.PLD = &p
@@ -245,16 +281,16 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 
 	var c rdp.Curve
 	var pr rdp.DP
-	if res.RDPNote == "" {
-		var err error
-		if c, err = ra.Curve(e, r); err != nil {
-			return Accounting{}, err
+	if rdpDone != nil {
+		a := <-rdpDone
+		if a.panic != nil {
+			panic(a.panic)
 		}
-		if pr, err = ra.Account(e, r, delta); err != nil {
-			return Accounting{}, err
+		if a.err != nil {
+			return Accounting{}, a.err
 		}
-		g, _ := ra.Epsilon(e, r, delta)
-		res.RDP, res.RDPSource = &pr, g.Source
+		c, pr = a.c, a.pr
+		res.RDP, res.RDPSource = &pr, a.src
 	} else if res.PLD == nil { // the PLD was the only accountant and did not answer
 		return Accounting{}, field.New("accountant", t.Name(), "has no bound here: %s; %s", res.PLDNote, res.RDPNote)
 	}
@@ -285,27 +321,35 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 	if len(epsilons) == 0 {
 		return res, nil
 	}
-	var sound, optim *pld.PLD
+	var at []pld.DeltaAt
 	if res.PLD != nil {
-		var err error
-		if sound, optim, err = pa.PLDs(e, r, delta); err != nil {
-			return Accounting{}, err
+		if at = res.PLD.At; len(at) != len(epsilons) { // not read off by AccountAt: build the PLDs
+			sound, optim, err := pa.PLDs(e, r, delta)
+			if err != nil {
+				return Accounting{}, err
+			}
+			at = make([]pld.DeltaAt, len(epsilons))
+			for i, x := range epsilons {
+				if at[i].Epsilon = x; sound != nil {
+					at[i].Delta = sound.Delta(x)
+				}
+				if optim != nil { // nil under SoundOnly
+					at[i].Optimistic = optim.Delta(x)
+				}
+			}
 		}
 	}
-	for _, x := range epsilons {
+	for i, x := range epsilons {
 		d := DeltaAt{Epsilon: dp.Num(x), Delta: 1}
 		if exact {
 			ed := dp.Loss(GaussianDelta(res.Mu, x))
 			d.Delta = ed
 		}
 		if res.PLD != nil {
-			ds, do := 0.0, 0.0
-			if sound != nil {
-				ds, do = sound.Delta(x), optim.Delta(x)
-			}
+			ds, do := at[i].Delta, at[i].Optimistic
 			pd, od := dp.Loss(ds), dp.Max(math.Min(do, ds))
 			d.PLDDelta, d.Delta = &pd, pd
-			if !res.Dominated {
+			if !res.Dominated && !t.SoundOnly {
 				d.DeltaOptimistic = &od
 			}
 		}

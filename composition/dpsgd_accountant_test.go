@@ -52,9 +52,14 @@ func TestDPSGDReplaceOne(t *testing.T) {
 	if r.EpsilonOptimistic != nil || !strings.Contains(r.PLDNote, "no optimistic estimate") {
 		t.Errorf("replace-one optimistic %v, note %q", r.EpsilonOptimistic, r.PLDNote)
 	}
-	p, err := DPSGDWith(d, AccountPLD)
-	if err != nil || p.Accountant != "pld" || p.Epsilon != r.PLDEpsilon || math.Abs(float64(p.Epsilon)-18.4544) > 1e-3 {
-		t.Errorf("pld: %+v %v", p, err)
+	if math.Abs(float64(r.PLDEpsilon)-18.4544) > 1e-3 {
+		t.Errorf("replace-one PLD beside RDP: %v", r.PLDEpsilon)
+	}
+	if !testing.Short() { // the same PLD again, asked by name (0.5 s)
+		p, err := DPSGDWith(d, AccountPLD)
+		if err != nil || p.Accountant != "pld" || p.Epsilon != r.PLDEpsilon {
+			t.Errorf("pld: %+v %v", p, err)
+		}
 	}
 	few := rdp.DPSGD{SamplingRate: 0.5, Steps: 10, Noise: 4, Delta: 1e-3, Neighbours: dp.ReplaceOne}
 	if r, err := DPSGDWith(few, AccountBest); err != nil || r.Accountant != "pld" || !(r.Epsilon < r.RDPEpsilon) || r.Method != "pld-connect-the-dots-replace-one" {
@@ -107,10 +112,14 @@ func TestDPSGDFixedSize(t *testing.T) {
 			t.Errorf("%s accepted fixed-size add/remove: %v", a, err)
 		}
 	}
-	d.Calibrate, d.TargetEpsilon = true, 8
-	c, err := DPSGDWith(d, AccountBest)
-	if err != nil || !c.Calibrated || float64(c.Epsilon) > 8 || !(c.NoiseMultiplier > 1.1) {
-		t.Errorf("calibration: %+v %v", c, err)
+	// A fixed-size calibration (1 s of CPU): make test's, beside
+	// TestCalibrationIssueCases' fixed-size case.
+	if !testing.Short() {
+		d.Calibrate, d.TargetEpsilon = true, 8
+		c, err := DPSGDWith(d, AccountBest)
+		if err != nil || !c.Calibrated || float64(c.Epsilon) > 8 || !(c.NoiseMultiplier > 1.1) {
+			t.Errorf("calibration: %+v %v", c, err)
+		}
 	}
 	// At γ = 1 every record is in every batch: the exact Gaussian with Δ = 2.
 	full := rdp.DPSGD{N: 100, Batch: 100, Steps: 1, Noise: 2, Delta: 1e-5, Neighbours: dp.ReplaceOne, Sampling: dp.WithoutReplacement}

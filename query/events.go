@@ -12,13 +12,18 @@ func init() { Register("events", accountEvents) }
 // compose --events reads it (dp_accounting's DpEvent vocabulary; package
 // composition/events), accounted at delta by accountant (rdp, pld or best;
 // default best), with δ(ε) at each of epsilons too. Discretization is the
-// PLD's grid interval (0: 1e-4, as on the command line).
+// PLD's grid interval (0: 1e-4, as on the command line). SoundOnly asks for
+// the headline alone (events.Query.SoundOnly): the answer then has no
+// optimistic estimate and, under the pld accountant, no RDP value; the
+// headline is the same. Python's accountants ask so in get_epsilon and
+// fetch the rest only when it is read.
 type EventsRequest struct {
 	Events         events.Events `json:"events" jsonin:"required"`
 	Delta          float64       `json:"delta"`
 	Epsilons       []float64     `json:"epsilons"`
 	Accountant     string        `json:"accountant"`
 	Discretization float64       `json:"discretization"`
+	SoundOnly      bool          `json:"sound_only"`
 }
 
 func accountEvents(request []byte, _ bool) (*Result, error) {
@@ -34,7 +39,7 @@ func accountEvents(request []byte, _ bool) (*Result, error) {
 		}
 		return nil, err
 	}
-	res, err := events.Account(q.Events, events.Query{Delta: q.Delta, Accountant: q.Accountant, Discretization: q.Discretization, Epsilons: q.Epsilons})
+	res, err := events.Account(q.Events, events.Query{Delta: q.Delta, Accountant: q.Accountant, Discretization: q.Discretization, Epsilons: q.Epsilons, SoundOnly: q.SoundOnly})
 	if err != nil {
 		return nil, err
 	}

@@ -168,3 +168,45 @@ func BenchmarkDoMNIST(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDoEventsMNIST is the MNIST example as Python's drop-in
+// privamp.PLDAccountant asks it (method events, accountant pld, the events
+// of dp_accounting's DP-SGD description, interval 1e-4).
+func BenchmarkDoEventsMNIST(b *testing.B) {
+	req := []byte(`{"events": {"neighbouring": "add_or_remove_one", "event": {"type": "SelfComposed", "event": {"type": "PoissonSampled", "sampling_probability": 0.004266666666666667, "event": {"type": "Gaussian", "noise_multiplier": 1.1}}, "count": 14063}}, "delta": 1e-05, "accountant": "pld", "discretization": 0.0001}`)
+	for b.Loop() {
+		if _, err := Do("events", req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestEventsSoundOnly: sound_only gives the same headline without the
+// optimistic estimate (and, under pld, without RDP's value beside it).
+func TestEventsSoundOnly(t *testing.T) {
+	ev := `{"events":{"event":{"type":"SelfComposed","count":300,"event":{"type":"PoissonSampled","sampling_probability":0.01,"event":{"type":"Gaussian","noise_multiplier":1.1}}}},"delta":1e-5,"accountant":"%s"%s}`
+	for _, acc := range []string{"pld", "best"} {
+		var full, so map[string]any
+		for _, c := range []struct {
+			extra string
+			out   *map[string]any
+		}{{"", &full}, {`,"sound_only":true`, &so}} {
+			b, err := Do("events", []byte(fmt.Sprintf(ev, acc, c.extra)))
+			if err != nil {
+				t.Fatal(acc, err)
+			}
+			if err := json.Unmarshal(b, c.out); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if full["epsilon"] != so["epsilon"] || full["accountant"] != so["accountant"] || full["source"] != so["source"] {
+			t.Errorf("%s: sound-only %v %v, full %v %v", acc, so["epsilon"], so["accountant"], full["epsilon"], full["accountant"])
+		}
+		if full["epsilon_optimistic"] == nil || so["epsilon_optimistic"] != nil {
+			t.Errorf("%s: optimistic %v in full, %v sound-only (want a value and none)", acc, full["epsilon_optimistic"], so["epsilon_optimistic"])
+		}
+		if full["rdp_epsilon"] == nil || (so["rdp_epsilon"] == nil) != (acc == "pld") {
+			t.Errorf("%s: rdp_epsilon %v in full, %v sound-only", acc, full["rdp_epsilon"], so["rdp_epsilon"])
+		}
+	}
+}

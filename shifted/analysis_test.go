@@ -159,6 +159,9 @@ func TestPersonCurvesOneMeaning(t *testing.T) {
 // is divided by the nominal 256, and its worst record's ε is the closed form
 // ρ = 2L²/(b²σ²)·((E − 1)/M + 1) (j = M, c = 1), computed here without SGD.
 func TestCompareTrainingNominalBatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("make test only: ExampleCompareTraining computes the same comparison under -short")
+	}
 	r := Training{Variant: VariantPNSGD, N: 60000, Batch: 256, Epochs: 60, Sigma: 1.1 / 256, Delta: 1e-5, Loss: Loss{Lipschitz: 1}}
 	c, err := CompareTraining(r, Options{Conversion: rdp.Improved})
 	if err != nil {
@@ -235,6 +238,9 @@ func TestSamplingReplaceOneIsTheSmallerBound(t *testing.T) {
 		{SGD{N: 100_000, Sigma: 4, Loss: Loss{Lipschitz: 1}}, true},
 		{SGD{N: 60000, Batch: 256, Epochs: 60, Sigma: 1.1 / 256, Loss: Loss{Lipschitz: 1}}, false},
 	} {
+		if testing.Short() && !c.byPLD {
+			continue // MNIST by RDP: make test's (ExampleCompareTraining prints its 5.78826)
+		}
 		s, err := SamplingOf(c.run, 1e-5, rdp.Improved)
 		if err != nil {
 			t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 const ballsClaim = `{"algorithm": "dpsgd", "sampling": "balls-in-bins", "n": 60000, "batch_size": 250, "noise_multiplier": 1.1,
   "epochs": 3, "delta": 1e-5, "epsilon": EPS NB}`
 
-// A balls-in-bins claim is decided by the RDP of random allocation: VALID
+// A balls-in-bins claim is decided by the PLD or RDP of random allocation: VALID
 // at or above the certified ε (the number dpsgd --sampling balls-in-bins
 // prints), INVALID below with the noise dpsgd calibrates, UNSUPPORTED under
 // replace-one; a rate whose 1/q is not whole is refused naming the field.

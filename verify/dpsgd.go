@@ -262,8 +262,9 @@ const ViaShuffle = "shuffled-batch bounds (exact Gaussian without amplification;
 //   - Fixed-size batches under add/remove: dp.Unsupported; no dominating pair
 //     for them is implemented here.
 //   - Balls-in-bins batches (random allocation) under add/remove: decided
-//     the same way by the RDP of random allocation (rdp.RandomAllocation);
-//     under replace-one dp.Unsupported.
+//     the same way by the PLD of random allocation (pld.RandomAllocation)
+//     or its RDP (rdp.RandomAllocation), whichever the accountant certifies
+//     smaller; under replace-one dp.Unsupported.
 //   - Shuffled batches (verifyShuffle, with n, batch_size and whole epochs):
 //     dp.Invalid below the lower bound of Chua et al., dp.Valid at or above
 //     the upper bound without amplification, dp.Unsupported with the
@@ -326,7 +327,7 @@ func VerifyDPSGD(d *DPSGDClaim, o Options) (Verification, error) {
 			"accounting shuffled batches as if Poisson-sampled is the common approximation (Opacus, TF-Privacy), not a proof: privamp does not certify it")
 	case r.Sampling == SamplingBallsInBins && r.Neighbours != dp.AddRemove:
 		return unsupported("balls-in-bins batches under replace-one neighbours: random allocation is accounted for an example added or removed only (Feldman & Shenfeld 2025)",
-			"balls-in-bins (random allocation) is certified under add/remove neighbours by its Rényi divergence (rdp.RandomAllocation); replace-one is not covered")
+			"balls-in-bins (random allocation) is certified under add/remove neighbours by its PLD and its Rényi divergence (pld.RandomAllocation, rdp.RandomAllocation); replace-one is not covered")
 	case r.Sampling == SamplingBallsInBins:
 		v.Checks = append(v.Checks, check("balls-in-bins sampling", dp.Assumed, float64(r.SamplingRate), nan, BasisTrust,
 			"each epoch of 1/q steps places every example in one of its batches uniformly at random, independently: declared, nothing in the claim can check it"))

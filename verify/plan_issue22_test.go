@@ -82,7 +82,7 @@ func TestIssue22PlanSummaryNoFalseAlarm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	people := &plan.People{ID: []string{"a", "b", "c", "d", "e", "f"}, Epsilon: []float64{2, 0.5, 1, 4, 1, 3}, Delta: []float64{1e-6, 1e-6, 1e-8, 1e-6, 1e-6, 1e-7}}
+	people := &plan.People{ID: plan.NewIDs("a", "b", "c", "d", "e", "f"), Epsilon: []float64{2, 0.5, 1, 4, 1, 3}, Delta: []float64{1e-6, 1e-6, 1e-8, 1e-6, 1e-6, 1e-7}}
 	base := shifted.Training{Variant: shifted.VariantPNSGD, Loss: shifted.Loss{Lipschitz: 1, Smoothness: 0.25}, Delta: 1e-6}
 	var cases []shifted.Training
 	for _, v := range shifted.Variants {
@@ -110,7 +110,7 @@ func TestIssue22PlanSummaryNoFalseAlarm(t *testing.T) {
 			name := fmt.Sprintf("%s e=%d b=%d public=%d %+v people=%v", tr.Variant, tr.Epochs, tr.Batch, tr.Public, tr.Loss, b.People != nil)
 			if b.People != nil {
 				cp := *people
-				cp.ID, cp.Epsilon, cp.Delta = append([]string(nil), people.ID...), append([]float64(nil), people.Epsilon...), append([]float64(nil), people.Delta...)
+				cp.ID, cp.Epsilon, cp.Delta = plan.NewIDs(people.ID.Strings()...), append([]float64(nil), people.Epsilon...), append([]float64(nil), people.Delta...)
 				b.People = &cp
 			}
 			res, err := plan.Make(plan.Options{Training: tr, Radius: 2, Dimension: 5, Conversion: rdp.Improved}, b)

@@ -176,6 +176,20 @@ func TestInfiniteEpsilonLabelled(t *testing.T) {
 	}
 }
 
+// slowSeeds are the fuzz seeds that take over half a second of CPU each
+// (a PLD of 10⁷ Laplace releases at ε₀ = 10³⁰⁰ that ends in a refusal;
+// compare's replace-one PLD at q = 0.1): make test runs them, -short not.
+var slowSeeds = map[string]bool{
+	"laplace --scale 1e-300 --compositions 1e7":         true,
+	"compare --n 100 --sigma 0.1 --batch 10 --epochs 4": true,
+}
+
+func skipSlowSeed(t *testing.T, line string) {
+	if testing.Short() && slowSeeds[line] {
+		t.Skip("a slow seed: run by make test")
+	}
+}
+
 func FuzzCLIArgs(f *testing.F) {
 	for _, s := range []string{
 		"gaussian --sigma 1", "dpsgd --n 10 --batch 10 --epochs 1e9", "convert --rho 1e308 --delta 1e-300",
@@ -184,6 +198,7 @@ func FuzzCLIArgs(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
+		skipSlowSeed(t, line)
 		args := strings.Fields(line)
 		if len(args) > 0 && (args[0] == "completion" || args[0] == "help") {
 			return

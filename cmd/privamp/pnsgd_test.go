@@ -223,6 +223,7 @@ func FuzzAmpCLI(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
+		skipSlowSeed(t, line)
 		args := strings.Fields(line)
 		if len(args) == 0 || (args[0] != "pnsgd" && args[0] != "curve" && args[0] != "compare") {
 			return

@@ -401,8 +401,8 @@ func TestRunPlan(t *testing.T) {
 		pos[id] = i
 	}
 	pp := loadPlanFile(t, f.peoplePlan)
-	byPlan := make([]int, len(pp.People.ID))
-	for t, id := range pp.People.ID {
+	byPlan := make([]int, pp.People.Len())
+	for t, id := range pp.People.ID.Strings() {
 		byPlan[t] = pos[id]
 	}
 	tp := loadPlanFile(t, f.tierPlan)

@@ -37,8 +37,12 @@ func TestJSONSchemaDocumented(t *testing.T) {
 		}
 		line := strings.SplitN(body[i+1:], "`", 2)[0]
 		args := strings.Fields(strings.TrimPrefix(line, "privamp"))
-		if testing.Short() && (len(args) == 0 || args[0] == "run" || args[0] == "audit") {
-			continue // the training runs' sections are make test's (2 s of this test's 3.8 s)
+		if testing.Short() && (len(args) == 0 || args[0] == "run" || args[0] == "audit" || args[0] == "compare" ||
+			strings.Contains(line, "--events") || strings.Contains(line, "shuffle")) {
+			// The training runs' sections and the four whose commands take
+			// 0.4–0.8 s of CPU each (the main job, compare's PLD columns, the
+			// two-phase events file, the shuffle bounds) are make test's.
+			continue
 		}
 		var obj map[string]any
 		if len(args) == 0 { // the main job: already run by its own tests

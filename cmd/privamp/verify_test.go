@@ -150,13 +150,13 @@ func TestVerifyPlan(t *testing.T) {
 	v0, v1 := vs[0].(map[string]any), vs[1].(map[string]any)
 	g := shifted.SGD{N: 24, Sigma: p.Sigma, Loss: shifted.Loss{Lipschitz: 1, Eta: p.Eta}}
 	want, _ := shifted.Epsilon(g, 24, 1e-6, rdp.Improved)
-	if v0["index"].(float64) != 5 || v0["id"] != p.People.ID[4] || v0["epsilon"].(float64) != 0.05 ||
+	if v0["index"].(float64) != 5 || v0["id"] != p.People.ID.At(4) || v0["epsilon"].(float64) != 0.05 ||
 		v1["index"].(float64) != 24 || !ampClose(v1["achieved_epsilon"].(float64), want.Epsilon, 1e-9) {
 		t.Errorf("violations %v (position 24: shifted gives %v)", vs, want.Epsilon)
 	}
 	var out, errb bytes.Buffer
 	code = run([]string{"verify", bad}, &out, &errb)
-	for _, s := range []string{"INVALID", p.People.ID[4], "σ that meets every target", "people above their target"} {
+	for _, s := range []string{"INVALID", p.People.ID.At(4), "σ that meets every target", "people above their target"} {
 		if code != 1 || !strings.Contains(out.String(), s) {
 			t.Errorf("table: exit %d, lacks %q:\n%s", code, s, out.String())
 		}

@@ -23,6 +23,10 @@ type Query struct {
 	Epsilons []float64
 	// Profile asks for δ(ε) at one ε and on the ε–δ curve (Result.Profile).
 	Profile composition.ProfileQuery
+	// SoundOnly computes the headline alone (composition.Tight.SoundOnly):
+	// no EpsilonOptimistic nor DeltaOptimistic, and under the pld
+	// accountant no RDPEpsilon. The headline is the same.
+	SoundOnly bool
 }
 
 // Result is the accounting of an events file. Epsilon is the headline, a
@@ -100,15 +104,12 @@ func Account(ev Events, q Query) (Result, error) {
 			return Result{}, err
 		}
 	}
-	t.Interval = q.Discretization
+	t.Interval, t.SoundOnly = q.Discretization, q.SoundOnly
 	e, rel := ev.DP()
 	if a != composition.AccountRDP {
 		for _, ph := range phases {
-			if float64(ph.Count) > maxPLDCount || ph.Sampling == dp.BallsInBins {
+			if float64(ph.Count) > maxPLDCount {
 				note := fmt.Sprintf("PLD does not apply: %s runs %s times, more than the PLD accountant composes (%d)", ph.Path, ph.Count, maxPLDCount)
-				if ph.Sampling == dp.BallsInBins {
-					note = "PLD does not apply: " + ph.Path + " is balls-in-bins (RandomAllocation), which has no PLD here; rdp or best answer"
-				}
 				if a == composition.AccountPLD {
 					return Result{}, field.New("accountant", a, "does not apply: %s", note)
 				}
@@ -139,7 +140,7 @@ func Account(ev Events, q Query) (Result, error) {
 		switch {
 		case acc.Dominated && res.PLDNote == "":
 			res.PLDNote = noteDominated
-		case !acc.Dominated:
+		case !acc.Dominated && !q.SoundOnly:
 			res.EpsilonOptimistic = &po
 		}
 	}

@@ -56,8 +56,8 @@
 //     uniformly at random and independently of the other records
 //     (Feldman & Shenfeld's random allocation; Chua et al.'s
 //     balls-and-bins). Not a dp_accounting event. Only under
-//     add_or_remove_one; accounted by RDP (rdp.RandomAllocation); the PLD
-//     refuses it. Epochs are a SelfComposed around it.
+//     add_or_remove_one; accounted by RDP (rdp.RandomAllocation) and by
+//     its PLD (pld.RandomAllocation). Epochs are a SelfComposed around it.
 //   - SelfComposed {count, event}: event runs count times (adaptively),
 //     count a whole number in [1, 10¹²].
 //   - Composed {events}: the events run one after the other (adaptively);

@@ -70,7 +70,7 @@ func phaseOf(e *Event, path string, count float64, rel dp.Relation) Phase {
 		ph.SamplingProbability = dp.Num(float64(*e.SampleSize) / float64(*e.SourceDatasetSize))
 		m = e.Event
 	case TypeRandomAllocation:
-		ph.Sampling, ph.NumSteps, ph.PLD = dp.BallsInBins, *e.NumSteps, false
+		ph.Sampling, ph.NumSteps = dp.BallsInBins, *e.NumSteps
 		ph.SamplingProbability, ph.Count = dp.Num(1/float64(*e.NumSteps)), dp.Num(count*float64(*e.NumSteps))
 		m = e.Event
 	}

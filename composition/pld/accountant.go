@@ -27,6 +27,35 @@ type Result struct {
 	Method string `json:"method"`
 	// Points is the largest grid the composition needed.
 	Points int `json:"points"`
+	// At is δ at the ε asked of AccountAt, read off the same PLDs as
+	// Epsilon (nil when none was asked).
+	At []DeltaAt `json:"-"`
+}
+
+// DeltaAt is δ at Epsilon from a sound PLD (Delta, an upper bound) and
+// from the optimistic one (Optimistic, an estimate from below, never a
+// guarantee).
+type DeltaAt struct {
+	Epsilon, Delta, Optimistic float64
+}
+
+// deltasAt reads δ at each of xs off the sound and the optimistic PLD (nil
+// PLDs: an event that reveals nothing, δ = 0).
+func deltasAt(sound, optim *PLD, xs []float64) []DeltaAt {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := make([]DeltaAt, len(xs))
+	for i, x := range xs {
+		out[i].Epsilon = x
+		if sound != nil {
+			out[i].Delta = sound.Delta(x)
+		}
+		if optim != nil { // nil under SoundOnly: no optimistic δ
+			out[i].Optimistic = optim.Delta(x)
+		}
+	}
+	return out
 }
 
 const source = "PLD accountant: Doroshenko et al. 2022 (connect the dots), Meiser–Mohammadi 2018 (privacy buckets), Koskela et al. 2020 (FFT)"
@@ -98,6 +127,17 @@ func accountOnce(delta float64, k int, o Options, build func(Options) (*PLD, err
 	if err != nil {
 		return Result{}, err
 	}
+	if o.SoundOnly {
+		sound, err := sound1.selfComposeAt(k, delta)
+		if err != nil {
+			return Result{}, err
+		}
+		e, _ := sound.Epsilon(delta)
+		at := deltasAt(sound, nil, o.at)
+		points := sound.Len()
+		sound.release()
+		return result(e, 0, delta, o, points, coarsened, at), nil
+	}
 	oo := o
 	oo.Discretization = Optimistic
 	optim1, err := build(oo)
@@ -112,40 +152,81 @@ func accountOnce(delta float64, k int, o Options, build func(Options) (*PLD, err
 			optDir = optim1.add
 		}
 	}
-	var optK *pmf
-	var errOpt error
+	// With δ asked at some ε (o.at), the optimistic PLD's other direction
+	// is composed too: δ is the larger of the two directions' (PLD.Delta).
+	var other *pmf
+	if len(o.at) > 0 && optim1.add != nil {
+		other = optim1.add
+		if optDir == optim1.add {
+			other = optim1.remove
+		}
+	}
+	var optK, otherK *pmf
+	var errOpt, errOther error
 	var stop atomic.Bool // raised when the sound composition fails
 	optDir.stop = &stop
+	if other != nil {
+		other.stop = &stop
+	}
 	done := make(chan struct{})
 	go func() { // the optimistic estimate in parallel
 		defer close(done)
 		optK, errOpt = optDir.selfComposeAt(k, o.MaxPoints, delta)
+		if errOpt == nil && other != nil {
+			otherK, errOther = other.selfComposeAt(k, o.MaxPoints, delta)
+		}
 	}()
 	sound, err := sound1.selfComposeAt(k, delta)
 	if err != nil {
 		stop.Store(true) // the optimistic estimate is not needed
 	}
 	<-done
-	if err != nil {
-		if optK != nil {
-			putBuf(optK.p)
-		}
-		return Result{}, err
+	if errOpt == nil {
+		errOpt = errOther
 	}
-	if errOpt != nil {
+	if err != nil || errOpt != nil {
+		for _, f := range []*pmf{optK, otherK} {
+			if f != nil {
+				putBuf(f.p)
+			}
+		}
+		if err != nil {
+			return Result{}, err
+		}
 		return Result{}, errOpt
 	}
 	e, _ := sound.Epsilon(delta)
 	eo := optK.profile(false).epsilon(delta)
+	var at []DeltaAt
+	if len(o.at) > 0 {
+		optim := &PLD{opt: optim1.opt, remove: optK}
+		if otherK != nil {
+			if optDir == optim1.add {
+				optim.remove, optim.add = otherK, optK
+			} else {
+				optim.add = otherK
+			}
+		}
+		at = deltasAt(sound, optim, o.at)
+	}
 	points := sound.Len()
 	sound.release()
 	putBuf(optK.p)
+	if otherK != nil {
+		putBuf(otherK.p)
+	}
+	return result(e, eo, delta, o, points, coarsened, at), nil
+}
+
+// result is accountOnce's answer: sound ε e, optimistic eo (0 under
+// SoundOnly), at delta on the grid of o, and δ at the ε asked (at).
+func result(e, eo, delta float64, o Options, points int, coarsened bool, at []DeltaAt) Result {
 	src := source
 	if coarsened {
 		src += fmt.Sprintf("; grid interval coarsened from %g to %.4g so that one mechanism's grid stays within %d points and a composition within %d (sound, less tight)", DefaultInterval, o.Interval, autoPoints, autoWindow)
 	}
 	return Result{Guarantee: dp.Guarantee{Epsilon: dp.Loss(e), Delta: dp.Loss(delta), Source: src}, EpsilonOptimistic: dp.Max(math.Min(eo, e)), Discretization: dp.Num(o.Interval),
-		Method: o.Discretization.String(), Points: points}, nil
+		Method: o.Discretization.String(), Points: points, At: at}
 }
 
 // DPSGD accounts for steps of the Poisson-subsampled Gaussian (DP-SGD with

@@ -2,27 +2,23 @@ package pld
 
 import (
 	"math"
-	"math/bits"
 	"sync"
 
+	"github.com/privamp/privamp/internal/fft"
 	"github.com/privamp/privamp/internal/field"
 	"github.com/privamp/privamp/internal/numeric"
-	"gonum.org/v1/gonum/dsp/fourier"
 )
 
 // windowTail is the bound on the composed mass above the FFT window (added
 // to δ in a sound PLD) and below it (wrapped into the window).
 const windowTail = 1e-18
 
-// fftEta is the relative ℓ2 error of one FFT of length n (Higham 2002,
-// ch. 24, the error of a radix-2 FFT, log₂n · (μ + γ₄(√2 + μ)), with a
-// safety factor for FFTPACK's radix-3 and -5 passes). 2η also bounds the
-// error of every single output relative to ‖x‖₁: each output is reached
-// from each input by one path of butterflies, one per stage; a stage's
-// butterflies that feed a given output act on disjoint parts of the input,
-// each of modulus at most the ℓ1 norm of its part, so one stage adds at
-// most c·u·‖x‖₁ to that output, c the butterfly's rounding constant.
-func fftEta(n int) float64 { return 8 * unit * float64(bits.Len(uint(n))) }
+// fftEta is the relative ℓ2 error of one FFT of length n, forward or
+// inverse, and 2η·‖x‖₁ bounds the error of every single forward output:
+// fft.Bound, which argues it for internal/fft's structure (Higham 2002,
+// Theorem 24.2, radix-2: log₂n · (μ + γ₄(√2 + μ)), the radix-4 stages and
+// the real post-processing included).
+func fftEta(n int) float64 { return fft.Bound(n) }
 
 func norms(p []float64) (l1, l2 float64) {
 	for _, v := range p {
@@ -165,8 +161,6 @@ func (f *pmf) tiltAt(k int, c float64) float64 {
 	return math.Exp(lt)
 }
 
-// fftSize returns the smallest 2^a·3^b·5^c ≥ n (the lengths gonum's
-// FFTPACK transforms fastest).
 // Memory is reused across calls: a fresh page costs more here than the
 // arithmetic done on it. FFT objects (their twiddle tables cost as much as
 // a transform) are kept by length, float buffers by size class, each in
@@ -186,7 +180,7 @@ var cache = memCache{ffts: map[int][]*fftWork{}, bufs: map[int][][]float64{}}
 
 // fftWork is an FFT of one length with a real and a complex buffer.
 type fftWork struct {
-	ft *fourier.FFT
+	ft *fft.FFT
 	x  []float64
 	c  []complex128
 }
@@ -204,7 +198,7 @@ func getFFT(n int) *fftWork {
 		return w
 	}
 	cache.mu.Unlock()
-	return &fftWork{fourier.NewFFT(n), make([]float64, n), make([]complex128, n/2+1)}
+	return &fftWork{fft.New(n), make([]float64, n), make([]complex128, n/2+1)}
 }
 
 func putFFT(_ int, w *fftWork) {
@@ -274,25 +268,16 @@ func (d *PLD) release() {
 	}
 }
 
+// fftSize returns the smallest power of two ≥ n (and ≥ 2), the lengths
+// internal/fft transforms: at the next power of two it is 2.3–6 times
+// faster than gonum's FFTPACK at the smallest 2^a·3^b·5^c ≥ n, the length
+// used before (BenchmarkWorkload in internal/fft, BENCHMARKS.md). A
+// power of two over max is refused even where a 2^a·3^b·5^c length would
+// have fitted (the default caps are powers of two).
 func fftSize(n, max int) (int, error) {
-	m := 1
+	m := 2
 	for m < n {
 		m <<= 1
-	}
-	// FFTPACK factors a length into 4s, then 2s, 3s and 5s, and keeps at
-	// most 13 factors (gonum's ifac has 15 slots): a length with more
-	// would panic there, so it is not chosen.
-	for p5, c5 := 1, 0; p5 < m; p5, c5 = p5*5, c5+1 {
-		for p3, c3 := p5, 0; p3 < m; p3, c3 = p3*3, c3+1 {
-			v, a := p3, 0
-			for v < n {
-				v <<= 1
-				a++
-			}
-			if v < m && a/2+a%2+c3+c5 <= 13 {
-				m = v
-			}
-		}
 	}
 	if m > max {
 		return 0, field.New("discretization", n, "needs an FFT of %d points, more than the cap of %d; use a coarser interval", m, max)

@@ -60,11 +60,7 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 	if cache != nil && len(*cache) == n {
 		tab = *cache
 	} else {
-		tab = make([]tl, n)
-		for j := range tab {
-			pa, pb, qa, qb, r := m.tails(float64(f.lo+j) * h)
-			tab[j] = tl{pa, pb, qa, qb, r}
-		}
+		tab = tailsTable(m, h, f.lo, n)
 		if cache != nil {
 			*cache = tab
 		}
@@ -130,13 +126,13 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 			cur := at(j)
 			a := between(prev.pa, prev.pb, cur.pa, cur.pb)
 			b := between(prev.qa, prev.qb, cur.qa, cur.qb)
-			lj := float64(f.lo+j) * h
-			alpha := (b*math.Exp(lj) - a) / den
+			elj := math.Exp(float64(f.lo+j) * h) // e^{l_j}
+			alpha := (b*elj - a) / den
 			// Rounding can only be allowed to move mass up: bias α down
 			// by a bound on its evaluation error, and clamp to [0, a];
 			// what is left is the error of a.
 			ea := err(prev, cur)
-			alpha -= (ea + math.Exp(lj)*qerr(prev, cur) + 8*unit*(b*math.Exp(lj)+a)) / den
+			alpha -= (ea + elj*qerr(prev, cur) + 8*unit*(b*elj+a)) / den
 			if classify(a, ea) {
 				alpha *= 1 - ea/a // see classify
 			}
@@ -170,4 +166,44 @@ func gridError(h, n, lo, hi float64, o Options) error {
 		return field.New("discretization", h, "cannot hold this mechanism: its privacy loss has no finite bound outside a tail of mass %g (the mechanism is too close to non-private for a PLD grid)", o.TailMass)
 	}
 	return field.New("discretization", h, "needs %.3g grid points for losses in [%.4g, %.4g], more than the cap of %d; use a coarser interval", n, lo, hi, o.MaxPoints)
+}
+
+// gridOf returns the first index and the number of points of the grid
+// discretize lays for m under o (n = 0 where it would refuse the grid).
+func gridOf(m loss, o Options) (lo, n int) {
+	h := o.Interval
+	l, u := m.bounds(o.TailMass)
+	iLo, iHi := math.Floor(l/h), math.Ceil(u/h)
+	if iHi <= iLo {
+		iHi = iLo + 1
+	}
+	if k := iHi - iLo + 1; !(k <= float64(o.MaxPoints)) || o.coarsen && k > float64(autoPoints) {
+		return 0, 0
+	}
+	return int(iLo), int(iHi-iLo) + 1
+}
+
+// tailsTable returns m's tails at the n grid losses (lo+j)·h. Each entry
+// is computed alone, so the two halves, filled in parallel, are the same
+// bit for bit as one pass.
+func tailsTable(m loss, h float64, lo, n int) []tl {
+	tab := make([]tl, n)
+	fill := func(from, to int) {
+		for j := from; j < to; j++ {
+			pa, pb, qa, qb, r := m.tails(float64(lo+j) * h)
+			tab[j] = tl{pa, pb, qa, qb, r}
+		}
+	}
+	if half := n / 2; n >= 1<<12 {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			fill(half, n)
+		}()
+		fill(0, half)
+		<-done
+	} else {
+		fill(0, n)
+	}
+	return tab
 }

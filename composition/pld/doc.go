@@ -62,7 +62,9 @@
 //     the window where it can only increase δ;
 //   - the floating-point error of the FFTs is bounded in ℓ2 (Higham 2002,
 //     "Accuracy and Stability of Numerical Algorithms", ch. 24, with the
-//     constant η = 8u·log₂N per transform, and componentwise by 2η‖x‖₁)
+//     constant η = 8u·(log₂N + 1) per transform, and componentwise by
+//     2η‖x‖₁; internal/fft's fft.Bound argues it for its power-of-two
+//     real FFT)
 //     and, through Cauchy–Schwarz, added to every δ(ε);
 //   - the grid masses' rounding (from the mechanisms' bounds on the error
 //     of their tails) is a factor (1 + ρ)^k on δ where a mass's error is at
@@ -112,7 +114,8 @@
 //
 // A composition window of N points costs O(N log N) time and about 56
 // bytes a point while it is computed (the real sequence, its N/2+1 complex
-// coefficients, FFTPACK's work arrays and the result); the DP-SGD
+// coefficients, the FFT's twiddle tables and work array, and the
+// result; N is a power of two); the DP-SGD
 // accountant composes three at once (both directions of the sound PLD, and
 // the optimistic estimate in the direction that decides ε). A grid or FFT
 // longer than Options.MaxPoints (default 2²⁴, so at most about 0.9 GB per

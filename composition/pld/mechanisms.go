@@ -206,19 +206,33 @@ func SubsampledGaussian(q, z float64, opt Options) (*PLD, error) {
 }
 
 // subsampledGaussian builds the PLD with tails cached in cache[0..1].
+//
+// The add direction's tails are the remove direction's read backwards:
+// tails(l) of add computes everything from v = −l, as remove does at −l,
+// and returns the same four numbers in another order (mirrorTails). Its
+// grid is remove's mirrored (its bounds are remove's negated), so its
+// table is remove's, reversed and permuted, bit for bit: the tails (exp,
+// log and two erfc at each grid loss, most of a discretization's time)
+// are computed once, their two halves in parallel.
 func subsampledGaussian(q, z float64, o Options, cache *[2][]tl) (*PLD, error) {
-	var c0, c1 *[]tl
-	if cache != nil {
-		c0, c1 = &cache[0], &cache[1]
+	if cache == nil {
+		cache = new([2][]tl)
+	}
+	rl, al := sampledLoss{q: q, z: z}, sampledLoss{q: q, z: z, add: true}
+	if lo, n := gridOf(rl, o); n > 0 {
+		if len(cache[0]) != n {
+			cache[0] = tailsTable(rl, o.Interval, lo, n)
+		}
+		mirrorTails(cache, lo, al, o)
 	}
 	var add *pmf
 	var errAdd error
 	done := make(chan struct{})
-	go func() {
+	go func() { // the two directions' grids in parallel
 		defer close(done)
-		add, errAdd = discretize(sampledLoss{q: q, z: z, add: true}, o, c1)
+		add, errAdd = discretize(al, o, &cache[1])
 	}()
-	rem, err := discretize(sampledLoss{q: q, z: z}, o, c0)
+	rem, err := discretize(rl, o, &cache[0])
 	<-done
 	if err != nil {
 		return nil, err
@@ -227,6 +241,30 @@ func subsampledGaussian(q, z float64, o Options, cache *[2][]tl) (*PLD, error) {
 		return nil, errAdd
 	}
 	return &PLD{opt: o, remove: rem, add: add}, nil
+}
+
+// mirrorTails fills cache[1], the add direction's tails table, from
+// cache[0], remove's table for the grid starting at index lo, when add's
+// grid (gridOf) is exactly remove's mirrored: add's entry at index i is
+// remove's at −i with (pa, pb, qa, qb) → (qb, qa, pb, pa) (see
+// sampledLoss.tails). Otherwise it leaves cache[1] for discretize to fill.
+func mirrorTails(cache *[2][]tl, lo int, add sampledLoss, o Options) {
+	r := cache[0]
+	n := len(r)
+	if n == 0 || len(cache[1]) == n {
+		return
+	}
+	alo, an := gridOf(add, o)
+	if an != n || alo != -(lo+n-1) {
+		cache[1] = nil
+		return
+	}
+	a := make([]tl, n)
+	for j := range a { // add's index alo + j = −(lo + n−1−j)
+		t := r[n-1-j]
+		a[j] = tl{pa: t.qb, pb: t.qa, qa: t.pb, qb: t.pa, r: t.r}
+	}
+	cache[1] = a
 }
 
 // rrLoss is randomized response with ε₀: P = (p, 1−p), Q = (1−p, p),

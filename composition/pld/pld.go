@@ -53,6 +53,12 @@ type Options struct {
 	// levels accounted so far of an estimate of how many the search takes
 	// (calibrationSteps, raised when passed), from 0 to the total at the end.
 	Progress dp.Progress `json:"-"`
+	// SoundOnly skips the optimistic estimate: the accountants then build
+	// and compose the sound PLD alone (about a third less work for a DP-SGD
+	// run), Result.EpsilonOptimistic is 0 (the trivial lower estimate, not
+	// an estimate to print) and Accountant.PLDs returns a nil optimistic
+	// PLD. The sound ε is the same bit for bit.
+	SoundOnly bool
 	// coarsen (set by accountBoth when Interval is left to its default)
 	// lets discretize refuse a grid over autoPoints with a *coarserGrid
 	// naming the interval that fits, which accountBoth then uses.
@@ -61,6 +67,9 @@ type Options struct {
 	// relative (see discretize); default 1e-10, set from the number of
 	// compositions by tailFor.
 	relCap float64
+	// at asks accountOnce for δ at these ε from the PLDs it composes for
+	// ε(δ) (Result.At), so that a caller that wants both builds them once.
+	at []float64
 }
 
 // Default values of Options.

@@ -442,27 +442,16 @@ func TestComposeDifferentGaussians(t *testing.T) {
 	}
 }
 
-// FFT lengths stay within FFTPACK's 13 factors (a length such as
-// 2³·3¹⁰·… made gonum's NewFFT panic on a 1.3·10⁷-point window), and are
-// the smallest 2^a·3^b·5^c ≥ n that qualify.
+// FFT lengths are the smallest power of two ≥ max(n, 2) (internal/fft
+// transforms only those), and a length over the cap is refused.
 func TestFFTSizeFactors(t *testing.T) {
 	for _, n := range []int{1, 2, 7, 1000, 12754584, 12700000, 1 << 22, 5_000_001, 15_000_000} {
 		m, err := fftSize(n, 1<<26)
-		if err != nil || m < n {
+		if err != nil || m < n || m < 2 || m&(m-1) != 0 || (m > 2 && m/2 >= n) {
 			t.Fatalf("fftSize(%d) = %d, %v", n, m, err)
 		}
-		nf, r := 0, m
-		for _, p := range []int{4, 2, 3, 5} {
-			for r%p == 0 {
-				r /= p
-				nf++
-			}
-		}
-		if r != 1 || nf > 13 {
-			t.Errorf("fftSize(%d) = %d: %d factors, rest %d", n, m, nf, r)
-		}
-		if m > 2*n {
-			t.Errorf("fftSize(%d) = %d: more than twice n", n, m)
-		}
+	}
+	if m, err := fftSize(5_000_001, 5_000_001); err == nil {
+		t.Errorf("fftSize(5000001, cap 5000001) = %d, want a refusal (the FFT needs 2^23 points)", m)
 	}
 }

@@ -295,6 +295,16 @@ func (d *decoder) value(v reflect.Value) error {
 		return err
 	}
 	line := s.line
+	if v.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(v.Type()).Implements(stringElementsType) {
+		switch c {
+		case 'n':
+			_, err := s.literal()
+			return err
+		case '[':
+			return d.stringElements(v.Addr().Interface().(StringElements))
+		}
+		return d.mismatch(c, "a list […]")
+	}
 	if v.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(v.Type()).Implements(elementsType) {
 		switch c {
 		case 'n':
@@ -412,6 +422,8 @@ func (d *decoder) list(v reflect.Value) error {
 	}
 	var fs blocks[float64]
 	var ss stringBlocks
+	var lastText []byte // the last number's text and value (a list of numbers)
+	var lastValue float64
 	et := v.Type().Elem()
 	fast := et == float64Type || et == stringType
 	if fast && d.size != nil {
@@ -439,11 +451,18 @@ func (d *decoder) list(v reflect.Value) error {
 			if err != nil {
 				return err
 			}
+			// Long lists repeat values (a plan's budgets): the text
+			// of the last number is kept and not parsed again.
+			if n > 0 && bytes.Equal(text, lastText) {
+				fs.add(lastValue)
+				break
+			}
 			x, err := strconv.ParseFloat(unsafeString(text), 64)
 			if err != nil {
 				return &field.Error{Where: field.InputFile, Field: d.atIndex(n), Line: line, Value: Number(text),
 					Reason: fmt.Sprintf("%s is outside the range of a 64-bit float", truncate(text))}
 			}
+			lastText, lastValue = append(lastText[:0], text...), x
 			fs.add(x)
 		case et == stringType:
 			if c != '"' {

@@ -91,3 +91,70 @@ func (d *decoder) callerError(err error, line int) error {
 	}
 	return &field.Error{Where: field.InputFile, Field: d.at(), Line: line, Reason: err.Error()}
 }
+
+// StringElements is implemented (with pointer receivers) by a field type
+// that takes a JSON list of strings one string at a time, as its bytes:
+// millions of short strings (a plan's people ids) are then stored however
+// the caller stores them, without a string allocated for each. At the
+// list's '[' StartStrings is called with DecodeSized's capacity hint for the
+// list (0 when none); AddString gets each element, unescaped, in a buffer
+// that is valid only during the call. An element that is not a string is
+// refused like any mismatch; an error from either method stops decoding as
+// Elements' do (naming the list or the element and its line). A null list
+// calls nothing, as if the key were absent.
+type StringElements interface {
+	StartStrings(hint int) error
+	AddString(b []byte) error
+}
+
+var stringElementsType = reflect.TypeFor[StringElements]()
+
+// stringElements decodes the list of strings at the scanner into e.
+func (d *decoder) stringElements(e StringElements) error {
+	s := d.s
+	line := s.line
+	s.pos++ // '['
+	hint := 0
+	if d.size != nil {
+		hint = d.size(d.at())
+	}
+	if err := e.StartStrings(hint); err != nil {
+		return d.callerError(err, line)
+	}
+	c, err := s.peek()
+	if err != nil {
+		return err
+	}
+	if c == ']' {
+		s.pos++
+		return nil
+	}
+	for n := 0; ; n++ {
+		if c != '"' {
+			d.push("", n)
+			return d.mismatch(c, "a string")
+		}
+		line := s.line
+		b, err := s.str()
+		if err != nil {
+			return err
+		}
+		if err := e.AddString(b); err != nil {
+			d.push("", n)
+			return d.callerError(err, line)
+		}
+		if c, err = s.peek(); err != nil {
+			return err
+		}
+		s.pos++
+		if c == ']' {
+			return nil
+		}
+		if c != ',' {
+			return s.errorf("invalid JSON: %s after a list element (expected ',' or ']')", describeByte(c))
+		}
+		if c, err = s.peek(); err != nil {
+			return err
+		}
+	}
+}

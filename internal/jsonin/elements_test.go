@@ -66,3 +66,61 @@ func TestElements(t *testing.T) {
 		}
 	}
 }
+
+// joined keeps a list of strings as one byte string, one string at a time
+// (StringElements).
+type joined struct {
+	hint  int
+	all   []byte
+	n     int
+	limit int
+}
+
+func (j *joined) StartStrings(hint int) error { j.hint, j.all, j.n = hint, nil, 0; return nil }
+func (j *joined) AddString(b []byte) error {
+	if j.limit > 0 && j.n == j.limit {
+		return errors.New("too many")
+	}
+	j.all = append(append(j.all, b...), '|')
+	j.n++
+	return nil
+}
+
+type withJoined struct {
+	IDs  joined `json:"ids"`
+	Name string `json:"name"`
+}
+
+func TestStringElements(t *testing.T) {
+	var w withJoined
+	err := DecodeSized(strings.NewReader(`{"ids": ["a", "b\"c", "", "é\u00e9"], "name": "x"}`), 1<<20, &w,
+		func(path string) int {
+			if path == "ids" {
+				return 4
+			}
+			return 0
+		})
+	if err != nil || string(w.IDs.all) != `a|b"c||éé|` || w.IDs.n != 4 || w.IDs.hint != 4 || w.Name != "x" {
+		t.Fatalf("%v %+v", err, w)
+	}
+	for in, want := range map[string]string{
+		`{"ids": null}`:                      "",
+		`{"ids": []}`:                        "",
+		`{"ids": "a"}`:                       `line 1: field "ids": expected a list […], got the string "a"`,
+		"{\"ids\": [\"a\",\n 7]}":            `line 2: field "ids[1]": expected a string, got the number 7`,
+		"{\"ids\": [\"a\", \"b\",\n \"c\"]}": `line 2: field "ids[2]": too many`,
+		`{"ids": ["a" "b"]}`:                 `line 1: invalid JSON: a string after a list element (expected ',' or ']')`,
+		`{"ids": ["a",]}`:                    `line 1: invalid JSON: unexpected ']' where a value belongs`,
+		`{"ids": ["a"`:                       `unexpected end`,
+	} {
+		w := withJoined{IDs: joined{limit: 2}}
+		err := Decode(strings.NewReader(in), 1<<20, &w)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("%s: got %q, want %q", in, got, want)
+		}
+	}
+}

@@ -271,3 +271,19 @@ def test_numpy_arrays():
     assert isinstance(eps, np.ndarray) and idx.dtype == np.int64 and list(idx) == list(range(1, 51))
     _, eps2 = privamp.per_person_epsilon(50, 2, numpy=False)
     assert list(eps) == list(eps2)
+
+
+def test_get_epsilon_sound_alone_then_the_rest():
+    """get_epsilon computes the sound ε alone (as dp_accounting does); the
+    optimistic estimate and the whole answer come on first read, with the
+    same ε, and of what was composed by then."""
+    acc = privamp.PLDAccountant()
+    acc.compose(privamp.PoissonSampledDpEvent(0.01, privamp.GaussianDpEvent(1.1)), 300)
+    eps = acc.get_epsilon(1e-5)
+    assert "epsilon_optimistic" not in eps._answer and "rdp_epsilon" not in eps._answer
+    assert eps.accountant == "pld" and eps.source
+    acc.compose(privamp.GaussianDpEvent(5.0))  # later events do not enter eps
+    assert 0 < eps.optimistic <= eps
+    assert eps.result["epsilon"] == float(eps) and eps.result["rdp_epsilon"] > 0
+    assert float(privamp.PLDAccountant().compose(privamp.PoissonSampledDpEvent(0.01, privamp.GaussianDpEvent(1.1)),
+                                                 300).get_epsilon(1e-5)) == float(eps)

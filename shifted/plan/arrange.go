@@ -26,8 +26,9 @@ func (p *Plan) Arrange(keys []string, lines []int) ([]int, error) {
 	rows := make([]int, p.N)
 	filled := make([]bool, p.N)
 	if p.People != nil {
-		pos := make(map[string]int32, len(p.People.ID))
-		for i, id := range p.People.ID {
+		pos := make(map[string]int32, p.People.Len())
+		for i := range p.People.Len() {
+			id := p.People.ID.At(i)
 			pos[id] = int32(i)
 		}
 		for i, k := range keys {
@@ -43,7 +44,7 @@ func (p *Plan) Arrange(keys []string, lines []int) ([]int, error) {
 		}
 		for t, ok := range filled {
 			if !ok {
-				e.add(-1, int64(t)+1, fmt.Sprintf("planned person %q is not in the data", p.People.ID[t]))
+				e.add(-1, int64(t)+1, fmt.Sprintf("planned person %q is not in the data", p.People.ID.At(t)))
 			}
 		}
 	} else {

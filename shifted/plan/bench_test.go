@@ -38,9 +38,9 @@ func BenchmarkMakeTiersStop1e7(b *testing.B)  { benchTiers(b, Stop, 10_000_000) 
 func BenchmarkMakePeople1e7(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
 	n := 10_000_000
-	pp := &People{ID: make([]string, n), Epsilon: make([]float64, n)}
-	for i := range pp.ID {
-		pp.ID[i] = "p" + strconv.Itoa(i)
+	pp := &People{Epsilon: make([]float64, n)}
+	for i := range pp.Epsilon {
+		pp.ID.Append("p" + strconv.Itoa(i))
 		pp.Epsilon[i] = 0.1 + 4*r.Float64()
 	}
 	s := baseSetting(PNSGD)

@@ -16,36 +16,43 @@ import (
 const MaxPeople = int64(200_000_000)
 
 // People are individual privacy budgets, column by column: person i has
-// identifier ID[i] and target (Epsilon[i], Delta[i])-DP. Delta is nil when
+// identifier ID.At(i) and target (Epsilon[i], Delta[i])-DP. Delta is nil when
 // every person uses the setting's δ; a 0 entry also means the setting's δ.
 // In a Plan the columns are in position order (person i is at position
-// i + 1) and Delta is either nil or fully resolved.
+// i + 1) and Delta is either nil or fully resolved. The ids are stored
+// compactly (IDs): build them with NewIDs or IDs.Append.
 //
-// People returned by ReadCSV remember that their ids were checked for
-// repeats, and Validate (so Make) does not check them again while ID is the
-// same slice; change ids by assigning a new ID slice, not in place.
+// People returned by ReadCSV or in a Plan from Load remember that their ids
+// were checked for repeats, and Validate (so Make and Plan.Verify) does not
+// check them again while ID holds the same ids (an IDs value can only grow,
+// and a reordering keeps the ids; assigning another IDs value, or
+// appending, makes Validate check again).
 //
 // People returned by ReadCSV are also the library's to reorder: the first
 // Make that plans them puts them in position order in place and makes them
 // its Plan's People (δ resolved, or nil), instead of holding a second copy
-// of every column (for 10⁷ people, 240 MB). Other People are copied and
-// never changed.
+// of every column (for 10⁷ people, 240 MB); the ids' bytes never move, only
+// an index of positions is set. Other People are copied and never changed.
 type People struct {
-	ID      []string  `json:"id"`
+	ID      IDs       `json:"id"`
 	Epsilon []float64 `json:"epsilon"`
 	Delta   []float64 `json:"delta,omitempty"`
 
-	checked []string // ID as ReadCSV checked it (no repeats)
+	checked []uint32 // ID.lo when its ids were checked for repeats
 	movable bool     // ReadCSV's: Make may reorder them in place (once)
 }
 
-// idsChecked reports that ID is the slice ReadCSV found without repeats.
+// idsChecked reports that ID holds the ids checked for repeats.
 func (p *People) idsChecked() bool {
-	return len(p.ID) > 0 && len(p.checked) == len(p.ID) && cap(p.checked) == cap(p.ID) && &p.checked[0] == &p.ID[0]
+	n := p.ID.Len()
+	return n > 0 && len(p.checked) == n && &p.checked[0] == &p.ID.lo[0]
 }
 
+// markChecked records that ID's ids have no repeats.
+func (p *People) markChecked() { p.checked = p.ID.lo }
+
 // Len returns the number of people.
-func (p *People) Len() int { return len(p.ID) }
+func (p *People) Len() int { return p.ID.Len() }
 
 // delta returns person i's δ, def when unset.
 func (p *People) delta(i int, def float64) float64 {
@@ -127,18 +134,19 @@ func (b Budgets) Validate() error {
 				d = p.Delta[i]
 			}
 			if err := checkBudget(p.Epsilon[i], d); err != nil {
-				return fmt.Errorf("person %q: %v", p.ID[i], err)
+				return fmt.Errorf("person %q: %v", p.ID.At(i), err)
 			}
-			if p.ID[i] == "" {
+			if len(p.ID.bytes(i)) == 0 {
 				return fmt.Errorf("person %d has an empty id", i+1)
 			}
 		}
 		if p.idsChecked() {
 			return nil
 		}
-		if dups := duplicates(p.ID); len(dups) > 0 {
-			return fmt.Errorf("duplicate id %q", p.ID[dups[0][1]])
+		if dups := duplicates(&p.ID); len(dups) > 0 {
+			return fmt.Errorf("duplicate id %q", p.ID.At(dups[0][1]))
 		}
+		p.markChecked()
 		return nil
 	}
 	names := map[string]bool{}

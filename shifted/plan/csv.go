@@ -118,8 +118,6 @@ type peopleReader struct {
 	need                  int
 	bad                   dp.Errors
 	marks                 []lineMark // file line of every row (lineOf)
-	arena                 []byte     // ids not yet flushed (addID)
-	ends                  []int32    // end of each of them in arena
 	size                  int64      // bytes of input when known, else −1
 	consumed              int64      // bytes the fast path has split
 }
@@ -327,39 +325,11 @@ func (pr *peopleReader) row(line int, rec [][]byte) {
 	if del != 0 && p.Delta == nil {
 		p.Delta = make([]float64, i, cap(p.Epsilon))
 	}
-	pr.addID(id)
+	pr.p.ID.appendBytes(id)
 	p.Epsilon = append(p.Epsilon, eps)
 	if p.Delta != nil {
 		p.Delta = append(p.Delta, del)
 	}
-}
-
-// idBlock is the size of the blocks ids are stored in.
-const idBlock = 1 << 20
-
-// addID appends an id; it becomes a string when its block is flushed.
-func (pr *peopleReader) addID(id []byte) {
-	if len(pr.arena)+len(id) > idBlock && len(pr.arena) > 0 {
-		pr.flushIDs()
-	}
-	pr.arena = append(pr.arena, id...)
-	pr.ends = append(pr.ends, int32(len(pr.arena)))
-	pr.p.ID = append(pr.p.ID, "")
-}
-
-// flushIDs turns the pending ids into substrings of one string.
-func (pr *peopleReader) flushIDs() {
-	if len(pr.ends) == 0 {
-		return
-	}
-	s := string(pr.arena)
-	first := len(pr.p.ID) - len(pr.ends)
-	var start int32
-	for k, e := range pr.ends {
-		pr.p.ID[first+k] = s[start:e]
-		start = e
-	}
-	pr.arena, pr.ends = pr.arena[:0], pr.ends[:0]
 }
 
 // prealloc sizes the columns once, from the input size and the rows per
@@ -373,7 +343,7 @@ func (pr *peopleReader) prealloc() {
 	pr.grown = true
 	est := float64(len(p.Epsilon)) / float64(pr.consumed) * float64(pr.size) * 1.02
 	n := int(min(est, float64(MaxPeople))) + 64
-	p.ID = slices.Grow(p.ID, n-len(p.ID))
+	p.ID.grow(n - p.ID.Len())
 	p.Epsilon = slices.Grow(p.Epsilon, n-len(p.Epsilon))
 	if p.Delta != nil {
 		p.Delta = slices.Grow(p.Delta, n-len(p.Delta))
@@ -383,22 +353,21 @@ func (pr *peopleReader) prealloc() {
 // finish checks the ids for repeats and returns the people, or every
 // invalid row.
 func (pr *peopleReader) finish() (*People, error) {
-	pr.flushIDs()
 	if pr.header == nil {
 		return nil, badRows(badLine(1, "empty file: expected a header line with the columns id, epsilon and optionally delta"))
 	}
 	p := pr.p
-	for _, d := range duplicates(p.ID) {
-		pr.bad = append(pr.bad, badLine(pr.lineOf(d[1]), fmt.Sprintf("duplicate id %q (first on line %d)", p.ID[d[1]], pr.lineOf(d[0]))))
+	for _, d := range duplicates(&p.ID) {
+		pr.bad = append(pr.bad, badLine(pr.lineOf(d[1]), fmt.Sprintf("duplicate id %q (first on line %d)", p.ID.At(d[1]), pr.lineOf(d[0]))))
 	}
 	if len(pr.bad) > 0 {
 		slices.SortStableFunc(pr.bad, func(a, b *dp.Error) int { return cmp.Compare(a.Line, b.Line) })
 		return nil, badRows(pr.bad...)
 	}
-	if len(p.ID) == 0 {
+	if p.ID.Len() == 0 {
 		return nil, badRows(badLine(2, "no people: the file has a header but no rows"))
 	}
-	p.checked = p.ID
+	p.markChecked()
 	p.movable = true
 	return p, nil
 }

@@ -26,13 +26,13 @@ func TestReadCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &People{ID: []string{"alice", "bob, jr", "carol"}, Epsilon: []float64{0.1, 1, 4}, Delta: []float64{0, 1e-8, 0}}
+	want := &People{ID: NewIDs("alice", "bob, jr", "carol"), Epsilon: []float64{0.1, 1, 4}, Delta: []float64{0, 1e-8, 0}}
 	if !samePeople(p, want) {
 		t.Errorf("got %+v, want %+v", p, want)
 	}
 	// Without a delta column: Delta stays nil.
 	p, err = ReadCSV(strings.NewReader("epsilon,id\n2,x\n3,y\n"))
-	if err != nil || p.Delta != nil || p.ID[1] != "y" || p.Epsilon[0] != 2 {
+	if err != nil || p.Delta != nil || p.ID.At(1) != "y" || p.Epsilon[0] != 2 {
 		t.Errorf("%+v %v", p, err)
 	}
 }
@@ -125,7 +125,7 @@ func TestReadCSVFullList(t *testing.T) {
 
 func TestDuplicates(t *testing.T) {
 	ids := []string{"a", "b", "a", "c", "b", "a"}
-	got := duplicates(ids)
+	got := duplicates(new(NewIDs(ids...)))
 	want := [][2]int{{0, 2}, {1, 4}, {0, 5}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
@@ -145,7 +145,7 @@ func TestDuplicates(t *testing.T) {
 			first[id] = i
 		}
 	}
-	if got := duplicates(ids); !reflect.DeepEqual(got, want) || len(want) < 10_000 {
+	if got := duplicates(new(NewIDs(ids...))); !reflect.DeepEqual(got, want) || len(want) < 10_000 {
 		t.Errorf("%d repeats found, the map finds %d", len(got), len(want))
 	}
 }
@@ -229,7 +229,7 @@ func samePeople(a, b *People) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return slices.Equal(a.ID, b.ID) && slices.Equal(a.Epsilon, b.Epsilon) && slices.Equal(a.Delta, b.Delta)
+	return slices.Equal(a.ID.Strings(), b.ID.Strings()) && slices.Equal(a.Epsilon, b.Epsilon) && slices.Equal(a.Delta, b.Delta)
 }
 
 // TestReadCSVMatchesReference: the fast path and encoding/csv agree on the
@@ -295,7 +295,7 @@ func TestReadCSVChecked(t *testing.T) {
 	if err != nil || !p.idsChecked() {
 		t.Fatalf("%v %v", p, err)
 	}
-	p.ID = []string{"a", "a"}
+	p.ID = NewIDs("a", "a")
 	if p.idsChecked() || (Budgets{People: p}).Validate() == nil {
 		t.Error("a replaced ID column with a repeat passed")
 	}

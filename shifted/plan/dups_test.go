@@ -51,9 +51,18 @@ func TestDuplicatesMatchMap(t *testing.T) {
 				first[id] = i
 			}
 		}
-		if got := duplicates(ids); !reflect.DeepEqual(got, want) {
+		if got := duplicates(new(NewIDs(ids...))); !reflect.DeepEqual(got, want) {
 			t.Fatalf("n = %d: %d pairs, want %d", n, len(got), len(want))
 		}
+		// Split into passes by hash bits (as for 10⁷ ids): the same pairs.
+		defer func(m int) { dupsPassMin = m }(dupsPassMin)
+		for _, m := range []int{n / 2, n / 4, 1} {
+			dupsPassMin = m
+			if got := duplicates(new(NewIDs(ids...))); !reflect.DeepEqual(got, want) {
+				t.Fatalf("n = %d, passes of ≥ %d ids: %d pairs, want %d", n, m, len(got), len(want))
+			}
+		}
+		dupsPassMin = 1 << 20
 	}
 }
 

@@ -113,20 +113,24 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 	if len(p.groups) <= maxGroupsInSummary {
 		pl.Summary.Groups = p.groupResults(eps, b)
 	}
-	if b.People != nil && b.People.movable && len(b.People.ID) == len(perm) && len(b.People.Epsilon) == len(perm) {
+	if b.People != nil && b.People.movable && b.People.Len() == len(perm) && len(b.People.Epsilon) == len(perm) {
 		pl.People = b.People.moveTo(perm, p.groups, p.oneDelta)
 	} else if b.People != nil {
 		m := len(perm)
-		pp := &People{ID: make([]string, m), Epsilon: make([]float64, m)}
+		pp := &People{Epsilon: make([]float64, m)}
+		pp.ID.grow(m)
 		if !p.oneDelta {
 			pp.Delta = make([]float64, m)
 		}
 		for pos, i := range perm {
-			pp.ID[pos] = b.People.ID[i]
+			pp.ID.appendBytes(b.People.ID.bytes(int(i)))
 			pp.Epsilon[pos] = b.People.Epsilon[i]
 			if pp.Delta != nil {
 				pp.Delta[pos] = b.People.delta(int(i), t.Delta)
 			}
+		}
+		if b.People.idsChecked() {
+			pp.markChecked() // the same ids, reordered
 		}
 		pl.People = pp
 	} else {
@@ -140,36 +144,18 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 }
 
 // moveTo puts the people in position order in place and returns them;
-// they are no longer movable. Only the ids move (person perm[pos] to pos,
-// following the permutation's cycles); ε and δ are written from the groups,
+// they are no longer movable. The ids' bytes stay where they are: their
+// list takes perm as its index of positions (person perm[pos] at pos), so
+// perm must not be changed after. ε and δ are written from the groups,
 // which newProblem formed from the gathered budgets by exact equality of ε
 // and the resolved δ, so position pos's values are its group's. δ is nil
-// when oneDelta. It uses perm up: each entry is set to −1 once its position
-// is filled.
+// when oneDelta.
 func (pp *People) moveTo(perm []int32, groups []group, oneDelta bool) *People {
 	pp.movable = false
 	if oneDelta {
 		pp.Delta = nil
 	}
-	ids := pp.ID
-	for start := range perm {
-		if perm[start] < 0 {
-			continue
-		}
-		// The cycle start ← perm[start] ← perm[perm[start]] ← …
-		id := ids[start]
-		pos := start
-		for {
-			from := int(perm[pos])
-			perm[pos] = -1
-			if from == start {
-				ids[pos] = id
-				break
-			}
-			ids[pos] = ids[from]
-			pos = from
-		}
-	}
+	pp.ID.reorder(perm)
 	eps, dels := pp.Epsilon, pp.Delta
 	for _, gr := range groups {
 		a, b := gr.first-1, gr.first-1+gr.count
@@ -373,7 +359,7 @@ func (p *Plan) VerifyProgress(progress dp.Progress) (*Verification, error) {
 			if len(v.Violations) < 1000 {
 				vi := Violation{Position: t, Epsilon: c.Epsilon, Delta: c.Delta, Achieved: e}
 				if p.People != nil {
-					vi.ID = p.People.ID[t-1]
+					vi.ID = p.People.ID.At(int(t - 1))
 				} else {
 					for _, tr := range p.Tiers {
 						if t >= tr.First && t <= tr.Last {
@@ -625,22 +611,30 @@ func (p *Plan) WriteTo(w io.Writer) (int64, error) {
 	cw.Write(hb)
 	cw.Write([]byte(",\n  \"people\": {\n    \"id\": ["))
 	var buf []byte
-	for i, id := range people.ID {
+	for i := range people.Len() {
 		buf = buf[:0]
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = appendJSONString(buf, id)
+		buf = appendJSONString(buf, people.ID.At(i))
 		cw.Write(buf)
 	}
 	floats := func(name string, xs []float64) {
 		cw.Write([]byte("],\n    \"" + name + "\": ["))
+		// A plan's budgets take few values, in runs: the text of the last
+		// one is reused while the value repeats (same bits).
+		var last []byte
+		var lastBits uint64
 		for i, x := range xs {
+			if i == 0 || math.Float64bits(x) != lastBits {
+				last = strconv.AppendFloat(last[:0], x, 'g', -1, 64)
+				lastBits = math.Float64bits(x)
+			}
 			buf = buf[:0]
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
+			buf = append(buf, last...)
 			cw.Write(buf)
 		}
 	}

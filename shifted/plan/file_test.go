@@ -36,7 +36,9 @@ func roundTrip(t *testing.T, p *Plan) *Plan {
 func TestPlanRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	pp := randomPeople(r, 50, true)
-	pp.ID[3] = "quote\"and\\back\nslash<é>"
+	ids := pp.ID.Strings()
+	ids[3] = "quote\"and\\back\nslash<é>"
+	pp.ID = NewIDs(ids...)
 	res, err := Make(baseSetting(PNSGD), Budgets{People: pp})
 	if err != nil {
 		t.Fatal(err)
@@ -59,13 +61,13 @@ func TestPlanRoundTrip(t *testing.T) {
 }
 
 func TestClaimsAndArrange(t *testing.T) {
-	pp := &People{ID: []string{"a", "b", "c", "d", "e"}, Epsilon: []float64{4, 0.5, 4, 0.1, 0.5}}
+	pp := &People{ID: NewIDs("a", "b", "c", "d", "e"), Epsilon: []float64{4, 0.5, 4, 0.1, 0.5}}
 	res, err := Make(baseSetting(PNSGD), Budgets{People: pp})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pl := res.Plan
-	if got := pl.People.ID; !reflect.DeepEqual(got, []string{"d", "b", "e", "a", "c"}) {
+	if got := pl.People.ID.Strings(); !reflect.DeepEqual(got, []string{"d", "b", "e", "a", "c"}) {
 		t.Fatalf("order %v", got)
 	}
 	want := []Claim{{1, 1, 0.1, 1e-6}, {2, 3, 0.5, 1e-6}, {4, 5, 4, 1e-6}}
@@ -281,7 +283,7 @@ func BenchmarkLoad1e6(b *testing.B) {
 // can hold is refused without allocating for n: the hint is capped by the
 // file's size.
 func TestLoadSizesPeopleFromN(t *testing.T) {
-	pp := &People{ID: []string{"a", "b", "c", "d", "e"}, Epsilon: []float64{1, 2, 1, 3, 1}}
+	pp := &People{ID: NewIDs("a", "b", "c", "d", "e"), Epsilon: []float64{1, 2, 1, 3, 1}}
 	res, err := Make(baseSetting(PNSGD), Budgets{People: pp})
 	if err != nil {
 		t.Fatal(err)
@@ -292,8 +294,8 @@ func TestLoadSizesPeopleFromN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cap(p.People.ID) != 5 || cap(p.People.Epsilon) != 5 {
-		t.Errorf("capacities %d, %d, want 5 (from n)", cap(p.People.ID), cap(p.People.Epsilon))
+	if cap(p.People.ID.lo) != 5 || cap(p.People.Epsilon) != 5 {
+		t.Errorf("capacities %d, %d, want 5 (from n)", cap(p.People.ID.lo), cap(p.People.Epsilon))
 	}
 	lying := strings.Replace(buf.String(), `"n": 5,`, `"n": 5000000,`, 1)
 	var before, after runtime.MemStats

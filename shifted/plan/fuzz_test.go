@@ -3,7 +3,6 @@ package plan
 import (
 	"errors"
 	"math"
-	"slices"
 	"strings"
 	"testing"
 
@@ -43,7 +42,7 @@ func FuzzReadCSV(f *testing.F) {
 			return
 		}
 		// A copy without ReadCSV's mark: Validate checks the ids again.
-		cp := &People{ID: slices.Clone(p.ID), Epsilon: p.Epsilon, Delta: p.Delta}
+		cp := &People{ID: NewIDs(p.ID.Strings()...), Epsilon: p.Epsilon, Delta: p.Delta}
 		if err := (Budgets{People: cp}).Validate(); err != nil {
 			t.Fatalf("accepted invalid people: %v", err)
 		}
@@ -69,7 +68,7 @@ func FuzzMake(f *testing.F) {
 		}
 		s := baseSetting([]Variant{PNSGD, Skip, Stop}[variant%3])
 		s.Training.Public = int64(public % 5)
-		pp := &People{ID: []string{"a", "b", "c"}, Epsilon: []float64{e1, e2, e3}}
+		pp := &People{ID: NewIDs("a", "b", "c"), Epsilon: []float64{e1, e2, e3}}
 		res, err := Make(s, Budgets{People: pp})
 		if err != nil {
 			t.Fatal(err)

@@ -112,7 +112,7 @@ func randomPeople(r *rand.Rand, m int, perDelta bool) *People {
 		p.Delta = make([]float64, 0, m)
 	}
 	for i := 0; i < m; i++ {
-		p.ID = append(p.ID, "p"+string(rune('a'+i%26))+itoa(i))
+		p.ID.Append("p" + string(rune('a'+i%26)) + itoa(i))
 		p.Epsilon = append(p.Epsilon, 0.05*math.Pow(160, r.Float64()))
 		if perDelta {
 			p.Delta = append(p.Delta, math.Pow(10, -9+6*r.Float64()))

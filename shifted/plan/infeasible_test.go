@@ -157,11 +157,11 @@ func TestCapPeopleRemedy(t *testing.T) {
 	// The people remedy for a people list: extra records after them.
 	pp := &People{}
 	for i := 0; i < 50; i++ {
-		pp.ID = append(pp.ID, "s"+itoa(i))
+		pp.ID.Append("s" + itoa(i))
 		pp.Epsilon = append(pp.Epsilon, 0.2)
 	}
 	for i := 0; i < 450; i++ {
-		pp.ID = append(pp.ID, "l"+itoa(i))
+		pp.ID.Append("l" + itoa(i))
 		pp.Epsilon = append(pp.Epsilon, 30)
 	}
 	r3, err := Make(withCaps(s, capSigma, 0), Budgets{People: pp})

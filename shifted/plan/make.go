@@ -311,7 +311,7 @@ func (p *problem) infeasible(need, capSigma float64, capField, capSrc string, b 
 			inf.UnreachableCount++
 			if b.People != nil {
 				i := perm[t-1]
-				inf.Unreachable = append(inf.Unreachable, Unreachable{First: t, Last: t, ID: b.People.ID[i], Epsilon: gr.eps, Delta: gr.delta, AchievableMin: dp.Loss(e), Achievable: dp.Loss(e)})
+				inf.Unreachable = append(inf.Unreachable, Unreachable{First: t, Last: t, ID: b.People.ID.At(int(i)), Epsilon: gr.eps, Delta: gr.delta, AchievableMin: dp.Loss(e), Achievable: dp.Loss(e)})
 				continue
 			}
 			if cur == nil {

@@ -29,11 +29,11 @@ func TestMakeMovesReadPeople(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		own := &People{ID: append([]string(nil), read.ID...), Epsilon: append([]float64(nil), read.Epsilon...)}
+		own := &People{ID: NewIDs(read.ID.Strings()...), Epsilon: append([]float64(nil), read.Epsilon...)}
 		if read.Delta != nil {
 			own.Delta = append([]float64(nil), read.Delta...)
 		}
-		ownBefore := &People{ID: append([]string(nil), own.ID...), Epsilon: append([]float64(nil), own.Epsilon...), Delta: append([]float64(nil), own.Delta...)}
+		ownBefore := &People{ID: NewIDs(own.ID.Strings()...), Epsilon: append([]float64(nil), own.Epsilon...), Delta: append([]float64(nil), own.Delta...)}
 		s := baseSetting(PNSGD)
 		copied, err := Make(s, Budgets{People: own})
 		if err != nil {
@@ -46,18 +46,18 @@ func TestMakeMovesReadPeople(t *testing.T) {
 		if moved.Plan.People != read {
 			t.Error("the people ReadCSV returned were copied, not moved into the plan")
 		}
-		if copied.Plan.People == own || !reflect.DeepEqual(own.ID, ownBefore.ID) || !reflect.DeepEqual(own.Epsilon, ownBefore.Epsilon) ||
+		if copied.Plan.People == own || !reflect.DeepEqual(own.ID.Strings(), ownBefore.ID.Strings()) || !reflect.DeepEqual(own.Epsilon, ownBefore.Epsilon) ||
 			(own.Delta != nil && !reflect.DeepEqual(own.Delta, ownBefore.Delta)) {
 			t.Error("Make changed or kept the caller's own people")
 		}
 		cp, mp := copied.Plan.People, moved.Plan.People
-		if !reflect.DeepEqual(cp.ID, mp.ID) || !reflect.DeepEqual(cp.Epsilon, mp.Epsilon) || !reflect.DeepEqual(cp.Delta, mp.Delta) ||
+		if !reflect.DeepEqual(cp.ID.Strings(), mp.ID.Strings()) || !reflect.DeepEqual(cp.Epsilon, mp.Epsilon) || !reflect.DeepEqual(cp.Delta, mp.Delta) ||
 			copied.Plan.Sigma != moved.Plan.Sigma || (cp.Delta == nil) == withDelta {
 			t.Fatalf("δ %v: moved plan differs from the copied one (σ %v vs %v)", withDelta, moved.Plan.Sigma, copied.Plan.Sigma)
 		}
-		firstIDs := append([]string(nil), mp.ID...)
+		firstIDs := mp.ID.Strings()
 		again, err := Make(s, Budgets{People: read})
-		if err != nil || again.Plan.People == read || !reflect.DeepEqual(again.Plan.People.ID, firstIDs) || !reflect.DeepEqual(read.ID, firstIDs) {
+		if err != nil || again.Plan.People == read || !reflect.DeepEqual(again.Plan.People.ID.Strings(), firstIDs) || !reflect.DeepEqual(read.ID.Strings(), firstIDs) {
 			t.Fatalf("second Make: %v", err)
 		}
 		if v, err := moved.Plan.Verify(); err != nil || !v.OK {

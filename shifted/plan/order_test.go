@@ -141,10 +141,10 @@ func TestClosedFormMatchesBisection(t *testing.T) {
 		}
 		order := make([]int, pp.Len())
 		index := map[string]int{}
-		for i, id := range pp.ID {
+		for i, id := range pp.ID.Strings() {
 			index[id] = i
 		}
-		for pos, id := range res.Plan.People.ID {
+		for pos, id := range res.Plan.People.ID.Strings() {
 			order[pos] = index[id]
 		}
 		want := bisectOrder(t, s, pp.Epsilon, deltas(pp, s.Training.Delta), order)

@@ -69,7 +69,7 @@ func (p *Plan) id(t int64) string {
 	if p.People == nil {
 		return ""
 	}
-	return p.People.ID[t-1]
+	return p.People.ID.At(int(t - 1))
 }
 
 // tier returns the tier holding position t ("" for a people plan).
@@ -105,7 +105,7 @@ func (p *Plan) WhoIn(first, last int64, tier string) string {
 	}
 	var ids []string
 	for t := first; t <= last && len(ids) < 3; t++ {
-		ids = append(ids, p.People.ID[t-1])
+		ids = append(ids, p.People.ID.At(int(t-1)))
 	}
 	if rest := last - first + 1 - int64(len(ids)); rest > 0 {
 		ids = append(ids, fmt.Sprintf("+%d more", rest))

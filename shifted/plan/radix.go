@@ -74,7 +74,7 @@ func floatKey(x float64) uint64 {
 // of equal top bits whose keys differ is sorted by the whole key, then the
 // index: 16 bytes per index.
 func orderByKey(keys []uint64) []int32 {
-	if perm, ok := orderFewKeys(keys, 64); ok {
+	if perm, ok := orderFewKeys(len(keys), func(i int) uint64 { return keys[i] }, 64); ok {
 		return perm
 	}
 	const low = 1<<32 - 1
@@ -107,17 +107,21 @@ func orderByKey(keys []uint64) []int32 {
 	return perm
 }
 
-// orderFewKeys is orderByKey by counting, when the keys take at most
-// limit distinct values (else ok is false): one pass finds the values, one
-// counts each, one places every index after the smaller keys and the equal
-// keys before it.
-func orderFewKeys(keys []uint64, limit int) (perm []int32, ok bool) {
+// orderFewKeys is orderByKey by counting, for the n keys key(0..n−1),
+// when they take at most limit distinct values (else ok is false): one pass
+// finds the values, one counts each, one places every index after the
+// smaller keys and the equal keys before it. key is called about three
+// times per index, so the keys need not be held in memory.
+func orderFewKeys(n int, key func(int) uint64, limit int) (perm []int32, ok bool) {
 	var vals []uint64 // the distinct keys, sorted
 	find := func(k uint64) (int, bool) { return slices.BinarySearch(vals, k) }
-	for i, k := range keys {
-		if i > 0 && k == keys[i-1] {
+	var prev uint64
+	for i := range n {
+		k := key(i)
+		if i > 0 && k == prev {
 			continue
 		}
+		prev = k
 		if j, found := find(k); !found {
 			if len(vals) == limit {
 				return nil, false
@@ -126,16 +130,16 @@ func orderFewKeys(keys []uint64, limit int) (perm []int32, ok bool) {
 		}
 	}
 	next := make([]int, len(vals)+1)
-	for _, k := range keys {
-		j, _ := find(k)
+	for i := range n {
+		j, _ := find(key(i))
 		next[j+1]++
 	}
 	for j := 1; j < len(next); j++ {
 		next[j] += next[j-1]
 	}
-	perm = make([]int32, len(keys))
-	for i, k := range keys {
-		j, _ := find(k)
+	perm = make([]int32, n)
+	for i := range n {
+		j, _ := find(key(i))
 		perm[next[j]] = int32(i)
 		next[j]++
 	}

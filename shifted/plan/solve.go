@@ -115,24 +115,41 @@ func newProblem(s Options, b Budgets) (*problem, []int32, error) {
 				break
 			}
 		}
-		// The order key: ε itself with one δ (exact), else ρ*(ε, δ).
-		keys := make([]uint64, m)
-		parallel(m, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				k := pp.Epsilon[i]
-				if !p.oneDelta {
-					k = rhoRaw(k*(1-Margin), pp.delta(i, s.Training.Delta), s.Conversion)
+		// The order key: ε itself with one δ (exact, computed where it is
+		// needed), else ρ*(ε, δ) (computed once into keys).
+		key := func(i int) uint64 {
+			k := pp.Epsilon[i]
+			if desc {
+				k = -k
+			}
+			return floatKey(k)
+		}
+		var keys []uint64
+		fill := func(f func(int) uint64) {
+			keys = make([]uint64, m)
+			parallel(m, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					keys[i] = f(i)
 				}
+			})
+		}
+		if !p.oneDelta {
+			fill(func(i int) uint64 {
+				k := rhoRaw(pp.Epsilon[i]*(1-Margin), pp.delta(i, s.Training.Delta), s.Conversion)
 				if desc {
 					k = -k
 				}
-				keys[i] = floatKey(k)
-			}
-		})
+				return floatKey(k)
+			})
+			key = func(i int) uint64 { return keys[i] }
+		}
 		// perm is stable: ties keep the input order.
 		var few bool
-		perm, few = orderFewKeys(keys, 64)
+		perm, few = orderFewKeys(m, key, 64)
 		if !few {
+			if keys == nil {
+				fill(key)
+			}
 			perm = orderByKey(keys)
 		}
 		keys = nil

@@ -53,7 +53,7 @@ func TestEveryPersonMeetsTarget(t *testing.T) {
 					t.Fatal(err)
 				}
 				if dp.Epsilon > eps*(1-Margin/2) {
-					t.Errorf("setting %d %s (per-person δ %v): position %d (%s) has ε = %.12g > target %.12g", k, s.Name(), perDelta, pos, pl.People.ID[pos-1], dp.Epsilon, eps)
+					t.Errorf("setting %d %s (per-person δ %v): position %d (%s) has ε = %.12g > target %.12g", k, s.Name(), perDelta, pos, pl.People.ID.At(int(pos-1)), dp.Epsilon, eps)
 				}
 				if !relClose(dp.Epsilon, res.Achieved[pos-1], 1e-6) && dp.Epsilon > 1e-12 {
 					t.Errorf("setting %d: position %d: reported ε %.12g, recomputed %.12g", k, pos, res.Achieved[pos-1], dp.Epsilon)

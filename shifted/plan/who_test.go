@@ -3,7 +3,7 @@ package plan
 import "testing"
 
 func TestWhoInAndPositions(t *testing.T) {
-	p := &Plan{People: &People{ID: []string{"a", "b", "c", "d", "e"}}}
+	p := &Plan{People: &People{ID: NewIDs("a", "b", "c", "d", "e")}}
 	if got := p.WhoIn(1, 5, ""); got != "a, b, c, +2 more" {
 		t.Errorf("WhoIn(1, 5) = %q", got)
 	}
