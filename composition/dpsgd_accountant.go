@@ -211,10 +211,13 @@ func calibrateDPSGD(d rdp.DPSGD, t Tight, q, steps float64, pq ProfileQuery) (DP
 			}
 		}
 		var err error
-		z, _, err = pld.CalibrateDPSGDWith(d.Neighbours, q, int(steps), d.Delta, d.TargetEpsilon, pld.Options{Interval: t.Interval}, guess, other)
+		var last int64 // the search's total; one more for the final accounting
+		progress := func(done, total int64) { last = total; pq.Progress.Report(done, total+1) }
+		z, _, err = pld.CalibrateDPSGDWith(d.Neighbours, q, int(steps), d.Delta, d.TargetEpsilon, pld.Options{Interval: t.Interval, Progress: progress}, guess, other)
 		if err != nil && err != dp.ErrBelowMin {
 			return DPSGDAccounting{}, err
 		}
+		defer func() { pq.Progress.Report(last+1, last+1) }()
 	}
 	at := d
 	at.Calibrate, at.Noise = false, z

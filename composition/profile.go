@@ -22,6 +22,10 @@ type Profile struct {
 type ProfileQuery struct {
 	At    *float64
 	Curve bool
+	// Progress, if not nil, hears how far a DP-SGD calibration by PLD is
+	// (DPSGDProfile): the noise levels accounted of an estimate, then the
+	// final accounting at the noise found, ending at the total.
+	Progress dp.Progress `json:"-"`
 }
 
 // Set reads the ε of At from s (q is then a flag value, --at-epsilon): a

@@ -30,6 +30,10 @@ type Options struct {
 	// > 0, asks the Summary for the share of positions with ε_t ≤ Target.
 	Indices []int64
 	Target  float64
+	// Progress, if not nil, is told how much of a long computation is done:
+	// PersonCurves over every index reports the indices computed of n per
+	// variant (done of variants·n, from 0 to the total).
+	Progress dp.Progress `json:"-"`
 }
 
 // Model is a Training mapped to the per-person guarantee of what it

@@ -136,7 +136,10 @@ func PersonCurves(r Training, variants []Variant, o Options, points int, samplin
 			col.RunName += ", every iterate released (the step does not contract)"
 		}
 		if idx == nil {
-			col.Epsilon, err = EpsilonsAll(m.Guarantee, r.Delta, o.Conversion)
+			k := int64(len(c.Columns)) // variants done
+			total := int64(len(variants)) * r.N
+			o.Progress.Report(k*r.N, total)
+			col.Epsilon, err = EpsilonsAllProgress(m.Guarantee, r.Delta, o.Conversion, func(done, _ int64) { o.Progress.Report(k*r.N+done, total) })
 		} else {
 			col.Epsilon, err = Epsilons(m.Guarantee, idx, r.Delta, o.Conversion)
 		}
@@ -160,7 +163,13 @@ func PersonCurves(r Training, variants []Variant, o Options, points int, samplin
 // column per variant and the sampling column, every ε with all its digits
 // (the float itself: no rounding in either direction) and "inf" for no
 // finite guarantee.
-func (c Curves) WriteCSV(w io.Writer) error {
+func (c Curves) WriteCSV(w io.Writer) error { return c.WriteCSVProgress(w, nil) }
+
+// WriteCSVProgress is WriteCSV that reports, if progress is not nil, the
+// rows written of all of them: at the start, every 65,536 rows and at the
+// end (with --all, writing takes as long as computing).
+func (c Curves) WriteCSVProgress(w io.Writer, progress dp.Progress) error {
+	progress.Report(0, c.Rows())
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("index,steps_to_end")
 	for _, col := range c.Columns {
@@ -191,8 +200,13 @@ func (c Curves) WriteCSV(w io.Writer) error {
 		if _, err := bw.Write(append(buf, '\n')); err != nil {
 			return err
 		}
+		if i&0xffff == 0xffff {
+			progress.Report(i+1, c.Rows())
+		}
 	}
-	return bw.Flush()
+	err := bw.Flush()
+	progress.Report(c.Rows(), c.Rows())
+	return err
 }
 
 // Describe returns one line per column (its run, source, assumptions and

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newAuditCmd(a, nil) }) }
+func init() { register("audit", func(a *app) *cobra.Command { return newAuditCmd(a, nil) }) }
 
 // auditOptions is what `privamp audit` was asked: every flag parsed and its
 // combinations checked; nothing computed.

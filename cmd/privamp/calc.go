@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newCalcCmd(a, nil, nil) }) }
+func init() { register("calc", func(a *app) *cobra.Command { return newCalcCmd(a, nil, nil) }) }
 
 // calcOptions is what `privamp calc NAME` was asked: the calculator and its
 // query with every flag given set; nothing computed. Without NAME (listing

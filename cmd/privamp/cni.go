@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newCNICmd(a, nil) }) }
+func init() { register("cni", func(a *app) *cobra.Command { return newCNICmd(a, nil) }) }
 
 // cniOptions is what `privamp cni` was asked: every flag parsed and its
 // combinations checked; nothing read or computed.

@@ -5,7 +5,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newCompareCmd(a, nil) }) }
+func init() { register("compare", func(a *app) *cobra.Command { return newCompareCmd(a, nil) }) }
 
 // compareOptions is what `privamp compare` (and the main job) was asked:
 // every flag parsed and its combinations checked; nothing computed.

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newComposeCmd(a, nil) }) }
+func init() { register("compose", func(a *app) *cobra.Command { return newComposeCmd(a, nil) }) }
 
 // composeOptions is what `privamp compose` was asked: every flag parsed and
 // its combinations checked; nothing computed. Either Events is set (an

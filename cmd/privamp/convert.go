@@ -5,7 +5,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newConvertCmd(a, nil) }) }
+func init() { register("convert", func(a *app) *cobra.Command { return newConvertCmd(a, nil) }) }
 
 // convertOptions is what `privamp convert` was asked: the conversion the
 // flags given select, and their values; nothing computed.

@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/csv"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/privamp/privamp/internal/output"
 	"github.com/spf13/cobra"
 )
 
@@ -90,8 +92,15 @@ func TestEveryCSVIsOneTable(t *testing.T) {
 	}
 }
 
+// textColumns hold text in tables without a value column (tables, calc,
+// compose --events): citations, titles, descriptions, JSON paths.
+var textColumns = map[string]bool{"source": true, "paper": true, "title": true, "what": true, "path": true}
+
 // checkOneTable fails unless out is one CSV table: a header, then rows with
-// as many fields, no blank line, the header not repeated.
+// as many fields, no blank line, the header not repeated, and one number
+// per value cell (output.OneValue: the value column, but for the first
+// cell of a table row in the long format, which names the row, or every
+// column but text in a table without one).
 func checkOneTable(t *testing.T, name, out string) {
 	t.Helper()
 	if strings.Contains(out, "\n\n") || strings.TrimSpace(out) == "" {
@@ -104,13 +113,15 @@ func checkOneTable(t *testing.T, name, out string) {
 		return
 	}
 	head := strings.Join(recs[0], ",")
+	value := slices.Index(recs[0], "value") // the value column; -1: every column but text holds values
 	for i, r := range recs[1:] {
 		if strings.Join(r, ",") == head {
 			t.Errorf("%s: the header again on row %d", name, i+2)
 		}
-		for _, c := range r {
-			if strings.Count(c, " / ") > 0 && strings.ContainsAny(c, "0123456789") && !strings.ContainsAny(c, "abcdefghijklmnopqrstuvwxyz") {
-				t.Errorf("%s: a cell with two numbers: %q", name, c)
+		label := value >= 0 && len(r) > 1 && r[0] == "table" && (recs[i][0] != r[0] || recs[i][1] != r[1]) // a table row's first cell names it
+		for j, c := range r {
+			if (value == j && !label || value < 0 && !textColumns[recs[0][j]]) && !output.OneValue(c) {
+				t.Errorf("%s: row %d, column %q: %q is neither one number nor a word", name, i+2, recs[0][j], c)
 			}
 		}
 	}

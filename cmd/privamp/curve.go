@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newCurveCmd(a, nil) }) }
+func init() { register("curve", func(a *app) *cobra.Command { return newCurveCmd(a, nil) }) }
 
 // curveOptions is what `privamp curve` was asked: every flag parsed and its
 // combinations checked; nothing computed.
@@ -90,7 +90,9 @@ assumptions go to stderr as '#' lines (not with --quiet). --json: one object (at
 // curveRun computes the curves, draws them if asked, and writes them to
 // opts.IO as CSV (comments on its error stream) or JSON.
 func curveRun(opts *curveOptions) error {
-	a := opts.IO
+	a, bar := opts.IO, newBar(opts.IO)
+	defer bar.finish()
+	opts.Options.Progress = func(done, total int64) { bar.set("ε at every index", done, total) }
 	c, err := shifted.PersonCurves(opts.Training, opts.Variants, opts.Options, opts.Points, !opts.NoSampling)
 	if err != nil {
 		return err
@@ -105,8 +107,9 @@ func curveRun(opts *curveOptions) error {
 		c.ExpandIndex()
 		return render(a.out, a.mode, &report{Result: curveResult{"curve", c}})
 	}
+	bar.finish() // its line, before the comments on the same stream
 	if !a.quiet {
 		fmt.Fprintf(a.errw, "# %s\n# noise: %s\n", strings.Join(c.Describe(), "\n# "), opts.Training.NoiseForms())
 	}
-	return c.WriteCSV(a.out)
+	return c.WriteCSVProgress(a.out, func(done, total int64) { bar.set("writing rows", done, total) })
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newDPSGDCmd(a, nil) }) }
+func init() { register("dpsgd", func(a *app) *cobra.Command { return newDPSGDCmd(a, nil) }) }
 
 // dpsgdDefaults is the embedded example: MNIST-sized DP-SGD as in the
 // TF-Privacy tutorial (60,000 examples, batch 256, 60 epochs, noise 1.1).
@@ -140,7 +140,10 @@ func dpsgdRun(opts *dpsgdOptions) error {
 		}
 		return render(a.out, a.mode, ans.Report("dpsgd", ans.Title))
 	}
+	bar := newBar(a)
+	opts.Profile.Progress = func(done, total int64) { bar.set("calibrating the noise", done, total) }
 	res, err := composition.DPSGDProfile(d, opts.Accountant, opts.Profile)
+	bar.finish()
 	if err != nil {
 		return flagError(err, map[string]string{"noise": opts.NoiseFlag})
 	}

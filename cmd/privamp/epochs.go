@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newEpochsCmd(a, nil) }) }
+func init() { register("epochs", func(a *app) *cobra.Command { return newEpochsCmd(a, nil) }) }
 
 // epochsOptions is what `privamp epochs` was asked: every flag parsed and
 // its combinations checked; nothing computed.

@@ -5,7 +5,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newGaussianCmd(a, nil) }) }
+func init() { register("gaussian", func(a *app) *cobra.Command { return newGaussianCmd(a, nil) }) }
 
 // exitStatuses ends the --help of the accounting commands.
 const exitStatuses = "Exit status: 0 success, 1 a computation failed, 2 bad input (the message names the flag)."

@@ -5,7 +5,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newLaplaceCmd(a, nil) }) }
+func init() { register("laplace", func(a *app) *cobra.Command { return newLaplaceCmd(a, nil) }) }
 
 // laplaceOptions is what `privamp laplace` was asked: every flag parsed and
 // its combinations checked (Calibrate set by --target-epsilon); nothing computed.

@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newPlanCmd(a, nil) }) }
+func init() { register("plan", func(a *app) *cobra.Command { return newPlanCmd(a, nil) }) }
 
 // planOptions is what `privamp plan` was asked: every flag parsed and its
 // combinations checked; nothing read or computed.

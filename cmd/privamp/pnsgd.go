@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newPNSGDCmd(a, nil) }) }
+func init() { register("pnsgd", func(a *app) *cobra.Command { return newPNSGDCmd(a, nil) }) }
 
 // ampExit is the exit-status line of pnsgd, curve and compare.
 const ampExit = "\n\nExit status: 0 success, 1 failure (e.g. a file fails while written), 2 bad input (a flag out of range, an\noutput that cannot be created, or a step that does not contract without --composition-fallback)."

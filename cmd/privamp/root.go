@@ -14,7 +14,6 @@ import (
 	"github.com/privamp/privamp/internal/flagconfig"
 	"github.com/privamp/privamp/optimizer/algorithms"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // version and commit are set at build time (-ldflags "-X main.version=… -X main.commit=…").
@@ -27,11 +26,14 @@ type app struct {
 	quiet     bool
 }
 
-// registry holds the constructors of the subcommands; each command file adds
-// itself in an init function, so command files stay independent.
-var registry []func(*app) *cobra.Command
+// registry holds the constructors of the subcommands by name; each command
+// file adds itself in an init function, so command files stay independent.
+// run builds only the command it is asked for (start-up time, issue 27).
+var registry = map[string]func(*app) *cobra.Command{"version": newVersionCmd}
 
-func register(f func(*app) *cobra.Command) { registry = append(registry, f) }
+func register(name string, f func(*app) *cobra.Command) { registry[name] = f }
+
+func known(name string) bool { return registry[name] != nil }
 
 // runWith ends a command's RunE (gh's pattern): runF when a test gave one
 // (it records the options, computes nothing), else the computation run.
@@ -46,7 +48,12 @@ func runWith[O any](runF, run func(*O) error, opts *O) error {
 // embedded defaults. Set by the overview command's file.
 var defaultRun func(a *app, cmd *cobra.Command) error
 
-func newRoot(a *app) *cobra.Command {
+func newRoot(a *app) *cobra.Command { return newRootFor(a, "*") }
+
+// newRootFor builds the root command with the subcommand named only, all of
+// them ("*") or none (""): building every command and its flags was a third
+// of privamp's start-up.
+func newRootFor(a *app, only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "privamp",
 		Short: "Differential-privacy accounting and amplification by iteration",
@@ -86,33 +93,29 @@ an unsupported claim.`,
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return badInput("%s (see '%s --help')", flagconfig.CleanError(err), cmd.CommandPath())
 	})
-	for _, f := range registry {
-		root.AddCommand(f(a))
+	for name, f := range registry {
+		if only == "*" || only == name {
+			root.AddCommand(f(a))
+		}
 	}
-	root.AddCommand(&cobra.Command{Use: "version", Short: "The version, module and commit of this privamp (also --version)", Args: cobra.NoArgs,
+	completeEnums(root)
+	if only == "*" {
+		flagconfig.StrictCompletion(root, func(shell string) error {
+			return badInput("completion: unknown shell %q (allowed: bash, zsh, fish, powershell)", shell)
+		}, "Exit status: 0 success, 2 bad input (an unknown shell).")
+	}
+	return root
+}
+
+// newVersionCmd is "privamp version".
+func newVersionCmd(a *app) *cobra.Command {
+	return &cobra.Command{Use: "version", Short: "The version, module and commit of this privamp (also --version)", Args: cobra.NoArgs,
 		Long: "The version set at build time, the module's version and the VCS commit the binary was built from\n(runtime/debug.ReadBuildInfo).\n\nExit status: 0.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in := buildinfo.Read(version, commit)
 			rows := map[bool][]row{true: {answer.NewRow("version", in.Version, "", "build"), answer.NewRow("module", in.Module, "", "build"), answer.NewRow("commit", in.Commit, in.Time, "VCS"), answer.NewRow("go", in.Go, "", "build")}}[a.mode.csv]
 			return render(a.out, a.mode, &report{Title: in.String(), Result: in, Command: "version", Rows: rows})
-		}})
-	completeEnums(root)
-	// cobra's completion command prints its help and exits 0 for an unknown
-	// shell; privamp refuses it like any other bad argument.
-	root.InitDefaultCompletionCmd()
-	for _, c := range root.Commands() {
-		if c.Name() == "completion" {
-			c.RunE = func(cmd *cobra.Command, args []string) error {
-				if len(args) > 0 {
-					return badInput("completion: unknown shell %q (allowed: bash, zsh, fish, powershell)", args[0])
-				}
-				return cmd.Help()
-			}
-			c.Args = cobra.ArbitraryArgs
-			c.Long += "\n\nExit status: 0 success, 2 bad input (an unknown shell)."
-		}
-	}
-	return root
+		}}
 }
 
 // run executes privamp with args and returns the exit status.
@@ -125,7 +128,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}()
 	a := &app{out: stdout, errw: stderr}
 	atomicfile.Stdout = stdout // "-" and /dev/stdout outputs join the command's output
-	root := newRoot(a)
+	return runRoot(newRootFor(a, flagconfig.Subcommand(args, known)), args, stderr)
+}
+
+// runRoot executes root on args and returns the exit status.
+func runRoot(root *cobra.Command, args []string, stderr io.Writer) (code int) {
 	root.SetArgs(args)
 	c, err := root.ExecuteC()
 	if err == nil {
@@ -149,25 +156,12 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return code
 }
 
-// completeEnums gives every enum flag of every command its values for shell
-// completion (privamp completion bash|zsh|fish), lets every integer flag
-// read whole numbers written 1e3 (flagconfig.WholeNumbers), and every flag
-// but lists refuse a second value (flagconfig.Once).
+// completeEnums configures the flags of c and its subcommands
+// (flagconfig.Configure) with the values of every enum flag.
 func completeEnums(c *cobra.Command) {
-	flagconfig.WholeNumbers(c.Flags())
-	flagconfig.Once(c.Flags())
-	flagconfig.Once(c.PersistentFlags())
 	variants := []string{"pnsgd", "skip", "stop"}
-	enums := map[string][]string{"variant": variants, "variants": variants, "method": composition.Methods, "conversion": {"improved", "classic"},
+	flagconfig.Configure(c, map[string][]string{"variant": variants, "variants": variants, "method": composition.Methods, "conversion": {"improved", "classic"},
 		"neighbours": {"add-remove", "replace-one"}, "accountant": {"best", "rdp", "pld"}, "sampling": {"poisson", "fixed-size"},
 		"rule": {"thm29", "thm30", "cor31", "thm32", "calibrate"}, "loss": {"logistic", "squared", "huber", "smooth-hinge", "quadratic", "linear"},
-		"synthetic": dataset.SyntheticKinds(), "algorithm": append(variants, algorithms.Names()...), "regularize": {"erm", "sco"}}
-	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if vals, ok := enums[f.Name]; ok {
-			_ = c.RegisterFlagCompletionFunc(f.Name, cobra.FixedCompletions(vals, cobra.ShellCompDirectiveNoFileComp))
-		}
-	})
-	for _, sub := range c.Commands() {
-		completeEnums(sub)
-	}
+		"synthetic": dataset.SyntheticKinds(), "algorithm": append(variants, algorithms.Names()...), "regularize": {"erm", "sco"}})
 }

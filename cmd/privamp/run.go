@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newRunCmd(a, nil) }) }
+func init() { register("run", func(a *app) *cobra.Command { return newRunCmd(a, nil) }) }
 
 type runFlags struct {
 	problemFlags

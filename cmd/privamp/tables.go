@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newTablesCmd(a, nil) }) }
+func init() { register("tables", func(a *app) *cobra.Command { return newTablesCmd(a, nil) }) }
 
 // tablesOptions is what `privamp tables [NAME]` was asked: the table (nil:
 // list them), the parameters given and the format; nothing evaluated.

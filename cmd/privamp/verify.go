@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(func(a *app) *cobra.Command { return newVerifyCmd(a, nil) }) }
+func init() { register("verify", func(a *app) *cobra.Command { return newVerifyCmd(a, nil) }) }
 
 // verifyOptions is what `privamp verify` was asked: every flag parsed and
 // its combinations checked; nothing computed.

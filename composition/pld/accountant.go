@@ -383,7 +383,15 @@ func CalibrateDPSGDWith(rel dp.Relation, q float64, steps int, delta, target flo
 	if !(guess > 0) || math.IsInf(guess, 0) {
 		guess = 1
 	}
-	family := func(z float64) dp.Event { return dp.DPSGD(q, z, int64(steps), dp.Poisson) }
+	tried, total := int64(0), int64(calibrationSteps)
+	opt.Progress.Report(0, total)
+	family := func(z float64) dp.Event {
+		tried++ // once per noise level: SolveUp asks each z once
+		total = max(total, tried+1)
+		opt.Progress.Report(tried, total)
+		return dp.DPSGD(q, z, int64(steps), dp.Poisson)
+	}
+	defer func() { opt.Progress.Report(total, total) }()
 	solve := func(c *certifier, x0, f, tol float64) (float64, error) {
 		z, _, err := dp.Calibrate(c, family, rel, delta, target, dp.Search{Guess: x0, Factor: f, Min: MinCalibratedNoise, Max: MaxCalibratedNoise, RelTol: tol})
 		return z, err
@@ -405,6 +413,11 @@ func CalibrateDPSGDWith(rel dp.Relation, q float64, steps int, delta, target flo
 	}
 	return z, fine.epsilon(rel, q, z, steps, delta), nil
 }
+
+// calibrationSteps is about how many noise levels CalibrateDPSGDWith
+// accounts: on the coarse grid 2 to bracket from RDP's guess and 9 to
+// bisect a factor 1.5 to 1e-3, on the fine grid 3 (bracket 1.002, bisect).
+const calibrationSteps = 14
 
 // certifier is the accountant a DP-SGD calibration searches with: the sound
 // PLD's ε on the grid of o (+Inf where the PLD cannot answer, e.g. a grid

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
 )
 
@@ -48,6 +49,10 @@ type Options struct {
 	TailMass float64
 	// MaxPoints caps every grid and FFT length (default 2²⁴).
 	MaxPoints int
+	// Progress, if not nil, hears how far CalibrateDPSGDWith is: the noise
+	// levels accounted so far of an estimate of how many the search takes
+	// (calibrationSteps, raised when passed), from 0 to the total at the end.
+	Progress dp.Progress `json:"-"`
 	// SoundOnly skips the optimistic estimate: the accountants then build
 	// and compose the sound PLD alone (about a third less work for a DP-SGD
 	// run), Result.EpsilonOptimistic is 0 (the trivial lower estimate, not

@@ -16,8 +16,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/privamp/privamp/internal/quantity"
 	"golang.org/x/term"
 )
@@ -153,7 +151,8 @@ func Render(w io.Writer, m Mode, r Doc) error {
 // with headline rows and a table is one table: a headline row is
 // ("summary", its number, quantity, value, unit, source), and each cell of
 // the table ("table", its row's number, the column's name, the cell, "",
-// "").
+// ""). The first cell of a table row names the row and is kept whole;
+// other cells with several numbers get a row per number (numberRows).
 var LongHeader = []string{"section", "row", "key", "value", "unit", "source"}
 
 // writeCSV writes the document as one CSV table with one number per cell:
@@ -165,7 +164,9 @@ func writeCSV(w io.Writer, r Doc) error {
 	cw := csv.NewWriter(w)
 	var rows [][4]string
 	for _, x := range r.Rows {
-		rows = append(rows, splitPair(x)...)
+		for _, y := range splitPair(x) {
+			rows = append(rows, numberRows(y)...)
+		}
 	}
 	switch {
 	case r.Table != nil && r.CSVAll:
@@ -175,7 +176,13 @@ func writeCSV(w io.Writer, r Doc) error {
 		}
 		for i, tr := range r.Table.Rows {
 			for j, c := range tr {
-				_ = cw.Write([]string{"table", strconv.Itoa(i + 1), r.Table.Header[j], strings.TrimPrefix(c, "—"), "", ""}) // "—": empty, not a number
+				x := [][4]string{{r.Table.Header[j], strings.TrimPrefix(c, "—")}} // "—": empty, not a number
+				if j > 0 {                                                        // the first column names the row ("δ < 1/n"): a label, kept whole
+					x = numberRows(x[0])
+				}
+				for _, y := range x {
+					_ = cw.Write([]string{"table", strconv.Itoa(i + 1), y[0], y[1], y[2], y[3]})
+				}
 			}
 		}
 	case r.Table != nil:
@@ -270,14 +277,6 @@ func resultObject(r Doc) (map[string]any, error) {
 	return obj, nil
 }
 
-func anySlice(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
 // markdown prints a document as Markdown: a heading, the headline rows
 // and the table as pipe tables, then assumptions and notes as lists.
 func markdown(w io.Writer, r Doc) error {
@@ -338,14 +337,7 @@ func renderTable(w io.Writer, cells [][]string, width int) error {
 	if width > 0 {
 		cells = fit(cells, width)
 	}
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithRowAutoWrap(tw.WrapNone))
-	t.Header(anySlice(cells[0])...)
-	for _, rr := range cells[1:] {
-		if err := t.Append(anySlice(rr)...); err != nil {
-			return err
-		}
-	}
-	return t.Render()
+	return box(w, cells)
 }
 
 // fit wraps the cells so that the table (with its borders: 3 columns per
