@@ -61,24 +61,6 @@ func TestAllocationAddBelowJensen(t *testing.T) {
 	}
 }
 
-// gaussCall is E[(e^Y − k)_+] and gaussPut E[(k − e^Y)_+] for Y ~
-// N(−s²/2, s²) (E e^Y = 1): the Black–Scholes formulas.
-func gaussCall(k, s float64) float64 {
-	if k <= 0 {
-		return 1 - k
-	}
-	d1 := (-math.Log(k) + s*s/2) / s
-	return numeric.Phi(d1) - k*numeric.Phi(d1-s)
-}
-
-func gaussPut(k, s float64) float64 {
-	if k <= 0 {
-		return 0
-	}
-	d1 := (-math.Log(k) + s*s/2) / s
-	return k*numeric.Phi(-(d1-s)) - numeric.Phi(-d1)
-}
-
 // exactAllocationDelta is the exact privacy profile of one epoch of
 // random allocation over t ∈ {2, 3} steps with the 1-D Gaussian (the
 // record's contribution 1 in the step it is allocated to, noise σ): the
@@ -99,8 +81,8 @@ func exactAllocationDelta(steps int, z, eps float64) float64 {
 		// S = e^{Y_t}/t + c: remove E[(e^Y/t − (e^ε − c))_+] = E[(e^Y − k)_+]/t
 		// with k = t(e^ε − c); add E[(1 − e^ε(e^Y/t + c))_+] =
 		// (e^ε/t)·E[(k' − e^Y)_+] with k' = t(e^{−ε} − c).
-		rem.Add(wt * gaussCall(tf*(math.Exp(eps)-c), s) / tf)
-		add.Add(wt * math.Exp(eps) / tf * gaussPut(tf*(math.Exp(-eps)-c), s))
+		rem.Add(wt * numeric.LogNormalCall(tf*(math.Exp(eps)-c), s) / tf)
+		add.Add(wt * math.Exp(eps) / tf * numeric.LogNormalPut(tf*(math.Exp(-eps)-c), s))
 	}
 	switch steps {
 	case 2:
@@ -154,8 +136,8 @@ func TestExactAllocationProfileSelfCheck(t *testing.T) {
 			x := float64(i) * h
 			wt := math.Exp(-x*x/2) * h / math.Sqrt(2*math.Pi)
 			c := math.Exp(-s*s/2+s*x) / 2
-			rem.Add(wt * gaussCall(2*(1-c), s) / 2)
-			add.Add(wt / 2 * gaussPut(2*(1-c), s))
+			rem.Add(wt * numeric.LogNormalCall(2*(1-c), s) / 2)
+			add.Add(wt / 2 * numeric.LogNormalPut(2*(1-c), s))
 		}
 		if d := math.Abs(rem.Sum() - add.Sum()); d > 1e-9 {
 			t.Errorf("z=%g: δ_remove(0) = %g, δ_add(0) = %g", z, rem.Sum(), add.Sum())

@@ -8,24 +8,6 @@ import (
 	"github.com/privamp/privamp/internal/numeric"
 )
 
-// gaussCall is E[(e^Y − k)_+] and gaussPut E[(k − e^Y)_+] for Y ~
-// N(−s²/2, s²) (E e^Y = 1): the Black–Scholes formulas.
-func gaussCall(k, s float64) float64 {
-	if k <= 0 {
-		return 1 - k
-	}
-	d1 := (-math.Log(k) + s*s/2) / s
-	return numeric.Phi(d1) - k*numeric.Phi(d1-s)
-}
-
-func gaussPut(k, s float64) float64 {
-	if k <= 0 {
-		return 0
-	}
-	d1 := (-math.Log(k) + s*s/2) / s
-	return k*numeric.Phi(-(d1-s)) - numeric.Phi(-d1)
-}
-
 // exactAllocation is the exact privacy profile of one epoch of random
 // allocation over t ∈ {1, 2, 3} steps (the record's contribution 1 in the
 // step it is allocated to, noise z), both directions: δ_remove(ε) =
@@ -40,8 +22,8 @@ func exactAllocation(steps int, z, eps float64) (rem, add float64) {
 	var r, a numeric.Kahan
 	ey := func(x float64) float64 { return math.Exp(-s*s/2 + s*x) }
 	inner := func(c, wt float64) {
-		r.Add(wt * gaussCall(tf*(math.Exp(eps)-c), s) / tf)
-		a.Add(wt * math.Exp(eps) / tf * gaussPut(tf*(math.Exp(-eps)-c), s))
+		r.Add(wt * numeric.LogNormalCall(tf*(math.Exp(eps)-c), s) / tf)
+		a.Add(wt * math.Exp(eps) / tf * numeric.LogNormalPut(tf*(math.Exp(-eps)-c), s))
 	}
 	const lim = 10.0
 	switch steps {

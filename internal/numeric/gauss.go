@@ -83,3 +83,24 @@ func LogPhiApprox(a Approx) Approx {
 
 // Phi is the standard normal CDF.
 func Phi(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+
+// LogNormalCall is E[(e^Y − k)₊] and LogNormalPut is E[(k − e^Y)₊] for
+// Y ~ N(−s²/2, s²), so that E e^Y = 1 (the Black–Scholes formulas). The
+// hockey-stick divergences of Gaussian privacy-loss pairs are of this form;
+// tests use them as exact values.
+func LogNormalCall(k, s float64) float64 {
+	if k <= 0 {
+		return 1 - k
+	}
+	d1 := (-math.Log(k) + s*s/2) / s
+	return Phi(d1) - k*Phi(d1-s)
+}
+
+// LogNormalPut is E[(k − e^Y)₊] for Y ~ N(−s²/2, s²) (see LogNormalCall).
+func LogNormalPut(k, s float64) float64 {
+	if k <= 0 {
+		return 0
+	}
+	d1 := (-math.Log(k) + s*s/2) / s
+	return k*Phi(-(d1-s)) - Phi(-d1)
+}

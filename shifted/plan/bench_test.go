@@ -1,9 +1,9 @@
 package plan
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/privamp/privamp/internal/benchdata"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -77,23 +77,7 @@ func writePeopleCSV(b *testing.B, n int) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	w.WriteString("id,epsilon,delta\n")
-	r := rand.New(rand.NewPCG(1, 1))
-	var buf []byte
-	for i := 0; i < n; i++ {
-		e := "4"
-		switch u := r.Float64(); {
-		case u < 0.01:
-			e = "0.1"
-		case u < 0.1:
-			e = "1"
-		}
-		buf = append(strconv.AppendInt(append(buf[:0], "person-"...), int64(i), 10), ',')
-		buf = append(append(buf, e...), ",\n"...)
-		w.Write(buf)
-	}
-	if err := w.Flush(); err != nil {
+	if err := benchdata.WritePeople(f, n); err != nil {
 		b.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
