@@ -1,6 +1,7 @@
 package dp
 
 import (
+	"errors"
 	"math"
 
 	"github.com/privamp/privamp/internal/field"
@@ -298,4 +299,23 @@ func vocabAssumption(e Event) string {
 		return "a mixture of Gaussians outputs N(0, σ²) on one data set and the stated mixture on its neighbour (add/remove)"
 	}
 	return ""
+}
+
+// Unaccountable is why no privamp accountant bounds the leaf event l under
+// r, for the reasons that hold for every accountant (nil otherwise; each
+// accountant then adds its own refusals): a mixture of Gaussians describes
+// an add/remove pair only, an Unsupported event has no DP description, and
+// sampling with replacement has no amplification bound here.
+func Unaccountable(l Event, r Relation) error {
+	switch l.(type) {
+	case MixtureOfGaussians:
+		if r != AddRemove {
+			return errors.New("a MixtureOfGaussians describes an add/remove pair (N(0, σ²) on one data set, the mixture on the other): under replace-one it is not accounted (dp_accounting refuses it too)")
+		}
+	case UnsupportedEvent:
+		return errors.New("an Unsupported event has no DP description: no accountant bounds it")
+	case SampledWithReplacement:
+		return errors.New("sampling with replacement is not accounted: a record may be drawn several times into one batch, and privamp has no amplification bound for it (dp_accounting has none either)")
+	}
+	return nil
 }

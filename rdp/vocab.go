@@ -18,15 +18,10 @@ import (
 // does).
 func refusal(e dp.Event, r dp.Relation) error {
 	return dp.Leaves(e, func(l dp.Event, _ float64) error {
+		if err := dp.Unaccountable(l, r); err != nil {
+			return err
+		}
 		switch l.(type) {
-		case dp.MixtureOfGaussians:
-			if r != dp.AddRemove {
-				return fmt.Errorf("a MixtureOfGaussians describes an add/remove pair (N(0, σ²) on one data set, the mixture on the other): under replace-one it is not accounted (dp_accounting refuses it too)")
-			}
-		case dp.UnsupportedEvent:
-			return fmt.Errorf("an Unsupported event has no DP description: no accountant bounds it")
-		case dp.SampledWithReplacement:
-			return fmt.Errorf("sampling with replacement is not accounted: a record may be drawn several times into one batch, and privamp has no amplification bound for it (dp_accounting has none either)")
 		case dp.TruncatedSubsampledGaussian:
 			return fmt.Errorf("a TruncatedSubsampledGaussian has no RDP curve here: truncation couples the records (adding one can drop another from the batch), so the Poisson-subsampled Gaussian's curve does not apply (dp_accounting's RDP accountant refuses it too)")
 		case dp.RepeatAndSelect:

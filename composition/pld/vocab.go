@@ -17,19 +17,14 @@ import (
 // does).
 func refusal(e dp.Event, r dp.Relation) error {
 	return dp.Leaves(e, func(l dp.Event, _ float64) error {
+		if err := dp.Unaccountable(l, r); err != nil {
+			return err
+		}
 		switch l.(type) {
-		case dp.MixtureOfGaussians:
-			if r != dp.AddRemove {
-				return errors.New("a MixtureOfGaussians describes an add/remove pair (N(0, σ²) on one data set, the mixture on the other): under replace-one it is not accounted (dp_accounting refuses it too)")
-			}
-		case dp.UnsupportedEvent:
-			return errors.New("an Unsupported event has no DP description: no accountant bounds it")
 		case dp.ZCDp:
 			return errors.New("a ZCDp event states a Rényi curve, not a privacy loss distribution (dp_accounting's PLD accountant refuses it too); rdp accounts it")
 		case dp.DiscreteGaussian:
 			return errors.New("a DiscreteGaussian has no PLD here (in more than one dimension it is not the one-dimensional loss; dp_accounting's PLD accountant refuses it too); rdp accounts it")
-		case dp.SampledWithReplacement:
-			return errors.New("sampling with replacement is not accounted: a record may be drawn several times into one batch, and privamp has no amplification bound for it (dp_accounting has none either)")
 		case dp.TruncatedSubsampledGaussian:
 			return errors.New("a TruncatedSubsampledGaussian has no PLD here: truncation couples the records (adding one can drop another from the batch), so the Poisson-subsampled Gaussian's pair does not apply, and the construction of arXiv 2508.15089 that dp_accounting follows is not implemented in privamp")
 		case dp.RepeatAndSelect:
