@@ -295,25 +295,24 @@ func (d *decoder) value(v reflect.Value) error {
 		return err
 	}
 	line := s.line
-	if v.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(v.Type()).Implements(stringElementsType) {
-		switch c {
-		case 'n':
-			_, err := s.literal()
-			return err
-		case '[':
-			return d.stringElements(v.Addr().Interface().(StringElements))
+	if v.Kind() != reflect.Pointer && v.CanAddr() { // a list read element by element: null or […]
+		var list func() error
+		switch pt := reflect.PointerTo(v.Type()); {
+		case pt.Implements(stringElementsType):
+			list = func() error { return d.stringElements(v.Addr().Interface().(StringElements)) }
+		case pt.Implements(elementsType):
+			list = func() error { return d.elements(v.Addr().Interface().(Elements)) }
 		}
-		return d.mismatch(c, "a list […]")
-	}
-	if v.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(v.Type()).Implements(elementsType) {
-		switch c {
-		case 'n':
-			_, err := s.literal()
-			return err
-		case '[':
-			return d.elements(v.Addr().Interface().(Elements))
+		if list != nil {
+			switch c {
+			case 'n':
+				_, err := s.literal()
+				return err
+			case '[':
+				return list()
+			}
+			return d.mismatch(c, "a list […]")
 		}
-		return d.mismatch(c, "a list […]")
 	}
 	switch v.Kind() {
 	case reflect.Pointer:
