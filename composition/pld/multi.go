@@ -51,6 +51,16 @@ func ComposeFor(parts []Part, delta float64) (*PLD, error) {
 	if len(parts) == 1 {
 		return parts[0].PLD.selfComposeAt(parts[0].Count, delta)
 	}
+	if len(parts) > pairwiseParts && fresh(parts) {
+		return composeMany(parts, delta, nil)
+	}
+	return composePairwise(parts, delta)
+}
+
+// composePairwise is ComposeFor for a few mechanisms (or parts that are not
+// fresh): self-composed apart, composed pairwise, then redone tilted in one
+// FFT where the rounding bound weighs (multiComposeAt).
+func composePairwise(parts []Part, delta float64) (*PLD, error) {
 	var acc *PLD
 	for _, p := range parts {
 		c, err := p.PLD.SelfCompose(p.Count)
@@ -105,6 +115,8 @@ type sumDist struct {
 	fs []*pmf
 	ks []float64
 	h  float64
+	// tick, if not nil, is called after each mechanism's transform.
+	tick func()
 }
 
 func (s sumDist) logMGF(t float64) float64 {
@@ -195,37 +207,55 @@ func (s sumDist) tiltAt(c float64) float64 {
 // best ε found. A tilted attempt that fails (a window over the point cap)
 // is skipped: pair stands.
 func multiComposeAt(fs []*pmf, ks []int, maxPoints int, delta float64, pair *pmf) *pmf {
-	weighs := func(out *pmf) (float64, bool) {
-		pr := out.profile(true)
-		e := pr.epsilon(delta)
-		if math.IsInf(e, 1) {
-			return e, true
+	best, bestE := pair, math.Inf(1)
+	if pair != nil {
+		var w bool
+		if bestE, w = weighsAt(pair, delta); !w {
+			return best
 		}
-		j := int(math.Floor(e/out.h)) - out.lo
-		return e, j >= 0 && j < len(out.p) && pr.fftTerm(j) > 1e-3*delta
-	}
-	best := pair
-	bestE, w := weighs(pair)
-	if !w {
-		return best
 	}
 	for _, f := range fs {
 		if f.errL2 != 0 || f.errL2u != 0 || f.tiltT != 0 {
 			return best // not fresh: the tilted bound below assumes exact inputs up to lnR, err1
 		}
 	}
-	s := sumDist{fs: fs, ks: make([]float64, len(ks)), h: fs[0].h}
+	s := newSumDist(fs, ks, nil)
+	return multiTilted(s, ks, maxPoints, delta, best, bestE)
+}
+
+// weighsAt returns out's sound ε at delta and whether its FFT rounding
+// term still weighs there (more than 10⁻³δ; true where ε is +∞).
+func weighsAt(out *pmf, delta float64) (float64, bool) {
+	pr := out.profile(true)
+	e := pr.epsilon(delta)
+	if math.IsInf(e, 1) {
+		return e, true
+	}
+	j := int(math.Floor(e/out.h)) - out.lo
+	return e, j >= 0 && j < len(out.p) && pr.fftTerm(j) > 1e-3*delta
+}
+
+// newSumDist is the sum of ks[i] draws from each fs[i].
+func newSumDist(fs []*pmf, ks []int, tick func()) sumDist {
+	s := sumDist{fs: fs, ks: make([]float64, len(ks)), h: fs[0].h, tick: tick}
 	for i, k := range ks {
 		s.ks[i] = float64(k)
 	}
+	return s
+}
+
+// multiTilted is multiComposeAt's search over tilts, starting from best
+// (nil: none yet) whose ε at delta is bestE: the best of best and the
+// tilted attempts, or nil if there is none.
+func multiTilted(s sumDist, ks []int, maxPoints int, delta float64, best *pmf, bestE float64) *pmf {
 	t, centre := s.tiltFor(delta)
 	for pass := 0; pass < 3; pass++ {
 		out, err := composeTiltedMulti(s, ks, maxPoints, t)
 		if err != nil {
 			return best
 		}
-		e, w := weighs(out)
-		if e < bestE {
+		e, w := weighsAt(out, delta)
+		if best == nil || e < bestE {
 			best, bestE = out, e
 		}
 		if !w {
@@ -259,8 +289,14 @@ func multiComposeAt(fs []*pmf, ks []int, maxPoints int, delta float64, pair *pmf
 func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, error) {
 	fs := s.fs
 	h := s.h
-	lo, _ := s.chernoffAt(tiltTail, false, t0)
-	hi, upTail := s.chernoffAt(tiltTailHi, true, t0)
+	// Untilted (t0 = 0), what wraps from below lands at full weight: both
+	// ends are cut at windowTail, as composeTilted cuts them.
+	tailLo, tailHi := tiltTail, tiltTailHi
+	if t0 == 0 {
+		tailLo, tailHi = windowTail, windowTail
+	}
+	lo, _ := s.chernoffAt(tailLo, false, t0)
+	hi, upTail := s.chernoffAt(tailHi, true, t0)
 	if hi < lo {
 		hi = lo
 	}
@@ -346,6 +382,9 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 		tail += kk * f.tail
 		qs = append(qs, math.Exp(f.lnR)*math.Max(1, sum(f.p)))
 		err1Terms = append(err1Terms, f.err1)
+		if s.tick != nil {
+			s.tick()
+		}
 	}
 	// A component zeroed when the running Σ k ln|X̃| fell below −700 has a
 	// computed product of modulus at most e^{−699}·G (later factors are at
