@@ -156,7 +156,11 @@ func given(cmd *cobra.Command, name string, v float64) *float64 {
 // composeEvents accounts an events file (package composition/events).
 func composeEvents(opts *composeOptions) error {
 	a, path := opts.IO, opts.EventsPath
-	res, err := events.Account(*opts.Events, events.Query{Delta: opts.TargetDelta, Accountant: opts.Accountant, Profile: opts.Query.Profile})
+	q := events.Query{Delta: opts.TargetDelta, Accountant: opts.Accountant, Profile: opts.Query.Profile}
+	bar := newBar(a)
+	q.Profile.Progress = func(done, total int64) { bar.set("composing the events", done, total) }
+	res, err := events.Account(*opts.Events, q)
+	bar.finish()
 	if err != nil {
 		return flagError(err, map[string]string{"delta": "target-delta"})
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
@@ -30,7 +31,8 @@ const SourceEvents = "PLD accountant (composition/pld): connect-the-dots discret
 func (Accountant) Name() string { return "pld" }
 
 // Supports is nil for every event dp.Validate accepts whose mechanisms
-// each run at most MaxRuns times, except those it refuses with the reason:
+// each run at most MaxRuns times and that has at most MaxDistinct distinct
+// mechanisms, except those it refuses with the reason:
 // Unsupported, ZCDp, DiscreteGaussian, SampledWithReplacement,
 // TruncatedSubsampledGaussian, MixtureOfGaussians and RepeatAndSelect.
 func (Accountant) Supports(e dp.Event, r dp.Relation) error {
@@ -40,12 +42,18 @@ func (Accountant) Supports(e dp.Event, r dp.Relation) error {
 	if err := refusal(e, r); err != nil {
 		return err
 	}
-	return dp.Leaves(e, func(l dp.Event, k float64) error {
+	if err := dp.Leaves(e, func(l dp.Event, k float64) error {
 		if k > MaxRuns {
 			return fmt.Errorf("a %s event runs %g times, more than the PLD accountant composes (%d)", l.EventType(), k, MaxRuns)
 		}
 		return nil
-	})
+	}); err != nil {
+		return err
+	}
+	if n := distinct(e); n > MaxDistinct {
+		return fmt.Errorf("%d distinct mechanisms, more than the PLD accountant composes (%d): each is discretized and transformed apart", n, MaxDistinct)
+	}
+	return nil
 }
 
 // Account is the sound ε at delta of e under r with the optimistic
@@ -183,6 +191,20 @@ func (a Accountant) plds(e dp.Event, r dp.Relation, delta float64) (sound, optim
 		}
 		return b.composeAll(e, d)
 	}
+	if leaves >= 2 && o.Progress != nil {
+		// Progress: per builder, each distinct mechanism discretized and
+		// transformed once per direction (more if the tilt is retried:
+		// done then stops short of total until the end).
+		builders := int64(2)
+		if o.SoundOnly {
+			builders = 1
+		}
+		total := builders * 3 * int64(distinct(e))
+		var ticks atomic.Int64
+		bs.progress = func() { o.Progress.Report(min(ticks.Add(1), total-1), total) }
+		bo.progress = bs.progress
+		defer o.Progress.Report(total, total)
+	}
 	var errOpt error
 	done := make(chan struct{})
 	go func() {
@@ -209,6 +231,14 @@ type treeBuilder struct {
 	opt    Options
 	delta  float64 // the query's δ: self-compositions are tuned for it
 	points int     // the largest grid built
+	// progress, if not nil, is called once per unit of composeAll's work.
+	progress func()
+}
+
+func (b *treeBuilder) tick() {
+	if b.progress != nil {
+		b.progress()
+	}
 }
 
 func (b *treeBuilder) seen(p *PLD) *PLD {
@@ -312,32 +342,49 @@ func (b *treeBuilder) event(e dp.Event) (*PLD, error) {
 }
 
 // composeAll returns the PLD of the checked tree e flattened into its
-// mechanisms, each with the product of the counts around it (a Gaussian run
-// k times is one Gaussian with √k times the sensitivity, as in event), by
-// ComposeFor at delta (0: untuned); nil if nothing is revealed.
+// distinct mechanisms (groupLeaves: identical ones grouped, their counts
+// added; every unsampled Gaussian merged into one, gaussianSensitivity), by
+// ComposeFor at delta (0: untuned); nil if nothing is revealed. Each
+// mechanism discretized, and each transformed by ComposeFor's one-window
+// composition, ticks b.tick.
 func (b *treeBuilder) composeAll(e dp.Event, delta float64) (*PLD, error) {
+	groups, gaussians := groupLeaves(e)
 	var parts []Part
-	err := dp.Leaves(e, func(l dp.Event, kf float64) error {
-		k := int64(kf)
-		if g, ok := l.(dp.Gaussian); ok && k > 1 {
-			s := math.Nextafter(b.sens*math.Sqrt(float64(k)), math.Inf(1))
-			p, err := Gaussian(s, g.NoiseMultiplier, b.opt)
-			if err != nil {
-				return err
-			}
-			parts = append(parts, Part{PLD: p, Count: 1})
-			return nil
+	if len(gaussians) > 0 {
+		s, z := gaussianSensitivity(gaussians, b.sens)
+		p, err := Gaussian(s, z, b.opt)
+		if err != nil {
+			return nil, err
 		}
-		p, err := b.event(l)
+		parts = append(parts, Part{PLD: b.seen(p), Count: 1})
+		b.tick()
+	}
+	for _, g := range groups {
+		p, err := b.event(g.ev)
+		if err != nil {
+			return nil, err
+		}
 		if p != nil {
 			b.seen(p)
-			parts = append(parts, Part{PLD: p, Count: int(k)})
+			parts = append(parts, Part{PLD: p, Count: int(g.count)})
 		}
-		return err
-	})
-	if err != nil || len(parts) == 0 {
-		return nil, err
+		b.tick()
 	}
-	p, err := ComposeFor(parts, delta)
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	if len(parts) > pairwiseParts && fresh(parts) {
+		// For the one-window composition, end masses of at most TailMass
+		// (the truncation each end already has) are moved to the tail
+		// bound (top) and up to the first kept point (bottom): at most
+		// Σk·TailMass ≤ 10⁻⁶δ more is added to δ (Options.For), and the
+		// Chernoff bounds of the window see shorter, lighter tails.
+		for _, p := range parts {
+			for _, f := range p.PLD.dirs() {
+				f.trimTiny(b.opt.TailMass)
+			}
+		}
+	}
+	p, err := composeParts(parts, delta, b.tick)
 	return b.seen(p), err
 }

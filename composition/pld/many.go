@@ -1,9 +1,10 @@
 package pld
 
 import (
+	"fmt"
 	"math"
 
-	"github.com/privamp/privamp/internal/field"
+	"github.com/privamp/privamp/dp"
 )
 
 // pairwiseParts is the most mechanisms ComposeFor composes pairwise. The
@@ -44,12 +45,16 @@ func fresh(parts []Part) bool {
 // is that window's (a few buffers), not O(m·window); time is m transforms
 // of the window's length. Every part must be fresh (see fresh).
 //
-// A sound PLD at delta > 0 is composed on masses tilted for delta (as
-// multiComposeAt tilts them, at most three tilts while the rounding term
-// still weighs at the ε found; the one with the smallest ε is kept), then,
-// if every tilt failed or gave no finite ε, untilted. An optimistic PLD,
-// or delta 0 (no query to tune for), is composed untilted (t0 = 0: both
-// window ends cut at windowTail, as composeTilted cuts them). What is added
+// Each direction is first composed untilted (t0 = 0: both window ends cut
+// at windowTail, as composeTilted cuts them): that is the answer for an
+// optimistic PLD, for delta 0 (no query to tune for), and for a sound PLD
+// whose FFT rounding term does not weigh at the ε found for delta (at most
+// 10⁻³δ: weighsAt). Otherwise (small δ) it is composed again on masses
+// tilted for delta, as multiComposeAt tilts them (at most three tilts while
+// the rounding term still weighs), and the one with the smallest ε at
+// delta is kept. The untilted window is the shorter one where the parts'
+// upper tails are heavy (tilting weighs them up: 2,000 sampled Gaussians
+// at δ = 1e-6 need 85,615 points untilted, 310,018 tilted). What is added
 // to δ and the rounding bounds are composeTiltedMulti's, which at t0 = 0
 // are the ones of an untilted FFT (weights W_s = 1).
 //
@@ -74,14 +79,21 @@ func composeMany(parts []Part, delta float64, tick func()) (*PLD, error) {
 			}
 		}
 		s := newSumDist(fs, ks, tick)
-		if opt.Discretization.Sound() && delta > 0 {
-			if f := multiTilted(s, ks, opt.MaxPoints, delta, nil, math.Inf(1)); f != nil {
-				if e, _ := weighsAt(f, delta); !math.IsInf(e, 1) {
-					return f, nil
-				}
+		flat, err := composeTiltedMulti(s, ks, opt.MaxPoints, 0)
+		if !opt.Discretization.Sound() || delta <= 0 {
+			return flat, err
+		}
+		best, bestE := flat, math.Inf(1)
+		if err == nil {
+			var w bool
+			if bestE, w = weighsAt(flat, delta); !w {
+				return flat, nil
 			}
 		}
-		return composeTiltedMulti(s, ks, opt.MaxPoints, 0)
+		if f := multiTilted(s, ks, opt.MaxPoints, delta, best, bestE); f != nil {
+			return f, nil
+		}
+		return nil, err
 	}
 	out := &PLD{opt: opt}
 	var errAdd error
@@ -104,8 +116,65 @@ func composeMany(parts []Part, delta float64, tick func()) (*PLD, error) {
 	return out, nil
 }
 
-// manyRefusal is the PLD accountant's refusal of more than MaxDistinct
-// distinct mechanisms.
-func manyRefusal(n int) error {
-	return field.New("events", n, "distinct mechanisms are more than the PLD accountant composes (%d): each is discretized and transformed apart", MaxDistinct)
+// distinct is the number of distinct mechanisms composeAll composes for
+// e (groupLeaves' groups, and one for all the unsampled Gaussians).
+func distinct(e dp.Event) int {
+	groups, gaussians := groupLeaves(e)
+	return len(groups) + min(1, len(gaussians))
+}
+
+// leafGroup is one distinct mechanism of an event tree and how many times
+// it runs in all.
+type leafGroup struct {
+	ev    dp.Event
+	count float64
+}
+
+// groupLeaves flattens the checked tree e into its distinct mechanisms: a
+// mechanism that appears several times (the same type and parameters) is
+// one group whose count is the sum of its runs (the PLD of a composition is
+// the convolution of its mechanisms' PLDs in any order, so identical ones
+// are one self-composition), as long as that sum stays at most MaxRuns.
+// Unsampled Gaussians are not grouped but returned apart with their runs.
+func groupLeaves(e dp.Event) (groups []leafGroup, gaussians []leafGroup) {
+	at := map[string]int{}
+	_ = dp.Leaves(e, func(l dp.Event, k float64) error {
+		if _, ok := l.(dp.Gaussian); ok {
+			gaussians = append(gaussians, leafGroup{l, k})
+			return nil
+		}
+		key := fmt.Sprintf("%T %+v", l, l)
+		if i, ok := at[key]; ok && groups[i].count+k <= MaxRuns {
+			groups[i].count += k
+			return nil
+		}
+		at[key] = len(groups)
+		groups = append(groups, leafGroup{l, k})
+		return nil
+	})
+	return groups, gaussians
+}
+
+// gaussianSensitivity is the sensitivity s of the one Gaussian (noise
+// multiplier 1, μ = s) that the unsampled Gaussians gs run their counts
+// times compose to, under sensitivity sens: μ² = Σ k_i (sens/z_i)²
+// (Dong–Roth–Su 2019, Cor. 3.3: Gaussian mechanisms compose exactly to the
+// Gaussian with μ = √Σμ_i²), rounded up. One Gaussian run k times is kept
+// as the tree builder writes it (sensitivity sens·√k, z as declared).
+func gaussianSensitivity(gs []leafGroup, sens float64) (s, z float64) {
+	if len(gs) == 1 {
+		s, z = sens, gs[0].ev.(dp.Gaussian).NoiseMultiplier
+		if gs[0].count > 1 {
+			s = math.Nextafter(s*math.Sqrt(gs[0].count), math.Inf(1))
+		}
+		return s, z
+	}
+	m2 := 0.0
+	for _, g := range gs {
+		mu := sens / g.ev.(dp.Gaussian).NoiseMultiplier
+		m2 += g.count * mu * mu
+	}
+	// Each of the 3 roundings per term and of the sum and the square root
+	// is at most u relative: (4n + 4)u bounds the error of √m2.
+	return math.Sqrt(m2) * (1 + float64(4*len(gs)+4)*unit), 1
 }

@@ -19,8 +19,10 @@ type Part struct {
 // Every part must be fresh from a discretization (not composed) and all
 // must share one interval and discretization.
 //
-// One part is PLD.SelfComposeFor (PLD.SelfCompose if delta is 0). Several
-// are first self-composed apart and composed pairwise (untilted FFTs, the
+// One part is PLD.SelfComposeFor (PLD.SelfCompose if delta is 0). More
+// than pairwiseParts, all fresh, are composed on one common window
+// (composeMany). Other sets of several are first self-composed apart and
+// composed pairwise (untilted FFTs, the
 // rounding error of each bounded relative to mass 1). For a sound PLD at a
 // delta > 0 where that rounding bound still weighs at the ε found (more
 // than 10⁻³δ: small δ, long runs), the whole composition is redone in one
@@ -48,11 +50,18 @@ func ComposeFor(parts []Part, delta float64) (*PLD, error) {
 			return nil, field.New("discretization_method", p.PLD.opt.Discretization.String(), "cannot be composed with a %s PLD", parts[0].PLD.opt.Discretization)
 		}
 	}
-	if len(parts) == 1 {
+	return composeParts(parts, delta, nil)
+}
+
+// composeParts is ComposeFor on checked parts: one part self-composed,
+// more than pairwiseParts fresh ones on one window (composeMany, which
+// calls tick per transform), the others pairwise.
+func composeParts(parts []Part, delta float64, tick func()) (*PLD, error) {
+	switch {
+	case len(parts) == 1:
 		return parts[0].PLD.selfComposeAt(parts[0].Count, delta)
-	}
-	if len(parts) > pairwiseParts && fresh(parts) {
-		return composeMany(parts, delta, nil)
+	case len(parts) > pairwiseParts && fresh(parts):
+		return composeMany(parts, delta, tick)
 	}
 	return composePairwise(parts, delta)
 }
@@ -316,7 +325,8 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 	for i := range prod {
 		prod[i] = 1
 	}
-	logMag := make([]float64, n/2+1) // Σ k_i ln|X̃_i| (upper bound on the product's magnitude)
+	zeroed := false       // some component of prod set to 0
+	const tiny = 9.8e-305 // < e^{−700} ≈ 9.86e−305
 	var (
 		S, K, sumLM, relc float64
 		G, mass, massU    = 1.0, 1.0, 1.0
@@ -364,16 +374,22 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 		inErr += kk * (math.Sqrt(theta)*(1+1e-9) + under)
 		relc += 6*kk + 5*math.Log2(math.Max(kk, 1)) + 5 + 3
 		c := w.ft.Coefficients(w.c, x)
+		// |v|^k < e^{−700} where |v|² < lim (0 for k = 1: the product's
+		// own test below then decides).
+		lim := math.Exp(-1400 / kk)
 		for m, v := range c {
-			a := math.Hypot(real(v), imag(v))
-			if logMag[m] < -700 {
+			pm := prod[m]
+			if pm == 0 {
 				continue
 			}
-			if logMag[m] += kk * math.Log(a); logMag[m] < -700 {
-				prod[m] = 0
+			if real(v)*real(v)+imag(v)*imag(v) < lim {
+				prod[m], zeroed = 0, true
 				continue
 			}
-			prod[m] *= cpow(v, k)
+			if pm *= cpow(v, k); math.Abs(real(pm))+math.Abs(imag(pm)) < tiny {
+				pm, zeroed = 0, true
+			}
+			prod[m] = pm
 		}
 		lnR += kk * f.lnR
 		if f.inf > 0 {
@@ -386,14 +402,15 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 			s.tick()
 		}
 	}
-	// A component zeroed when the running Σ k ln|X̃| fell below −700 has a
-	// computed product of modulus at most e^{−699}·G (later factors are at
-	// most G): that much in ℓ2 after the inverse.
-	zeroed := 0.0
-	for m := range prod {
-		if logMag[m] < -700 {
-			prod[m], zeroed = 0, math.Exp(-699)*G
-		}
+	// A component is zeroed when its computed running product, or the
+	// factor about to multiply it, has modulus below e^{−700} (no
+	// subnormal arithmetic): the computed product would have had modulus
+	// at most e^{−699}·G (every other factor is at most B_i^{k_i}, whose
+	// product is G; an underflow's error is far below e^{−700}): that much
+	// in ℓ2 after the inverse (n components, ÷√n twice, Parseval).
+	zeroedL2 := 0.0
+	if zeroed {
+		zeroedL2 = math.Exp(-699) * G
 	}
 	copy(w.c, prod)
 	y := w.ft.Sequence(x, w.c)
@@ -423,6 +440,6 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 		}
 	}
 	out.err1 *= 1 + 1e-12
-	out.errL2 = G*(inErr+fwd) + (relc*unit+2*eta)*G*(1+1e-9) + zeroed + 1e-300
+	out.errL2 = G*(inErr+fwd) + (relc*unit+2*eta)*G*(1+1e-9) + zeroedL2 + 1e-300
 	return out, nil
 }
