@@ -36,14 +36,22 @@ func BenchmarkNoiseSchedule(b *testing.B) {
 // Gaussians run once each, q = 0.01 and noise multipliers z_i = 1 + i/m (a
 // per-step noise schedule): the file `privamp compose --events` took over
 // 10 minutes and 2.6 GB on at m = 2000 before composeMany.
-func distinctSchedule(m int) string {
+func distinctSchedule(m int) string { return schedule(m, 1) }
+
+// schedule is distinctSchedule with each mechanism run count times
+// (SelfComposed when count > 1).
+func schedule(m, count int) string {
 	var b strings.Builder
 	b.WriteString(`{"event": {"type": "Composed", "events": [`)
 	for i := 0; i < m; i++ {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `{"type": "PoissonSampled", "sampling_probability": 0.01, "event": {"type": "Gaussian", "noise_multiplier": %v}}`, 1+float64(i)/float64(m))
+		ev := fmt.Sprintf(`{"type": "PoissonSampled", "sampling_probability": 0.01, "event": {"type": "Gaussian", "noise_multiplier": %v}}`, 1+float64(i)/float64(m))
+		if count > 1 {
+			ev = fmt.Sprintf(`{"type": "SelfComposed", "count": %d, "event": %s}`, count, ev)
+		}
+		b.WriteString(ev)
 	}
 	b.WriteString("]}}")
 	return b.String()

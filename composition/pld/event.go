@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync/atomic"
 
 	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
@@ -199,11 +198,10 @@ func (a Accountant) plds(e dp.Event, r dp.Relation, delta float64) (sound, optim
 		if o.SoundOnly {
 			builders = 1
 		}
-		total := builders * 3 * int64(distinct(e))
-		var ticks atomic.Int64
-		bs.progress = func() { o.Progress.Report(min(ticks.Add(1), total-1), total) }
-		bo.progress = bs.progress
-		defer o.Progress.Report(total, total)
+		c := &counter{p: o.Progress, total: builders * 3 * int64(distinct(e))}
+		o.Progress.Report(0, c.total)
+		bs.progress, bo.progress = c.tick, c.tick
+		defer o.Progress.Report(c.total, c.total)
 	}
 	var errOpt error
 	done := make(chan struct{})

@@ -3,6 +3,7 @@ package pld
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/privamp/privamp/dp"
 )
@@ -177,4 +178,20 @@ func gaussianSensitivity(gs []leafGroup, sens float64) (s, z float64) {
 	// Each of the 3 roundings per term and of the sum and the square root
 	// is at most u relative: (4n + 4)u bounds the error of √m2.
 	return math.Sqrt(m2) * (1 + float64(4*len(gs)+4)*unit), 1
+}
+
+// counter reports ticks from several goroutines to p as done of total,
+// in order and short of total (more ticks than estimated stay at
+// total − 1) until the caller reports the end.
+type counter struct {
+	mu          sync.Mutex
+	done, total int64
+	p           dp.Progress
+}
+
+func (c *counter) tick() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.done++
+	c.p.Report(min(c.done, c.total-1), c.total)
 }
