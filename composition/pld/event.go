@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/field"
@@ -205,13 +207,26 @@ func (a Accountant) plds(e dp.Event, r dp.Relation, delta float64) (sound, optim
 	}
 	var errOpt error
 	done := make(chan struct{})
-	go func() {
+	optimistic := func() {
 		defer close(done)
 		if !o.SoundOnly {
 			optim, errOpt = build(&bo, 0)
 		}
-	}()
-	sound, err = build(bs, delta)
+	}
+	if leaves >= 2 && distinct(e) > pairwiseParts {
+		// Many mechanisms: one PLD at a time (each keeps every
+		// mechanism's masses while its window is chosen; composeAll
+		// discretizes and composeMany transforms on two goroutines).
+		sound, err = build(bs, delta)
+		if err == nil {
+			optimistic()
+		} else {
+			close(done)
+		}
+	} else {
+		go optimistic()
+		sound, err = build(bs, delta)
+	}
 	<-done
 	if err == nil {
 		err = errOpt
@@ -357,16 +372,30 @@ func (b *treeBuilder) composeAll(e dp.Event, delta float64) (*PLD, error) {
 		parts = append(parts, Part{PLD: b.seen(p), Count: 1})
 		b.tick()
 	}
-	for _, g := range groups {
-		p, err := b.event(g.ev)
-		if err != nil {
-			return nil, err
+	// The mechanisms are discretized on two goroutines (each from its own
+	// parameters; the grid's size is noted after).
+	ps, errs := make([]*PLD, len(groups)), make([]error, len(groups))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(2, len(groups)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(groups); i = int(next.Add(1)) - 1 {
+				ps[i], errs[i] = b.event(groups[i].ev)
+				b.tick()
+			}
+		}()
+	}
+	wg.Wait()
+	for i, p := range ps {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
 		if p != nil {
 			b.seen(p)
-			parts = append(parts, Part{PLD: p, Count: int(g.count)})
+			parts = append(parts, Part{PLD: p, Count: int(groups[i].count)})
 		}
-		b.tick()
 	}
 	if len(parts) == 0 {
 		return nil, nil

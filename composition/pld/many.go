@@ -55,7 +55,9 @@ func fresh(parts []Part) bool {
 // the rounding term still weighs), and the one with the smallest ε at
 // delta is kept. The untilted window is the shorter one where the parts'
 // upper tails are heavy (tilting weighs them up: 2,000 sampled Gaussians
-// at δ = 1e-6 need 85,615 points untilted, 310,018 tilted). What is added
+// at δ = 1e-6 need 85,615 points untilted, 310,018 tilted): a tilted
+// window over twice the untilted one is not tried where the untilted ε is
+// finite (it stands, with its rounding term between 10⁻³δ and δ). What is added
 // to δ and the rounding bounds are composeTiltedMulti's, which at t0 = 0
 // are the ones of an untilted FFT (weights W_s = 1).
 //
@@ -84,14 +86,19 @@ func composeMany(parts []Part, delta float64, tick func()) (*PLD, error) {
 		if !opt.Discretization.Sound() || delta <= 0 {
 			return flat, err
 		}
-		best, bestE := flat, math.Inf(1)
+		best, bestE, maxPoints := flat, math.Inf(1), opt.MaxPoints
 		if err == nil {
 			var w bool
 			if bestE, w = weighsAt(flat, delta); !w {
 				return flat, nil
 			}
+			if !math.IsInf(bestE, 1) {
+				// A finite untilted answer stands against tilted windows
+				// over twice its length (heavy upper tails, tilted up).
+				maxPoints = min(maxPoints, 2*len(flat.p))
+			}
 		}
-		if f := multiTilted(s, ks, opt.MaxPoints, delta, best, bestE); f != nil {
+		if f := multiTilted(s, ks, maxPoints, delta, best, bestE); f != nil {
 			return f, nil
 		}
 		return nil, err

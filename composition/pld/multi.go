@@ -422,7 +422,13 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 	untilt(out.p, y, mod(lo, n), n, lo, inv, mass, massU, S, t0, h, 4*sumLM, &dropped)
 	out.tiltT, out.tiltS = t0, S
 	upTail = math.Min(1, upTail*math.Exp(S-t0*float64(hi)*h)*(1+1e-9))
-	out.below = s.massBelow(lo)
+	if t0 == 0 {
+		// The Chernoff bound that set lo bounds the mass below it (of
+		// the sum normalized by its total mass e^{ln M(0)}).
+		out.below = windowTail * math.Max(1, math.Exp(s.logMGF(0))) * (1 + 1e-9)
+	} else {
+		out.below = s.massBelow(lo)
+	}
 	if inf1m < 0 {
 		out.inf = math.Min(1, -math.Expm1(inf1m)*(1+4*unit)+4*unit)
 	}
