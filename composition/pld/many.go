@@ -56,8 +56,8 @@ func fresh(parts []Part) bool {
 // delta is kept. The untilted window is the shorter one where the parts'
 // upper tails are heavy (tilting weighs them up: 2,000 sampled Gaussians
 // at δ = 1e-6 need 85,615 points untilted, 310,018 tilted): a tilted
-// window over twice the untilted one is not tried where the untilted ε is
-// finite (it stands, with its rounding term between 10⁻³δ and δ). What is added
+// window over twice the untilted one is not tried where the untilted
+// rounding term is at most 10⁻²δ at its ε. What is added
 // to δ and the rounding bounds are composeTiltedMulti's, which at t0 = 0
 // are the ones of an untilted FFT (weights W_s = 1).
 //
@@ -88,13 +88,14 @@ func composeMany(parts []Part, delta float64, tick func()) (*PLD, error) {
 		}
 		best, bestE, maxPoints := flat, math.Inf(1), opt.MaxPoints
 		if err == nil {
-			var w bool
-			if bestE, w = weighsAt(flat, delta); !w {
+			var term float64
+			if bestE, term = roundingAt(flat, delta); term <= 1e-3*delta {
 				return flat, nil
 			}
-			if !math.IsInf(bestE, 1) {
-				// A finite untilted answer stands against tilted windows
-				// over twice its length (heavy upper tails, tilted up).
+			if term <= 1e-2*delta {
+				// An untilted answer that gives at most 1% of δ to
+				// rounding stands against tilted windows over twice its
+				// length (heavy upper tails, tilted up).
 				maxPoints = min(maxPoints, 2*len(flat.p))
 			}
 		}

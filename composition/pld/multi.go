@@ -235,13 +235,23 @@ func multiComposeAt(fs []*pmf, ks []int, maxPoints int, delta float64, pair *pmf
 // weighsAt returns out's sound ε at delta and whether its FFT rounding
 // term still weighs there (more than 10⁻³δ; true where ε is +∞).
 func weighsAt(out *pmf, delta float64) (float64, bool) {
+	e, term := roundingAt(out, delta)
+	return e, term > 1e-3*delta
+}
+
+// roundingAt returns out's sound ε at delta and its FFT rounding term
+// there (+∞ where ε is +∞, 0 off the grid).
+func roundingAt(out *pmf, delta float64) (float64, float64) {
 	pr := out.profile(true)
 	e := pr.epsilon(delta)
 	if math.IsInf(e, 1) {
-		return e, true
+		return e, e
 	}
 	j := int(math.Floor(e/out.h)) - out.lo
-	return e, j >= 0 && j < len(out.p) && pr.fftTerm(j) > 1e-3*delta
+	if j < 0 || j >= len(out.p) {
+		return e, 0
+	}
+	return e, pr.fftTerm(j)
 }
 
 // newSumDist is the sum of ks[i] draws from each fs[i].
@@ -340,17 +350,27 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 		k := ks[i]
 		kk := float64(k)
 		K += kk
-		clear(x)
+		// x is all zeros here (getFFT clears it; the positions written
+		// are cleared after each transform).
 		lm := f.logMGF(t0)
 		S += kk * lm
 		sumLM += kk * math.Abs(lm)
 		theta, under, thmax := 0.0, 0.0, 0.0
-		pos := mod(f.lo, n)
+		// Untilted, the factor e^{arg} = e^{−lm} is the same at every point
+		// (0·l − lm = −lm exactly), and so is its error bound.
+		ex0, rel0 := math.Exp(-lm), unit*(6*math.Abs(lm)+4)
+		pos0 := mod(f.lo, n)
+		pos := pos0
 		for j, v := range f.p {
 			if v > 0 {
-				arg := t0*float64(f.lo+j)*h - lm
-				v *= math.Exp(arg)
-				rel := unit * (3*math.Abs(arg) + 3*math.Abs(lm) + 4)
+				rel := rel0
+				if t0 == 0 {
+					v *= ex0
+				} else {
+					arg := t0*float64(f.lo+j)*h - lm
+					v *= math.Exp(arg)
+					rel = unit * (3*math.Abs(arg) + 3*math.Abs(lm) + 4)
+				}
 				thmax = math.Max(thmax, rel)
 				theta += (rel * v) * (rel * v)
 				if v < 0x1p-1022 {
@@ -363,7 +383,16 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 				pos = 0
 			}
 		}
-		l1, l2 := norms(x)
+		var l1, l2 float64
+		if len(f.p) <= n { // no two masses share a position: the norms of f's masses as placed
+			l1, l2 = norms(x[pos0:min(n, pos0+len(f.p))])
+			if r := pos0 + len(f.p) - n; r > 0 {
+				a1, a2 := norms(x[:r])
+				l1, l2 = l1+a1, math.Hypot(l2, a2)
+			}
+		} else {
+			l1, l2 = norms(x)
+		}
 		// B_i: |X_i| ≤ ‖x_i‖₁ (exact tilted masses, at most l1(1 + 2θmax + 2nu))
 		// and |X̃_i| ≤ that + 2η‖x̃_i‖₁.
 		b := l1 * (1 + 2*thmax + 2*float64(len(f.p))*unit + 2*eta) * (1 + 1e-12)
@@ -374,6 +403,12 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 		inErr += kk * (math.Sqrt(theta)*(1+1e-9) + under)
 		relc += 6*kk + 5*math.Log2(math.Max(kk, 1)) + 5 + 3
 		c := w.ft.Coefficients(w.c, x)
+		if len(f.p) <= n {
+			clear(x[pos0:min(n, pos0+len(f.p))])
+			clear(x[:max(0, pos0+len(f.p)-n)])
+		} else {
+			clear(x)
+		}
 		// |v|^k < e^{−700} where |v|² < lim (0 for k = 1: the product's
 		// own test below then decides).
 		lim := math.Exp(-1400 / kk)
