@@ -21,11 +21,11 @@ func TestManyDistinct(t *testing.T) {
 	q := Query{Delta: 1e-6}
 	q.Profile.Progress = func(d, n int64) { done, total = append(done, d), append(total, n) }
 	start := time.Now()
-	r, err := Account(mustRead(t, distinctSchedule(12)), q)
+	r, err := Account(mustRead(t, distinctSchedule(6)), q)
 	if err != nil || r.Accountant != "pld" || r.RDPEpsilon == nil || !(r.Epsilon < *r.RDPEpsilon) {
-		t.Fatalf("12 distinct: %+v %v", r, err)
+		t.Fatalf("6 distinct: %+v %v", r, err)
 	}
-	t.Logf("12 distinct: ε %v (RDP %v) in %v, %d progress reports", r.Epsilon, *r.RDPEpsilon, time.Since(start), len(done))
+	t.Logf("6 distinct: ε %v (RDP %v) in %v, %d progress reports", r.Epsilon, *r.RDPEpsilon, time.Since(start), len(done))
 	k := len(done) - 1
 	if k < 3 || done[0] != 0 || done[k] != total[k] {
 		t.Fatalf("progress %v of %v: want from 0 to the total in several steps", done, total)
@@ -35,15 +35,15 @@ func TestManyDistinct(t *testing.T) {
 			t.Fatalf("progress %v of %v moves back or past its total", done, total)
 		}
 	}
-	// The same 12 mechanisms, each written twice (in another order): the
+	// The same 6 mechanisms, each written twice (in another order): the
 	// groups run twice, as SelfComposed count 2 of each says.
-	doc := distinctSchedule(12)
+	doc := distinctSchedule(6)
 	body := doc[strings.Index(doc, "[")+1 : strings.LastIndex(doc, "]")]
 	twice := mustRead(t, `{"event": {"type": "Composed", "events": [`+body+","+body+`]}}`)
-	sc := mustRead(t, schedule(12, 2))
+	sc := mustRead(t, schedule(6, 2))
 	a, err := Account(twice, Query{Delta: 1e-6})
 	b, err2 := Account(sc, Query{Delta: 1e-6})
-	if err != nil || err2 != nil || a.Epsilon != b.Epsilon || a.Steps != 24 || b.Steps != 24 {
+	if err != nil || err2 != nil || a.Epsilon != b.Epsilon || a.Steps != 12 || b.Steps != 12 {
 		t.Errorf("repeated %+v %v, self-composed %+v %v: want the same ε", a, err, b, err2)
 	}
 	if testing.Short() {

@@ -14,13 +14,13 @@ import (
 // 0.5% only at δ ≥ 1e-9: below, its unweighted rounding bound weighs); the
 // optimistic one lies below the exact ε, by at most h per composition.
 func TestComposeManyGaussians(t *testing.T) {
-	ms := []int{5, 40, 300}
+	ms, deltas := []int{5, 40, 300}, []float64{1e-5, 1e-9, 1e-12}
 	if testing.Short() {
-		ms = ms[:2]
+		ms, deltas = []int{12}, []float64{1e-5, 1e-12}
 	}
 	checks := 0
 	for _, m := range ms {
-		for _, delta := range []float64{1e-5, 1e-9, 1e-12} {
+		for _, delta := range deltas {
 			mu2 := 0.0
 			var parts, opt []Part
 			for i := 0; i < m; i++ {
@@ -75,12 +75,12 @@ func TestComposeManyGaussians(t *testing.T) {
 // (+10⁻⁶ relative) and within 0.2% of it (both are sound bounds on the same
 // mechanisms: only their truncation and rounding terms differ).
 func TestComposeManySampled(t *testing.T) {
-	ms := []int{6, 20}
+	ms, deltas := []int{6, 20}, []float64{1e-6, 1e-10}
 	if testing.Short() {
-		ms = ms[:1]
+		ms, deltas = ms[:1], deltas[1:]
 	}
 	for _, m := range ms {
-		for _, delta := range []float64{1e-6, 1e-10} {
+		for _, delta := range deltas {
 			var parts []Part
 			for i := 0; i < m; i++ {
 				p, err := SubsampledGaussian(0.01+0.002*float64(i%4), 1+float64(i)/float64(m), Options{}.For(m*20, delta))
