@@ -202,7 +202,7 @@ func (a Accountant) plds(e dp.Event, r dp.Relation, delta float64) (sound, optim
 		}
 		c := &counter{p: o.Progress, total: builders * 3 * int64(distinct(e))}
 		o.Progress.Report(0, c.total)
-		bs.progress, bo.progress = c.tick, c.tick
+		bs.count, bo.count = c, c
 		defer o.Progress.Report(c.total, c.total)
 	}
 	var errOpt error
@@ -244,13 +244,13 @@ type treeBuilder struct {
 	opt    Options
 	delta  float64 // the query's δ: self-compositions are tuned for it
 	points int     // the largest grid built
-	// progress, if not nil, is called once per unit of composeAll's work.
-	progress func()
+	// count, if not nil, counts composeAll's units of work.
+	count *counter
 }
 
 func (b *treeBuilder) tick() {
-	if b.progress != nil {
-		b.progress()
+	if b.count != nil {
+		b.count.tick()
 	}
 }
 
