@@ -54,7 +54,7 @@ func (Accountant) Supports(e dp.Event, r dp.Relation) error {
 		return err
 	}
 	if n := distinct(e); n > MaxDistinct {
-		return fmt.Errorf("%d distinct mechanisms, more than the PLD accountant composes (%d): each is discretized and transformed apart", n, MaxDistinct)
+		return fmt.Errorf("%d distinct mechanisms, more than the PLD accountant composes within its time budget (%d: each is discretized and transformed apart, about 25 ms apiece)", n, MaxDistinct)
 	}
 	return nil
 }
