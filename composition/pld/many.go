@@ -16,6 +16,11 @@ import (
 // composes every mechanism on one window at once.
 const pairwiseParts = 4
 
+// tiltedWork is the most FFT points (window length × mechanisms) a tilted
+// redo of composeMany may cost where the untilted answer gives at most
+// 10⁻²δ to rounding: about a second of transforms.
+const tiltedWork = 1 << 26
+
 // MaxDistinct is the most distinct mechanisms (after identical ones are
 // grouped and Gaussians merged) the PLD accountant composes: each is
 // discretized twice (sound and optimistic) and transformed once per
@@ -58,9 +63,10 @@ func fresh(parts []Part) bool {
 // the rounding term still weighs), and the one with the smallest ε at
 // delta is kept. The untilted window is the shorter one where the parts'
 // upper tails are heavy (tilting weighs them up: 2,000 sampled Gaussians
-// at δ = 1e-6 need 85,615 points untilted, 310,018 tilted): a tilted
-// window over twice the untilted one is not tried where the untilted
-// rounding term is at most 10⁻²δ at its ε. What is added
+// at δ = 1e-6 need 85,615 points untilted, 310,018 tilted): where the
+// untilted rounding term is at most 10⁻²δ at its ε, a tilted window over
+// twice the untilted one is tried only if its transforms cost at most
+// tiltedWork points in all. What is added
 // to δ and the rounding bounds are composeTiltedMulti's, which at t0 = 0
 // are the ones of an untilted FFT (weights W_s = 1).
 //
@@ -98,8 +104,9 @@ func composeMany(parts []Part, delta float64, tick func()) (*PLD, error) {
 			if term <= 1e-2*delta {
 				// An untilted answer that gives at most 1% of δ to
 				// rounding stands against tilted windows over twice its
-				// length (heavy upper tails, tilted up).
-				maxPoints = min(maxPoints, 2*len(flat.p))
+				// length (heavy upper tails, tilted up) whose transforms
+				// would take over tiltedWork points in all.
+				maxPoints = min(maxPoints, max(2*len(flat.p), tiltedWork/len(parts)))
 			}
 		}
 		if f := multiTilted(s, ks, maxPoints, delta, best, bestE); f != nil {
