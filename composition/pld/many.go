@@ -23,13 +23,15 @@ const tiltedWork = 1 << 26
 
 // MaxDistinct is the most distinct mechanisms (after identical ones are
 // grouped and Gaussians merged) the PLD accountant composes: each is
-// discretized twice (sound and optimistic) and transformed once per
-// direction and PLD, about 20–25 ms of CPU for a sampled Gaussian (300
-// distinct: 7.6 s, 500: 12 s, 2,000: 53 s and 0.42 GB, measured with the
-// RDP accountant beside it), so that 400 stay within the 10 s that every
-// accounting command answers in (docs/accounting.md, "Time and memory").
-// Beyond it the accountant refuses up front, saying so, and RDP answers.
-const MaxDistinct = 400
+// discretized twice (sound and optimistic) and transformed at least once
+// per direction and PLD, about 20–25 ms of CPU for a sampled Gaussian at
+// δ = 1e-6 and twice that at 1e-12, where the composition is redone
+// tilted (200 distinct: 4.7 s at 1e-6, 9.3 s at 1e-12; 400: 10 s and 19 s;
+// 2,000: 53 s and 0.42 GB at 1e-6, measured with the RDP accountant
+// beside it), so that 200 stay within the 10 s that every accounting
+// command answers in (docs/accounting.md, "Time and memory"). Beyond it
+// the accountant refuses up front, saying so, and RDP answers.
+const MaxDistinct = 200
 
 // fresh reports whether every part is fresh from a discretization: no FFT
 // rounding bound yet and nothing kept below its grid, as the one-window
