@@ -70,7 +70,6 @@ Exit status: 0 success; 1 a computation failed, a check failed or a claim is
 not valid (each command's help says which); 2 bad input (the message names
 the flag, field or file line and the allowed range); verify also uses 3 for
 an unsupported claim.`,
-		Version:       buildinfo.Read(version, commit).String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
@@ -80,6 +79,11 @@ an unsupported claim.`,
 			}
 			return defaultRun(a, cmd)
 		},
+	}
+	if only == "*" { // --version and cobra's completion command belong to the root alone
+		root.Version = buildinfo.Read(version, commit).String()
+	} else {
+		root.CompletionOptions.DisableDefaultCmd = true
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(a.out)

@@ -52,6 +52,9 @@ func TestLazyRootSameOutput(t *testing.T) {
 		{"laplace", "--help"},
 		{"gaussian", "--sigma", "2", "--sigma", "3"},
 		{"version", "--json"},
+		{"version", "--help"},
+		{"gaussian", "--version"},
+		{"gaussian", "--sigma", "2", "--delta", "1e-6", "--csv"},
 	} {
 		var lazyOut, lazyErr, fullOut, fullErr bytes.Buffer
 		lazy := runRoot(newRootFor(&app{out: &lazyOut, errw: &lazyErr}, flagconfig.Subcommand(args, known)), args, &lazyErr)
