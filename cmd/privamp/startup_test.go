@@ -2,6 +2,11 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/privamp/privamp/internal/flagconfig"
@@ -63,4 +68,48 @@ func TestLazyRootSameOutput(t *testing.T) {
 			t.Errorf("%q: one command built: exit %d, %q %q; all built: exit %d, %q %q", args, lazy, lazyOut.String(), lazyErr.String(), full, fullOut.String(), fullErr.String())
 		}
 	}
+}
+
+// initTrace matches a line of GODEBUG=inittrace=1: a package's
+// initialisation and the bytes it allocated.
+var initTrace = regexp.MustCompile(`^init (\S+) @[0-9.]+ ms, [0-9.]+ ms clock, ([0-9]+) bytes, ([0-9]+) allocs`)
+
+// TestPackageInitsStaySmall runs this test binary again with
+// GODEBUG=inittrace=1 and no test, so that only package initialisation runs,
+// and bounds what privamp's own packages allocate there: every process pays
+// it, whichever command it runs (issue 27, start-up). Bytes are counted, not
+// time, so the check does not depend on the machine's load. The rate tables
+// built at init (19.6 KB) failed it; a catalogue or cache needed by a few
+// commands belongs in a sync.OnceValue.
+func TestPackageInitsStaySmall(t *testing.T) {
+	const perPackage, total = 8 << 10, 16 << 10
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	sum, seen := 0, 0
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		m := initTrace.FindStringSubmatch(line)
+		// cmd/privamp itself is left out: in this binary it also holds the
+		// tests' own package variables.
+		if m == nil || !strings.HasPrefix(m[1], "github.com/privamp/privamp/") || m[1] == "github.com/privamp/privamp/cmd/privamp" {
+			continue
+		}
+		seen++
+		b, _ := strconv.Atoi(m[2])
+		sum += b
+		if b > perPackage {
+			t.Errorf("package %s allocates %d bytes (%s allocations) at initialisation, above %d: make what few commands need lazy", m[1], b, m[3], perPackage)
+		}
+	}
+	if seen < 5 {
+		t.Fatalf("found %d privamp packages in the init trace: %q", seen, stderr.String())
+	}
+	if sum > total {
+		t.Errorf("privamp's packages allocate %d bytes at initialisation, above %d", sum, total)
+	}
+	t.Logf("%d privamp packages allocate %d bytes at initialisation", seen, sum)
 }
