@@ -80,11 +80,7 @@ an unsupported claim.`,
 			return defaultRun(a, cmd)
 		},
 	}
-	if only == "*" { // --version and cobra's completion command belong to the root alone
-		root.Version = buildinfo.Read(version, commit).String()
-	} else {
-		root.CompletionOptions.DisableDefaultCmd = true
-	}
+	flagconfig.OnlyRoot(root, only, func() string { return buildinfo.Read(version, commit).String() })
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(a.out)
 	root.SetErr(a.errw)
