@@ -113,3 +113,19 @@ func TestPackageInitsStaySmall(t *testing.T) {
 	}
 	t.Logf("%d privamp packages allocate %d bytes at initialisation", seen, sum)
 }
+
+// TestMakeBuildIsStatic checks that make build keeps what BENCHMARKS.md's
+// start-up figures rest on: CGO_ENABLED=0 (pflag links net, and net with cgo
+// makes every start load libc through the dynamic linker) and -tags minimal
+// (gonum/plot without the PDF, EPS and TeX writers privamp never offers).
+func TestMakeBuildIsStatic(t *testing.T) {
+	mk, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recipe, ok := strings.Cut(string(mk), "\nbuild:\n")
+	recipe, _, _ = strings.Cut(recipe, "\n\n")
+	if !ok || !strings.Contains(recipe, "CGO_ENABLED=0 ") || !strings.Contains(recipe, "-tags minimal") {
+		t.Errorf("make build's recipe %q lacks CGO_ENABLED=0 or -tags minimal", recipe)
+	}
+}
