@@ -673,14 +673,24 @@ func untilt(p, y []float64, pos, n, lo int, inv, mass, massU, S, t0, h, errS flo
 				thr = 1e-250 / g
 			}
 		}
-		v := math.Min(math.Max(0, y[pos]*inv), mass)
+		// Plain comparisons (math.Min and Max order ±0 and are slower
+		// here); a NaN passes through them to p and valid rejects it.
+		v := y[pos] * inv
+		if v < 0 {
+			v = 0
+		} else if v > mass {
+			v = mass
+		}
 		if v < thr {
 			p[s] = 0
 			if v > 0 {
 				*dropped += 1e-250
 			}
 		} else {
-			p[s] = flush(math.Min(v*fac*up, massU), dropped)
+			if v = v * fac * up; v > massU {
+				v = massU
+			}
+			p[s] = flush(v, dropped)
 		}
 		fac *= r
 		if pos++; pos == n {
