@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // FFT holds the twiddle tables and scratch space of one length. It is not
@@ -46,12 +47,52 @@ type stage struct {
 }
 
 // New returns an FFT of length n, a power of two ≥ 2; it panics otherwise.
+// Its twiddle tables are built once per length and process and shared
+// (read only) by every FFT of that length; only the scratch space is its
+// own.
 func New(n int) *FFT {
 	if n < 2 || n&(n-1) != 0 {
 		panic(fmt.Sprintf("fft: length %d is not a power of two ≥ 2", n))
 	}
+	t := tablesFor(n)
+	t.work = make([]complex128, t.m)
+	return &t
+}
+
+// shared holds one FFT (without scratch space) per length built so far.
+var shared struct {
+	sync.Mutex
+	by map[int]*FFT
+}
+
+// tablesFor returns a copy of the shared FFT of length n (its slices
+// shared), building it on first use.
+func tablesFor(n int) FFT {
+	shared.Lock()
+	defer shared.Unlock()
+	if t, ok := shared.by[n]; ok {
+		return *t
+	}
+	t := build(n)
+	if shared.by == nil {
+		shared.by = map[int]*FFT{}
+	}
+	shared.by[n] = t
+	return *t
+}
+
+// build computes the tables of length n. Every twiddle e^{−2πik/N} (N
+// divides n) is read from one octant of n/8 + 1 sines and cosines,
+// computed as Twiddle computes them: the same values bit for bit (the
+// reduced angle 2π·r/N is the same float64 as 2π·(r·n/N)/n), with an
+// eighth of the calls to math.Sincos.
+func build(n int) *FFT {
 	m := n / 2
-	t := &FFT{n: n, m: m, work: make([]complex128, m)}
+	t := &FFT{n: n, m: m}
+	tw := Twiddle
+	if n >= 8 {
+		tw = newOctant(n).twiddle
+	}
 	L := m
 	for ; L >= 4; L /= 4 {
 		l := L / 4
@@ -59,15 +100,16 @@ func New(n int) *FFT {
 		if l > 1 {
 			s.w1, s.w2, s.w3 = make([]complex128, l), make([]complex128, l), make([]complex128, l)
 			for j := 0; j < l; j++ {
-				s.w1[j] = Twiddle(j, L)
-				s.w2[j] = Twiddle(2*j, L)
-				s.w3[j] = Twiddle(3*j, L)
+				s.w1[j] = tw(j, L)
+				s.w2[j] = tw(2*j, L)
+				s.w3[j] = tw(3*j, L)
 			}
 		}
 		t.stages = append(t.stages, s)
 	}
 	t.radix2 = L == 2
 	if m > 1 {
+		t.swaps = make([]int32, 0, m)
 		shift := 64 - bits.Len(uint(m-1))
 		for i := 0; i < m; i++ {
 			if j := int(bits.Reverse64(uint64(i)) >> shift); i < j {
@@ -77,9 +119,38 @@ func New(n int) *FFT {
 	}
 	t.post = make([]complex128, m/2+1)
 	for k := range t.post {
-		t.post[k] = Twiddle(k, n)
+		t.post[k] = tw(k, n)
 	}
 	return t
+}
+
+// octant holds sin and cos of 2π·r/n for r = 0 … n/8, as octantSinCos.
+type octant struct {
+	n    int
+	s, c []float64
+}
+
+func newOctant(n int) *octant {
+	o := &octant{n: n, s: make([]float64, n/8+1), c: make([]float64, n/8+1)}
+	for r := range o.s {
+		o.s[r], o.c[r] = octantSinCos(r, n)
+	}
+	return o
+}
+
+// twiddle is Twiddle(k, N) for N dividing o.n, from the table.
+func (o *octant) twiddle(k, N int) complex128 {
+	if N < 8 {
+		k, N = k*(8/N), 8
+	}
+	k &= N - 1
+	q, r := k/(N/4), k%(N/4)
+	if r > N/8 {
+		i := (N/4 - r) * (o.n / N)
+		return rotate(o.c[i], o.s[i], q)
+	}
+	i := r * (o.n / N)
+	return rotate(o.s[i], o.c[i], q)
 }
 
 // Bound returns η(n) = 8u·(log₂n + 1), u = 2⁻⁵³, a bound on the relative
@@ -151,22 +222,27 @@ func Twiddle(k, N int) complex128 {
 	if N < 8 {
 		k, N = k*(8/N), 8
 	}
+	return fromOctant(k, N, func(r int) (float64, float64) { return octantSinCos(r, N) })
+}
+
+// fromOctant returns e^{−2πik/N} (N ≥ 8) from sc(r) = (sin, cos) of
+// 2π·r/N for r in [0, N/8], by exact symmetries.
+func fromOctant(k, N int, sc func(r int) (float64, float64)) complex128 {
 	k &= N - 1
 	q, r := k/(N/4), k%(N/4)
 	swap := false
 	if r > N/8 {
 		r, swap = N/4-r, true
 	}
-	// θ = 2π·r/N ∈ [0, π/4], as θhi + θlo.
-	f := float64(r) / float64(N) // exact
-	hi := twoPiHi * f
-	lo := math.FMA(twoPiHi, f, -hi) + twoPiLo*f
-	s, c := math.Sincos(hi)
-	s, c = s+c*lo, c-s*lo
+	s, c := sc(r)
 	if swap {
 		s, c = c, s
 	}
-	// e^{−iθ} = c − i s, then times (−i)^q.
+	return rotate(s, c, q)
+}
+
+// rotate returns (c − i s)·(−i)^q.
+func rotate(s, c float64, q int) complex128 {
 	switch q {
 	case 0:
 		return complex(c, -s)
@@ -177,6 +253,17 @@ func Twiddle(k, N int) complex128 {
 	default:
 		return complex(s, c)
 	}
+}
+
+// octantSinCos returns sin and cos of θ = 2π·r/N ∈ [0, π/4], the angle
+// formed as θhi + θlo in double-double, math.Sincos at θhi with a
+// first-order correction.
+func octantSinCos(r, N int) (float64, float64) {
+	f := float64(r) / float64(N) // exact
+	hi := twoPiHi * f
+	lo := math.FMA(twoPiHi, f, -hi) + twoPiLo*f
+	s, c := math.Sincos(hi)
+	return s + c*lo, c - s*lo
 }
 
 // Coefficients returns the n/2+1 coefficients X_k = Σ_t seq_t e^{−2πikt/n}
@@ -253,50 +340,72 @@ func (t *FFT) Sequence(dst []float64, coeff []complex128) []float64 {
 	return dst
 }
 
+// chunk is the block (complex points, 128 KB) within which complexFFT
+// runs its later stages depth first.
+const chunk = 1 << 13
+
 // complexFFT transforms x (length m) in place: X_k = Σ_j x_j e^{−2πijk/m}.
+// The stages whose blocks are longer than chunk run over the whole array
+// one after the other; the rest run chunk by chunk, all of them on one
+// chunk while it is in cache (a chunk holds whole blocks of every later
+// stage, so every butterfly is the same operation on the same operands
+// as stage by stage: the output is the same bit for bit, and so is the
+// error argument of Bound).
 func (t *FFT) complexFFT(x []complex128) {
-	for _, s := range t.stages {
-		l := s.l
-		L := 4 * l
-		if l == 1 {
-			for b := 0; b+3 < len(x); b += 4 {
-				q := x[b : b+4 : b+4]
-				a0, a1, a2, a3 := q[0], q[1], q[2], q[3]
-				t0, t1, t2, t3 := a0+a2, a0-a2, a1+a3, a1-a3
-				mt3 := complex(imag(t3), -real(t3)) // −i·t3
-				q[0] = t0 + t2
-				q[1] = t0 - t2
-				q[2] = t1 + mt3
-				q[3] = t1 - mt3
-			}
-			continue
-		}
-		w1, w2, w3 := s.w1[:l], s.w2[:l], s.w3[:l]
-		for b := 0; b < len(x); b += L {
-			p0 := x[b : b+l : b+l]
-			p1 := x[b+l : b+2*l : b+2*l]
-			p2 := x[b+2*l : b+3*l : b+3*l]
-			p3 := x[b+3*l : b+4*l : b+4*l]
-			for j := range p0 {
-				a0, a1, a2, a3 := p0[j], p1[j], p2[j], p3[j]
-				t0, t1, t2, t3 := a0+a2, a0-a2, a1+a3, a1-a3
-				mt3 := complex(imag(t3), -real(t3))
-				p0[j] = t0 + t2
-				p1[j] = (t0 - t2) * w2[j]
-				p2[j] = (t1 + mt3) * w1[j]
-				p3[j] = (t1 - mt3) * w3[j]
-			}
-		}
+	i := 0
+	for ; i < len(t.stages) && 4*t.stages[i].l > chunk; i++ {
+		t.stages[i].run(x)
 	}
-	if t.radix2 {
-		for b := 0; b+1 < len(x); b += 2 {
-			a, c := x[b], x[b+1]
-			x[b], x[b+1] = a+c, a-c
+	for c := 0; c < len(x); c += chunk {
+		y := x[c:min(c+chunk, len(x))]
+		for _, s := range t.stages[i:] {
+			s.run(y)
+		}
+		if t.radix2 {
+			for b := 0; b+1 < len(y); b += 2 {
+				a, c := y[b], y[b+1]
+				y[b], y[b+1] = a+c, a-c
+			}
 		}
 	}
 	sw := t.swaps
 	for i := 0; i+1 < len(sw); i += 2 {
 		a, b := sw[i], sw[i+1]
 		x[a], x[b] = x[b], x[a]
+	}
+}
+
+// run applies the radix-4 stage s to every block of x.
+func (s stage) run(x []complex128) {
+	l := s.l
+	L := 4 * l
+	if l == 1 {
+		for b := 0; b+3 < len(x); b += 4 {
+			q := x[b : b+4 : b+4]
+			a0, a1, a2, a3 := q[0], q[1], q[2], q[3]
+			t0, t1, t2, t3 := a0+a2, a0-a2, a1+a3, a1-a3
+			mt3 := complex(imag(t3), -real(t3)) // −i·t3
+			q[0] = t0 + t2
+			q[1] = t0 - t2
+			q[2] = t1 + mt3
+			q[3] = t1 - mt3
+		}
+		return
+	}
+	w1, w2, w3 := s.w1[:l], s.w2[:l], s.w3[:l]
+	for b := 0; b < len(x); b += L {
+		p0 := x[b : b+l : b+l]
+		p1 := x[b+l : b+2*l : b+2*l]
+		p2 := x[b+2*l : b+3*l : b+3*l]
+		p3 := x[b+3*l : b+4*l : b+4*l]
+		for j := range p0 {
+			a0, a1, a2, a3 := p0[j], p1[j], p2[j], p3[j]
+			t0, t1, t2, t3 := a0+a2, a0-a2, a1+a3, a1-a3
+			mt3 := complex(imag(t3), -real(t3))
+			p0[j] = t0 + t2
+			p1[j] = (t0 - t2) * w2[j]
+			p2[j] = (t1 + mt3) * w1[j]
+			p3[j] = (t1 - mt3) * w3[j]
+		}
 	}
 }

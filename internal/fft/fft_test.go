@@ -316,6 +316,7 @@ func TestTwiddleAccuracy(t *testing.T) {
 func TestErrorBoundCanFail(t *testing.T) {
 	n := 1 << 10
 	f := New(n)
+	f.post = append([]complex128(nil), f.post...) // the shared table stays intact
 	for k := range f.post {
 		f.post[k] *= complex(1+64*0x1p-53*float64(k%7+1), 0)
 	}
@@ -351,5 +352,31 @@ func TestNewRefuses(t *testing.T) {
 			}()
 			New(n)
 		}()
+	}
+}
+
+// The tables New reads from one octant are Twiddle's values bit for bit
+// (so Bound's twiddle accuracy carries over), and a second FFT of a length
+// shares them.
+func TestTablesMatchTwiddle(t *testing.T) {
+	for lg := 1; lg <= 16; lg++ {
+		n := 1 << lg
+		f := New(n)
+		for _, s := range f.stages {
+			for j := range s.w1 {
+				L := 4 * s.l
+				if s.w1[j] != Twiddle(j, L) || s.w2[j] != Twiddle(2*j, L) || s.w3[j] != Twiddle(3*j, L) {
+					t.Fatalf("n=%d: stage %d twiddle %d differs from Twiddle", n, L, j)
+				}
+			}
+		}
+		for k, w := range f.post {
+			if w != Twiddle(k, n) {
+				t.Fatalf("n=%d: post twiddle %d is %v, Twiddle %v", n, k, w, Twiddle(k, n))
+			}
+		}
+		if g := New(n); len(g.post) > 0 && &g.post[0] != &f.post[0] || &g.work[0] == &f.work[0] {
+			t.Fatalf("n=%d: tables not shared, or scratch space shared", n)
+		}
 	}
 }
