@@ -47,9 +47,9 @@ type stage struct {
 }
 
 // New returns an FFT of length n, a power of two ≥ 2; it panics otherwise.
-// Its twiddle tables are built once per length and process and shared
-// (read only) by every FFT of that length; only the scratch space is its
-// own.
+// Its twiddle tables are built once per length (up to maxShared) and
+// process and shared (read only) by every FFT of that length; only the
+// scratch space is its own.
 func New(n int) *FFT {
 	if n < 2 || n&(n-1) != 0 {
 		panic(fmt.Sprintf("fft: length %d is not a power of two ≥ 2", n))
@@ -65,9 +65,17 @@ var shared struct {
 	by map[int]*FFT
 }
 
+// maxShared is the longest length whose tables are kept for the process
+// (about 24 MB; all the shorter ones together as much again); longer
+// FFTs build their own.
+const maxShared = 1 << 21
+
 // tablesFor returns a copy of the shared FFT of length n (its slices
 // shared), building it on first use.
 func tablesFor(n int) FFT {
+	if n > maxShared {
+		return *build(n)
+	}
 	shared.Lock()
 	defer shared.Unlock()
 	if t, ok := shared.by[n]; ok {
