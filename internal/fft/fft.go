@@ -315,6 +315,26 @@ func (t *FFT) Coefficients(dst []complex128, seq []float64) []complex128 {
 // ignored) of the n/2+1 coefficients coeff, unnormalised (n times the
 // inverse), in dst if non-nil (length n; coeff is not modified).
 func (t *FFT) Sequence(dst []float64, coeff []complex128) []float64 {
+	return t.SequenceBand(dst, coeff, len(coeff))
+}
+
+// SequenceBand is Sequence for coefficients that are zero from index band
+// on (coeff[k] = 0 for k ≥ band; the caller guarantees it): the
+// transform's stages skip the butterflies whose four inputs are all zero
+// (their outputs are zero), which at band ≪ n/2 is most of the first
+// stages. Every other butterfly is the same operation on the same
+// operands as in Sequence, so the output is the same (bit for bit, but
+// for the sign of a zero) and Bound holds as for Sequence.
+//
+// Why the zeros are where they are skipped: the packed input v (see
+// Sequence) is zero outside [0, band) ∪ (m − band, m), m = n/2; a radix-4
+// stage over blocks of length 4l reads points j, j + l, j + 2l, j + 3l of
+// a block, and if the block's input is zero outside [0, band) ∪
+// (4l − band, 4l) with 2·band − 1 ≤ l, butterfly j has a nonzero input
+// only for j < band or j > l − band, and each of its four output
+// sub-blocks (length l) is zero outside [0, band) ∪ (l − band, l): the
+// same form, one stage down.
+func (t *FFT) SequenceBand(dst []float64, coeff []complex128, band int) []float64 {
 	if len(coeff) != t.m+1 {
 		panic("fft: coefficients length mismatch")
 	}
@@ -325,11 +345,18 @@ func (t *FFT) Sequence(dst []float64, coeff []complex128) []float64 {
 	}
 	m := t.m
 	v := t.work
+	top := m / 2 // the pairs (k, m − k) computed
+	if band < 1 || 2*band-1 > m/4 {
+		band = 0 // too wide to skip anything worth it: the full transform
+	} else {
+		top = min(band-1, m/2)
+		clear(v)
+	}
 	// 2Z_k = A + i·conj(w^k)·B, 2Z_{m−k} = conj(A − i·conj(w^k)·B), with
 	// A = X_k + conj X_{m−k}, B = X_k − conj X_{m−k}; v holds conj(2Z).
 	x0, xm := real(coeff[0]), real(coeff[m])
 	v[0] = complex(x0+xm, -(x0 - xm))
-	for k := 1; k <= m/2; k++ {
+	for k := 1; k <= top; k++ {
 		xk, xmk := coeff[k], coeff[m-k]
 		xmc := complex(real(xmk), -imag(xmk))
 		a, b := xk+xmc, xk-xmc
@@ -340,7 +367,7 @@ func (t *FFT) Sequence(dst []float64, coeff []complex128) []float64 {
 		v[k] = complex(real(zk), -imag(zk))
 		v[m-k] = a - ic // conj(conj(a − ic))
 	}
-	t.complexFFT(v)
+	t.complexFFTBand(v, band)
 	for j, c := range v {
 		dst[2*j] = real(c)
 		dst[2*j+1] = -imag(c)
@@ -359,15 +386,20 @@ const chunk = 1 << 13
 // stage, so every butterfly is the same operation on the same operands
 // as stage by stage: the output is the same bit for bit, and so is the
 // error argument of Bound).
-func (t *FFT) complexFFT(x []complex128) {
+func (t *FFT) complexFFT(x []complex128) { t.complexFFTBand(x, 0) }
+
+// complexFFTBand is complexFFT for an input zero outside [0, band) ∪
+// (m − band, m) (band 0: any input), skipping the butterflies of all-zero
+// inputs (see SequenceBand).
+func (t *FFT) complexFFTBand(x []complex128, band int) {
 	i := 0
 	for ; i < len(t.stages) && 4*t.stages[i].l > chunk; i++ {
-		t.stages[i].run(x)
+		t.stages[i].run(x, band)
 	}
 	for c := 0; c < len(x); c += chunk {
 		y := x[c:min(c+chunk, len(x))]
 		for _, s := range t.stages[i:] {
-			s.run(y)
+			s.run(y, band)
 		}
 		if t.radix2 {
 			for b := 0; b+1 < len(y); b += 2 {
@@ -383,10 +415,20 @@ func (t *FFT) complexFFT(x []complex128) {
 	}
 }
 
-// run applies the radix-4 stage s to every block of x.
-func (s stage) run(x []complex128) {
+// run applies the radix-4 stage s to every block of x; band > 0: each
+// block's input is zero outside [0, band) ∪ (4l − band, 4l), and where
+// 2·band − 1 ≤ l only the butterflies j < band and j > l − band are run
+// (the others' outputs are zero, as their inputs are).
+func (s stage) run(x []complex128, band int) {
 	l := s.l
 	L := 4 * l
+	if band > 0 && 2*band-1 <= l && l > 1 {
+		for b := 0; b < len(x); b += L {
+			s.butterflies(x[b:b+L:b+L], 0, band)
+			s.butterflies(x[b:b+L:b+L], l-band+1, l)
+		}
+		return
+	}
 	if l == 1 {
 		for b := 0; b+3 < len(x); b += 4 {
 			q := x[b : b+4 : b+4]
@@ -415,5 +457,25 @@ func (s stage) run(x []complex128) {
 			p2[j] = (t1 + mt3) * w1[j]
 			p3[j] = (t1 - mt3) * w3[j]
 		}
+	}
+}
+
+// butterflies runs the butterflies j0 ≤ j < j1 of stage s on one block q
+// (length 4l), as run does.
+func (s stage) butterflies(q []complex128, j0, j1 int) {
+	l := s.l
+	p0 := q[j0:j1:j1]
+	p1 := q[l+j0 : l+j1 : l+j1]
+	p2 := q[2*l+j0 : 2*l+j1 : 2*l+j1]
+	p3 := q[3*l+j0 : 3*l+j1 : 3*l+j1]
+	w1, w2, w3 := s.w1[j0:j1:j1], s.w2[j0:j1:j1], s.w3[j0:j1:j1]
+	for j := range p0 {
+		a0, a1, a2, a3 := p0[j], p1[j], p2[j], p3[j]
+		t0, t1, t2, t3 := a0+a2, a0-a2, a1+a3, a1-a3
+		mt3 := complex(imag(t3), -real(t3))
+		p0[j] = t0 + t2
+		p1[j] = (t0 - t2) * w2[j]
+		p2[j] = (t1 + mt3) * w1[j]
+		p3[j] = (t1 - mt3) * w3[j]
 	}
 }

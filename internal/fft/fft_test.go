@@ -380,3 +380,35 @@ func TestTablesMatchTwiddle(t *testing.T) {
 		}
 	}
 }
+
+// SequenceBand is Sequence bit for bit (zeros of either sign equal) on
+// coefficients zero from the band on, at every length and at bands that
+// skip from no stage to nearly all; and a coefficient inside the band
+// changes its output (the skipped part is not the whole).
+func TestSequenceBand(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for lg := 1; lg <= 18; lg++ {
+		n := 1 << lg
+		f := New(n)
+		for _, band := range []int{1, 2, 3, 5, 37, 70, 151, n / 64, n / 16, n/2 + 1} {
+			if band < 1 || band > n/2+1 {
+				continue
+			}
+			c := make([]complex128, n/2+1)
+			for k := 0; k < band; k++ {
+				c[k] = complex(r.NormFloat64(), r.NormFloat64())
+			}
+			want := f.Sequence(nil, c)
+			got := f.SequenceBand(nil, c, band)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("n=%d band=%d: y[%d] = %v, Sequence %v", n, band, i, got[i], want[i])
+				}
+			}
+			c[band-1] += 1
+			if moved := f.SequenceBand(nil, c, band); moved[0] == got[0] && moved[n-1] == got[n-1] {
+				t.Fatalf("n=%d band=%d: the top coefficient of the band does not reach the output", n, band)
+			}
+		}
+	}
+}
