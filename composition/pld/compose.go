@@ -188,13 +188,19 @@ type fftWork struct {
 func (w *fftWork) size() int { return 8*len(w.x)*4 + 16*len(w.c) }
 
 func getFFT(n int) *fftWork {
+	w := getFFTDirty(n)
+	clear(w.x)
+	return w
+}
+
+// getFFTDirty is getFFT with arbitrary contents in x.
+func getFFTDirty(n int) *fftWork {
 	cache.mu.Lock()
 	if l := cache.ffts[n]; len(l) > 0 {
 		w := l[len(l)-1]
 		cache.ffts[n] = l[:len(l)-1]
 		cache.bytes -= w.size()
 		cache.mu.Unlock()
-		clear(w.x)
 		return w
 	}
 	cache.mu.Unlock()
@@ -472,9 +478,28 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 	}
 	// Index i sits at position i mod n; the k-fold sum s at s mod n, and
 	// every s in [lo, hi] has its own residue.
-	w := getFFT(n)
+	w := getFFTDirty(n)
 	defer putFFT(n, w)
 	x := w.x
+	// The masses fill [pos0, pos0 + len) mod n; the FFT reads x on
+	// [0, a) ∪ [n − b, n) only (fft.CoefficientsOf), which holds them, and
+	// what else it reads is cleared: nothing else of x is written or read.
+	pos0, end := mod(f.lo, n), mod(f.lo, n)+len(f.p)
+	dense := len(f.p) >= n
+	var a, b int
+	switch {
+	case dense: // masses may share a position: summed there
+		a, b = n, 0
+		clear(x)
+	case end > n: // wraps around: [pos0, n) ∪ [0, end − n)
+		a, b = end-n, n-pos0
+	case end <= n-pos0: // [0, end), cleared below pos0
+		a, b = end, 0
+		clear(x[:pos0])
+	default: // [pos0, n), cleared from end
+		a, b = 0, n-pos0
+		clear(x[end:])
+	}
 	lm := 0.0                            // ln M(t0)
 	theta, under, thmax := 0.0, 0.0, 0.0 // see inErr
 	if t0 > 0 {
@@ -483,7 +508,7 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 			return nil, field.New("discretization", f.h, "gives a composition tilted by %g whose log-MGF is %g; refused", t0, lm)
 		}
 	}
-	pos := mod(f.lo, n)
+	pos := pos0
 	for j, v := range f.p {
 		if t0 > 0 && v > 0 {
 			arg := t0*float64(f.lo+j)*f.h - lm
@@ -499,14 +524,27 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 				v = 0
 			}
 		}
-		x[pos] += v
+		if dense {
+			x[pos] += v
+		} else {
+			x[pos] = v // 0 + v: one mass per position
+		}
 		if pos++; pos == n {
 			pos = 0
 		}
 	}
-	l1, l2 := norms(x)
+	// ‖x‖₁, ‖x‖₂ in position order over what the FFT reads (the rest is
+	// zero, which adds nothing): the same sums as over all of x.
+	var l1, l2 float64
+	for _, part := range [][]float64{x[:a], x[n-b:]} {
+		for _, v := range part {
+			l1 += math.Abs(v)
+			l2 += v * v
+		}
+	}
+	l2 = math.Sqrt(l2)
 	ft := w.ft
-	c := ft.Coefficients(w.c, x)
+	c := ft.CoefficientsOf(w.c, x, a, b)
 	grow := 1.0
 	maxA2 := 0.0
 	// |v|^k underflows (below every bound kept here) where |v|² < lim.
@@ -667,43 +705,50 @@ func cpow(v complex128, k int) complex128 {
 // dropped and counted in *dropped (no subnormal arithmetic).
 func untilt(p, y []float64, pos, n, lo int, inv, mass, massU, S, t0, h, errS float64, dropped *float64) {
 	r := math.Exp(-t0 * h)
-	var fac, up, thr float64
-	for s := range p {
-		if s%256 == 0 {
-			arg := S - t0*float64(lo+s)*h
-			fac = math.Exp(arg)
-			up = 1 + unit*(2*256+4*math.Abs(arg)+errS+8)
-			// fac only falls within the block: below thr, v·fac·up <
-			// 1e-250.
-			thr = 1e-300
-			if g := fac * up; g < 1e50 {
-				thr = 1e-250 / g
-			}
+	d := *dropped // kept in a register; the same sums in the same order
+	for b := 0; b < len(p); b += 256 {
+		arg := S - t0*float64(lo+b)*h
+		fac := math.Exp(arg)
+		up := 1 + unit*(2*256+4*math.Abs(arg)+errS+8)
+		// fac only falls within the block: below thr, v·fac·up <
+		// 1e-250.
+		thr := 1e-300
+		if g := fac * up; g < 1e50 {
+			thr = 1e-250 / g
 		}
-		// Plain comparisons (math.Min and Max order ±0 and are slower
-		// here); a NaN passes through them to p and valid rejects it.
-		v := y[pos] * inv
-		if v < 0 {
-			v = 0
-		} else if v > mass {
-			v = mass
-		}
-		if v < thr {
-			p[s] = 0
-			if v > 0 {
-				*dropped += 1e-250
+		q := p[b:min(b+256, len(p))]
+		for s := range q {
+			// Plain comparisons (math.Min and Max order ±0 and are
+			// slower here); a NaN passes through them to p and valid
+			// rejects it.
+			v := y[pos] * inv
+			if v < 0 {
+				v = 0
+			} else if v > mass {
+				v = mass
 			}
-		} else {
-			if v = v * fac * up; v > massU {
-				v = massU
+			if v < thr {
+				q[s] = 0
+				if v > 0 {
+					d += 1e-250
+				}
+			} else {
+				if v = v * fac * up; v > massU {
+					v = massU
+				}
+				if v < 1e-250 { // flush
+					d += v
+					v = 0
+				}
+				q[s] = v
 			}
-			p[s] = flush(v, dropped)
-		}
-		fac *= r
-		if pos++; pos == n {
-			pos = 0
+			fac *= r
+			if pos++; pos == n {
+				pos = 0
+			}
 		}
 	}
+	*dropped = d
 }
 
 func flush(v float64, dropped *float64) float64 {

@@ -278,6 +278,17 @@ func octantSinCos(r, N int) (float64, float64) {
 // of the real sequence seq (length n), in dst if it is non-nil (length
 // n/2+1; seq is not modified).
 func (t *FFT) Coefficients(dst []complex128, seq []float64) []complex128 {
+	return t.CoefficientsOf(dst, seq, t.n, 0)
+}
+
+// CoefficientsOf is Coefficients of the sequence equal to seq on [0, a) ∪
+// [n − b, n) and zero elsewhere (seq's other entries are not read, and
+// need not be zero). The transform's stages skip the butterflies whose
+// four inputs are all zero, as SequenceBand does (the packed input
+// z_j = x_{2j} + i·x_{2j+1} is zero outside [0, ⌈a/2⌉) ∪ [m − b', m)):
+// the same output as Coefficients of that sequence, bit for bit but for
+// the sign of a zero, and Bound holds as for Coefficients.
+func (t *FFT) CoefficientsOf(dst []complex128, seq []float64, a, b int) []complex128 {
 	if len(seq) != t.n {
 		panic("fft: sequence length mismatch")
 	}
@@ -286,12 +297,31 @@ func (t *FFT) Coefficients(dst []complex128, seq []float64) []complex128 {
 	} else if len(dst) != t.m+1 {
 		panic("fft: destination length mismatch")
 	}
-	m := t.m
+	n, m := t.n, t.m
+	a, b = max(0, min(a, n)), max(0, min(b, n))
 	z := dst[:m]
-	for j := range z {
-		z[j] = complex(seq[2*j], seq[2*j+1])
+	if a+b >= n { // dense
+		for j := range z {
+			z[j] = complex(seq[2*j], seq[2*j+1])
+		}
+		t.complexFFT(z)
+	} else {
+		at := func(i int) float64 { // seq on the support, 0 elsewhere
+			if i < a || i >= n-b {
+				return seq[i]
+			}
+			return 0
+		}
+		za, zb := (a+1)/2, m-(n-b)/2 // z_j ≠ 0 only for j < za or j ≥ m − zb
+		for j := 0; j < za; j++ {
+			z[j] = complex(at(2*j), at(2*j+1))
+		}
+		clear(z[za : m-zb])
+		for j := m - zb; j < m; j++ {
+			z[j] = complex(at(2*j), at(2*j+1))
+		}
+		t.complexFFTBand(z, za, zb)
 	}
-	t.complexFFT(z)
 	z0 := dst[0]
 	dst[0] = complex(real(z0)+imag(z0), 0)
 	dst[m] = complex(real(z0)-imag(z0), 0)
@@ -346,10 +376,10 @@ func (t *FFT) SequenceBand(dst []float64, coeff []complex128, band int) []float6
 	m := t.m
 	v := t.work
 	top := m / 2 // the pairs (k, m − k) computed
-	if band < 1 || 2*band-1 > m/4 {
-		band = 0 // too wide to skip anything worth it: the full transform
-	} else {
+	za, zb := -1, 0
+	if band >= 1 && 2*band-1 <= m/4 { // else too wide to skip anything worth it
 		top = min(band-1, m/2)
+		za, zb = band, band-1
 		clear(v)
 	}
 	// 2Z_k = A + i·conj(w^k)·B, 2Z_{m−k} = conj(A − i·conj(w^k)·B), with
@@ -367,7 +397,7 @@ func (t *FFT) SequenceBand(dst []float64, coeff []complex128, band int) []float6
 		v[k] = complex(real(zk), -imag(zk))
 		v[m-k] = a - ic // conj(conj(a − ic))
 	}
-	t.complexFFTBand(v, band)
+	t.complexFFTBand(v, za, zb)
 	for j, c := range v {
 		dst[2*j] = real(c)
 		dst[2*j+1] = -imag(c)
@@ -386,20 +416,20 @@ const chunk = 1 << 13
 // stage, so every butterfly is the same operation on the same operands
 // as stage by stage: the output is the same bit for bit, and so is the
 // error argument of Bound).
-func (t *FFT) complexFFT(x []complex128) { t.complexFFTBand(x, 0) }
+func (t *FFT) complexFFT(x []complex128) { t.complexFFTBand(x, -1, 0) }
 
-// complexFFTBand is complexFFT for an input zero outside [0, band) ∪
-// (m − band, m) (band 0: any input), skipping the butterflies of all-zero
+// complexFFTBand is complexFFT for an input zero outside [0, a) ∪
+// [m − b, m) (a < 0: any input), skipping the butterflies of all-zero
 // inputs (see SequenceBand).
-func (t *FFT) complexFFTBand(x []complex128, band int) {
+func (t *FFT) complexFFTBand(x []complex128, a, b int) {
 	i := 0
 	for ; i < len(t.stages) && 4*t.stages[i].l > chunk; i++ {
-		t.stages[i].run(x, band)
+		t.stages[i].run(x, a, b)
 	}
 	for c := 0; c < len(x); c += chunk {
 		y := x[c:min(c+chunk, len(x))]
 		for _, s := range t.stages[i:] {
-			s.run(y, band)
+			s.run(y, a, b)
 		}
 		if t.radix2 {
 			for b := 0; b+1 < len(y); b += 2 {
@@ -415,17 +445,20 @@ func (t *FFT) complexFFTBand(x []complex128, band int) {
 	}
 }
 
-// run applies the radix-4 stage s to every block of x; band > 0: each
-// block's input is zero outside [0, band) ∪ (4l − band, 4l), and where
-// 2·band − 1 ≤ l only the butterflies j < band and j > l − band are run
-// (the others' outputs are zero, as their inputs are).
-func (s stage) run(x []complex128, band int) {
+// run applies the radix-4 stage s to every block of x; a ≥ 0: each
+// block's input is zero outside [0, a) ∪ [4l − b, 4l), and where a + b ≤ l
+// only the butterflies j < a and j ≥ l − b are run: butterfly j reads
+// points j, j + l, j + 2l, j + 3l, all zero for a ≤ j < l − b, and its
+// outputs are then zero, as its inputs (already in place). Each output
+// sub-block (length l) is then zero outside [0, a) ∪ [l − b, l): the same
+// form, one stage down.
+func (s stage) run(x []complex128, a, b int) {
 	l := s.l
 	L := 4 * l
-	if band > 0 && 2*band-1 <= l && l > 1 {
-		for b := 0; b < len(x); b += L {
-			s.butterflies(x[b:b+L:b+L], 0, band)
-			s.butterflies(x[b:b+L:b+L], l-band+1, l)
+	if a >= 0 && a+b <= l && l > 1 {
+		for o := 0; o < len(x); o += L {
+			s.butterflies(x[o:o+L:o+L], 0, a)
+			s.butterflies(x[o:o+L:o+L], l-b, l)
 		}
 		return
 	}

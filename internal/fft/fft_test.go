@@ -412,3 +412,41 @@ func TestSequenceBand(t *testing.T) {
 		}
 	}
 }
+
+// CoefficientsOf is Coefficients of the sequence zeroed outside [0, a) ∪
+// [n − b, n), bit for bit, whatever the entries outside hold (odd ends
+// included); and an entry inside the support changes its output.
+func TestCoefficientsOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for lg := 1; lg <= 17; lg++ {
+		n := 1 << lg
+		f := New(n)
+		for _, ab := range [][2]int{{0, 0}, {1, 0}, {0, 1}, {3, 1}, {n / 8, 0}, {n/5 + 1, 43}, {45, n/3 + 1}, {n / 2, n / 2}, {n, 0}, {n - 1, 1}, {7, 22}} {
+			a, b := ab[0], ab[1]
+			if a+b > n {
+				continue
+			}
+			x := make([]float64, n)
+			zeroed := make([]float64, n)
+			for i := range x {
+				x[i] = r.Float64() - 0.25
+				if i < a || i >= n-b {
+					zeroed[i] = x[i]
+				}
+			}
+			want := f.Coefficients(nil, zeroed)
+			got := f.CoefficientsOf(nil, x, a, b)
+			for k := range want {
+				if got[k] != want[k] {
+					t.Fatalf("n=%d a=%d b=%d: X[%d] = %v, Coefficients %v", n, a, b, k, got[k], want[k])
+				}
+			}
+			if a > 0 {
+				x[a-1] += 1
+				if moved := f.CoefficientsOf(nil, x, a, b); moved[0] == got[0] {
+					t.Fatalf("n=%d a=%d b=%d: the support's last point does not reach the output", n, a, b)
+				}
+			}
+		}
+	}
+}
