@@ -598,7 +598,7 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 	// Many steps leave few powers above underflow (70 of 2¹⁸ at 10⁶ DP-SGD
 	// steps): the inverse skips the butterflies of zeros (the same
 	// output; see fft.SequenceBand).
-	y := ft.SequenceBand(x, c, band)
+	y := ft.SequenceBandInPlace(x, c, band)             // c is not read again
 	out := &pmf{h: f.h, lo: lo, p: getBuf(hi - lo + 1)} // every mass is set below
 	inv := 1 / float64(n)
 	dropped := 0.0

@@ -400,9 +400,10 @@ func TestSequenceBand(t *testing.T) {
 			}
 			want := f.Sequence(nil, c)
 			got := f.SequenceBand(nil, c, band)
+			inPlace := f.SequenceBandInPlace(nil, append([]complex128(nil), c...), band)
 			for i := range want {
-				if got[i] != want[i] {
-					t.Fatalf("n=%d band=%d: y[%d] = %v, Sequence %v", n, band, i, got[i], want[i])
+				if got[i] != want[i] || inPlace[i] != want[i] {
+					t.Fatalf("n=%d band=%d: y[%d] = %v (in place %v), Sequence %v", n, band, i, got[i], inPlace[i], want[i])
 				}
 			}
 			c[band-1] += 1
