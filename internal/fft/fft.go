@@ -11,6 +11,12 @@
 // odd, then a bit-reversal permutation) gives Z; one more butterfly stage
 // (the standard real post-processing) turns the pairs (Z_k, Z_{m−k}) into
 // (X_k, X_{m−k}). The inverse runs the same steps backwards on conjugates.
+// Stages whose blocks fit in 128 KB run depth first, chunk by chunk (the
+// same operations in another order). CoefficientsOf and SequenceBand take
+// what the caller knows about zeros (a sequence's support, a spectrum's
+// band) and skip the butterflies whose four inputs are all zero: the
+// output is the same bit for bit (but for the sign of a zero), so is the
+// error bound.
 //
 // Twiddle factors are computed directly for every index (never by a
 // recurrence): the angle is reduced to [0, π/4] by exact octant symmetry,
@@ -18,7 +24,10 @@
 // passed to math.Sincos with a first-order correction; each twiddle's
 // error measures at most 1.98u (u = 2⁻⁵³, every index up to N = 2²⁰;
 // TestTwiddleAccuracy checks ≤ 3u against a double-double reference),
-// and Bound's argument needs μ ≤ 4u.
+// and Bound's argument needs μ ≤ 4u. New computes one octant of them per
+// length (n/8 + 1 calls to math.Sincos) and reads every table from it, the
+// same values bit for bit (TestTablesMatchTwiddle); tables up to 2²¹
+// points are shared by the process's FFTs of that length.
 package fft
 
 import (
