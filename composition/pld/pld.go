@@ -227,9 +227,22 @@ func (d *PLD) Epsilon(delta float64) (float64, error) {
 	if err := field.OpenUnit("delta", delta); err != nil {
 		return 0, err
 	}
+	sound := d.opt.Discretization.Sound()
+	if d.add != nil && len(d.add.p)+len(d.remove.p) >= 1<<17 {
+		// Long grids: the two directions' walks in parallel.
+		var ea float64
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			ea = d.add.profile(sound).epsilon(delta)
+		}()
+		er := d.remove.profile(sound).epsilon(delta)
+		<-done
+		return math.Max(math.Max(0, er), ea), nil
+	}
 	best := 0.0
 	for _, f := range d.dirs() {
-		best = math.Max(best, f.profile(d.opt.Discretization.Sound()).epsilon(delta))
+		best = math.Max(best, f.profile(sound).epsilon(delta))
 	}
 	return best, nil
 }
