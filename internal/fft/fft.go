@@ -68,10 +68,17 @@ func New(n int) *FFT {
 	return &t
 }
 
-// shared holds one FFT (without scratch space) per length built so far.
+// shared holds one FFT (without scratch space) per length, built once:
+// lengths are built concurrently, and a second caller of a length waits
+// for the first's tables.
 var shared struct {
 	sync.Mutex
-	by map[int]*FFT
+	by map[int]*sharedFFT
+}
+
+type sharedFFT struct {
+	once sync.Once
+	t    *FFT
 }
 
 // maxShared is the longest length whose tables are kept for the process
@@ -86,16 +93,17 @@ func tablesFor(n int) FFT {
 		return *build(n)
 	}
 	shared.Lock()
-	defer shared.Unlock()
-	if t, ok := shared.by[n]; ok {
-		return *t
-	}
-	t := build(n)
 	if shared.by == nil {
-		shared.by = map[int]*FFT{}
+		shared.by = map[int]*sharedFFT{}
 	}
-	shared.by[n] = t
-	return *t
+	e := shared.by[n]
+	if e == nil {
+		e = &sharedFFT{}
+		shared.by[n] = e
+	}
+	shared.Unlock()
+	e.once.Do(func() { e.t = build(n) })
+	return *e.t
 }
 
 // build computes the tables of length n. Every twiddle e^{−2πik/N} (N
