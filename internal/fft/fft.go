@@ -114,9 +114,10 @@ func tablesFor(n int) FFT {
 func build(n int) *FFT {
 	m := n / 2
 	t := &FFT{n: n, m: m}
-	tw := Twiddle
+	// tw(K) = Twiddle(K, n); Twiddle(k, N) = tw(k·n/N) for N dividing n.
+	tw := func(K int) complex128 { return Twiddle(K, n) }
 	if n >= 8 {
-		tw = newOctant(n).twiddle
+		tw = newOctant(n).at
 	}
 	L := m
 	for ; L >= 4; L /= 4 {
@@ -124,10 +125,11 @@ func build(n int) *FFT {
 		s := stage{l: l}
 		if l > 1 {
 			s.w1, s.w2, s.w3 = make([]complex128, l), make([]complex128, l), make([]complex128, l)
+			sc := n / L
 			for j := 0; j < l; j++ {
-				s.w1[j] = tw(j, L)
-				s.w2[j] = tw(2*j, L)
-				s.w3[j] = tw(3*j, L)
+				s.w1[j] = tw(j * sc)
+				s.w2[j] = tw(2 * j * sc)
+				s.w3[j] = tw(3 * j * sc)
 			}
 		}
 		t.stages = append(t.stages, s)
@@ -144,38 +146,39 @@ func build(n int) *FFT {
 	}
 	t.post = make([]complex128, m/2+1)
 	for k := range t.post {
-		t.post[k] = tw(k, n)
+		t.post[k] = tw(k)
 	}
 	return t
 }
 
 // octant holds sin and cos of 2π·r/n for r = 0 … n/8, as octantSinCos.
 type octant struct {
-	n    int
-	s, c []float64
+	n     int
+	shift int // log₂(n/4)
+	s, c  []float64
 }
 
 func newOctant(n int) *octant {
-	o := &octant{n: n, s: make([]float64, n/8+1), c: make([]float64, n/8+1)}
+	o := &octant{n: n, shift: bits.Len(uint(n)) - 3, s: make([]float64, n/8+1), c: make([]float64, n/8+1)}
 	for r := range o.s {
 		o.s[r], o.c[r] = octantSinCos(r, n)
 	}
 	return o
 }
 
-// twiddle is Twiddle(k, N) for N dividing o.n, from the table.
-func (o *octant) twiddle(k, N int) complex128 {
-	if N < 8 {
-		k, N = k*(8/N), 8
-	}
-	k &= N - 1
-	q, r := k/(N/4), k%(N/4)
-	if r > N/8 {
-		i := (N/4 - r) * (o.n / N)
+// at returns Twiddle(K, n) from the table, by the symmetries Twiddle
+// uses, with shifts and masks for its divisions (n is a power of two):
+// Twiddle(k, N) for N dividing n is at(k·n/N), the same reduced angle
+// r/N = (r·n/N)/n.
+func (o *octant) at(K int) complex128 {
+	n := o.n
+	K &= n - 1
+	q, r := K>>o.shift, K&(n/4-1)
+	if r > n/8 {
+		i := n/4 - r
 		return rotate(o.c[i], o.s[i], q)
 	}
-	i := r * (o.n / N)
-	return rotate(o.s[i], o.c[i], q)
+	return rotate(o.s[r], o.c[r], q)
 }
 
 // Bound returns η(n) = 8u·(log₂n + 1), u = 2⁻⁵³, a bound on the relative
