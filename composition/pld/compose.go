@@ -520,7 +520,7 @@ func (f *pmf) composeTilted(k, maxPoints int, t0 float64) (*pmf, error) {
 			// product's.
 			v *= math.Exp(arg)
 			rel := unit * (3*math.Abs(arg) + 3*math.Abs(lm) + 4)
-			thmax = math.Max(thmax, rel)
+			thmax = fmax(thmax, rel)
 			theta += (rel * v) * (rel * v)
 			if v < 0x1p-1022 { // flushed (subnormals are slow), counted
 				under += 0x1p-1022

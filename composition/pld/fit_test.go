@@ -70,3 +70,19 @@ func TestFittedWindowAgainstExactGaussian(t *testing.T) {
 		}
 	}
 }
+
+// fmax and fmin are math.Max and math.Min bit for bit, signed zeros,
+// infinities and NaN included.
+func TestFminFmax(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 1e-300, 5e-324, math.Inf(1), math.Inf(-1), math.NaN(), 2.5, 2.5}
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	for _, x := range vals {
+		for _, y := range vals {
+			if !same(fmax(x, y), math.Max(x, y)) || !same(fmin(x, y), math.Min(x, y)) {
+				t.Errorf("fmax/fmin(%v, %v) = %v, %v; math: %v, %v", x, y, fmax(x, y), fmin(x, y), math.Max(x, y), math.Min(x, y))
+			}
+		}
+	}
+}
