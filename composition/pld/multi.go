@@ -402,7 +402,21 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 		fwd += kk * eta * l2 * (1 + eta)
 		inErr += kk * (math.Sqrt(theta)*(1+1e-9) + under)
 		relc += 6*kk + 5*math.Log2(math.Max(kk, 1)) + 5 + 3
-		c := w.ft.Coefficients(w.c, x)
+		// The masses sit at [pos0, pos0 + len) mod n: transformed as the
+		// sequence nonzero on [0, a) ∪ [n − b, n) only (the same output,
+		// bit for bit, fft.CoefficientsOf), which skips the butterflies
+		// of the zeros around them.
+		a, bb := n, 0
+		switch end := pos0 + len(f.p); {
+		case len(f.p) > n:
+		case end > n:
+			a, bb = end-n, n-pos0
+		case end == n:
+			a, bb = 0, n-pos0
+		default:
+			a = end
+		}
+		c := w.ft.CoefficientsOf(w.c, x, a, bb)
 		if len(f.p) <= n {
 			clear(x[pos0:min(n, pos0+len(f.p))])
 			clear(x[:max(0, pos0+len(f.p)-n)])
