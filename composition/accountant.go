@@ -46,6 +46,9 @@ type Tight struct {
 	// when Only is AccountPLD, no RDP value beside the PLD's (Account's RDP
 	// nil). The headline is the same bit for bit.
 	SoundOnly bool
+	// Progress, if not nil, hears how far the PLD accountant is with a
+	// composition of several mechanisms (pld.Options.Progress).
+	Progress dp.Progress `json:"-"`
 }
 
 // Tightest is the tightest accountant with its defaults.
@@ -200,7 +203,7 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 	}
 	run, isRun := dp.AsSampledGaussianRun(e)
 	exact := isRun && run.Sampling != dp.None && run.Rate == 1
-	pa := pld.Accountant{Options: pld.Options{Interval: t.Interval, SoundOnly: t.SoundOnly}}
+	pa := pld.Accountant{Options: pld.Options{Interval: t.Interval, SoundOnly: t.SoundOnly, Progress: t.Progress}}
 	switch {
 	case t.Only == AccountRDP:
 	case exact:

@@ -24,8 +24,16 @@ type ProfileQuery struct {
 	Curve bool
 	// Progress, if not nil, hears how far a DP-SGD calibration by PLD is
 	// (DPSGDProfile): the noise levels accounted of an estimate, then the
-	// final accounting at the noise found, ending at the total.
+	// final accounting at the noise found, ending at the total; and how far
+	// the PLD accountant is with an events file of several mechanisms
+	// (events.Account: Tight.Progress).
 	Progress dp.Progress `json:"-"`
+}
+
+// WithProgress returns q with Progress p.
+func (q ProfileQuery) WithProgress(p dp.Progress) ProfileQuery {
+	q.Progress = p
+	return q
 }
 
 // Set reads the ε of At from s (q is then a flag value, --at-epsilon): a

@@ -155,10 +155,10 @@ func given(cmd *cobra.Command, name string, v float64) *float64 {
 
 // composeEvents accounts an events file (package composition/events).
 func composeEvents(opts *composeOptions) error {
-	a, path := opts.IO, opts.EventsPath
-	res, err := events.Account(*opts.Events, events.Query{Delta: opts.TargetDelta, Accountant: opts.Accountant, Profile: opts.Query.Profile})
-	if err != nil {
+	bar := newBar(opts.IO)
+	res, err := events.Account(*opts.Events, events.Query{Delta: opts.TargetDelta, Accountant: opts.Accountant, Profile: opts.Query.Profile.WithProgress(func(done, total int64) { bar.set("composing the events", done, total) })})
+	if bar.finish(); err != nil {
 		return flagError(err, map[string]string{"delta": "target-delta"})
 	}
-	return withProfile(a, opts.Plot, res.Profile, res.Report(path))
+	return withProfile(opts.IO, opts.Plot, res.Profile, res.Report(opts.EventsPath))
 }

@@ -104,7 +104,7 @@ func Account(ev Events, q Query) (Result, error) {
 			return Result{}, err
 		}
 	}
-	t.Interval, t.SoundOnly = q.Discretization, q.SoundOnly
+	t.Interval, t.SoundOnly, t.Progress = q.Discretization, q.SoundOnly, q.Profile.Progress
 	e, rel := ev.DP()
 	if a != composition.AccountRDP {
 		for _, ph := range phases {

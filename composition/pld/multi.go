@@ -19,8 +19,10 @@ type Part struct {
 // Every part must be fresh from a discretization (not composed) and all
 // must share one interval and discretization.
 //
-// One part is PLD.SelfComposeFor (PLD.SelfCompose if delta is 0). Several
-// are first self-composed apart and composed pairwise (untilted FFTs, the
+// One part is PLD.SelfComposeFor (PLD.SelfCompose if delta is 0). More
+// than pairwiseParts, all fresh, are composed on one common window
+// (composeMany). Other sets of several are first self-composed apart and
+// composed pairwise (untilted FFTs, the
 // rounding error of each bounded relative to mass 1). For a sound PLD at a
 // delta > 0 where that rounding bound still weighs at the ε found (more
 // than 10⁻³δ: small δ, long runs), the whole composition is redone in one
@@ -48,9 +50,26 @@ func ComposeFor(parts []Part, delta float64) (*PLD, error) {
 			return nil, field.New("discretization_method", p.PLD.opt.Discretization.String(), "cannot be composed with a %s PLD", parts[0].PLD.opt.Discretization)
 		}
 	}
-	if len(parts) == 1 {
+	return composeParts(parts, delta, nil)
+}
+
+// composeParts is ComposeFor on checked parts: one part self-composed,
+// more than pairwiseParts fresh ones on one window (composeMany, which
+// calls tick per transform), the others pairwise.
+func composeParts(parts []Part, delta float64, tick func()) (*PLD, error) {
+	switch {
+	case len(parts) == 1:
 		return parts[0].PLD.selfComposeAt(parts[0].Count, delta)
+	case len(parts) > pairwiseParts && fresh(parts):
+		return composeMany(parts, delta, tick)
 	}
+	return composePairwise(parts, delta)
+}
+
+// composePairwise is ComposeFor for a few mechanisms (or parts that are not
+// fresh): self-composed apart, composed pairwise, then redone tilted in one
+// FFT where the rounding bound weighs (multiComposeAt).
+func composePairwise(parts []Part, delta float64) (*PLD, error) {
 	var acc *PLD
 	for _, p := range parts {
 		c, err := p.PLD.SelfCompose(p.Count)
@@ -105,6 +124,8 @@ type sumDist struct {
 	fs []*pmf
 	ks []float64
 	h  float64
+	// tick, if not nil, is called after each mechanism's transform.
+	tick func()
 }
 
 func (s sumDist) logMGF(t float64) float64 {
@@ -195,37 +216,65 @@ func (s sumDist) tiltAt(c float64) float64 {
 // best ε found. A tilted attempt that fails (a window over the point cap)
 // is skipped: pair stands.
 func multiComposeAt(fs []*pmf, ks []int, maxPoints int, delta float64, pair *pmf) *pmf {
-	weighs := func(out *pmf) (float64, bool) {
-		pr := out.profile(true)
-		e := pr.epsilon(delta)
-		if math.IsInf(e, 1) {
-			return e, true
+	best, bestE := pair, math.Inf(1)
+	if pair != nil {
+		var w bool
+		if bestE, w = weighsAt(pair, delta); !w {
+			return best
 		}
-		j := int(math.Floor(e/out.h)) - out.lo
-		return e, j >= 0 && j < len(out.p) && pr.fftTerm(j) > 1e-3*delta
-	}
-	best := pair
-	bestE, w := weighs(pair)
-	if !w {
-		return best
 	}
 	for _, f := range fs {
 		if f.errL2 != 0 || f.errL2u != 0 || f.tiltT != 0 {
 			return best // not fresh: the tilted bound below assumes exact inputs up to lnR, err1
 		}
 	}
-	s := sumDist{fs: fs, ks: make([]float64, len(ks)), h: fs[0].h}
+	s := newSumDist(fs, ks, nil)
+	return multiTilted(s, ks, maxPoints, delta, best, bestE)
+}
+
+// weighsAt returns out's sound ε at delta and whether its FFT rounding
+// term still weighs there (more than 10⁻³δ; true where ε is +∞).
+func weighsAt(out *pmf, delta float64) (float64, bool) {
+	e, term := roundingAt(out, delta)
+	return e, term > 1e-3*delta
+}
+
+// roundingAt returns out's sound ε at delta and its FFT rounding term
+// there (+∞ where ε is +∞, 0 off the grid).
+func roundingAt(out *pmf, delta float64) (float64, float64) {
+	pr := out.profile(true)
+	e := pr.epsilon(delta)
+	if math.IsInf(e, 1) {
+		return e, e
+	}
+	j := int(math.Floor(e/out.h)) - out.lo
+	if j < 0 || j >= len(out.p) {
+		return e, 0
+	}
+	return e, pr.fftTerm(j)
+}
+
+// newSumDist is the sum of ks[i] draws from each fs[i].
+func newSumDist(fs []*pmf, ks []int, tick func()) sumDist {
+	s := sumDist{fs: fs, ks: make([]float64, len(ks)), h: fs[0].h, tick: tick}
 	for i, k := range ks {
 		s.ks[i] = float64(k)
 	}
+	return s
+}
+
+// multiTilted is multiComposeAt's search over tilts, starting from best
+// (nil: none yet) whose ε at delta is bestE: the best of best and the
+// tilted attempts, or nil if there is none.
+func multiTilted(s sumDist, ks []int, maxPoints int, delta float64, best *pmf, bestE float64) *pmf {
 	t, centre := s.tiltFor(delta)
 	for pass := 0; pass < 3; pass++ {
 		out, err := composeTiltedMulti(s, ks, maxPoints, t)
 		if err != nil {
 			return best
 		}
-		e, w := weighs(out)
-		if e < bestE {
+		e, w := weighsAt(out, delta)
+		if best == nil || e < bestE {
 			best, bestE = out, e
 		}
 		if !w {
@@ -259,8 +308,14 @@ func multiComposeAt(fs []*pmf, ks []int, maxPoints int, delta float64, pair *pmf
 func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, error) {
 	fs := s.fs
 	h := s.h
-	lo, _ := s.chernoffAt(tiltTail, false, t0)
-	hi, upTail := s.chernoffAt(tiltTailHi, true, t0)
+	// Untilted (t0 = 0), what wraps from below lands at full weight: both
+	// ends are cut at windowTail, as composeTilted cuts them.
+	tailLo, tailHi := tiltTail, tiltTailHi
+	if t0 == 0 {
+		tailLo, tailHi = windowTail, windowTail
+	}
+	lo, _ := s.chernoffAt(tailLo, false, t0)
+	hi, upTail := s.chernoffAt(tailHi, true, t0)
 	if hi < lo {
 		hi = lo
 	}
@@ -280,7 +335,8 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 	for i := range prod {
 		prod[i] = 1
 	}
-	logMag := make([]float64, n/2+1) // Σ k_i ln|X̃_i| (upper bound on the product's magnitude)
+	zeroed := false       // some component of prod set to 0
+	const tiny = 9.8e-305 // < e^{−700} ≈ 9.86e−305
 	var (
 		S, K, sumLM, relc float64
 		G, mass, massU    = 1.0, 1.0, 1.0
@@ -294,17 +350,27 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 		k := ks[i]
 		kk := float64(k)
 		K += kk
-		clear(x)
+		// x is all zeros here (getFFT clears it; the positions written
+		// are cleared after each transform).
 		lm := f.logMGF(t0)
 		S += kk * lm
 		sumLM += kk * math.Abs(lm)
 		theta, under, thmax := 0.0, 0.0, 0.0
-		pos := mod(f.lo, n)
+		// Untilted, the factor e^{arg} = e^{−lm} is the same at every point
+		// (0·l − lm = −lm exactly), and so is its error bound.
+		ex0, rel0 := math.Exp(-lm), unit*(6*math.Abs(lm)+4)
+		pos0 := mod(f.lo, n)
+		pos := pos0
 		for j, v := range f.p {
 			if v > 0 {
-				arg := t0*float64(f.lo+j)*h - lm
-				v *= math.Exp(arg)
-				rel := unit * (3*math.Abs(arg) + 3*math.Abs(lm) + 4)
+				rel := rel0
+				if t0 == 0 {
+					v *= ex0
+				} else {
+					arg := t0*float64(f.lo+j)*h - lm
+					v *= math.Exp(arg)
+					rel = unit * (3*math.Abs(arg) + 3*math.Abs(lm) + 4)
+				}
 				thmax = math.Max(thmax, rel)
 				theta += (rel * v) * (rel * v)
 				if v < 0x1p-1022 {
@@ -317,7 +383,16 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 				pos = 0
 			}
 		}
-		l1, l2 := norms(x)
+		var l1, l2 float64
+		if len(f.p) <= n { // no two masses share a position: the norms of f's masses as placed
+			l1, l2 = norms(x[pos0:min(n, pos0+len(f.p))])
+			if r := pos0 + len(f.p) - n; r > 0 {
+				a1, a2 := norms(x[:r])
+				l1, l2 = l1+a1, math.Hypot(l2, a2)
+			}
+		} else {
+			l1, l2 = norms(x)
+		}
 		// B_i: |X_i| ≤ ‖x_i‖₁ (exact tilted masses, at most l1(1 + 2θmax + 2nu))
 		// and |X̃_i| ≤ that + 2η‖x̃_i‖₁.
 		b := l1 * (1 + 2*thmax + 2*float64(len(f.p))*unit + 2*eta) * (1 + 1e-12)
@@ -327,17 +402,43 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 		fwd += kk * eta * l2 * (1 + eta)
 		inErr += kk * (math.Sqrt(theta)*(1+1e-9) + under)
 		relc += 6*kk + 5*math.Log2(math.Max(kk, 1)) + 5 + 3
-		c := w.ft.Coefficients(w.c, x)
+		// The masses sit at [pos0, pos0 + len) mod n: transformed as the
+		// sequence nonzero on [0, a) ∪ [n − b, n) only (the same output,
+		// bit for bit, fft.CoefficientsOf), which skips the butterflies
+		// of the zeros around them.
+		a, bb := n, 0
+		switch end := pos0 + len(f.p); {
+		case len(f.p) > n:
+		case end > n:
+			a, bb = end-n, n-pos0
+		case end == n:
+			a, bb = 0, n-pos0
+		default:
+			a = end
+		}
+		c := w.ft.CoefficientsOf(w.c, x, a, bb)
+		if len(f.p) <= n {
+			clear(x[pos0:min(n, pos0+len(f.p))])
+			clear(x[:max(0, pos0+len(f.p)-n)])
+		} else {
+			clear(x)
+		}
+		// |v|^k < e^{−700} where |v|² < lim (0 for k = 1: the product's
+		// own test below then decides).
+		lim := math.Exp(-1400 / kk)
 		for m, v := range c {
-			a := math.Hypot(real(v), imag(v))
-			if logMag[m] < -700 {
+			pm := prod[m]
+			if pm == 0 {
 				continue
 			}
-			if logMag[m] += kk * math.Log(a); logMag[m] < -700 {
-				prod[m] = 0
+			if real(v)*real(v)+imag(v)*imag(v) < lim {
+				prod[m], zeroed = 0, true
 				continue
 			}
-			prod[m] *= cpow(v, k)
+			if pm *= cpow(v, k); math.Abs(real(pm))+math.Abs(imag(pm)) < tiny {
+				pm, zeroed = 0, true
+			}
+			prod[m] = pm
 		}
 		lnR += kk * f.lnR
 		if f.inf > 0 {
@@ -346,15 +447,19 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 		tail += kk * f.tail
 		qs = append(qs, math.Exp(f.lnR)*math.Max(1, sum(f.p)))
 		err1Terms = append(err1Terms, f.err1)
-	}
-	// A component zeroed when the running Σ k ln|X̃| fell below −700 has a
-	// computed product of modulus at most e^{−699}·G (later factors are at
-	// most G): that much in ℓ2 after the inverse.
-	zeroed := 0.0
-	for m := range prod {
-		if logMag[m] < -700 {
-			prod[m], zeroed = 0, math.Exp(-699)*G
+		if s.tick != nil {
+			s.tick()
 		}
+	}
+	// A component is zeroed when its computed running product, or the
+	// factor about to multiply it, has modulus below e^{−700} (no
+	// subnormal arithmetic): the computed product would have had modulus
+	// at most e^{−699}·G (every other factor is at most B_i^{k_i}, whose
+	// product is G; an underflow's error is far below e^{−700}): that much
+	// in ℓ2 after the inverse (n components, ÷√n twice, Parseval).
+	zeroedL2 := 0.0
+	if zeroed {
+		zeroedL2 = math.Exp(-699) * G
 	}
 	copy(w.c, prod)
 	y := w.ft.Sequence(x, w.c)
@@ -366,7 +471,13 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 	untilt(out.p, y, mod(lo, n), n, lo, inv, mass, massU, S, t0, h, 4*sumLM, &dropped)
 	out.tiltT, out.tiltS = t0, S
 	upTail = math.Min(1, upTail*math.Exp(S-t0*float64(hi)*h)*(1+1e-9))
-	out.below = s.massBelow(lo)
+	if t0 == 0 {
+		// The Chernoff bound that set lo bounds the mass below it (of
+		// the sum normalized by its total mass e^{ln M(0)}).
+		out.below = windowTail * math.Max(1, math.Exp(s.logMGF(0))) * (1 + 1e-9)
+	} else {
+		out.below = s.massBelow(lo)
+	}
 	if inf1m < 0 {
 		out.inf = math.Min(1, -math.Expm1(inf1m)*(1+4*unit)+4*unit)
 	}
@@ -384,6 +495,6 @@ func composeTiltedMulti(s sumDist, ks []int, maxPoints int, t0 float64) (*pmf, e
 		}
 	}
 	out.err1 *= 1 + 1e-12
-	out.errL2 = G*(inErr+fwd) + (relc*unit+2*eta)*G*(1+1e-9) + zeroed + 1e-300
+	out.errL2 = G*(inErr+fwd) + (relc*unit+2*eta)*G*(1+1e-9) + zeroedL2 + 1e-300
 	return out, nil
 }

@@ -52,6 +52,10 @@ type Options struct {
 	// Progress, if not nil, hears how far CalibrateDPSGDWith is: the noise
 	// levels accounted so far of an estimate of how many the search takes
 	// (calibrationSteps, raised when passed), from 0 to the total at the end.
+	// The Accountant's composition of several distinct mechanisms reports
+	// to it too: the mechanisms discretized and transformed so far of
+	// three per mechanism and PLD built (sound, optimistic), the total at
+	// the end.
 	Progress dp.Progress `json:"-"`
 	// SoundOnly skips the optimistic estimate: the accountants then build
 	// and compose the sound PLD alone (about a third less work for a DP-SGD
