@@ -90,7 +90,7 @@ func optNum(x float64) *float64 {
 
 // plan assembles the Plan of a solved problem. It may use perm up
 // (People.moveTo).
-func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, res *Result) *Plan {
+func (p *problem) plan(sigma float64, b Budgets, perm []int32, ev *evals, res *Result) (*Plan, error) {
 	s, t := p.s, p.s.Training
 	eta, etaSrc, _ := s.EtaRule(p.n, sigma)
 	pl := &Plan{Format: Format, Version: Version, Variant: t.Variant, N: p.n, Public: t.Public,
@@ -103,15 +103,12 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 		EtaSource: etaSrc, UtilityBound: optNum(float64(u.Bound)), UtilitySource: u.Source,
 		UniformEpsilon: res.Uniform.Epsilon, UniformDelta: res.Uniform.Delta, UniformSigma: float64(res.Uniform.Sigma),
 		UniformUtilityBound: optNum(float64(res.Uniform.Utility.Bound))}
-	for r, gr := range p.groups {
-		for t := p.firstPos(r); t <= p.lastPos(r); t++ {
-			if v := eps[t-1] / gr.eps; v > pl.Summary.MaxAchievedRatio {
-				pl.Summary.MaxAchievedRatio, pl.Summary.BindingPosition = v, t
-			}
-		}
+	var err error
+	if pl.Summary.MaxAchievedRatio, pl.Summary.BindingPosition, err = p.binding(ev); err != nil {
+		return nil, err
 	}
 	if len(p.groups) <= maxGroupsInSummary {
-		pl.Summary.Groups = p.groupResults(eps, b)
+		pl.Summary.Groups = p.groupResults(ev, b)
 	}
 	if b.People != nil && b.People.movable && b.People.Len() == len(perm) && len(b.People.Epsilon) == len(perm) {
 		pl.People = b.People.moveTo(perm, p.groups, p.oneDelta)
@@ -140,7 +137,7 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 				First: gr.first, Last: gr.first + gr.count - 1})
 		}
 	}
-	return pl
+	return pl, nil
 }
 
 // moveTo puts the people in position order in place and returns them;
@@ -170,15 +167,12 @@ func (pp *People) moveTo(perm []int32, groups []group, oneDelta bool) *People {
 }
 
 // groupResults summarises each group's achieved ε (positions are
-// contiguous, so its extremes are at the group's ends up to the numerics;
-// every position is scanned).
-func (p *problem) groupResults(eps []float64, b Budgets) []GroupResult {
+// contiguous, so its extremes are at the group's ends: every position is
+// scanned, or on the ends path the ends are read, EvaluateAllMax).
+func (p *problem) groupResults(ev *evals, b Budgets) []GroupResult {
 	out := make([]GroupResult, len(p.groups))
 	for r, gr := range p.groups {
-		lo, hi := math.Inf(1), 0.0
-		for t := p.firstPos(r); t <= p.lastPos(r); t++ {
-			lo, hi = math.Min(lo, eps[t-1]), math.Max(hi, eps[t-1])
-		}
+		lo, hi := p.extremes(ev, r)
 		g := GroupResult{First: p.firstPos(r), Last: p.lastPos(r), Epsilon: gr.eps, Delta: gr.delta,
 			AchievedMin: lo, AchievedMax: hi, SlackMin: gr.eps - hi}
 		if gr.tier >= 0 {
@@ -329,6 +323,17 @@ func (p *Plan) VerifyProgress(progress dp.Progress) (*Verification, error) {
 	if p.People == nil && p.N > verifyAllMax {
 		return p.verifyEnds(q, g)
 	}
+	if q.byEnds() {
+		// Decided at each group's ends (EvaluateAllMax) unless a target is
+		// broken: then every position is recomputed, to list them.
+		ev, err := q.evaluate(p.Sigma, p.Summary.BindingPosition)
+		if err != nil {
+			return nil, err
+		}
+		if !q.exceeds(ev, func(gr group) float64 { return gr.eps }) {
+			return p.verifiedAtEnds(q, g, ev)
+		}
+	}
 	eps, err := q.achieved(p.Sigma)
 	if err != nil {
 		return nil, err
@@ -371,10 +376,37 @@ func (p *Plan) VerifyProgress(progress dp.Progress) (*Verification, error) {
 			}
 		}
 	}
-	if v.Summary, err = p.summaryNumbers(q, eps, v); err != nil {
+	if v.Summary, err = p.summaryNumbers(q, &evals{all: eps, sigma: p.Sigma}, v); err != nil {
 		return nil, err
 	}
 	v.OK = v.ViolationCount == 0 && len(v.Summary) == 0
+	return v, nil
+}
+
+// verifiedAtEnds is Verify's answer for a plan decided at its groups' ends
+// with no target broken (EvaluateAllMax): the same groups, largest ratio
+// and summary check as from every position.
+func (p *Plan) verifiedAtEnds(q *problem, g shifted.PerPerson, ev *evals) (*Verification, error) {
+	v := &Verification{Checked: p.N, Source: g.Source(), Assumptions: g.Assumptions()}
+	claims := p.Claims()
+	if len(claims) <= maxGroupsInSummary {
+		for ci, c := range claims {
+			lo, hi := q.extremes(ev, ci)
+			gr := GroupResult{First: c.First, Last: c.Last, Epsilon: c.Epsilon, Delta: c.Delta, AchievedMin: lo, AchievedMax: hi, SlackMin: c.Epsilon - hi}
+			if p.People == nil {
+				gr.Tier = p.Tiers[ci].Name
+			}
+			v.Groups = append(v.Groups, gr)
+		}
+	}
+	var err error
+	if v.WorstRatio, v.WorstPosition, err = q.binding(ev); err != nil {
+		return nil, err
+	}
+	if v.Summary, err = p.summaryNumbers(q, ev, v); err != nil {
+		return nil, err
+	}
+	v.OK = len(v.Summary) == 0
 	return v, nil
 }
 
