@@ -13,17 +13,19 @@ import (
 // duplicates returns, for every id that repeats an earlier one, the pair
 // (index of the first occurrence, index of the repeat), ordered by the
 // repeat. Instead of a map of strings it sorts one 64-bit word per id — 32
-// bits of a seeded hash above the index — in place (sortWords), and
-// compares the ids only inside runs of equal hash bits, so it is exact:
-// equal ids have equal hashes and are always compared, and ids that merely
-// share their hash bits are told apart by the comparison. For 10⁷ random
-// ids about 10⁴ pairs share their hash bits by chance, each costing one
-// comparison.
+// bits of a seeded hash above the index — (sortHashWords, stable, so equal
+// hash bits stay in index order), and compares the ids only inside runs of
+// equal hash bits, so it is exact: equal ids have equal hashes and are
+// always compared, and ids that merely share their hash bits are told apart
+// by the comparison. For 10⁷ random ids about 10⁴ pairs share their hash
+// bits by chance, each costing one comparison.
 //
-// Its memory is bounded: the ids are split by the top bits of their hash
-// into up to dupsPasses passes (equal ids always fall in the same one), so
-// the work array holds about n/passes words (for 10⁷ ids 8 passes, 10 MB, not 80 MB);
-// each pass hashes every id again, which costs far less than the sort.
+// Its memory is bounded: every id is hashed once, in order, into 32 bits
+// (4 bytes per id); the ids are split by the top bits of those into up to
+// dupsPasses passes (equal ids always fall in the same one), so the work
+// arrays hold about n/passes words (for 10⁷ ids: 40 MB of hashes, 16
+// passes of 5 MB and a sorting buffer as large, not 80 MB), and the word of
+// an id holds the other 32 − passes bits of its hash above its index.
 func duplicates(ids *IDs) [][2]int {
 	n := ids.Len()
 	if n < 2 {
@@ -35,7 +37,6 @@ func duplicates(ids *IDs) [][2]int {
 		passes *= 2
 	}
 	pb := uint(bits.TrailingZeros(uint(passes))) // a pass is the top pb bits of the hash
-	shift := 64 - pb
 	parts := runtime.GOMAXPROCS(0)
 	if n < 50_000 {
 		parts = 1
@@ -49,13 +50,16 @@ func duplicates(ids *IDs) [][2]int {
 		}
 		wg.Wait()
 	}
+	// The top 32 bits of every id's hash, computed once, in a sequential
+	// scan of the ids (reading them sparsely, pass by pass, costs a cache
+	// miss per id).
+	hs := make([]uint32, n)
 	each(func(part, lo, hi int) {
 		c := make([]int, passes)
-		for i := lo; i < hi && passes > 1; i++ {
-			c[maphash.Bytes(seed, ids.bytes(i))>>shift]++
-		}
-		if passes == 1 {
-			c[0] = hi - lo
+		for i := lo; i < hi; i++ {
+			h := uint32(maphash.Bytes(seed, ids.bytes(i)) >> 32)
+			hs[i] = h
+			c[h>>(32-pb)]++
 		}
 		count[part] = c
 	})
@@ -68,6 +72,7 @@ func duplicates(ids *IDs) [][2]int {
 		most = max(most, total)
 	}
 	w := make([]uint64, most)
+	buf := make([]uint64, most)
 	var out [][2]int
 	const low = 1<<32 - 1
 	for pass := range passes {
@@ -78,16 +83,15 @@ func duplicates(ids *IDs) [][2]int {
 		each(func(part, lo, hi int) {
 			k := start[part]
 			for i := lo; i < hi; i++ {
-				h := maphash.Bytes(seed, ids.bytes(i))
-				if passes > 1 && int(h>>shift) != pass {
+				h := hs[i]
+				if int(h>>(32-pb)) != pass {
 					continue
 				}
-				w[k] = (h<<pb)&^low | uint64(i)
+				w[k] = uint64(h<<pb)<<32 | uint64(i)
 				k++
 			}
 		})
-		v := w[:start[parts]]
-		sortWords(v)
+		v := sortHashWords(w[:start[parts]], buf[:start[parts]]) // equal hashes in index order
 		for lo := 0; lo < len(v); {
 			hi := lo + 1
 			for hi < len(v) && v[hi]>>32 == v[lo]>>32 {
@@ -115,8 +119,41 @@ func duplicates(ids *IDs) [][2]int {
 	return out
 }
 
+// sortHashWords sorts the words a by their top 32 bits, keeping words with
+// equal top bits in their order (LSD radix sort, three passes of 11 bits,
+// through buf, which has a's length), and returns the sorted words (a or
+// buf).
+func sortHashWords(a, buf []uint64) []uint64 {
+	if len(a) < 256 {
+		slices.SortStableFunc(a, func(x, y uint64) int { return cmp.Compare(x>>32, y>>32) })
+		return a
+	}
+	src, dst := a, buf
+	const digit, mask = 11, 1<<11 - 1
+	var count [1 << digit]int
+	for sh := uint(32); sh < 64; sh += digit {
+		clear(count[:])
+		for _, x := range src {
+			count[(x>>sh)&mask]++
+		}
+		sum := 0
+		for d := range count {
+			c := count[d]
+			count[d] = sum
+			sum += c
+		}
+		for _, x := range src {
+			d := (x >> sh) & mask
+			dst[count[d]] = x
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	return src
+}
+
 // dupsPasses is the most passes duplicates makes (a power of two).
-const dupsPasses = 8
+const dupsPasses = 16
 
 // dupsPassMin is the fewest ids a pass is split down to (lowered by tests).
 var dupsPassMin = 1 << 20
@@ -124,47 +161,3 @@ var dupsPassMin = 1 << 20
 // done marks an entry of duplicates' work array that is already paired (no
 // id has index 2³²−1: MaxPeople is smaller).
 const done = ^uint64(0)
-
-// sortWords sorts a in place, without a second buffer: one in-place
-// radix pass on the top 8 bits (American flag sort: each word is swapped
-// into its bucket; 256 write positions stay in cache), then each bucket —
-// about n/256 words, which fit in cache for n = 10⁷ — by value. Sorting by
-// the whole word orders equal hash bits by index.
-func sortWords(a []uint64) {
-	const shift = 56
-	var start, next [1<<8 + 1]int
-	for _, x := range a {
-		start[x>>shift+1]++
-	}
-	for d := 1; d <= 1<<8; d++ {
-		start[d] += start[d-1]
-	}
-	copy(next[:], start[:])
-	for d := 0; d < 1<<8; d++ {
-		for next[d] < start[d+1] {
-			x := a[next[d]]
-			dd := int(x >> shift)
-			if dd == d {
-				next[d]++
-				continue
-			}
-			a[next[d]], a[next[dd]] = a[next[dd]], x
-			next[dd]++
-		}
-	}
-	sortBuckets := func(lo, hi int) {
-		for d := lo; d < hi; d++ {
-			slices.Sort(a[start[d]:start[d+1]])
-		}
-	}
-	parts := runtime.GOMAXPROCS(0)
-	if len(a) < 1<<16 || parts < 2 {
-		sortBuckets(0, 1<<8)
-		return
-	}
-	var wg sync.WaitGroup
-	for p := 0; p < parts; p++ {
-		wg.Go(func() { sortBuckets(256*p/parts, 256*(p+1)/parts) })
-	}
-	wg.Wait()
-}
