@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
 
 	"github.com/privamp/privamp/dp"
@@ -642,33 +643,35 @@ func (p *Plan) WriteTo(w io.Writer) (int64, error) {
 	hb = bytes.TrimRight(hb, "\n ")
 	cw.Write(hb)
 	cw.Write([]byte(",\n  \"people\": {\n    \"id\": ["))
-	var buf []byte
-	for i := range people.Len() {
-		buf = buf[:0]
-		if i > 0 {
-			buf = append(buf, ',')
+	writeChunks(cw, people.Len(), func(buf []byte, lo, hi int) []byte {
+		for i := lo; i < hi; i++ {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendJSONString(buf, people.ID.At(i))
 		}
-		buf = appendJSONString(buf, people.ID.At(i))
-		cw.Write(buf)
-	}
+		return buf
+	})
 	floats := func(name string, xs []float64) {
 		cw.Write([]byte("],\n    \"" + name + "\": ["))
 		// A plan's budgets take few values, in runs: the text of the last
 		// one is reused while the value repeats (same bits).
-		var last []byte
-		var lastBits uint64
-		for i, x := range xs {
-			if i == 0 || math.Float64bits(x) != lastBits {
-				last = strconv.AppendFloat(last[:0], x, 'g', -1, 64)
-				lastBits = math.Float64bits(x)
+		writeChunks(cw, len(xs), func(buf []byte, lo, hi int) []byte {
+			var last []byte
+			var lastBits uint64
+			for i := lo; i < hi; i++ {
+				x := xs[i]
+				if i == lo || math.Float64bits(x) != lastBits {
+					last = strconv.AppendFloat(last[:0], x, 'g', -1, 64)
+					lastBits = math.Float64bits(x)
+				}
+				if i > 0 {
+					buf = append(buf, ',')
+				}
+				buf = append(buf, last...)
 			}
-			buf = buf[:0]
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = append(buf, last...)
-			cw.Write(buf)
-		}
+			return buf
+		})
 	}
 	floats("epsilon", people.Epsilon)
 	if people.Delta != nil {
@@ -676,6 +679,61 @@ func (p *Plan) WriteTo(w io.Writer) (int64, error) {
 	}
 	cw.Write([]byte("]\n  }\n}\n"))
 	return cw.n, cw.flush()
+}
+
+// writeChunk is the number of list elements writeChunks formats at once.
+const writeChunk = 1 << 16
+
+// writeChunks writes to cw, in order, the text format appends to buf for
+// each chunk [lo, hi) of [0, n) (writeChunk elements), formatting up to
+// GOMAXPROCS chunks at once and a few ahead of the writing, so a list of
+// 10⁷ elements is formatted on all cores while memory holds a few chunks.
+func writeChunks(cw *countWriter, n int, format func(buf []byte, lo, hi int) []byte) {
+	workers := runtime.GOMAXPROCS(0)
+	if n <= writeChunk || workers < 2 {
+		var buf []byte
+		for lo := 0; lo < n; lo += writeChunk {
+			buf = format(buf[:0], lo, min(n, lo+writeChunk))
+			cw.Write(buf)
+		}
+		return
+	}
+	type job struct {
+		lo, hi int
+		out    chan []byte
+	}
+	jobs := make(chan job)
+	queue := make(chan job, 2*workers) // in order, for the writer
+	free := make(chan []byte, 3*workers)
+	go func() {
+		for lo := 0; lo < n; lo += writeChunk {
+			j := job{lo, min(n, lo+writeChunk), make(chan []byte, 1)}
+			queue <- j
+			jobs <- j
+		}
+		close(jobs)
+		close(queue)
+	}()
+	for range workers {
+		go func() {
+			for j := range jobs {
+				var buf []byte
+				select {
+				case buf = <-free:
+				default:
+				}
+				j.out <- format(buf[:0], j.lo, j.hi)
+			}
+		}()
+	}
+	for j := range queue {
+		buf := <-j.out
+		cw.Write(buf)
+		select {
+		case free <- buf:
+		default:
+		}
+	}
 }
 
 func appendJSONString(buf []byte, s string) []byte {
