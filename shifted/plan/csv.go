@@ -120,6 +120,7 @@ type peopleReader struct {
 	bad                   dp.Errors
 	marks                 []lineMark // file line of every row (lineOf)
 	size                  int64      // bytes of input when known, else −1
+	nums                  budgetNums // the sequential path's last ε and δ parsed
 	consumed              int64      // bytes the fast path has split
 }
 
@@ -271,7 +272,7 @@ func (pr *peopleReader) setHeader(header []string) error {
 
 // row checks one data row and keeps it, or records why it is invalid.
 func (pr *peopleReader) row(line int, rec [][]byte) {
-	id, eps, del, bad := pr.check(line, rec)
+	id, eps, del, bad := pr.check(line, rec, &pr.nums)
 	if bad != nil {
 		pr.bad = append(pr.bad, bad)
 		return
@@ -280,9 +281,9 @@ func (pr *peopleReader) row(line int, rec [][]byte) {
 }
 
 // check checks one data row: its id (a view of rec), ε and δ (0: the
-// default), or why it is invalid. It only reads pr's header columns, so
-// the blocks of readParallel call it concurrently.
-func (pr *peopleReader) check(line int, rec [][]byte) (id []byte, eps, del float64, bad *dp.Error) {
+// default), or why it is invalid. It only reads pr's header columns (and
+// the caller's nums), so the blocks of readParallel call it concurrently.
+func (pr *peopleReader) check(line int, rec [][]byte, nums *budgetNums) (id []byte, eps, del float64, bad *dp.Error) {
 	if len(rec) < pr.need {
 		var miss []string
 		for _, c := range []struct {
@@ -304,7 +305,7 @@ func (pr *peopleReader) check(line int, rec [][]byte) (id []byte, eps, del float
 		msgs = append(msgs, "empty id")
 	}
 	raw := bytes.TrimSpace(rec[pr.epsCol])
-	eps, err := parseBudget(raw)
+	eps, err := nums.eps.parse(raw)
 	switch {
 	case err != nil:
 		msgs = append(msgs, fmt.Sprintf("epsilon %q is not a number", raw))
@@ -315,7 +316,7 @@ func (pr *peopleReader) check(line int, rec [][]byte) (id []byte, eps, del float
 	}
 	if pr.hasDelta {
 		if s := bytes.TrimSpace(rec[pr.delCol]); len(s) > 0 {
-			d, err := parseBudget(s)
+			d, err := nums.del.parse(s)
 			switch {
 			case err != nil:
 				msgs = append(msgs, fmt.Sprintf("delta %q is not a number", s))
@@ -393,6 +394,29 @@ func (pr *peopleReader) finish() (*People, error) {
 	p.markChecked()
 	p.movable = true
 	return p, nil
+}
+
+// budgetNums are the last ε and δ texts a reader parsed, with their
+// values: a people CSV's budgets take few values, often in runs, and a
+// repeated text is not parsed again.
+type budgetNums struct{ eps, del lastBudget }
+
+// lastBudget is the last text parseBudget parsed and its result.
+type lastBudget struct {
+	raw []byte
+	v   float64
+	err error
+	ok  bool
+}
+
+// parse is parseBudget(b), reusing the last result when b repeats its text.
+func (c *lastBudget) parse(b []byte) (float64, error) {
+	if c.ok && bytes.Equal(b, c.raw) {
+		return c.v, c.err
+	}
+	c.v, c.err = parseBudget(b)
+	c.raw, c.ok = append(c.raw[:0], b...), true
+	return c.v, c.err
 }
 
 // parseBudget parses a number, refusing hexadecimal floats and

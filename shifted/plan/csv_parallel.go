@@ -44,14 +44,20 @@ func (pr *peopleReader) parseBlock(b *csvBlock) {
 	b.ids, b.ends, b.eps, b.del, b.lines, b.bad = b.ids[:0], b.ends[:0], b.eps[:0], b.del[:0], b.lines[:0], b.bad[:0]
 	b.hasDel, b.quoteLine, b.quoteOff = false, 0, 0
 	data, line := b.data, b.line0
+	// The start of the first line with a double quote (none: past the end).
+	quote := len(data) + 1
+	if q := bytes.IndexByte(data, '"'); q >= 0 {
+		quote = bytes.LastIndexByte(data[:q], '\n') + 1
+	}
 	var fields [][]byte
+	var nums budgetNums
 	for off := 0; off < len(data); {
 		text, next := data[off:], len(data)
 		if nl := bytes.IndexByte(text, '\n'); nl >= 0 {
 			text, next = text[:nl], off+nl+1
 		}
 		line++
-		if bytes.IndexByte(text, '"') >= 0 {
+		if off == quote {
 			b.quoteLine, b.quoteOff = line, off
 			return
 		}
@@ -72,7 +78,7 @@ func (pr *peopleReader) parseBlock(b *csvBlock) {
 			fields = append(fields, text[:i])
 			text = text[i+1:]
 		}
-		id, eps, del, bad := pr.check(line, fields)
+		id, eps, del, bad := pr.check(line, fields, &nums)
 		if bad != nil {
 			b.bad = append(b.bad, bad)
 			continue

@@ -22,10 +22,11 @@ import (
 //
 // Its memory is bounded: every id is hashed once, in order, into 32 bits
 // (4 bytes per id); the ids are split by the top bits of those into up to
-// dupsPasses passes (equal ids always fall in the same one), so the work
-// arrays hold about n/passes words (for 10⁷ ids: 40 MB of hashes, 16
-// passes of 5 MB and a sorting buffer as large, not 80 MB), and the word of
-// an id holds the other 32 − passes bits of its hash above its index.
+// dupsPasses passes (equal ids always fall in the same one), run on
+// GOMAXPROCS goroutines, each with work arrays of about n/passes words
+// (for 10⁷ ids: 40 MB of hashes, and 5 MB and a sorting buffer as large per
+// goroutine, not 80 MB); the word of an id holds the other 32 − log₂ passes
+// bits of its hash above its index.
 func duplicates(ids *IDs) [][2]int {
 	n := ids.Len()
 	if n < 2 {
@@ -71,49 +72,32 @@ func duplicates(ids *IDs) [][2]int {
 		}
 		most = max(most, total)
 	}
-	w := make([]uint64, most)
-	buf := make([]uint64, most)
-	var out [][2]int
-	const low = 1<<32 - 1
-	for pass := range passes {
-		start := make([]int, parts+1)
-		for part := range parts {
-			start[part+1] = start[part] + count[part][pass]
-		}
-		each(func(part, lo, hi int) {
-			k := start[part]
-			for i := lo; i < hi; i++ {
-				h := hs[i]
-				if int(h>>(32-pb)) != pass {
-					continue
+	// The passes run on parts goroutines at once, each with its own work
+	// arrays, filled in index order by a scan of hs.
+	outs := make([][][2]int, parts)
+	var wg sync.WaitGroup
+	for part := range parts {
+		wg.Go(func() {
+			w := make([]uint64, most)
+			buf := make([]uint64, most)
+			for pass := part; pass < passes; pass += parts {
+				k := 0
+				for i, h := range hs {
+					if passes > 1 && int(h>>(32-pb)) != pass {
+						continue
+					}
+					w[k] = uint64(h<<pb)<<32 | uint64(i)
+					k++
 				}
-				w[k] = uint64(h<<pb)<<32 | uint64(i)
-				k++
+				v := sortHashWords(w[:k], buf[:k], 32+pb) // equal hashes in index order
+				outs[part] = pairEqual(ids, v, outs[part])
 			}
 		})
-		v := sortHashWords(w[:start[parts]], buf[:start[parts]]) // equal hashes in index order
-		for lo := 0; lo < len(v); {
-			hi := lo + 1
-			for hi < len(v) && v[hi]>>32 == v[lo]>>32 {
-				hi++
-			}
-			// Equal hash bits, in index order: pair every repeat with the
-			// first equal id (marking it done, so k copies of one id cost
-			// O(k)).
-			for a := lo; a < hi-1; a++ {
-				if v[a] == done {
-					continue
-				}
-				ia := int(v[a] & low)
-				for b := a + 1; b < hi; b++ {
-					if v[b] != done && bytes.Equal(ids.bytes(ia), ids.bytes(int(v[b]&low))) {
-						out = append(out, [2]int{ia, int(v[b] & low)})
-						v[b] = done
-					}
-				}
-			}
-			lo = hi
-		}
+	}
+	wg.Wait()
+	var out [][2]int
+	for _, o := range outs {
+		out = append(out, o...)
 	}
 	slices.SortFunc(out, func(a, b [2]int) int { return cmp.Compare(a[1], b[1]) })
 	if n >= 1<<22 {
@@ -127,26 +111,56 @@ func duplicates(ids *IDs) [][2]int {
 	return out
 }
 
-// sortHashWords sorts the words a by their top 32 bits, keeping words with
-// equal top bits in their order (LSD radix sort, three passes of 11 bits,
-// through buf, which has a's length), and returns the sorted words (a or
-// buf).
-func sortHashWords(a, buf []uint64) []uint64 {
+// pairEqual appends to out the pairs (first occurrence, repeat) among the
+// words v (sorted by their top 32 bits, equal ones in index order; the low
+// 32 bits are ids' indices): it compares ids only inside runs of equal top
+// bits, pairing every repeat with the first equal id (and marking it done,
+// so k copies of one id cost O(k)).
+func pairEqual(ids *IDs, v []uint64, out [][2]int) [][2]int {
+	const low = 1<<32 - 1
+	for lo := 0; lo < len(v); {
+		hi := lo + 1
+		for hi < len(v) && v[hi]>>32 == v[lo]>>32 {
+			hi++
+		}
+		for a := lo; a < hi-1; a++ {
+			if v[a] == done {
+				continue
+			}
+			ia := int(v[a] & low)
+			for b := a + 1; b < hi; b++ {
+				if v[b] != done && bytes.Equal(ids.bytes(ia), ids.bytes(int(v[b]&low))) {
+					out = append(out, [2]int{ia, int(v[b] & low)})
+					v[b] = done
+				}
+			}
+		}
+		lo = hi
+	}
+	return out
+}
+
+// sortHashWords sorts the words a by their bits from, and above, bit
+// lowBit (≥ 32: the bits below it are an index, and lowBit..63 the key),
+// keeping words with equal keys in their order (LSD radix sort, digits of
+// up to 14 bits, through buf, which has a's length), and returns the
+// sorted words (a or buf).
+func sortHashWords(a, buf []uint64, lowBit uint) []uint64 {
 	if len(a) < 256 {
-		slices.SortStableFunc(a, func(x, y uint64) int { return cmp.Compare(x>>32, y>>32) })
+		slices.SortStableFunc(a, func(x, y uint64) int { return cmp.Compare(x>>lowBit, y>>lowBit) })
 		return a
 	}
 	src, dst := a, buf
-	const digit, mask = 11, 1<<11 - 1
-	var count [1 << digit]int
-	for sh := uint(32); sh < 64; sh += digit {
-		clear(count[:])
+	const digit = 14
+	count := make([]int, 1<<digit)
+	for sh := lowBit; sh < 64; sh += digit {
+		mask := uint64(1)<<min(digit, 64-sh) - 1
+		clear(count)
 		for _, x := range src {
 			count[(x>>sh)&mask]++
 		}
 		sum := 0
-		for d := range count {
-			c := count[d]
+		for d, c := range count {
 			count[d] = sum
 			sum += c
 		}

@@ -24,10 +24,13 @@ func TestSortHashWords(t *testing.T) {
 			for i := range a {
 				a[i] = r.Uint64() & mask
 			}
-			want := slices.Clone(a)
-			slices.SortStableFunc(want, func(x, y uint64) int { return cmp.Compare(x>>32, y>>32) })
-			if got := sortHashWords(a, make([]uint64, n)); !slices.Equal(got, want) {
-				t.Fatalf("n = %d, mask %x: not sorted stably", n, mask)
+			for _, lowBit := range []uint{32, 36} {
+				b := slices.Clone(a)
+				want := slices.Clone(a)
+				slices.SortStableFunc(want, func(x, y uint64) int { return cmp.Compare(x>>lowBit, y>>lowBit) })
+				if got := sortHashWords(b, make([]uint64, n), lowBit); !slices.Equal(got, want) {
+					t.Fatalf("n = %d, mask %x, key from bit %d: not sorted stably", n, mask, lowBit)
+				}
 			}
 		}
 	}
