@@ -86,6 +86,15 @@ func TestEndsMatchEveryPosition(t *testing.T) {
 		}
 		resA, fileA, outA, verA, brA := run(false)
 		resE, fileE, outE, verE, brE := run(true)
+		// The ends path says so in its sources; otherwise the same bytes.
+		n0 := fmt.Sprintf("n = %d \\u003e 0 with one δ", n)
+		endsReport := "every person's ε bounded with package shifted at σ, η and their δ: " + n0 + ", so each budget group's ε is recomputed at its two ends and bounds the rest, since ε_t is monotone in t (proof at plan.EvaluateAllMax); "
+		endsVerify := "; " + n0 + ": each group decided at its two ends, since ε_t is monotone in t (PerPerson.Monotone; proof at plan.EvaluateAllMax)"
+		if !bytes.Contains(outE, []byte(endsReport)) || !bytes.Contains(verE, []byte(endsVerify)) {
+			t.Fatalf("%s: the ends path's sources do not say so: %s", name, verE)
+		}
+		outE = bytes.ReplaceAll(outE, []byte(endsReport), []byte("every person's ε recomputed with package shifted at σ, η and their δ; "))
+		verE = bytes.ReplaceAll(verE, []byte(endsVerify), nil)
 		for _, c := range []struct {
 			what string
 			a, e []byte

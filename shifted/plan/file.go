@@ -388,7 +388,8 @@ func (p *Plan) VerifyProgress(progress dp.Progress) (*Verification, error) {
 // with no target broken (EvaluateAllMax): the same groups, largest ratio
 // and summary check as from every position.
 func (p *Plan) verifiedAtEnds(q *problem, g shifted.PerPerson, ev *evals) (*Verification, error) {
-	v := &Verification{Checked: p.N, Source: g.Source(), Assumptions: g.Assumptions()}
+	v := &Verification{Checked: p.N, Source: g.Source() + fmt.Sprintf("; n = %d > %d with one δ: each group decided at its two ends, since ε_t is monotone in t (PerPerson.Monotone; proof at plan.EvaluateAllMax)", p.N, evaluateAllMax),
+		Assumptions: g.Assumptions()}
 	claims := p.Claims()
 	if len(claims) <= maxGroupsInSummary {
 		for ci, c := range claims {

@@ -60,8 +60,9 @@ type Result struct {
 	Plan     *Plan     `json:"-"`
 	Achieved []float64 `json:"-"`
 
-	opt Options
-	p   *problem // the solved problem (for AchievedAll)
+	opt    Options
+	p      *problem // the solved problem (for AchievedAll)
+	byEnds bool     // decided at each group's ends (EvaluateAllMax)
 }
 
 // AchievedAll returns ε of the person at each position 1..n (Achieved,
@@ -216,7 +217,7 @@ func Make(o Options, b Budgets) (*Result, error) {
 		if sigma, ev, err = p.solve(sigma); err != nil {
 			return nil, err
 		}
-		res.Achieved, res.p = ev.all, p
+		res.Achieved, res.p, res.byEnds = ev.all, p, ev.all == nil
 	}
 	if capOK && sigma > capSigma { // also through the verification's last ulps
 		res.Infeasible, err = p.infeasible(sigma, capSigma, capField, capSrc, b, perm)
