@@ -145,7 +145,8 @@ func newProblem(s Options, b Budgets) (*problem, []int32, error) {
 		}
 		// perm is stable: ties keep the input order.
 		var few bool
-		perm, few = orderFewKeys(m, key, 64)
+		var sizes []int
+		perm, sizes, few = orderFewKeys(m, key, 64)
 		if !few {
 			if keys == nil {
 				fill(key)
@@ -184,6 +185,17 @@ func newProblem(s Options, b Budgets) (*problem, []int32, error) {
 			}
 		}
 		same := func(a, b int) bool { return eps(a) == eps(b) && (p.oneDelta || del(a) == del(b)) }
+		if few && p.oneDelta {
+			// The groups are the key's values: runs of one ε.
+			p.groups = make([]group, 0, len(sizes))
+			pos := 0
+			for _, c := range sizes {
+				p.groups = append(p.groups, group{eps: eps(pos), delta: def, count: int64(c), first: int64(pos) + 1, tier: -1})
+				pos += c
+			}
+			p.prepare()
+			return p, perm, nil
+		}
 		ng := 1
 		for pos := 1; pos < m; pos++ {
 			if !same(pos-1, pos) {
