@@ -296,5 +296,6 @@ func (pr *peopleReader) readParallel(r io.Reader) (*People, error) {
 	if readErr != nil && !pr.full {
 		return nil, readErr
 	}
+	pending, free = nil, nil // garbage for finish's repeat check to reuse
 	return pr.finish()
 }

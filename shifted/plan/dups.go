@@ -23,14 +23,21 @@ import (
 // Its memory is bounded: every id is hashed once, in order, into 32 bits
 // (4 bytes per id); the ids are split by the top bits of those into up to
 // dupsPasses passes (equal ids always fall in the same one), run on
-// GOMAXPROCS goroutines, each with work arrays of about n/passes words
-// (for 10⁷ ids: 40 MB of hashes, and 5 MB and a sorting buffer as large per
-// goroutine, not 80 MB); the word of an id holds the other 32 − log₂ passes
+// GOMAXPROCS goroutines, two to a scan of the hashes, each goroutine with
+// work arrays of about n/passes words (for 10⁷ ids: 40 MB of hashes, and
+// per goroutine two arrays of 5 MB and a sorting buffer as large, not 80
+// MB); the word of an id holds the other 32 − log₂ passes
 // bits of its hash above its index.
 func duplicates(ids *IDs) [][2]int {
 	n := ids.Len()
 	if n < 2 {
 		return nil
+	}
+	if n >= 1<<22 {
+		// Collect the caller's garbage (a reader's buffers) first, so that
+		// the work arrays below reuse its memory instead of adding to the
+		// process's peak.
+		runtime.GC()
 	}
 	seed := maphash.MakeSeed()
 	passes := 1
@@ -72,25 +79,38 @@ func duplicates(ids *IDs) [][2]int {
 		}
 		most = max(most, total)
 	}
-	// The passes run on parts goroutines at once, each with its own work
-	// arrays, filled in index order by a scan of hs.
+	// The passes run on parts goroutines at once, two passes to a scan of
+	// hs, each goroutine with its own work arrays, filled in index order.
 	outs := make([][][2]int, parts)
 	var wg sync.WaitGroup
 	for part := range parts {
 		wg.Go(func() {
-			w := make([]uint64, most)
+			var w [2][]uint64
+			w[0] = make([]uint64, most)
 			buf := make([]uint64, most)
-			for pass := part; pass < passes; pass += parts {
-				k := 0
-				for i, h := range hs {
-					if passes > 1 && int(h>>(32-pb)) != pass {
-						continue
-					}
-					w[k] = uint64(h<<pb)<<32 | uint64(i)
-					k++
+			for pass := part; pass < passes; pass += 2 * parts {
+				two := pass+parts < passes
+				if two && w[1] == nil {
+					w[1] = make([]uint64, most)
 				}
-				v := sortHashWords(w[:k], buf[:k], 32+pb) // equal hashes in index order
-				outs[part] = pairEqual(ids, v, outs[part])
+				var k [2]int
+				for i, h := range hs {
+					q := int(h >> (32 - pb))
+					switch {
+					case q == pass:
+						w[0][k[0]] = uint64(h<<pb)<<32 | uint64(i)
+						k[0]++
+					case two && q == pass+parts:
+						w[1][k[1]] = uint64(h<<pb)<<32 | uint64(i)
+						k[1]++
+					}
+				}
+				for j := range 2 {
+					if j == 0 || two {
+						v := sortHashWords(w[j][:k[j]], buf[:k[j]], 32+pb) // equal hashes in index order
+						outs[part] = pairEqual(ids, v, outs[part])
+					}
+				}
 			}
 		})
 	}
@@ -101,7 +121,7 @@ func duplicates(ids *IDs) [][2]int {
 	}
 	slices.SortFunc(out, func(a, b [2]int) int { return cmp.Compare(a[1], b[1]) })
 	if n >= 1<<22 {
-		// The work arrays (for 10⁷ ids 50 MB) are garbage now, and the
+		// The work arrays (for 10⁷ ids 70 MB) are garbage now, and the
 		// collector's next goal is twice the live heap: without a
 		// collection here a caller's next allocations (Make's order, a
 		// plan's) add to the process's peak instead of reusing them. The
