@@ -737,9 +737,18 @@ func writeChunks(cw *countWriter, n int, format func(buf []byte, lo, hi int) []b
 	}
 }
 
+// jsonPlain marks the bytes a JSON string holds as they are (encoding/json's
+// output, with its HTML escaping): printable ASCII but ", \, <, > and &.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 func appendJSONString(buf []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+		if !jsonPlain[s[i]] {
 			b, _ := json.Marshal(s)
 			return append(buf, b...)
 		}

@@ -404,3 +404,15 @@ func TestWriteToParallelSameBytes(t *testing.T) {
 		t.Fatalf("the written lists do not read back: %v", err)
 	}
 }
+
+// TestJSONPlain: the table of bytes written as they are agrees with
+// encoding/json on every byte.
+func TestJSONPlain(t *testing.T) {
+	for c := range 256 {
+		s := string([]byte{'a', byte(c)})
+		want, _ := json.Marshal(s)
+		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
+			t.Errorf("byte %#x: %s, encoding/json %s", c, got, want)
+		}
+	}
+}
