@@ -66,9 +66,22 @@ func (e *evals) eps(t int64) float64 {
 }
 
 // byEnds reports whether the problem is decided at its groups' ends:
-// more than evaluateAllMax positions, one δ and a guarantee monotone in t.
+// more than evaluateAllMax positions, one δ, and groups whose end windows
+// hold at most an eighth of the positions (10⁷ people with 10⁷ different
+// budgets are computed at every position, as before).
 func (p *problem) byEnds() bool {
-	return p.oneDelta && p.total() > evaluateAllMax && p.total() <= shifted.MaxAll
+	n := p.total()
+	if !p.oneDelta || n <= evaluateAllMax || n > shifted.MaxAll || int64(len(p.groups)) > n/16 {
+		return false
+	}
+	var w int64
+	for r := range p.groups {
+		for _, last := range [2]bool{false, true} {
+			lo, hi := p.endWindow(r, last)
+			w += hi - lo + 1
+		}
+	}
+	return w <= n/8
 }
 
 // evaluate returns ε at σ: at every position, or on the ends path at

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -121,4 +122,26 @@ func TestEndsMatchEveryPosition(t *testing.T) {
 		}
 	}
 	t.Logf("%d plans, %d comparisons", trials, checks)
+}
+
+// TestEndsNotForManyGroups: a plan whose groups are many (here every
+// person has their own budget) is computed at every position whatever its
+// size: its ends would be most of its positions.
+func TestEndsNotForManyGroups(t *testing.T) {
+	defer func(m int64) { evaluateAllMax = m }(evaluateAllMax)
+	evaluateAllMax = 0
+	n := 400
+	pp := &People{Epsilon: make([]float64, n)}
+	for i := range pp.Epsilon {
+		pp.ID.Append("p" + strconv.Itoa(i))
+		pp.Epsilon[i] = 1 + float64(i)/100
+	}
+	res, err := Make(baseSetting(PNSGD), Budgets{People: pp})
+	if err != nil || res.Achieved == nil || res.byEnds {
+		t.Fatalf("%v: every position should be computed (Achieved %v)", err, res != nil && res.Achieved != nil)
+	}
+	pp.Epsilon = slices.Repeat([]float64{1}, n)
+	if res, err = Make(baseSetting(PNSGD), Budgets{People: pp}); err != nil || res.Achieved != nil || !res.byEnds {
+		t.Fatalf("%v: one group should be decided at its ends", err)
+	}
 }
