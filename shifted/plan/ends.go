@@ -7,9 +7,10 @@ import (
 )
 
 // EvaluateAllMax is the most positions whose ε Make and Verify compute one
-// by one. A longer plan whose people share one δ is decided at each budget
-// group's two ends instead (evals), which is exact by the monotonicity of
-// ε_t in t:
+// by one. A longer plan whose people share one δ, with few budget groups
+// (byEnds: their end windows hold at most an eighth of the positions), is
+// decided at each group's two ends instead (evals), which is exact by the
+// monotonicity of ε_t in t:
 //
 // Claim. Let a group hold positions f..l, all with the target (ε, δ), and
 // let the guarantee's curves satisfy ε_t(α) ≤ ε_l(α) for every order α and
