@@ -55,8 +55,8 @@ type Result struct {
 	// Plan is the schedule (nil when infeasible); Achieved is ε of the
 	// person at each position 1..n at their δ, recomputed with package
 	// shifted, or nil for a plan of more than EvaluateAllMax people with
-	// one δ, which Make decides at each group's ends (AchievedAll computes
-	// them all). Neither is part of the JSON (Plan.WriteTo writes the plan).
+	// one δ in few groups, which Make decides at each group's ends
+	// (AchievedAll computes them all). Neither is part of the JSON (Plan.WriteTo writes the plan).
 	Plan     *Plan     `json:"-"`
 	Achieved []float64 `json:"-"`
 
