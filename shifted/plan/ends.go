@@ -231,8 +231,17 @@ func (p *problem) binding(e *evals) (float64, int64, error) {
 	if br < 0 || p.mono <= 0 {
 		return best, pos, nil
 	}
-	v, first := e.eps(pos), p.firstPos(br)
+	v, first, from := e.eps(pos), p.firstPos(br), pos
 	for pos > first {
+		if from-pos > 1<<16 {
+			// A long run of equal ε (not met in practice): every position,
+			// as the other path does, rather than chunk by chunk.
+			all, err := p.achieved(e.sigma)
+			if err != nil {
+				return 0, 0, err
+			}
+			return p.binding(&evals{all: all, sigma: e.sigma})
+		}
 		lo := max(first, pos-4096)
 		ts := make([]int64, 0, pos-lo)
 		for t := lo; t < pos; t++ {
