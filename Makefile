@@ -10,8 +10,13 @@ FUZZTIME ?= 20s
 
 all: lint test build
 
+# CGO_ENABLED=0: a static binary. privamp uses no cgo, but cobra's flag
+# package links net, which with cgo on makes the binary load libc through the
+# dynamic linker at every start: about 1.5 ms, a third of `privamp version`
+# (BENCHMARKS.md, "Start-up, third pass"). -tags minimal: gonum/plot without
+# its PDF, EPS and TeX writers, which privamp never offers.
 build:
-	$(GO) build -tags minimal -ldflags "-X main.commit=$$(git rev-parse HEAD 2>/dev/null)" -o $(BIN) ./cmd/privamp
+	CGO_ENABLED=0 $(GO) build -tags minimal -ldflags "-X main.commit=$$(git rev-parse HEAD 2>/dev/null)" -o $(BIN) ./cmd/privamp
 
 # privamp's main job with embedded defaults.
 run:

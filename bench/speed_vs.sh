@@ -29,7 +29,8 @@ if [ ! -d "$DPA/python/dp_accounting" ]; then
 	mkdir -p "$DPA" && git --git-dir="$DPA_GIT" archive HEAD python/dp_accounting | tar -x -C "$DPA"
 fi
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3), commit $(git rev-parse --short HEAD)"
-go build -ldflags "-X main.commit=$(git rev-parse HEAD)" -o "$OUT/privamp" ./cmd/privamp
+# privamp as `make build` builds it (static, -tags minimal: README, "Set-up")
+CGO_ENABLED=0 go build -tags minimal -ldflags "-X main.commit=$(git rev-parse HEAD)" -o "$OUT/privamp" ./cmd/privamp
 go build -buildmode=c-shared -o "$OUT/libprivamp.so" ./python/_native
 go test -c -o "$OUT/pld.test" ./composition/pld
 

@@ -11,7 +11,10 @@ import (
 
 // ErrK is returned when the number of compositions is not a positive integer
 // in [1, MaxK].
-var ErrK = fmt.Errorf("k must be an integer in [1, %d]", MaxK)
+// Its text is a constant (TestErrKText checks it against MaxK): formatting
+// it at initialisation brought fmt's code into every privamp process's
+// start-up (issue 27).
+var ErrK = errors.New("k must be an integer in [1, 10000000]")
 
 // MaxK is the largest number of compositions the package accepts.
 const MaxK = 10_000_000

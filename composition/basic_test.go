@@ -68,3 +68,10 @@ func ExampleBasic() {
 	fmt.Printf("(%g, %g)\n", g.Epsilon, g.Delta)
 	// Output: (0.75, 1e-06)
 }
+
+// TestErrKText checks that ErrK's constant text states MaxK.
+func TestErrKText(t *testing.T) {
+	if want := fmt.Sprintf("k must be an integer in [1, %d]", MaxK); ErrK.Error() != want {
+		t.Errorf("ErrK = %q, want %q", ErrK.Error(), want)
+	}
+}

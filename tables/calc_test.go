@@ -57,22 +57,22 @@ func TestCalculators(t *testing.T) {
 // The defaults a table reports are the ones it uses: Params names its
 // defaults as its fields (strong_convexity), and so do the tables' Uses.
 func TestRelevantDefaultsNames(t *testing.T) {
-	ev, err := tableBST14.EvaluateGiven(Params{N: 1e4, D: 10, Epsilon: 1, Delta: 1e-6}, map[string]bool{"n": true, "dimension": true, "epsilon": true, "delta": true})
+	ev, err := tableBST14().EvaluateGiven(Params{N: 1e4, D: 10, Epsilon: 1, Delta: 1e-6}, map[string]bool{"n": true, "dimension": true, "epsilon": true, "delta": true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	found := false
-	for _, d := range tableBST14.Describe(ev).Defaults {
+	for _, d := range tableBST14().Describe(ev).Defaults {
 		found = found || len(d) > 16 && d[:16] == "strong_convexity"
 	}
 	if !found {
-		t.Errorf("bst14's defaults lack strong_convexity: %v", tableBST14.Describe(ev).Defaults)
+		t.Errorf("bst14's defaults lack strong_convexity: %v", tableBST14().Describe(ev).Defaults)
 	}
-	_, err = tableBST14.EvaluateGiven(Params{N: 1e4, Epsilon: 1, Delta: 1e-6}, map[string]bool{"n": true, "epsilon": true, "delta": true})
+	_, err = tableBST14().EvaluateGiven(Params{N: 1e4, Epsilon: 1, Delta: 1e-6}, map[string]bool{"n": true, "epsilon": true, "delta": true})
 	if fe, ok := field.As(err); !ok || fe.Field != "dimension" {
 		t.Errorf("missing dimension: %v", err)
 	}
-	_, err = tableBST14.EvaluateGiven(Params{N: 1e4, D: 10, Epsilon: 1, Delta: 1e-6}, map[string]bool{"n": true, "dimension": true, "epsilon": true, "delta": true, "lipschitz": true})
+	_, err = tableBST14().EvaluateGiven(Params{N: 1e4, D: 10, Epsilon: 1, Delta: 1e-6}, map[string]bool{"n": true, "dimension": true, "epsilon": true, "delta": true, "lipschitz": true})
 	if fe, ok := field.As(err); !ok || fe.Field != "lipschitz" {
 		t.Errorf("lipschitz given as 0: %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Kind says what a column holds.
@@ -385,16 +386,16 @@ func fmtG(x float64) string {
 	return fmt.Sprintf("%.6g", x)
 }
 
-var registry []*Table
-
-func register(t *Table) *Table {
-	registry = append(registry, t)
-	return t
-}
+// registry builds the catalogued tables on first use. They are closures and
+// cells that only the commands printing or evaluating a table need, so they
+// are not built at every start of the binary (issue 27: start-up).
+var registry = sync.OnceValue(func() []*Table {
+	return []*Table{tableBST14(), tableFMTT18(), tableGGP(), tableGTU1(), tableGTU2(), tableLR()}
+})
 
 // All returns the tables in a fixed order (by seed, then name).
 func All() []*Table {
-	out := append([]*Table(nil), registry...)
+	out := append([]*Table(nil), registry()...)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Seed != out[j].Seed {
 			return out[i].Seed < out[j].Seed
@@ -406,7 +407,7 @@ func All() []*Table {
 
 // Lookup returns the table with the given name or alias.
 func Lookup(name string) (*Table, bool) {
-	for _, t := range registry {
+	for _, t := range registry() {
 		if t.Name == name {
 			return t, true
 		}

@@ -48,7 +48,7 @@ func TestRegistryShape(t *testing.T) {
 	if _, ok := Lookup("nope"); ok {
 		t.Error("Lookup(nope) succeeded")
 	}
-	if !tableLR.Reconstructed || !strings.Contains(tableLR.Source, "RECONSTRUCTED") {
+	if !tableLR().Reconstructed || !strings.Contains(tableLR().Source, "RECONSTRUCTED") {
 		t.Error("seed 004's table must be marked reconstructed")
 	}
 }
@@ -75,7 +75,7 @@ func cell(t *testing.T, ev *Evaluation, rowKey, colKey string) Value {
 // ε = 1, δ = 1e-6, Δ = 1, L = ‖C‖₂ = 1).
 func TestBST14Cells(t *testing.T) {
 	n, p, eps, delta := 1e4, 10.0, 1.0, 1e-6
-	ev, err := tableBST14.Evaluate(Params{N: n, D: p, Epsilon: eps, Delta: delta, Lipschitz: 1, Diameter: 1, Radius: 0.5, StrongConvexity: 1})
+	ev, err := tableBST14().Evaluate(Params{N: n, D: p, Epsilon: eps, Delta: delta, Lipschitz: 1, Diameter: 1, Radius: 0.5, StrongConvexity: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,14 +130,14 @@ func TestBST14Cells(t *testing.T) {
 		}
 	}
 	// General units: risk × L‖C‖₂, Δ → Δ‖C‖₂/L.
-	ev2, err := tableBST14.Evaluate(Params{N: n, D: p, Epsilon: eps, Delta: delta, Lipschitz: 3, Diameter: 2, Radius: 1, StrongConvexity: 1.5})
+	ev2, err := tableBST14().Evaluate(Params{N: n, D: p, Epsilon: eps, Delta: delta, Lipschitz: 3, Diameter: 2, Radius: 1, StrongConvexity: 1.5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dn := 1.5 * 2 / 3.0
 	checkNear(t, "general units", cell(t, ev2, "strongly_convex", "pure_this_work").Value, 3*2*math.Log(n)/dn*p*p/(n*eps*eps), 1e-12)
 	// Cap min(n, ·) in general units n·L·‖C‖₂.
-	ev3, err := tableBST14.Evaluate(Params{N: 100, D: 1e4, Epsilon: 0.1, Delta: 1e-3, Lipschitz: 1, Diameter: 1, Radius: 1, StrongConvexity: 1})
+	ev3, err := tableBST14().Evaluate(Params{N: 100, D: 1e4, Epsilon: 0.1, Delta: 1e-3, Lipschitz: 1, Diameter: 1, Radius: 1, StrongConvexity: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,12 +148,12 @@ func TestBST14Cells(t *testing.T) {
 }
 
 func TestBST14TableRefusals(t *testing.T) {
-	_, err := tableBST14.Evaluate(Params{N: 1000, D: 10, Epsilon: 1, Delta: 1e-3})
+	_, err := tableBST14().Evaluate(Params{N: 1000, D: 10, Epsilon: 1, Delta: 1e-3})
 	var re *dp.Error
 	if !errors.As(err, &re) || re.Field != "delta" || !strings.Contains(err.Error(), "1/n") {
 		t.Errorf("δ = 1/n accepted or wrong error: %v", err)
 	}
-	_, err = tableBST14.Evaluate(Params{N: 1000, D: 10, Epsilon: 1, Delta: 1e-5, Diameter: 1, Radius: 0.5, StrongConvexity: 3})
+	_, err = tableBST14().Evaluate(Params{N: 1000, D: 10, Epsilon: 1, Delta: 1e-5, Diameter: 1, Radius: 0.5, StrongConvexity: 3})
 	if !errors.As(err, &re) || re.Field != "strong_convexity" {
 		t.Errorf("Δ > 2L/‖C‖ accepted: %v", err)
 	}
@@ -164,7 +164,7 @@ func TestBST14TableRefusals(t *testing.T) {
 // recomputes each expression.
 func TestGGPCells(t *testing.T) {
 	n, eps := 1e5, 1.0
-	ev, err := tableGGP.Evaluate(Params{N: n, D: 1000, Epsilon: eps, Delta: 1e-5})
+	ev, err := tableGGP().Evaluate(Params{N: n, D: 1000, Epsilon: eps, Delta: 1e-5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,19 +198,19 @@ func TestGGPCells(t *testing.T) {
 		}
 	}
 	// 0 < ε < 8 ln(1/δ).
-	_, err = tableGGP.Evaluate(Params{N: n, D: 1000, Epsilon: 8 * math.Log(1e3), Delta: 1e-3})
+	_, err = tableGGP().Evaluate(Params{N: n, D: 1000, Epsilon: 8 * math.Log(1e3), Delta: 1e-3})
 	var re *dp.Error
 	if !errors.As(err, &re) || re.Field != "epsilon" || !strings.Contains(err.Error(), "8 ln(1/δ)") {
 		t.Errorf("ε = 8 ln(1/δ) accepted: %v", err)
 	}
-	if _, err := tableGGP.Evaluate(Params{N: n, D: 1, Epsilon: 1, Delta: 1e-5}); err == nil {
+	if _, err := tableGGP().Evaluate(Params{N: n, D: 1, Epsilon: 1, Delta: 1e-5}); err == nil {
 		t.Error("dx = 1 accepted")
 	}
 }
 
 func TestFMTT18(t *testing.T) {
 	n, d, eps, delta, k := 1e5, 10.0, 0.5, 1e-6, 20.0
-	ev, err := tableFMTT18.Evaluate(Params{N: n, D: d, Epsilon: eps, Delta: delta, Tasks: k, Radius: 2, Lipschitz: 3})
+	ev, err := tableFMTT18().Evaluate(Params{N: n, D: d, Epsilon: eps, Delta: delta, Tasks: k, Radius: 2, Lipschitz: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,21 +240,21 @@ func TestFMTT18(t *testing.T) {
 		}
 	}
 	// ε ≥ 1: explicit not applicable, with a reason.
-	ev, err = tableFMTT18.Evaluate(Params{N: n, D: d, Epsilon: 2, Delta: delta})
+	ev, err = tableFMTT18().Evaluate(Params{N: n, D: d, Epsilon: 2, Delta: delta})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ex := cell(t, ev, "this_work", "one_task").Explicit; ex == nil || !math.IsNaN(ex.Value) || !strings.Contains(ex.Reason, "ε ∈ (0, 1)") {
 		t.Errorf("explicit at ε = 2: %+v", ex)
 	}
-	if _, err := tableFMTT18.Evaluate(Params{N: 10, D: d, Epsilon: 1, Delta: delta, Tasks: 11}); err == nil {
+	if _, err := tableFMTT18().Evaluate(Params{N: 10, D: d, Epsilon: 1, Delta: delta, Tasks: 11}); err == nil {
 		t.Error("k > n accepted")
 	}
 }
 
 func TestGTU(t *testing.T) {
 	n, p, eps, delta, L, diam, m := 1e4, 10.0, 1.0, 1e-5, 2.0, 3.0, 0.1
-	ev, err := tableGTU1.Evaluate(Params{N: n, D: p, Epsilon: eps, Delta: delta, Lipschitz: L, Diameter: diam, StrongConvexity: m, Smoothness: 1})
+	ev, err := tableGTU1().Evaluate(Params{N: n, D: p, Epsilon: eps, Delta: delta, Lipschitz: L, Diameter: diam, StrongConvexity: m, Smoothness: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,21 +262,21 @@ func TestGTU(t *testing.T) {
 	checkNear(t, "γ approx", cell(t, ev, "empirical", "approx").Value, L*L*p*math.Log(1/delta)/(m*eps*eps*n*n), 1e-12)
 	checkNear(t, "γ explicit (p/β, β = εn/(2L‖C‖))", cell(t, ev, "empirical", "pure").Explicit.Value, p/(eps*n/(2*L*diam)), 1e-12)
 	// docs/seeds.md#seed-000-test-vectors: stability 2L²/(mn) + 4L√(2ψ/m) at L = 1, m = 0.1, n = 1e4, ψ = 1e-6 is 0.0198885.
-	ev, err = tableGTU1.Evaluate(Params{N: 1e4, D: 10, Epsilon: 1, Delta: 1e-5, StrongConvexity: 0.1, Psi: 1e-6, Smoothness: 1e-20})
+	ev, err = tableGTU1().Evaluate(Params{N: 1e4, D: 10, Epsilon: 1, Delta: 1e-5, StrongConvexity: 0.1, Psi: 1e-6, Smoothness: 1e-20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pop := cell(t, ev, "population", "pure").Explicit.Value
 	checkNear(t, "population explicit", pop, 1e-6+2*10*1*2/(1e4)+0.0198885, 1e-5)
 	// ψ above 2L²/(Mn²): the (ε,δ) column is n/a with the reason.
-	ev, err = tableGTU1.Evaluate(Params{N: 1e4, D: 10, Epsilon: 1, Delta: 1e-5, Psi: 1e-3})
+	ev, err = tableGTU1().Evaluate(Params{N: 1e4, D: 10, Epsilon: 1, Delta: 1e-5, Psi: 1e-3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v := cell(t, ev, "empirical", "approx"); v.Evaluated() || !strings.Contains(v.Label, "2L²/(Mn²)") {
 		t.Errorf("(ε,δ) at large ψ: %+v", v)
 	}
-	ev, err = tableGTU2.Evaluate(Params{N: n, D: p, Epsilon: eps, Delta: delta, Lipschitz: L, Diameter: diam, StrongConvexity: m})
+	ev, err = tableGTU2().Evaluate(Params{N: n, D: p, Epsilon: eps, Delta: delta, Lipschitz: L, Diameter: diam, StrongConvexity: m})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func TestGTU(t *testing.T) {
 // r_k = 204^{1/4}, β = 1: U1 = 4.130e−3, L1 = 4.451e−3).
 func TestLR(t *testing.T) {
 	rk := math.Pow(204, 0.25)
-	ev, err := tableLR.Evaluate(Params{N: 1e6, D: 100, Rho: 1, MomentOrder: 4, Diameter: 1, SecondMoment: 2, MomentBound: rk, MomentBound2k: rk, Smoothness: 1, StrongConvexity: 1, Lipschitz: 100})
+	ev, err := tableLR().Evaluate(Params{N: 1e6, D: 100, Rho: 1, MomentOrder: 4, Diameter: 1, SecondMoment: 2, MomentBound: rk, MomentBound2k: rk, Smoothness: 1, StrongConvexity: 1, Lipschitz: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,21 +301,21 @@ func TestLR(t *testing.T) {
 	checkNear(t, "SC upper κ = 1", cell(t, ev, "smooth_sc", "upper").Value, 4/1e6+rk*rk*math.Pow(a, 2*p), 1e-12)
 	// Remark 10: with β at the threshold (r_k/D)a^p the two max-terms are equal.
 	beta := rk * math.Pow(a, p)
-	ev, _ = tableLR.Evaluate(Params{N: 1e6, D: 100, Rho: 1, MomentOrder: 4, Diameter: 1, SecondMoment: 2, MomentBound: rk, MomentBound2k: rk, Smoothness: beta, StrongConvexity: beta / 2, Lipschitz: 100})
+	ev, _ = tableLR().Evaluate(Params{N: 1e6, D: 100, Rho: 1, MomentOrder: 4, Diameter: 1, SecondMoment: 2, MomentBound: rk, MomentBound2k: rk, Smoothness: beta, StrongConvexity: beta / 2, Lipschitz: 100})
 	checkNear(t, "Remark 10 threshold", cell(t, ev, "smooth_convex", "upper").Value, 2/1e3+rk*math.Pow(a, p), 1e-9)
 	// ρ defaults to ρ*(ε, δ); refusals.
-	ev, err = tableLR.Evaluate(Params{N: 1e6, D: 100, Epsilon: 1, Delta: 1e-5})
+	ev, err = tableLR().Evaluate(Params{N: 1e6, D: 100, Epsilon: 1, Delta: 1e-5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkNear(t, "default ρ", ev.Params.Rho, 0.020820, 1e-4)
-	if _, err := tableLR.Evaluate(Params{N: 1e6, D: 100, Epsilon: 1}); err == nil || !strings.Contains(err.Error(), "rho") {
+	if _, err := tableLR().Evaluate(Params{N: 1e6, D: 100, Epsilon: 1}); err == nil || !strings.Contains(err.Error(), "rho") {
 		t.Errorf("no ρ and no δ: %v", err)
 	}
-	if _, err := tableLR.Evaluate(Params{N: 1e6, D: 100, Rho: 1, MomentBound: 1, SecondMoment: 2, MomentBound2k: 3}); err == nil {
+	if _, err := tableLR().Evaluate(Params{N: 1e6, D: 100, Rho: 1, MomentBound: 1, SecondMoment: 2, MomentBound2k: 3}); err == nil {
 		t.Error("r_2 > r_k accepted")
 	}
-	ev, _ = tableLR.Evaluate(Params{N: 5, D: 100, Rho: 1})
+	ev, _ = tableLR().Evaluate(Params{N: 5, D: 100, Rho: 1})
 	if v := cell(t, ev, "smooth_convex", "lower"); v.Evaluated() || !strings.Contains(v.Label, "a = ") {
 		t.Errorf("lower bound at a > 1: %+v", v)
 	}

@@ -70,7 +70,6 @@ Exit status: 0 success; 1 a computation failed, a check failed or a claim is
 not valid (each command's help says which); 2 bad input (the message names
 the flag, field or file line and the allowed range); verify also uses 3 for
 an unsupported claim.`,
-		Version:       buildinfo.Read(version, commit).String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
@@ -81,6 +80,7 @@ an unsupported claim.`,
 			return defaultRun(a, cmd)
 		},
 	}
+	flagconfig.OnlyRoot(root, only, func() string { return buildinfo.Read(version, commit).String() })
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(a.out)
 	root.SetErr(a.errw)

@@ -25,7 +25,7 @@ func between(above0, below0, above1, below1 float64) float64 {
 	} else {
 		m = below1 - below0
 	}
-	return math.Max(m, 0)
+	return fmax(m, 0)
 }
 
 // tl is the four tails at one grid loss and their relative error bound.
@@ -69,10 +69,10 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 	// err bounds the absolute error of a mass formed from two tails (the
 	// smaller side, as in between).
 	err := func(t0, t1 tl) float64 {
-		return unit * (t0.r*math.Min(t0.pa, t0.pb) + t1.r*math.Min(t1.pa, t1.pb) + 2*math.Min(t0.pa, t1.pb))
+		return unit * (t0.r*fmin(t0.pa, t0.pb) + t1.r*fmin(t1.pa, t1.pb) + 2*fmin(t0.pa, t1.pb))
 	}
 	qerr := func(t0, t1 tl) float64 {
-		return unit * (t0.r*math.Min(t0.qa, t0.qb) + t1.r*math.Min(t1.qa, t1.qb) + 2*math.Min(t0.qa, t1.qb))
+		return unit * (t0.r*fmin(t0.qa, t0.qb) + t1.r*fmin(t1.qa, t1.qb) + 2*fmin(t0.qa, t1.qb))
 	}
 	// Each interval's computed P-mass ã carries an error of at most ea.
 	// Where ea ≤ relCap·ã (Options.relCap) the error is kept as relative: the exact
@@ -85,7 +85,7 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 	e1, rho := 0.0, 0.0
 	classify := func(a, ea float64) bool {
 		if a > 0 && ea <= o.relCap*a {
-			rho = math.Max(rho, ea/a)
+			rho = fmax(rho, ea/a)
 			return true
 		}
 		e1 += ea
@@ -136,7 +136,7 @@ func discretize(m loss, o Options, cache *[]tl) (*pmf, error) {
 			if classify(a, ea) {
 				alpha *= 1 - ea/a // see classify
 			}
-			alpha = math.Min(math.Max(alpha, 0), a)
+			alpha = fmin(fmax(alpha, 0), a)
 			f.p[j-1] += alpha
 			f.p[j] += a - alpha
 			prev = cur
@@ -206,4 +206,27 @@ func tailsTable(m loss, h float64, lo, n int) []tl {
 		fill(0, n)
 	}
 	return tab
+}
+
+// fmax and fmin are math.Max and math.Min, the same result for every
+// input, with the common case (two different ordered numbers) decided by
+// one comparison inline: equal operands (±0) and NaN go to math's.
+func fmax(x, y float64) float64 {
+	if x > y {
+		return x
+	}
+	if y > x {
+		return y
+	}
+	return math.Max(x, y)
+}
+
+func fmin(x, y float64) float64 {
+	if x < y {
+		return x
+	}
+	if y < x {
+		return y
+	}
+	return math.Min(x, y)
 }

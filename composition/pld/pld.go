@@ -227,9 +227,22 @@ func (d *PLD) Epsilon(delta float64) (float64, error) {
 	if err := field.OpenUnit("delta", delta); err != nil {
 		return 0, err
 	}
+	sound := d.opt.Discretization.Sound()
+	if d.add != nil && len(d.add.p)+len(d.remove.p) >= 1<<17 {
+		// Long grids: the two directions' walks in parallel.
+		var ea float64
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			ea = d.add.profile(sound).epsilon(delta)
+		}()
+		er := d.remove.profile(sound).epsilon(delta)
+		<-done
+		return math.Max(math.Max(0, er), ea), nil
+	}
 	best := 0.0
 	for _, f := range d.dirs() {
-		best = math.Max(best, f.profile(d.opt.Discretization.Sound()).epsilon(delta))
+		best = math.Max(best, f.profile(sound).epsilon(delta))
 	}
 	return best, nil
 }
@@ -311,7 +324,7 @@ func (f *pmf) valid() bool {
 		return false
 	}
 	for _, v := range f.p {
-		if !(v >= 0) || math.IsInf(v, 1) {
+		if !(v >= 0 && v <= math.MaxFloat64) { // NaN, < 0 or +∞
 			return false
 		}
 	}
@@ -365,11 +378,30 @@ func (pr profile) epsilon(delta float64) float64 {
 	} else {
 		base = f.inf
 	}
+	// A whole block is first tried at once: the sums are run down to
+	// its bottom index jb and the test made there alone (every term of it
+	// grows as j falls, so it passing there means it passes in the
+	// block); only a block where it fails is walked index by index. A
+	// test passed is a bound verified at its index, whichever way reached.
 	blk, fb := -1, 0.0
 	for j := n - 1; j >= 0; j-- {
 		if pr.sound && j > 0 {
 			if bj := (j + 1) &^ 63; bj != blk {
 				blk, fb = bj, R*pr.fftTerm(bj)
+				if jb := max(bj-1, 1); jb < j && pr.loss(jb) >= 0 {
+					a2, b2 := a, b
+					for i := j; i > jb; i-- {
+						a2 += f.p[i]
+						b2 = f.p[i] + eh*b2
+					}
+					m := float64(n - jb - 1)
+					if R*math.Max(0, a2-eh*b2)+base+fb+4*unit*(m+2)*a2 <= delta {
+						a = a2 + f.p[jb]
+						b = f.p[jb] + eh*b2
+						j = jb
+						continue
+					}
+				}
 			}
 			m := float64(n - j - 1)
 			if R*math.Max(0, a-eh*b)+base+fb+4*unit*(m+2)*a <= delta && pr.loss(j) >= 0 {

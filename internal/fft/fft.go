@@ -11,6 +11,12 @@
 // odd, then a bit-reversal permutation) gives Z; one more butterfly stage
 // (the standard real post-processing) turns the pairs (Z_k, Z_{m−k}) into
 // (X_k, X_{m−k}). The inverse runs the same steps backwards on conjugates.
+// Stages whose blocks fit in 128 KB run depth first, chunk by chunk (the
+// same operations in another order). CoefficientsOf and SequenceBand take
+// what the caller knows about zeros (a sequence's support, a spectrum's
+// band) and skip the butterflies whose four inputs are all zero: the
+// output is the same bit for bit (but for the sign of a zero), so is the
+// error bound.
 //
 // Twiddle factors are computed directly for every index (never by a
 // recurrence): the angle is reduced to [0, π/4] by exact octant symmetry,
@@ -18,13 +24,17 @@
 // passed to math.Sincos with a first-order correction; each twiddle's
 // error measures at most 1.98u (u = 2⁻⁵³, every index up to N = 2²⁰;
 // TestTwiddleAccuracy checks ≤ 3u against a double-double reference),
-// and Bound's argument needs μ ≤ 4u.
+// and Bound's argument needs μ ≤ 4u. New computes one octant of them per
+// length (n/8 + 1 calls to math.Sincos) and reads every table from it, the
+// same values bit for bit (TestTablesMatchTwiddle); tables up to 2²¹
+// points are shared by the process's FFTs of that length.
 package fft
 
 import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // FFT holds the twiddle tables and scratch space of one length. It is not
@@ -46,28 +56,87 @@ type stage struct {
 }
 
 // New returns an FFT of length n, a power of two ≥ 2; it panics otherwise.
+// Its twiddle tables are built once per length (up to maxShared) and
+// process and shared (read only) by every FFT of that length; only the
+// scratch space is its own.
 func New(n int) *FFT {
 	if n < 2 || n&(n-1) != 0 {
 		panic(fmt.Sprintf("fft: length %d is not a power of two ≥ 2", n))
 	}
+	t := tablesFor(n)
+	t.work = make([]complex128, t.m)
+	return &t
+}
+
+// shared holds one FFT (without scratch space) per length, built once:
+// lengths are built concurrently, and a second caller of a length waits
+// for the first's tables.
+var shared struct {
+	sync.Mutex
+	by map[int]*sharedFFT
+}
+
+type sharedFFT struct {
+	once sync.Once
+	t    *FFT
+}
+
+// maxShared is the longest length whose tables are kept for the process
+// (about 24 MB; all the shorter ones together as much again); longer
+// FFTs build their own.
+const maxShared = 1 << 21
+
+// tablesFor returns a copy of the shared FFT of length n (its slices
+// shared), building it on first use.
+func tablesFor(n int) FFT {
+	if n > maxShared {
+		return *build(n)
+	}
+	shared.Lock()
+	if shared.by == nil {
+		shared.by = map[int]*sharedFFT{}
+	}
+	e := shared.by[n]
+	if e == nil {
+		e = &sharedFFT{}
+		shared.by[n] = e
+	}
+	shared.Unlock()
+	e.once.Do(func() { e.t = build(n) })
+	return *e.t
+}
+
+// build computes the tables of length n. Every twiddle e^{−2πik/N} (N
+// divides n) is read from one octant of n/8 + 1 sines and cosines,
+// computed as Twiddle computes them: the same values bit for bit (the
+// reduced angle 2π·r/N is the same float64 as 2π·(r·n/N)/n), with an
+// eighth of the calls to math.Sincos.
+func build(n int) *FFT {
 	m := n / 2
-	t := &FFT{n: n, m: m, work: make([]complex128, m)}
+	t := &FFT{n: n, m: m}
+	// tw(K) = Twiddle(K, n); Twiddle(k, N) = tw(k·n/N) for N dividing n.
+	tw := func(K int) complex128 { return Twiddle(K, n) }
+	if n >= 8 {
+		tw = newOctant(n).at
+	}
 	L := m
 	for ; L >= 4; L /= 4 {
 		l := L / 4
 		s := stage{l: l}
 		if l > 1 {
 			s.w1, s.w2, s.w3 = make([]complex128, l), make([]complex128, l), make([]complex128, l)
+			sc := n / L
 			for j := 0; j < l; j++ {
-				s.w1[j] = Twiddle(j, L)
-				s.w2[j] = Twiddle(2*j, L)
-				s.w3[j] = Twiddle(3*j, L)
+				s.w1[j] = tw(j * sc)
+				s.w2[j] = tw(2 * j * sc)
+				s.w3[j] = tw(3 * j * sc)
 			}
 		}
 		t.stages = append(t.stages, s)
 	}
 	t.radix2 = L == 2
 	if m > 1 {
+		t.swaps = make([]int32, 0, m)
 		shift := 64 - bits.Len(uint(m-1))
 		for i := 0; i < m; i++ {
 			if j := int(bits.Reverse64(uint64(i)) >> shift); i < j {
@@ -77,9 +146,39 @@ func New(n int) *FFT {
 	}
 	t.post = make([]complex128, m/2+1)
 	for k := range t.post {
-		t.post[k] = Twiddle(k, n)
+		t.post[k] = tw(k)
 	}
 	return t
+}
+
+// octant holds sin and cos of 2π·r/n for r = 0 … n/8, as octantSinCos.
+type octant struct {
+	n     int
+	shift int // log₂(n/4)
+	s, c  []float64
+}
+
+func newOctant(n int) *octant {
+	o := &octant{n: n, shift: bits.Len(uint(n)) - 3, s: make([]float64, n/8+1), c: make([]float64, n/8+1)}
+	for r := range o.s {
+		o.s[r], o.c[r] = octantSinCos(r, n)
+	}
+	return o
+}
+
+// at returns Twiddle(K, n) from the table, by the symmetries Twiddle
+// uses, with shifts and masks for its divisions (n is a power of two):
+// Twiddle(k, N) for N dividing n is at(k·n/N), the same reduced angle
+// r/N = (r·n/N)/n.
+func (o *octant) at(K int) complex128 {
+	n := o.n
+	K &= n - 1
+	q, r := K>>o.shift, K&(n/4-1)
+	if r > n/8 {
+		i := n/4 - r
+		return rotate(o.c[i], o.s[i], q)
+	}
+	return rotate(o.s[r], o.c[r], q)
 }
 
 // Bound returns η(n) = 8u·(log₂n + 1), u = 2⁻⁵³, a bound on the relative
@@ -151,22 +250,27 @@ func Twiddle(k, N int) complex128 {
 	if N < 8 {
 		k, N = k*(8/N), 8
 	}
+	return fromOctant(k, N, func(r int) (float64, float64) { return octantSinCos(r, N) })
+}
+
+// fromOctant returns e^{−2πik/N} (N ≥ 8) from sc(r) = (sin, cos) of
+// 2π·r/N for r in [0, N/8], by exact symmetries.
+func fromOctant(k, N int, sc func(r int) (float64, float64)) complex128 {
 	k &= N - 1
 	q, r := k/(N/4), k%(N/4)
 	swap := false
 	if r > N/8 {
 		r, swap = N/4-r, true
 	}
-	// θ = 2π·r/N ∈ [0, π/4], as θhi + θlo.
-	f := float64(r) / float64(N) // exact
-	hi := twoPiHi * f
-	lo := math.FMA(twoPiHi, f, -hi) + twoPiLo*f
-	s, c := math.Sincos(hi)
-	s, c = s+c*lo, c-s*lo
+	s, c := sc(r)
 	if swap {
 		s, c = c, s
 	}
-	// e^{−iθ} = c − i s, then times (−i)^q.
+	return rotate(s, c, q)
+}
+
+// rotate returns (c − i s)·(−i)^q.
+func rotate(s, c float64, q int) complex128 {
 	switch q {
 	case 0:
 		return complex(c, -s)
@@ -179,10 +283,32 @@ func Twiddle(k, N int) complex128 {
 	}
 }
 
+// octantSinCos returns sin and cos of θ = 2π·r/N ∈ [0, π/4], the angle
+// formed as θhi + θlo in double-double, math.Sincos at θhi with a
+// first-order correction.
+func octantSinCos(r, N int) (float64, float64) {
+	f := float64(r) / float64(N) // exact
+	hi := twoPiHi * f
+	lo := math.FMA(twoPiHi, f, -hi) + twoPiLo*f
+	s, c := math.Sincos(hi)
+	return s + c*lo, c - s*lo
+}
+
 // Coefficients returns the n/2+1 coefficients X_k = Σ_t seq_t e^{−2πikt/n}
 // of the real sequence seq (length n), in dst if it is non-nil (length
 // n/2+1; seq is not modified).
 func (t *FFT) Coefficients(dst []complex128, seq []float64) []complex128 {
+	return t.CoefficientsOf(dst, seq, t.n, 0)
+}
+
+// CoefficientsOf is Coefficients of the sequence equal to seq on [0, a) ∪
+// [n − b, n) and zero elsewhere (seq's other entries are not read, and
+// need not be zero). The transform's stages skip the butterflies whose
+// four inputs are all zero, as SequenceBand does (the packed input
+// z_j = x_{2j} + i·x_{2j+1} is zero outside [0, ⌈a/2⌉) ∪ [m − b', m)):
+// the same output as Coefficients of that sequence, bit for bit but for
+// the sign of a zero, and Bound holds as for Coefficients.
+func (t *FFT) CoefficientsOf(dst []complex128, seq []float64, a, b int) []complex128 {
 	if len(seq) != t.n {
 		panic("fft: sequence length mismatch")
 	}
@@ -191,12 +317,31 @@ func (t *FFT) Coefficients(dst []complex128, seq []float64) []complex128 {
 	} else if len(dst) != t.m+1 {
 		panic("fft: destination length mismatch")
 	}
-	m := t.m
+	n, m := t.n, t.m
+	a, b = max(0, min(a, n)), max(0, min(b, n))
 	z := dst[:m]
-	for j := range z {
-		z[j] = complex(seq[2*j], seq[2*j+1])
+	if a+b >= n { // dense
+		for j := range z {
+			z[j] = complex(seq[2*j], seq[2*j+1])
+		}
+		t.complexFFT(z)
+	} else {
+		at := func(i int) float64 { // seq on the support, 0 elsewhere
+			if i < a || i >= n-b {
+				return seq[i]
+			}
+			return 0
+		}
+		za, zb := (a+1)/2, m-(n-b)/2 // z_j ≠ 0 only for j < za or j ≥ m − zb
+		for j := 0; j < za; j++ {
+			z[j] = complex(at(2*j), at(2*j+1))
+		}
+		clear(z[za : m-zb])
+		for j := m - zb; j < m; j++ {
+			z[j] = complex(at(2*j), at(2*j+1))
+		}
+		t.complexFFTBand(z, za, zb)
 	}
-	t.complexFFT(z)
 	z0 := dst[0]
 	dst[0] = complex(real(z0)+imag(z0), 0)
 	dst[m] = complex(real(z0)-imag(z0), 0)
@@ -220,6 +365,37 @@ func (t *FFT) Coefficients(dst []complex128, seq []float64) []complex128 {
 // ignored) of the n/2+1 coefficients coeff, unnormalised (n times the
 // inverse), in dst if non-nil (length n; coeff is not modified).
 func (t *FFT) Sequence(dst []float64, coeff []complex128) []float64 {
+	return t.SequenceBand(dst, coeff, len(coeff))
+}
+
+// SequenceBand is Sequence for coefficients that are zero from index band
+// on (coeff[k] = 0 for k ≥ band; the caller guarantees it): the
+// transform's stages skip the butterflies whose four inputs are all zero
+// (their outputs are zero), which at band ≪ n/2 is most of the first
+// stages. Every other butterfly is the same operation on the same
+// operands as in Sequence, so the output is the same (bit for bit, but
+// for the sign of a zero) and Bound holds as for Sequence.
+//
+// Why the zeros are where they are skipped: the packed input v (see
+// Sequence) is zero outside [0, band) ∪ (m − band, m), m = n/2; a radix-4
+// stage over blocks of length 4l reads points j, j + l, j + 2l, j + 3l of
+// a block, and if the block's input is zero outside [0, band) ∪
+// (4l − band, 4l) with 2·band − 1 ≤ l, butterfly j has a nonzero input
+// only for j < band or j > l − band, and each of its four output
+// sub-blocks (length l) is zero outside [0, band) ∪ (l − band, l): the
+// same form, one stage down.
+func (t *FFT) SequenceBand(dst []float64, coeff []complex128, band int) []float64 {
+	return t.sequence(dst, coeff, band, false)
+}
+
+// SequenceBandInPlace is SequenceBand using coeff as its scratch space
+// (its contents are lost): the same output, with a third less memory
+// touched.
+func (t *FFT) SequenceBandInPlace(dst []float64, coeff []complex128, band int) []float64 {
+	return t.sequence(dst, coeff, band, true)
+}
+
+func (t *FFT) sequence(dst []float64, coeff []complex128, band int, inPlace bool) []float64 {
 	if len(coeff) != t.m+1 {
 		panic("fft: coefficients length mismatch")
 	}
@@ -230,11 +406,25 @@ func (t *FFT) Sequence(dst []float64, coeff []complex128) []float64 {
 	}
 	m := t.m
 	v := t.work
+	if inPlace {
+		// Each pair (k, m − k) below is read before it is written, and
+		// beyond the band coeff already holds the zeros v needs.
+		v = coeff[:m]
+	}
+	top := m / 2 // the pairs (k, m − k) computed
+	za, zb := -1, 0
+	if band >= 1 && 2*band-1 <= m/4 { // else too wide to skip anything worth it
+		top = min(band-1, m/2)
+		za, zb = band, band-1
+		if !inPlace {
+			clear(v)
+		}
+	}
 	// 2Z_k = A + i·conj(w^k)·B, 2Z_{m−k} = conj(A − i·conj(w^k)·B), with
 	// A = X_k + conj X_{m−k}, B = X_k − conj X_{m−k}; v holds conj(2Z).
 	x0, xm := real(coeff[0]), real(coeff[m])
 	v[0] = complex(x0+xm, -(x0 - xm))
-	for k := 1; k <= m/2; k++ {
+	for k := 1; k <= top; k++ {
 		xk, xmk := coeff[k], coeff[m-k]
 		xmc := complex(real(xmk), -imag(xmk))
 		a, b := xk+xmc, xk-xmc
@@ -245,7 +435,7 @@ func (t *FFT) Sequence(dst []float64, coeff []complex128) []float64 {
 		v[k] = complex(real(zk), -imag(zk))
 		v[m-k] = a - ic // conj(conj(a − ic))
 	}
-	t.complexFFT(v)
+	t.complexFFTBand(v, za, zb)
 	for j, c := range v {
 		dst[2*j] = real(c)
 		dst[2*j+1] = -imag(c)
@@ -253,50 +443,110 @@ func (t *FFT) Sequence(dst []float64, coeff []complex128) []float64 {
 	return dst
 }
 
+// chunk is the block (complex points, 128 KB) within which complexFFT
+// runs its later stages depth first.
+const chunk = 1 << 13
+
 // complexFFT transforms x (length m) in place: X_k = Σ_j x_j e^{−2πijk/m}.
-func (t *FFT) complexFFT(x []complex128) {
-	for _, s := range t.stages {
-		l := s.l
-		L := 4 * l
-		if l == 1 {
-			for b := 0; b+3 < len(x); b += 4 {
-				q := x[b : b+4 : b+4]
-				a0, a1, a2, a3 := q[0], q[1], q[2], q[3]
-				t0, t1, t2, t3 := a0+a2, a0-a2, a1+a3, a1-a3
-				mt3 := complex(imag(t3), -real(t3)) // −i·t3
-				q[0] = t0 + t2
-				q[1] = t0 - t2
-				q[2] = t1 + mt3
-				q[3] = t1 - mt3
-			}
-			continue
-		}
-		w1, w2, w3 := s.w1[:l], s.w2[:l], s.w3[:l]
-		for b := 0; b < len(x); b += L {
-			p0 := x[b : b+l : b+l]
-			p1 := x[b+l : b+2*l : b+2*l]
-			p2 := x[b+2*l : b+3*l : b+3*l]
-			p3 := x[b+3*l : b+4*l : b+4*l]
-			for j := range p0 {
-				a0, a1, a2, a3 := p0[j], p1[j], p2[j], p3[j]
-				t0, t1, t2, t3 := a0+a2, a0-a2, a1+a3, a1-a3
-				mt3 := complex(imag(t3), -real(t3))
-				p0[j] = t0 + t2
-				p1[j] = (t0 - t2) * w2[j]
-				p2[j] = (t1 + mt3) * w1[j]
-				p3[j] = (t1 - mt3) * w3[j]
-			}
-		}
+// The stages whose blocks are longer than chunk run over the whole array
+// one after the other; the rest run chunk by chunk, all of them on one
+// chunk while it is in cache (a chunk holds whole blocks of every later
+// stage, so every butterfly is the same operation on the same operands
+// as stage by stage: the output is the same bit for bit, and so is the
+// error argument of Bound).
+func (t *FFT) complexFFT(x []complex128) { t.complexFFTBand(x, -1, 0) }
+
+// complexFFTBand is complexFFT for an input zero outside [0, a) ∪
+// [m − b, m) (a < 0: any input), skipping the butterflies of all-zero
+// inputs (see SequenceBand).
+func (t *FFT) complexFFTBand(x []complex128, a, b int) {
+	i := 0
+	for ; i < len(t.stages) && 4*t.stages[i].l > chunk; i++ {
+		t.stages[i].run(x, a, b)
 	}
-	if t.radix2 {
-		for b := 0; b+1 < len(x); b += 2 {
-			a, c := x[b], x[b+1]
-			x[b], x[b+1] = a+c, a-c
+	for c := 0; c < len(x); c += chunk {
+		y := x[c:min(c+chunk, len(x))]
+		for _, s := range t.stages[i:] {
+			s.run(y, a, b)
+		}
+		if t.radix2 {
+			for b := 0; b+1 < len(y); b += 2 {
+				a, c := y[b], y[b+1]
+				y[b], y[b+1] = a+c, a-c
+			}
 		}
 	}
 	sw := t.swaps
 	for i := 0; i+1 < len(sw); i += 2 {
 		a, b := sw[i], sw[i+1]
 		x[a], x[b] = x[b], x[a]
+	}
+}
+
+// run applies the radix-4 stage s to every block of x; a ≥ 0: each
+// block's input is zero outside [0, a) ∪ [4l − b, 4l), and where a + b ≤ l
+// only the butterflies j < a and j ≥ l − b are run: butterfly j reads
+// points j, j + l, j + 2l, j + 3l, all zero for a ≤ j < l − b, and its
+// outputs are then zero, as its inputs (already in place). Each output
+// sub-block (length l) is then zero outside [0, a) ∪ [l − b, l): the same
+// form, one stage down.
+func (s stage) run(x []complex128, a, b int) {
+	l := s.l
+	L := 4 * l
+	if a >= 0 && a+b <= l && l > 1 {
+		for o := 0; o < len(x); o += L {
+			s.butterflies(x[o:o+L:o+L], 0, a)
+			s.butterflies(x[o:o+L:o+L], l-b, l)
+		}
+		return
+	}
+	if l == 1 {
+		for b := 0; b+3 < len(x); b += 4 {
+			q := x[b : b+4 : b+4]
+			a0, a1, a2, a3 := q[0], q[1], q[2], q[3]
+			t0, t1, t2, t3 := a0+a2, a0-a2, a1+a3, a1-a3
+			mt3 := complex(imag(t3), -real(t3)) // −i·t3
+			q[0] = t0 + t2
+			q[1] = t0 - t2
+			q[2] = t1 + mt3
+			q[3] = t1 - mt3
+		}
+		return
+	}
+	w1, w2, w3 := s.w1[:l], s.w2[:l], s.w3[:l]
+	for b := 0; b < len(x); b += L {
+		p0 := x[b : b+l : b+l]
+		p1 := x[b+l : b+2*l : b+2*l]
+		p2 := x[b+2*l : b+3*l : b+3*l]
+		p3 := x[b+3*l : b+4*l : b+4*l]
+		for j := range p0 {
+			a0, a1, a2, a3 := p0[j], p1[j], p2[j], p3[j]
+			t0, t1, t2, t3 := a0+a2, a0-a2, a1+a3, a1-a3
+			mt3 := complex(imag(t3), -real(t3))
+			p0[j] = t0 + t2
+			p1[j] = (t0 - t2) * w2[j]
+			p2[j] = (t1 + mt3) * w1[j]
+			p3[j] = (t1 - mt3) * w3[j]
+		}
+	}
+}
+
+// butterflies runs the butterflies j0 ≤ j < j1 of stage s on one block q
+// (length 4l), as run does.
+func (s stage) butterflies(q []complex128, j0, j1 int) {
+	l := s.l
+	p0 := q[j0:j1:j1]
+	p1 := q[l+j0 : l+j1 : l+j1]
+	p2 := q[2*l+j0 : 2*l+j1 : 2*l+j1]
+	p3 := q[3*l+j0 : 3*l+j1 : 3*l+j1]
+	w1, w2, w3 := s.w1[j0:j1:j1], s.w2[j0:j1:j1], s.w3[j0:j1:j1]
+	for j := range p0 {
+		a0, a1, a2, a3 := p0[j], p1[j], p2[j], p3[j]
+		t0, t1, t2, t3 := a0+a2, a0-a2, a1+a3, a1-a3
+		mt3 := complex(imag(t3), -real(t3))
+		p0[j] = t0 + t2
+		p1[j] = (t0 - t2) * w2[j]
+		p2[j] = (t1 + mt3) * w1[j]
+		p3[j] = (t1 - mt3) * w3[j]
 	}
 }

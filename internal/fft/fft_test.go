@@ -316,6 +316,7 @@ func TestTwiddleAccuracy(t *testing.T) {
 func TestErrorBoundCanFail(t *testing.T) {
 	n := 1 << 10
 	f := New(n)
+	f.post = append([]complex128(nil), f.post...) // the shared table stays intact
 	for k := range f.post {
 		f.post[k] *= complex(1+64*0x1p-53*float64(k%7+1), 0)
 	}
@@ -351,5 +352,102 @@ func TestNewRefuses(t *testing.T) {
 			}()
 			New(n)
 		}()
+	}
+}
+
+// The tables New reads from one octant are Twiddle's values bit for bit
+// (so Bound's twiddle accuracy carries over), and a second FFT of a length
+// shares them.
+func TestTablesMatchTwiddle(t *testing.T) {
+	for lg := 1; lg <= 16; lg++ {
+		n := 1 << lg
+		f := New(n)
+		for _, s := range f.stages {
+			for j := range s.w1 {
+				L := 4 * s.l
+				if s.w1[j] != Twiddle(j, L) || s.w2[j] != Twiddle(2*j, L) || s.w3[j] != Twiddle(3*j, L) {
+					t.Fatalf("n=%d: stage %d twiddle %d differs from Twiddle", n, L, j)
+				}
+			}
+		}
+		for k, w := range f.post {
+			if w != Twiddle(k, n) {
+				t.Fatalf("n=%d: post twiddle %d is %v, Twiddle %v", n, k, w, Twiddle(k, n))
+			}
+		}
+		if g := New(n); len(g.post) > 0 && &g.post[0] != &f.post[0] || &g.work[0] == &f.work[0] {
+			t.Fatalf("n=%d: tables not shared, or scratch space shared", n)
+		}
+	}
+}
+
+// SequenceBand is Sequence bit for bit (zeros of either sign equal) on
+// coefficients zero from the band on, at every length and at bands that
+// skip from no stage to nearly all; and a coefficient inside the band
+// changes its output (the skipped part is not the whole).
+func TestSequenceBand(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for lg := 1; lg <= 18; lg++ {
+		n := 1 << lg
+		f := New(n)
+		for _, band := range []int{1, 2, 3, 5, 37, 70, 151, n / 64, n / 16, n/2 + 1} {
+			if band < 1 || band > n/2+1 {
+				continue
+			}
+			c := make([]complex128, n/2+1)
+			for k := 0; k < band; k++ {
+				c[k] = complex(r.NormFloat64(), r.NormFloat64())
+			}
+			want := f.Sequence(nil, c)
+			got := f.SequenceBand(nil, c, band)
+			inPlace := f.SequenceBandInPlace(nil, append([]complex128(nil), c...), band)
+			for i := range want {
+				if got[i] != want[i] || inPlace[i] != want[i] {
+					t.Fatalf("n=%d band=%d: y[%d] = %v (in place %v), Sequence %v", n, band, i, got[i], inPlace[i], want[i])
+				}
+			}
+			c[band-1] += 1
+			if moved := f.SequenceBand(nil, c, band); moved[0] == got[0] && moved[n-1] == got[n-1] {
+				t.Fatalf("n=%d band=%d: the top coefficient of the band does not reach the output", n, band)
+			}
+		}
+	}
+}
+
+// CoefficientsOf is Coefficients of the sequence zeroed outside [0, a) ∪
+// [n − b, n), bit for bit, whatever the entries outside hold (odd ends
+// included); and an entry inside the support changes its output.
+func TestCoefficientsOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for lg := 1; lg <= 17; lg++ {
+		n := 1 << lg
+		f := New(n)
+		for _, ab := range [][2]int{{0, 0}, {1, 0}, {0, 1}, {3, 1}, {n / 8, 0}, {n/5 + 1, 43}, {45, n/3 + 1}, {n / 2, n / 2}, {n, 0}, {n - 1, 1}, {7, 22}} {
+			a, b := ab[0], ab[1]
+			if a+b > n {
+				continue
+			}
+			x := make([]float64, n)
+			zeroed := make([]float64, n)
+			for i := range x {
+				x[i] = r.Float64() - 0.25
+				if i < a || i >= n-b {
+					zeroed[i] = x[i]
+				}
+			}
+			want := f.Coefficients(nil, zeroed)
+			got := f.CoefficientsOf(nil, x, a, b)
+			for k := range want {
+				if got[k] != want[k] {
+					t.Fatalf("n=%d a=%d b=%d: X[%d] = %v, Coefficients %v", n, a, b, k, got[k], want[k])
+				}
+			}
+			if a > 0 {
+				x[a-1] += 1
+				if moved := f.CoefficientsOf(nil, x, a, b); moved[0] == got[0] {
+					t.Fatalf("n=%d a=%d b=%d: the support's last point does not reach the output", n, a, b)
+				}
+			}
+		}
 	}
 }

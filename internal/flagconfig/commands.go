@@ -26,6 +26,19 @@ func Subcommand(args []string, known func(string) bool) string {
 	return "*"
 }
 
+// OnlyRoot fits root to a run that builds only the subcommand named only
+// (Subcommand): --version and cobra's completion command belong to the root
+// alone, so version is called (the build information read) and the
+// completion command (its help text is formatted when it is added) kept only
+// when every command is built, "*" (start-up time, issue 27).
+func OnlyRoot(root *cobra.Command, only string, version func() string) {
+	if only == "*" {
+		root.Version = version()
+	} else {
+		root.CompletionOptions.DisableDefaultCmd = true
+	}
+}
+
 // Configure sets up the flags of c and of every command under it: integer
 // flags read whole numbers written 1e3 (WholeNumbers), every flag but a list
 // refuses a second value (Once), and the flags named in enums complete to

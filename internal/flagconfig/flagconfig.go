@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/privamp/privamp/internal/jsonin"
 	"github.com/spf13/pflag"
@@ -91,7 +92,11 @@ type wholeNumber struct {
 	usage string
 }
 
-var usageRange = regexp.MustCompile(`\((-?[0-9][0-9.e+]*) to (-?[0-9][0-9.e+]*)\)`)
+// usageRange reads a flag usage's "(a to b)" range; compiled on first use, not at
+// every start of privamp.
+var usageRange = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\((-?[0-9][0-9.e+]*) to (-?[0-9][0-9.e+]*)\)`)
+})
 
 func (w wholeNumber) Set(s string) error {
 	if w.Value.Set(s) == nil {
@@ -101,7 +106,7 @@ func (w wholeNumber) Set(s string) error {
 	if math.MaxInt == math.MaxInt32 && w.Value.Type() == "int" {
 		lo, hi = math.MinInt32, math.MaxInt32+1
 	}
-	if m := usageRange.FindStringSubmatch(w.usage); m != nil {
+	if m := usageRange().FindStringSubmatch(w.usage); m != nil {
 		rng = " in [" + m[1] + ", " + m[2] + "]"
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -71,5 +72,22 @@ func TestWholeNumbers(t *testing.T) {
 	}
 	if err := fs.Parse([]string{"--sigma", "1e12"}); err != nil || *x != 1e12 {
 		t.Errorf("float flag: %v %v", err, *x)
+	}
+}
+
+// TestOnlyRoot checks that a root built for one subcommand reads no version
+// and has no completion command, and one built for all has both.
+func TestOnlyRoot(t *testing.T) {
+	calls := 0
+	version := func() string { calls++; return "v1" }
+	one := &cobra.Command{Use: "p"}
+	OnlyRoot(one, "gaussian", version)
+	if calls != 0 || one.Version != "" || !one.CompletionOptions.DisableDefaultCmd {
+		t.Errorf("one command: version read %d times, Version %q, completion disabled %v", calls, one.Version, one.CompletionOptions.DisableDefaultCmd)
+	}
+	all := &cobra.Command{Use: "p"}
+	OnlyRoot(all, "*", version)
+	if calls != 1 || all.Version != "v1" || all.CompletionOptions.DisableDefaultCmd {
+		t.Errorf("all commands: version read %d times, Version %q, completion disabled %v", calls, all.Version, all.CompletionOptions.DisableDefaultCmd)
 	}
 }
