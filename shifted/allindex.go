@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -26,6 +27,82 @@ func EpsilonsAll(g PerPerson, delta float64, conv rdp.Conversion) ([]float64, er
 // the indices done of n after each chunk (from the computing goroutines,
 // one call at a time).
 func EpsilonsAllProgress(g PerPerson, delta float64, conv rdp.Conversion, progress dp.Progress) ([]float64, error) {
+	fill, err := allFill(g, delta, conv)
+	if err != nil {
+		return nil, err
+	}
+	n := g.Len()
+	out := make([]float64, n)
+	var mu sync.Mutex
+	var done int64
+	fillChunks(n, func(lo, hi int64) {
+		fill(lo, hi, out[lo-1:hi], lo)
+		if progress != nil {
+			mu.Lock()
+			done += hi - lo + 1
+			progress(done, n)
+			mu.Unlock()
+		}
+	})
+	return out, nil
+}
+
+// EpsilonsAllAt returns, for each index of ts (each in [1, n], in any
+// order, repeats allowed), the value EpsilonsAll(g, delta, conv) gives it,
+// bit for bit, without computing the others: it computes only the fixed
+// chunks (allChunk) that hold one of ts, each as EpsilonsAll does, so it
+// costs at most allChunk conversions per distinct chunk (on GOMAXPROCS
+// goroutines). The planner uses it when a monotone guarantee needs ε at a
+// few positions of a long run (package plan).
+func EpsilonsAllAt(g PerPerson, ts []int64, delta float64, conv rdp.Conversion) ([]float64, error) {
+	fill, err := allFill(g, delta, conv)
+	if err != nil {
+		return nil, err
+	}
+	n := g.Len()
+	byChunk := map[int64][]int{} // chunk → indices into ts
+	var chunks []int64
+	for i, t := range ts {
+		if t < 1 || t > n {
+			return nil, fmt.Errorf("index %d outside [1, %d]", t, n)
+		}
+		k := (t - 1) / allChunk
+		if _, ok := byChunk[k]; !ok {
+			chunks = append(chunks, k)
+		}
+		byChunk[k] = append(byChunk[k], i)
+	}
+	out := make([]float64, len(ts))
+	var next atomic.Int64
+	work := func() {
+		var buf []float64
+		for {
+			c := next.Add(1) - 1
+			if c >= int64(len(chunks)) {
+				return
+			}
+			k := chunks[c]
+			lo, hi := 1+k*allChunk, min(n, (k+1)*allChunk)
+			buf = slices.Grow(buf[:0], int(hi-lo+1))[:hi-lo+1]
+			fill(lo, hi, buf, lo)
+			for _, i := range byChunk[k] {
+				out[i] = buf[ts[i]-lo]
+			}
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(chunks))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(work)
+	}
+	wg.Wait()
+	return out, nil
+}
+
+// allFill returns the function that fills out[t − base] = ε_t for t in
+// one chunk [lo, hi] of EpsilonsAll (n ≤ MaxAll); its values depend on the
+// chunk's bounds, not on what else is computed.
+func allFill(g PerPerson, delta float64, conv rdp.Conversion) (func(lo, hi int64, out []float64, base int64), error) {
 	if err := checkDelta(delta); err != nil {
 		return nil, err
 	}
@@ -33,47 +110,30 @@ func EpsilonsAllProgress(g PerPerson, delta float64, conv rdp.Conversion, progre
 	if n > MaxAll {
 		return nil, fmt.Errorf("n = %d is above %d: ask for chosen or log-spaced indices instead", n, MaxAll)
 	}
-	out := make([]float64, n)
-	var fill func(lo, hi int64) // fills out[t−1] for t ∈ [lo, hi]
 	switch v := g.(type) {
 	case SGD:
-		fill = func(lo, hi int64) { allSGD(v, delta, conv, lo, hi, out) }
+		return func(lo, hi int64, out []float64, base int64) { allSGD(v, delta, conv, lo, hi, out, base) }, nil
 	case Domain:
-		fill = func(lo, hi int64) { allDomain(v, delta, conv, lo, hi, out) }
+		return func(lo, hi int64, out []float64, base int64) { allDomain(v, delta, conv, lo, hi, out, base) }, nil
 	case Stop:
 		c := v.Curve(1).(stopCurve)
-		fill = func(lo, hi int64) { allStop(c, n, delta, conv, lo, hi, out) }
+		return func(lo, hi int64, out []float64, base int64) { allStop(c, n, delta, conv, lo, hi, out, base) }, nil
 	case Tasks:
 		c := v.Curve(1).(stopCurve)
-		fill = func(lo, hi int64) { allStop(c, n, delta, conv, lo, hi, out) }
+		return func(lo, hi int64, out []float64, base int64) { allStop(c, n, delta, conv, lo, hi, out, base) }, nil
 	case Skip:
-		fill = func(lo, hi int64) { allSkip(v, delta, conv, lo, hi, out) }
-	default:
-		fill = func(lo, hi int64) {
-			guess := 0.0
-			for t := lo; t <= hi; t++ {
-				e, a := epsilonAt(g, t, delta, conv, guess, false)
-				out[t-1] = e
-				if a > 1 && !math.IsInf(a, 0) {
-					guess = a
-				}
+		return func(lo, hi int64, out []float64, base int64) { allSkip(v, delta, conv, lo, hi, out, base) }, nil
+	}
+	return func(lo, hi int64, out []float64, base int64) {
+		guess := 0.0
+		for t := lo; t <= hi; t++ {
+			e, a := epsilonAt(g, t, delta, conv, guess, false)
+			out[t-base] = e
+			if a > 1 && !math.IsInf(a, 0) {
+				guess = a
 			}
 		}
-	}
-	if progress != nil {
-		var mu sync.Mutex
-		var done int64
-		inner := fill
-		fill = func(lo, hi int64) {
-			inner(lo, hi)
-			mu.Lock()
-			done += hi - lo + 1
-			progress(done, n)
-			mu.Unlock()
-		}
-	}
-	fillChunks(n, fill)
-	return out, nil
+	}, nil
 }
 
 // allChunk is the number of indices of one chunk of EpsilonsAll. The chunks
@@ -109,17 +169,17 @@ func fillChunks(n int64, fill func(lo, hi int64)) {
 	wg.Wait()
 }
 
-// allSGD fills out[t−1] = ε_t for t ∈ [lo, hi], with ρ_t computed without
+// allSGD fills out[t − base] = ε_t for t ∈ [lo, hi], with ρ_t computed without
 // logarithms when c = 1 and with one expm1 per index for a single pass with
 // c < 1.
-func allSGD(g SGD, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
+func allSGD(g SGD, delta float64, conv rdp.Conversion, lo, hi int64, out []float64, base int64) {
 	L := numeric.NegLogUp(delta)
 	x := 0.0
 	put := func(t int64, lr float64) {
 		if lr > -700 {
-			out[t-1], x = rdp.LinearEpsilonWarm(numeric.ExpUp(lr), L, conv, x)
+			out[t-base], x = rdp.LinearEpsilonWarm(numeric.ExpUp(lr), L, conv, x)
 		} else {
-			out[t-1], _ = epsFromLogRho(lr, delta, conv)
+			out[t-base], _ = epsFromLogRho(lr, delta, conv)
 		}
 	}
 	b := g.batch()
@@ -141,7 +201,7 @@ func allSGD(g SGD, delta float64, conv rdp.Conversion, lo, hi int64, out []float
 		for t := lo; t <= hi; t++ {
 			j, size := g.batchOf(t)
 			rho := k / float64(size*size) * ((E-1)/M + 1/(M-float64(j)+1))
-			out[t-1], x = rdp.LinearEpsilonWarm(rho, L, conv, x)
+			out[t-base], x = rdp.LinearEpsilonWarm(rho, L, conv, x)
 		}
 	case g.epochs() == 1 && !math.IsInf(lc, -1):
 		// ρ_t = κ_j·c^{2r}(1 − c²)/(1 − c^{2(r+1)}) with r = M − j. Going
@@ -173,7 +233,7 @@ func allSGD(g SGD, delta float64, conv rdp.Conversion, lo, hi int64, out []float
 				put(t, lk+2*r*lc+math.Log(A)-math.Log(-math.Expm1(2*(r+1)*lc)))
 				continue
 			}
-			out[t-1], x = rdp.LinearEpsilonWarm(kFull*p*A/E, L, conv, x)
+			out[t-base], x = rdp.LinearEpsilonWarm(kFull*p*A/E, L, conv, x)
 		}
 	default:
 		for t := lo; t <= hi; t++ {
@@ -182,10 +242,10 @@ func allSGD(g SGD, delta float64, conv rdp.Conversion, lo, hi int64, out []float
 	}
 }
 
-// allDomain fills out[t−1] = ε_t for t ∈ [lo, hi]; the indices of one
+// allDomain fills out[t − base] = ε_t for t ∈ [lo, hi]; the indices of one
 // batch share their bound, which is computed once, and the run's constants
 // are computed once (domainPlan).
-func allDomain(g Domain, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
+func allDomain(g Domain, delta float64, conv rdp.Conversion, lo, hi int64, out []float64, base int64) {
 	L := numeric.NegLogUp(delta)
 	x := 0.0
 	p := g.plan()
@@ -195,14 +255,14 @@ func allDomain(g Domain, delta float64, conv rdp.Conversion, lo, hi int64, out [
 			lastJ, lr = j, p.bound(j).LogRho
 		}
 		if lr > -700 {
-			out[t-1], x = rdp.LinearEpsilonWarm(numeric.ExpUp(lr), L, conv, x)
+			out[t-base], x = rdp.LinearEpsilonWarm(numeric.ExpUp(lr), L, conv, x)
 		} else {
-			out[t-1], _ = epsFromLogRho(lr, delta, conv)
+			out[t-base], _ = epsFromLogRho(lr, delta, conv)
 		}
 	}
 }
 
-// allStop fills out[t−1] for t ∈ [lo, hi] for a Stop-like curve c (its m is
+// allStop fills out[t − base] for t ∈ [lo, hi] for a Stop-like curve c (its m is
 // ignored). Over blocks of indices it fixes three candidate orders (the
 // optimal orders at the block's ends and their geometric mean) and updates
 // each candidate's sum S = Σ_{j ≤ m} expm1(x/j) by one term per index,
@@ -213,7 +273,7 @@ func allDomain(g Domain, delta float64, conv rdp.Conversion, lo, hi int64, out [
 // optimum. With a contraction c < 1 (c.lq < 0) each candidate also keeps
 // the sum with F_m in place of 1/m and the smaller bound is used, as in
 // stopCurve.
-func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
+func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi int64, out []float64, base int64) {
 	at := func(t int64) stopCurve {
 		c.m = float64(n - t + 1)
 		return c
@@ -233,12 +293,12 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 	// Blocks in m = n − t + 1, from m = n − hi + 1 up to n − lo + 1.
 	mLo, mHi := n-hi+1, n-lo+1
 	eHi, aHi := opt(hi, 0)
-	out[hi-1] = eHi
+	out[hi-base] = eHi
 	for m := mLo + 1; m <= mHi; {
 		m2 := min(mHi, max(m, int64(float64(m)*1.001)))
 		t1, t2 := n-m+1, n-m2+1 // t1 ≥ t2
 		eLo, aLo := opt(t2, aHi)
-		out[t2-1] = eLo
+		out[t2-base] = eLo
 		if t1 > t2 {
 			cands := [3]float64{aHi, math.Sqrt(aHi * aLo), aLo}
 			// s: Σ expm1(x/j); s2: Σ expm1(x·F_j) when c < 1 (contracted)
@@ -280,7 +340,7 @@ func allStop(c stopCurve, n int64, delta float64, conv rdp.Conversion, lo, hi in
 						best = math.Min(best, r+cst[i])
 					}
 				}
-				out[t-1] = mixtureMargin(math.Max(best, 0), n)
+				out[t-base] = mixtureMargin(math.Max(best, 0), n)
 			}
 		}
 		aHi = aLo
@@ -323,18 +383,18 @@ func stopContractedStep(s, s2 *[3]float64, xs [3]float64, logPath [3]bool, m flo
 	return best
 }
 
-// allSkip fills out[t−1] for t ∈ [lo, hi] for Skip. Indices past ⌊n/2⌋
+// allSkip fills out[t − base] for t ∈ [lo, hi] for Skip. Indices past ⌊n/2⌋
 // are never skipped and convert as zCDP. Before, over blocks in which t and
 // n − t + 1 change by at most 0.1%, the mixture is evaluated at three
 // candidate orders (the optimal orders at the block's ends and their
 // geometric mean) and the best bound kept, as in allStop.
-func allSkip(s Skip, delta float64, conv rdp.Conversion, lo, hi int64, out []float64) {
-	base := s.base()
-	rho := base.Rho
+func allSkip(s Skip, delta float64, conv rdp.Conversion, lo, hi int64, out []float64, base int64) {
+	run := s.base()
+	rho := run.Rho
 	switch {
 	case s.Radius != 0:
 		rho = s.rho
-	case base.Loss.LogContraction() == 0:
+	case run.Loss.LogContraction() == 0:
 		rho1 := 2 * s.Loss.Lipschitz * s.Loss.Lipschitz / (s.Sigma * s.Sigma)
 		rho = func(t int64) float64 { return rho1 / float64(s.N-t+1) }
 	}
@@ -342,7 +402,7 @@ func allSkip(s Skip, delta float64, conv rdp.Conversion, lo, hi int64, out []flo
 	h := s.N / 2
 	x := 0.0
 	for t := max(lo, h+1); t <= hi; t++ {
-		out[t-1], x = rdp.LinearEpsilonWarm(rho(t), L, conv, x)
+		out[t-base], x = rdp.LinearEpsilonWarm(rho(t), L, conv, x)
 	}
 	opt := func(t int64, guess float64) (float64, float64) {
 		return epsilonAt(s, t, delta, conv, guess, false)
@@ -352,12 +412,12 @@ func allSkip(s Skip, delta float64, conv rdp.Conversion, lo, hi int64, out []flo
 		return
 	}
 	ePrev, aPrev := opt(lo, 0)
-	out[lo-1] = ePrev
+	out[lo-base] = ePrev
 	for t1 := lo + 1; t1 <= end; {
 		width := int64(0.001 * float64(min(t1, s.N-t1+1)))
 		t2 := min(end, t1+width)
 		e2, a2 := opt(t2, aPrev)
-		out[t2-1] = e2
+		out[t2-base] = e2
 		if t2 > t1 {
 			cands := [3]float64{aPrev, math.Sqrt(aPrev * a2), a2}
 			var cst [3]float64
@@ -370,7 +430,7 @@ func allSkip(s Skip, delta float64, conv rdp.Conversion, lo, hi int64, out []flo
 				for i, a := range cands {
 					best = math.Min(best, c.Epsilon(a)+cst[i])
 				}
-				out[t-1] = mixtureMargin(math.Max(best, 0), s.N)
+				out[t-base] = mixtureMargin(math.Max(best, 0), s.N)
 			}
 		}
 		aPrev = a2

@@ -52,6 +52,22 @@ func TestEpsilonsAllParallelIsSerial(t *testing.T) {
 				t.Fatalf("%T n = %d: index %d: serial %v, parallel %v", g, g.Len(), i+1, serial[i], par[i])
 			}
 		}
+		// EpsilonsAllAt gives the same bits at chosen indices: both ends,
+		// the chunks' edges, repeats, in any order.
+		n := g.Len()
+		ts := []int64{n, 1, allChunk, allChunk + 1, n - 1, 1 + rng.Int64N(n), 1 + rng.Int64N(n), n}
+		at, err := EpsilonsAllAt(g, ts, 1e-6, rdp.Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, ti := range ts {
+			if math.Float64bits(at[i]) != math.Float64bits(serial[ti-1]) {
+				t.Fatalf("%T n = %d: EpsilonsAllAt at %d: %v, EpsilonsAll %v", g, n, ti, at[i], serial[ti-1])
+			}
+		}
+	}
+	if _, err := EpsilonsAllAt(gs[0], []int64{0}, 1e-6, rdp.Improved); err == nil {
+		t.Error("EpsilonsAllAt accepted index 0")
 	}
 }
 

@@ -89,7 +89,8 @@ type domainPlan struct {
 	lc    float64
 	d, lk float64
 	sgd   logFPlan
-	run   SGD // for SGD.exactPartial
+	run   SGD  // for SGD.exactPartial
+	exact bool // run.exactPartial(), computed once
 	win   windowPlan
 	U     int64 // c < 1: the largest u searched exhaustively (bestWindow)
 }
@@ -98,7 +99,7 @@ func (g Domain) plan() domainPlan {
 	M, E := g.StepsPerEpoch(), g.epochs()
 	lc := g.LogContraction()
 	d := g.Radius * float64(g.batch()) / (g.Loss.Eta * g.Loss.Lipschitz)
-	p := domainPlan{M: M, E: E, lc: lc, d: d, lk: g.logKappa(g.batch()), sgd: newLogFPlan(M, E, lc), run: g.SGD}
+	p := domainPlan{M: M, E: E, lc: lc, d: d, lk: g.logKappa(g.batch()), sgd: newLogFPlan(M, E, lc), run: g.SGD, exact: g.SGD.exactPartial()}
 	if lc != 0 && !math.IsInf(lc, -1) {
 		p.win = newWindowPlan(M, d, lc)
 		p.U = windowSearchEnd(E, M, d, lc)
@@ -109,7 +110,7 @@ func (g Domain) plan() domainPlan {
 // bound is Bound for a record in step j of a pass.
 func (p domainPlan) bound(j int64) DomainBound {
 	base := DomainBound{LogRho: p.lk + p.sgd.at(j), Bound: "fmtt18", Uses: p.E}
-	if p.run.exactPartial() {
+	if p.exact {
 		base.LogRho = p.run.LogRho((j-1)*p.run.batch() + 1)
 	}
 	if math.IsInf(p.lc, -1) {

@@ -79,7 +79,7 @@ func (pv *PlanVerification) Report(file string, p *plan.Plan) *answer.Report {
 	s, _ := p.Options()
 	r := &answer.Report{Title: fmt.Sprintf("privamp verify %s: %s (a per-person privacy plan)", file, pv.Verdict), Result: &planAnswer{"verify", file, pv}, CSVAll: true, Assumptions: v.Assumptions, Notes: pv.Notes}
 	add := func(q string, val any, src string) { r.Add(q, val, "", src) }
-	add("verdict", pv.Verdict.String(), "via "+pv.Via+"; every position's ε checked with package shifted (recomputed, or for a huge tier plan bounded by monotonicity: see the count's source) and compared with its target")
+	add("verdict", pv.Verdict.String(), "via "+pv.Via+"; every position's ε checked with package shifted (recomputed, or for a plan of over 2^20 people sharing one δ, or a huge tier plan, bounded at each group's ends by the monotonicity of ε_t: see the count's source) and compared with its target")
 	add("plan", fmt.Sprintf("%s, %s, order %s; σ, η, L, β, m = %g, %g, %g, %g, %g", quantity.Count(p.N, "person", "people"), s.Name(), p.Order, p.Sigma, p.Eta, p.Lipschitz, p.Smoothness, p.StrongConvexity), "plan file")
 	if e, d, err := p.Target(v.WorstPosition); err == nil {
 		add("largest achieved/target", dp.Loss(v.WorstRatio), fmt.Sprintf("index %d (%sε = %s, δ = %s)", v.WorstPosition, p.WhoAt(v.WorstPosition), quantity.Nearest(e), quantity.Nearest(d)))

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"sync"
 
 	"math"
 	"strconv"
@@ -128,7 +129,8 @@ func (b Budgets) Validate() error {
 		if int64(n) > MaxPeople {
 			return fmt.Errorf("%d people: at most %d", n, MaxPeople)
 		}
-		for i := 0; i < n; i++ {
+		// The first invalid person, checked in parts on all cores.
+		bad := func(i int) error {
 			d := 0.0
 			if p.Delta != nil {
 				d = p.Delta[i]
@@ -139,6 +141,24 @@ func (b Budgets) Validate() error {
 			if len(p.ID.bytes(i)) == 0 {
 				return fmt.Errorf("person %d has an empty id", i+1)
 			}
+			return nil
+		}
+		var mu sync.Mutex
+		first, firstErr := n, error(nil)
+		parallel(n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if err := bad(i); err != nil {
+					mu.Lock()
+					if i < first {
+						first, firstErr = i, err
+					}
+					mu.Unlock()
+					return
+				}
+			}
+		})
+		if firstErr != nil {
+			return firstErr
 		}
 		if p.idsChecked() {
 			return nil

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -119,6 +120,7 @@ type peopleReader struct {
 	bad                   dp.Errors
 	marks                 []lineMark // file line of every row (lineOf)
 	size                  int64      // bytes of input when known, else −1
+	nums                  budgetNums // the sequential path's last ε and δ parsed
 	consumed              int64      // bytes the fast path has split
 }
 
@@ -152,15 +154,14 @@ func inputSize(r io.Reader) int64 {
 // read is the fast path (lines.Fields): lines without quotes are split at
 // commas; from the first quote on, slow reads the rest.
 func (pr *peopleReader) read(r io.Reader) (*People, error) {
+	if pr.size >= csvParallelMin && runtime.GOMAXPROCS(0) > 1 {
+		return pr.readParallel(r)
+	}
 	var out *People
 	slowed := false
 	err := lines.Fields(r, 0, func(line int, fields [][]byte) (bool, error) {
 		if pr.header == nil {
-			h := make([]string, len(fields))
-			for i, f := range fields {
-				h[i] = strings.TrimLeftFunc(string(f), unicode.IsSpace)
-			}
-			return false, pr.setHeader(h)
+			return false, pr.setHeader(headerNames(fields))
 		}
 		pr.row(line, fields)
 		return pr.full, nil
@@ -180,6 +181,15 @@ func (pr *peopleReader) read(r io.Reader) (*People, error) {
 		return out, nil
 	}
 	return pr.finish()
+}
+
+// headerNames returns the header line's fields without leading spaces.
+func headerNames(fields [][]byte) []string {
+	h := make([]string, len(fields))
+	for i, f := range fields {
+		h[i] = strings.TrimLeftFunc(string(f), unicode.IsSpace)
+	}
+	return h
 }
 
 // slow reads the rest of the input with encoding/csv; its first line is
@@ -262,6 +272,18 @@ func (pr *peopleReader) setHeader(header []string) error {
 
 // row checks one data row and keeps it, or records why it is invalid.
 func (pr *peopleReader) row(line int, rec [][]byte) {
+	id, eps, del, bad := pr.check(line, rec, &pr.nums)
+	if bad != nil {
+		pr.bad = append(pr.bad, bad)
+		return
+	}
+	pr.keep(line, id, eps, del)
+}
+
+// check checks one data row: its id (a view of rec), ε and δ (0: the
+// default), or why it is invalid. It only reads pr's header columns (and
+// the caller's nums), so the blocks of readParallel call it concurrently.
+func (pr *peopleReader) check(line int, rec [][]byte, nums *budgetNums) (id []byte, eps, del float64, bad *dp.Error) {
 	if len(rec) < pr.need {
 		var miss []string
 		for _, c := range []struct {
@@ -272,20 +294,18 @@ func (pr *peopleReader) row(line int, rec [][]byte) {
 				miss = append(miss, c.name)
 			}
 		}
-		pr.bad = append(pr.bad, badLine(line, fmt.Sprintf("missing column(s) %s: the row has %d field(s), the header %d", strings.Join(miss, ", "), len(rec), len(pr.header))))
-		return
+		return nil, 0, 0, badLine(line, fmt.Sprintf("missing column(s) %s: the row has %d field(s), the header %d", strings.Join(miss, ", "), len(rec), len(pr.header)))
 	}
 	if len(rec) > len(pr.header) {
-		pr.bad = append(pr.bad, badLine(line, fmt.Sprintf("the row has %d fields, the header %d", len(rec), len(pr.header))))
-		return
+		return nil, 0, 0, badLine(line, fmt.Sprintf("the row has %d fields, the header %d", len(rec), len(pr.header)))
 	}
-	id := bytes.TrimSpace(rec[pr.idCol])
+	id = bytes.TrimSpace(rec[pr.idCol])
 	var msgs []string
 	if len(id) == 0 {
 		msgs = append(msgs, "empty id")
 	}
 	raw := bytes.TrimSpace(rec[pr.epsCol])
-	eps, err := parseBudget(raw)
+	eps, err := nums.eps.parse(raw)
 	switch {
 	case err != nil:
 		msgs = append(msgs, fmt.Sprintf("epsilon %q is not a number", raw))
@@ -294,10 +314,9 @@ func (pr *peopleReader) row(line int, rec [][]byte) {
 	case eps <= 0:
 		msgs = append(msgs, fmt.Sprintf("epsilon must be > 0, got %v", eps))
 	}
-	var del float64
 	if pr.hasDelta {
 		if s := bytes.TrimSpace(rec[pr.delCol]); len(s) > 0 {
-			d, err := parseBudget(s)
+			d, err := nums.del.parse(s)
 			switch {
 			case err != nil:
 				msgs = append(msgs, fmt.Sprintf("delta %q is not a number", s))
@@ -309,9 +328,14 @@ func (pr *peopleReader) row(line int, rec [][]byte) {
 		}
 	}
 	if len(msgs) > 0 {
-		pr.bad = append(pr.bad, badLine(line, strings.Join(msgs, "; ")))
-		return
+		return nil, 0, 0, badLine(line, strings.Join(msgs, "; "))
 	}
+	return id, eps, del, nil
+}
+
+// keep appends a checked row, or records that the file holds more than
+// MaxPeople people (and stops the reading).
+func (pr *peopleReader) keep(line int, id []byte, eps, del float64) {
 	p := pr.p
 	i := len(p.Epsilon)
 	if int64(i) >= MaxPeople {
@@ -370,6 +394,29 @@ func (pr *peopleReader) finish() (*People, error) {
 	p.markChecked()
 	p.movable = true
 	return p, nil
+}
+
+// budgetNums are the last ε and δ texts a reader parsed, with their
+// values: a people CSV's budgets take few values, often in runs, and a
+// repeated text is not parsed again.
+type budgetNums struct{ eps, del lastBudget }
+
+// lastBudget is the last text parseBudget parsed and its result.
+type lastBudget struct {
+	raw []byte
+	v   float64
+	err error
+	ok  bool
+}
+
+// parse is parseBudget(b), reusing the last result when b repeats its text.
+func (c *lastBudget) parse(b []byte) (float64, error) {
+	if c.ok && bytes.Equal(b, c.raw) {
+		return c.v, c.err
+	}
+	c.v, c.err = parseBudget(b)
+	c.raw, c.ok = append(c.raw[:0], b...), true
+	return c.v, c.err
 }
 
 // parseBudget parses a number, refusing hexadecimal floats and

@@ -237,6 +237,25 @@ func samePeople(a, b *People) bool {
 // path half-way, CRLF line ends, blank lines and a last line without a
 // newline.
 func TestReadCSVMatchesReference(t *testing.T) {
+	ins := referenceInputs()
+	for _, in := range ins {
+		got, err := ReadCSV(strings.NewReader(in))
+		want, werr := readCSVReference(strings.NewReader(in))
+		if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) || !samePeople(got, want) {
+			t.Errorf("%.60q: ReadCSV %v (%d people), reference %v", in, err, peopleLen(got), werr)
+		}
+	}
+	// Read through a plain io.Reader (no size known) in small pieces.
+	got, err := ReadCSV(iotest.OneByteReader(strings.NewReader(ins[0])))
+	want, _ := readCSVReference(strings.NewReader(ins[0]))
+	if err != nil || !samePeople(got, want) || got.Len() != 2 {
+		t.Errorf("one byte at a time: %+v %v", got, err)
+	}
+}
+
+// referenceInputs are people CSVs that exercise the fast path, the switch
+// to encoding/csv and the errors.
+func referenceInputs() []string {
 	ins := []string{
 		"id,epsilon\r\na,1\r\n\r\nb,2\r\n",
 		"id,epsilon,delta\na,1,\n\nb,2,1e-9\nc,3",
@@ -265,20 +284,7 @@ func TestReadCSVMatchesReference(t *testing.T) {
 			fmt.Fprintf(&long, "p%d,%d,1e-%d\n", i, i%5+1, i%9+2)
 		}
 	}
-	ins = append(ins, long.String(), strings.Replace(long.String(), "p100000,", "\"p100000\",", 1))
-	for _, in := range ins {
-		got, err := ReadCSV(strings.NewReader(in))
-		want, werr := readCSVReference(strings.NewReader(in))
-		if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) || !samePeople(got, want) {
-			t.Errorf("%.60q: ReadCSV %v (%d people), reference %v", in, err, peopleLen(got), werr)
-		}
-	}
-	// Read through a plain io.Reader (no size known) in small pieces.
-	got, err := ReadCSV(iotest.OneByteReader(strings.NewReader(ins[0])))
-	want, _ := readCSVReference(strings.NewReader(ins[0]))
-	if err != nil || !samePeople(got, want) || got.Len() != 2 {
-		t.Errorf("one byte at a time: %+v %v", got, err)
-	}
+	return append(ins, long.String(), strings.Replace(long.String(), "p100000,", "\"p100000\",", 1))
 }
 
 func peopleLen(p *People) int {

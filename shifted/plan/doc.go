@@ -79,7 +79,11 @@
 // a σ is checked with package shifted at each group's least private
 // position, over a tree of groups that clears whole ranges with one
 // conversion. Then every person's ε_t is recomputed with package shifted
-// (EpsilonsAll, or Epsilons per δ) and σ is nudged up if rounding requires.
+// (EpsilonsAll, or Epsilons per δ) and σ is nudged up if rounding requires;
+// a plan of more than EvaluateAllMax people sharing one δ is recomputed at
+// each group's two ends instead (EpsilonsAllAt, the same values), which
+// decides every person by the monotonicity of ε_t in t (proved at
+// EvaluateAllMax); Result.AchievedAll computes the rest when asked.
 // Every plan keeps a relative margin: each achieved ε_t ≤ (1 − Margin/2)·ε
 // with Margin = 10⁻⁹, so any recomputation that agrees to nine digits
 // confirms it.

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -12,21 +13,28 @@ import (
 	"github.com/privamp/privamp/internal/lines"
 )
 
-// TestSortWords: the in-place sort agrees with slices.Sort, on uniform
-// words and on words crowded into a few buckets.
-func TestSortWords(t *testing.T) {
+// TestSortHashWords: the radix sort orders by the top 32 bits and keeps
+// the order of equal ones, as a stable sort does, on uniform words and on
+// words crowded into a few values of the top bits.
+func TestSortHashWords(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
-	for _, n := range []int{0, 1, 2, 100, 70_000, 300_000} {
-		for _, mask := range []uint64{^uint64(0), 0x0003_ffff_ffff_ffff, 0xffff_0000_0000_00ff} {
+	sizes := []int{0, 1, 2, 100, 70_000, 300_000}
+	if testing.Short() {
+		sizes = sizes[:5]
+	}
+	for _, n := range sizes {
+		for _, mask := range []uint64{^uint64(0), 0x0003_ffff_ffff_ffff, 0xffff_0000_0000_00ff, 0x0000_0007_ffff_ffff} {
 			a := make([]uint64, n)
 			for i := range a {
 				a[i] = r.Uint64() & mask
 			}
-			want := slices.Clone(a)
-			slices.Sort(want)
-			sortWords(a)
-			if !slices.Equal(a, want) {
-				t.Fatalf("n = %d, mask %x: not sorted", n, mask)
+			for _, lowBit := range []uint{32, 36} {
+				b := slices.Clone(a)
+				want := slices.Clone(a)
+				slices.SortStableFunc(want, func(x, y uint64) int { return cmp.Compare(x>>lowBit, y>>lowBit) })
+				if got := sortHashWords(b, make([]uint64, n), lowBit); !slices.Equal(got, want) {
+					t.Fatalf("n = %d, mask %x, key from bit %d: not sorted stably", n, mask, lowBit)
+				}
 			}
 		}
 	}

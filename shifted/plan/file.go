@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
 
 	"github.com/privamp/privamp/dp"
@@ -90,7 +91,7 @@ func optNum(x float64) *float64 {
 
 // plan assembles the Plan of a solved problem. It may use perm up
 // (People.moveTo).
-func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, res *Result) *Plan {
+func (p *problem) plan(sigma float64, b Budgets, perm []int32, ev *evals, res *Result) (*Plan, error) {
 	s, t := p.s, p.s.Training
 	eta, etaSrc, _ := s.EtaRule(p.n, sigma)
 	pl := &Plan{Format: Format, Version: Version, Variant: t.Variant, N: p.n, Public: t.Public,
@@ -103,15 +104,12 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 		EtaSource: etaSrc, UtilityBound: optNum(float64(u.Bound)), UtilitySource: u.Source,
 		UniformEpsilon: res.Uniform.Epsilon, UniformDelta: res.Uniform.Delta, UniformSigma: float64(res.Uniform.Sigma),
 		UniformUtilityBound: optNum(float64(res.Uniform.Utility.Bound))}
-	for r, gr := range p.groups {
-		for t := p.firstPos(r); t <= p.lastPos(r); t++ {
-			if v := eps[t-1] / gr.eps; v > pl.Summary.MaxAchievedRatio {
-				pl.Summary.MaxAchievedRatio, pl.Summary.BindingPosition = v, t
-			}
-		}
+	var err error
+	if pl.Summary.MaxAchievedRatio, pl.Summary.BindingPosition, err = p.binding(ev); err != nil {
+		return nil, err
 	}
 	if len(p.groups) <= maxGroupsInSummary {
-		pl.Summary.Groups = p.groupResults(eps, b)
+		pl.Summary.Groups = p.groupResults(ev, b)
 	}
 	if b.People != nil && b.People.movable && b.People.Len() == len(perm) && len(b.People.Epsilon) == len(perm) {
 		pl.People = b.People.moveTo(perm, p.groups, p.oneDelta)
@@ -140,7 +138,7 @@ func (p *problem) plan(sigma float64, b Budgets, perm []int32, eps []float64, re
 				First: gr.first, Last: gr.first + gr.count - 1})
 		}
 	}
-	return pl
+	return pl, nil
 }
 
 // moveTo puts the people in position order in place and returns them;
@@ -170,15 +168,12 @@ func (pp *People) moveTo(perm []int32, groups []group, oneDelta bool) *People {
 }
 
 // groupResults summarises each group's achieved ε (positions are
-// contiguous, so its extremes are at the group's ends up to the numerics;
-// every position is scanned).
-func (p *problem) groupResults(eps []float64, b Budgets) []GroupResult {
+// contiguous, so its extremes are at the group's ends: every position is
+// scanned, or on the ends path the ends are read, EvaluateAllMax).
+func (p *problem) groupResults(ev *evals, b Budgets) []GroupResult {
 	out := make([]GroupResult, len(p.groups))
 	for r, gr := range p.groups {
-		lo, hi := math.Inf(1), 0.0
-		for t := p.firstPos(r); t <= p.lastPos(r); t++ {
-			lo, hi = math.Min(lo, eps[t-1]), math.Max(hi, eps[t-1])
-		}
+		lo, hi := p.extremes(ev, r)
 		g := GroupResult{First: p.firstPos(r), Last: p.lastPos(r), Epsilon: gr.eps, Delta: gr.delta,
 			AchievedMin: lo, AchievedMax: hi, SlackMin: gr.eps - hi}
 		if gr.tier >= 0 {
@@ -329,6 +324,17 @@ func (p *Plan) VerifyProgress(progress dp.Progress) (*Verification, error) {
 	if p.People == nil && p.N > verifyAllMax {
 		return p.verifyEnds(q, g)
 	}
+	if q.byEnds() {
+		// Decided at each group's ends (EvaluateAllMax) unless a target is
+		// broken: then every position is recomputed, to list them.
+		ev, err := q.evaluate(p.Sigma, p.Summary.BindingPosition)
+		if err != nil {
+			return nil, err
+		}
+		if !q.exceeds(ev, func(gr group) float64 { return gr.eps }) {
+			return p.verifiedAtEnds(q, g, ev)
+		}
+	}
 	eps, err := q.achieved(p.Sigma)
 	if err != nil {
 		return nil, err
@@ -371,10 +377,38 @@ func (p *Plan) VerifyProgress(progress dp.Progress) (*Verification, error) {
 			}
 		}
 	}
-	if v.Summary, err = p.summaryNumbers(q, eps, v); err != nil {
+	if v.Summary, err = p.summaryNumbers(q, &evals{all: eps, sigma: p.Sigma}, v); err != nil {
 		return nil, err
 	}
 	v.OK = v.ViolationCount == 0 && len(v.Summary) == 0
+	return v, nil
+}
+
+// verifiedAtEnds is Verify's answer for a plan decided at its groups' ends
+// with no target broken (EvaluateAllMax): the same groups, largest ratio
+// and summary check as from every position.
+func (p *Plan) verifiedAtEnds(q *problem, g shifted.PerPerson, ev *evals) (*Verification, error) {
+	v := &Verification{Checked: p.N, Source: g.Source() + fmt.Sprintf("; n = %d > %d with one δ: each group decided at its two ends, since ε_t is monotone in t (PerPerson.Monotone; proof at plan.EvaluateAllMax)", p.N, evaluateAllMax),
+		Assumptions: g.Assumptions()}
+	claims := p.Claims()
+	if len(claims) <= maxGroupsInSummary {
+		for ci, c := range claims {
+			lo, hi := q.extremes(ev, ci)
+			gr := GroupResult{First: c.First, Last: c.Last, Epsilon: c.Epsilon, Delta: c.Delta, AchievedMin: lo, AchievedMax: hi, SlackMin: c.Epsilon - hi}
+			if p.People == nil {
+				gr.Tier = p.Tiers[ci].Name
+			}
+			v.Groups = append(v.Groups, gr)
+		}
+	}
+	var err error
+	if v.WorstRatio, v.WorstPosition, err = q.binding(ev); err != nil {
+		return nil, err
+	}
+	if v.Summary, err = p.summaryNumbers(q, ev, v); err != nil {
+		return nil, err
+	}
+	v.OK = len(v.Summary) == 0
 	return v, nil
 }
 
@@ -610,33 +644,35 @@ func (p *Plan) WriteTo(w io.Writer) (int64, error) {
 	hb = bytes.TrimRight(hb, "\n ")
 	cw.Write(hb)
 	cw.Write([]byte(",\n  \"people\": {\n    \"id\": ["))
-	var buf []byte
-	for i := range people.Len() {
-		buf = buf[:0]
-		if i > 0 {
-			buf = append(buf, ',')
+	writeChunks(cw, people.Len(), func(buf []byte, lo, hi int) []byte {
+		for i := lo; i < hi; i++ {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendJSONString(buf, people.ID.At(i))
 		}
-		buf = appendJSONString(buf, people.ID.At(i))
-		cw.Write(buf)
-	}
+		return buf
+	})
 	floats := func(name string, xs []float64) {
 		cw.Write([]byte("],\n    \"" + name + "\": ["))
 		// A plan's budgets take few values, in runs: the text of the last
 		// one is reused while the value repeats (same bits).
-		var last []byte
-		var lastBits uint64
-		for i, x := range xs {
-			if i == 0 || math.Float64bits(x) != lastBits {
-				last = strconv.AppendFloat(last[:0], x, 'g', -1, 64)
-				lastBits = math.Float64bits(x)
+		writeChunks(cw, len(xs), func(buf []byte, lo, hi int) []byte {
+			var last []byte
+			var lastBits uint64
+			for i := lo; i < hi; i++ {
+				x := xs[i]
+				if i == lo || math.Float64bits(x) != lastBits {
+					last = strconv.AppendFloat(last[:0], x, 'g', -1, 64)
+					lastBits = math.Float64bits(x)
+				}
+				if i > 0 {
+					buf = append(buf, ',')
+				}
+				buf = append(buf, last...)
 			}
-			buf = buf[:0]
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = append(buf, last...)
-			cw.Write(buf)
-		}
+			return buf
+		})
 	}
 	floats("epsilon", people.Epsilon)
 	if people.Delta != nil {
@@ -646,9 +682,73 @@ func (p *Plan) WriteTo(w io.Writer) (int64, error) {
 	return cw.n, cw.flush()
 }
 
+// writeChunk is the number of list elements writeChunks formats at once.
+const writeChunk = 1 << 16
+
+// writeChunks writes to cw, in order, the text format appends to buf for
+// each chunk [lo, hi) of [0, n) (writeChunk elements), formatting up to
+// GOMAXPROCS chunks at once and a few ahead of the writing, so a list of
+// 10⁷ elements is formatted on all cores while memory holds a few chunks.
+func writeChunks(cw *countWriter, n int, format func(buf []byte, lo, hi int) []byte) {
+	workers := runtime.GOMAXPROCS(0)
+	if n <= writeChunk || workers < 2 {
+		var buf []byte
+		for lo := 0; lo < n; lo += writeChunk {
+			buf = format(buf[:0], lo, min(n, lo+writeChunk))
+			cw.Write(buf)
+		}
+		return
+	}
+	type job struct {
+		lo, hi int
+		out    chan []byte
+	}
+	jobs := make(chan job)
+	queue := make(chan job, 2*workers) // in order, for the writer
+	free := make(chan []byte, 3*workers)
+	go func() {
+		for lo := 0; lo < n; lo += writeChunk {
+			j := job{lo, min(n, lo+writeChunk), make(chan []byte, 1)}
+			queue <- j
+			jobs <- j
+		}
+		close(jobs)
+		close(queue)
+	}()
+	for range workers {
+		go func() {
+			for j := range jobs {
+				var buf []byte
+				select {
+				case buf = <-free:
+				default:
+				}
+				j.out <- format(buf[:0], j.lo, j.hi)
+			}
+		}()
+	}
+	for j := range queue {
+		buf := <-j.out
+		cw.Write(buf)
+		select {
+		case free <- buf:
+		default:
+		}
+	}
+}
+
+// jsonPlain marks the bytes a JSON string holds as they are (encoding/json's
+// output, with its HTML escaping): printable ASCII but ", \, <, > and &.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 func appendJSONString(buf []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+		if !jsonPlain[s[i]] {
 			b, _ := json.Marshal(s)
 			return append(buf, b...)
 		}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -360,6 +362,57 @@ func TestVerifyEndsMatchesFull(t *testing.T) {
 				}
 			}
 			t.Logf("%s σ×%v: OK %v, %d violations", v, scale, full.OK, full.ViolationCount)
+		}
+	}
+}
+
+// TestWriteToParallelSameBytes: a plan of 200,000 people (lists of several
+// writeChunks chunks) is written the same with 1 and with 4 threads.
+func TestWriteToParallelSameBytes(t *testing.T) {
+	n := 200_000
+	if testing.Short() {
+		n = 3*writeChunk + 17
+	}
+	pp := &People{Epsilon: make([]float64, n), Delta: make([]float64, n)}
+	for i := range n {
+		pp.ID.Append("p\"" + strconv.Itoa(i))
+		pp.Epsilon[i] = []float64{0.1, 1, 4}[i%7%3]
+		pp.Delta[i] = []float64{1e-6, 1e-7}[i%11%2]
+	}
+	p := &Plan{Format: Format, Version: Version, N: int64(n), People: pp}
+	write := func(procs int) []byte {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		var b bytes.Buffer
+		if _, err := p.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	one, four := write(1), write(4)
+	if !bytes.Equal(one, four) {
+		t.Fatal("the plan's text depends on the number of threads")
+	}
+	var back struct {
+		People struct {
+			ID      []string  `json:"id"`
+			Epsilon []float64 `json:"epsilon"`
+			Delta   []float64 `json:"delta"`
+		} `json:"people"`
+	}
+	if err := json.Unmarshal(four, &back); err != nil || len(back.People.ID) != n || back.People.ID[n-1] != pp.ID.At(n-1) ||
+		!slices.Equal(back.People.Epsilon, pp.Epsilon) || !slices.Equal(back.People.Delta, pp.Delta) {
+		t.Fatalf("the written lists do not read back: %v", err)
+	}
+}
+
+// TestJSONPlain: the table of bytes written as they are agrees with
+// encoding/json on every byte.
+func TestJSONPlain(t *testing.T) {
+	for c := range 256 {
+		s := string([]byte{'a', byte(c)})
+		want, _ := json.Marshal(s)
+		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
+			t.Errorf("byte %#x: %s, encoding/json %s", c, got, want)
 		}
 	}
 }

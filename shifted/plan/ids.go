@@ -86,6 +86,31 @@ func (s *IDs) appendBytes(b []byte) {
 	if s.order != nil {
 		s.order = append(s.order, int32(len(s.lo)))
 	}
+	s.putBytes(b)
+	s.putEnd(s.total)
+}
+
+// appendPacked appends the ids packed in data: id k ends at ends[k]
+// (offsets into data, non-decreasing), and data holds nothing after the
+// last. It is appendBytes of each id, with one copy of all their bytes.
+func (s *IDs) appendPacked(data []byte, ends []uint32) {
+	if s.order != nil {
+		var start uint32
+		for _, e := range ends {
+			s.appendBytes(data[start:e])
+			start = e
+		}
+		return
+	}
+	base := s.total
+	s.putBytes(data)
+	for _, e := range ends {
+		s.putEnd(base + uint64(e))
+	}
+}
+
+// putBytes copies b after the bytes stored.
+func (s *IDs) putBytes(b []byte) {
 	for len(b) > 0 {
 		k := len(s.blocks)
 		if k == 0 || len(s.blocks[k-1]) == idsBlock {
@@ -98,12 +123,16 @@ func (s *IDs) appendBytes(b []byte) {
 		b = b[m:]
 		s.total += uint64(m)
 	}
-	if s.total>>32 != 0 && s.hi == nil {
+}
+
+// putEnd records the end offset of the next id.
+func (s *IDs) putEnd(end uint64) {
+	if end>>32 != 0 && s.hi == nil {
 		s.hi = make([]uint8, len(s.lo), cap(s.lo))
 	}
-	s.lo = append(s.lo, uint32(s.total))
+	s.lo = append(s.lo, uint32(end))
 	if s.hi != nil {
-		s.hi = append(s.hi, uint8(s.total>>32))
+		s.hi = append(s.hi, uint8(end>>32))
 	}
 }
 

@@ -54,11 +54,49 @@ type Result struct {
 	Notes      []string       `json:"notes"`
 	// Plan is the schedule (nil when infeasible); Achieved is ε of the
 	// person at each position 1..n at their δ, recomputed with package
-	// shifted. Neither is part of the JSON (Plan.WriteTo writes the plan).
+	// shifted, or nil for a plan of more than EvaluateAllMax people with
+	// one δ in few groups, which Make decides at each group's ends
+	// (AchievedAll computes them all). Neither is part of the JSON (Plan.WriteTo writes the plan).
 	Plan     *Plan     `json:"-"`
 	Achieved []float64 `json:"-"`
 
-	opt Options
+	opt    Options
+	p      *problem // the solved problem (for AchievedAll)
+	byEnds bool     // decided at each group's ends (EvaluateAllMax)
+}
+
+// AchievedAll returns ε of the person at each position 1..n (Achieved,
+// computed now if Make decided the plan at its groups' ends); nil for an
+// infeasible plan.
+func (r *Result) AchievedAll() ([]float64, error) {
+	if r.Achieved != nil || r.Plan == nil || r.p == nil {
+		return r.Achieved, nil
+	}
+	all, err := r.p.achieved(float64(r.Sigma))
+	if err != nil {
+		return nil, err
+	}
+	r.Achieved = all
+	return all, nil
+}
+
+// achievedAt returns ε at the positions ts (Achieved's values).
+func (r *Result) achievedAt(ts []int64) ([]float64, error) {
+	out := make([]float64, len(ts))
+	if r.Achieved != nil || r.p == nil {
+		for i, t := range ts {
+			out[i] = r.Achieved[t-1]
+		}
+		return out, nil
+	}
+	e := &evals{at: map[int64]float64{}, sigma: float64(r.Sigma)}
+	if err := r.p.evaluateAt(e, ts); err != nil {
+		return nil, err
+	}
+	for i, t := range ts {
+		out[i] = e.eps(t)
+	}
+	return out, nil
 }
 
 // Uniform is the plan that gives everyone the strictest budget: the
@@ -174,10 +212,12 @@ func Make(o Options, b Budgets) (*Result, error) {
 		return nil, err
 	}
 	capSigma, capField, capSrc, capOK := p.cap()
+	var ev *evals
 	if !(capOK && sigma > capSigma) {
-		if sigma, res.Achieved, err = p.solve(sigma); err != nil {
+		if sigma, ev, err = p.solve(sigma); err != nil {
 			return nil, err
 		}
+		res.Achieved, res.p, res.byEnds = ev.all, p, ev.all == nil
 	}
 	if capOK && sigma > capSigma { // also through the verification's last ulps
 		res.Infeasible, err = p.infeasible(sigma, capSigma, capField, capSrc, b, perm)
@@ -192,7 +232,9 @@ func Make(o Options, b Budgets) (*Result, error) {
 	res.Eta = dp.Num(eta)
 	res.NoiseRatio = dp.Num(sigma / float64(res.Uniform.Sigma))
 	res.UtilityRatio = dp.Num(float64(u.Bound) / float64(res.Uniform.Utility.Bound))
-	res.Plan = p.plan(sigma, b, perm, res.Achieved, res)
+	if res.Plan, err = p.plan(sigma, b, perm, ev, res); err != nil {
+		return nil, err
+	}
 	sm := res.Plan.Summary
 	res.MaxAchievedRatio, res.WorstIndex, res.Groups = sm.MaxAchievedRatio, sm.BindingPosition, sm.Groups
 	g, _, err := o.Guarantee(p.n, sigma)

@@ -51,6 +51,10 @@ func (r *Result) Profile(k int) ([]Point, error) {
 	if err != nil {
 		return nil, err
 	}
+	ach, err := r.achievedAt(ts)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Point, len(ts))
 	for i, t := range ts {
 		e, d, _ := p.Target(t)
@@ -59,7 +63,7 @@ func (r *Result) Profile(k int) ([]Point, error) {
 			return nil, err
 		}
 		out[i] = Point{Index: t, ID: p.id(t), Tier: p.tier(t), Epsilon: e, Delta: d,
-			Achieved: dp.Loss(r.Achieved[t-1]), Uniform: dp.Loss(u.Epsilon)}
+			Achieved: dp.Loss(ach[i]), Uniform: dp.Loss(u.Epsilon)}
 	}
 	return out, nil
 }
@@ -127,12 +131,16 @@ func Positions(first, last int64) string {
 // target − achieved.
 func (r *Result) WriteCSV(w io.Writer) error {
 	p := r.Plan
+	all, err := r.AchievedAll()
+	if err != nil {
+		return err
+	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("position,id,tier,target_epsilon,delta,achieved_epsilon,slack\n")
 	var buf []byte
 	for t := int64(1); t <= p.N; t++ {
 		e, d, _ := p.Target(t)
-		a := r.Achieved[t-1]
+		a := all[t-1]
 		buf = strconv.AppendInt(buf[:0], t, 10)
 		buf = append(append(append(append(buf, ','), csvField(p.id(t))...), ','), csvField(p.tier(t))...)
 		buf = appendNums(buf, e, d, a, e-a)

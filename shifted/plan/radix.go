@@ -3,7 +3,9 @@ package plan
 import (
 	"cmp"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // keyed is a sort key with the index of what it belongs to.
@@ -74,7 +76,7 @@ func floatKey(x float64) uint64 {
 // of equal top bits whose keys differ is sorted by the whole key, then the
 // index: 16 bytes per index.
 func orderByKey(keys []uint64) []int32 {
-	if perm, ok := orderFewKeys(len(keys), func(i int) uint64 { return keys[i] }, 64); ok {
+	if perm, _, ok := orderFewKeys(len(keys), func(i int) uint64 { return keys[i] }, 64); ok {
 		return perm
 	}
 	const low = 1<<32 - 1
@@ -110,9 +112,12 @@ func orderByKey(keys []uint64) []int32 {
 // orderFewKeys is orderByKey by counting, for the n keys key(0..n−1),
 // when they take at most limit distinct values (else ok is false): one pass
 // finds the values, one counts each, one places every index after the
-// smaller keys and the equal keys before it. key is called about three
-// times per index, so the keys need not be held in memory.
-func orderFewKeys(n int, key func(int) uint64, limit int) (perm []int32, ok bool) {
+// smaller keys and the equal keys before it; sizes are the counts of the
+// distinct values, in order. key is called about three times per index, so
+// the keys need not be held in memory, and from any goroutine: the
+// counting and the placing run on all cores over parts of the indices
+// (the equal keys of an earlier part go first, so the order is the same).
+func orderFewKeys(n int, key func(int) uint64, limit int) (perm []int32, sizes []int, ok bool) {
 	var vals []uint64 // the distinct keys, sorted
 	find := func(k uint64) (int, bool) { return slices.BinarySearch(vals, k) }
 	var prev uint64
@@ -124,26 +129,61 @@ func orderFewKeys(n int, key func(int) uint64, limit int) (perm []int32, ok bool
 		prev = k
 		if j, found := find(k); !found {
 			if len(vals) == limit {
-				return nil, false
+				return nil, nil, false
 			}
 			vals = slices.Insert(vals, j, k)
 		}
 	}
-	next := make([]int, len(vals)+1)
-	for i := range n {
-		j, _ := find(key(i))
-		next[j+1]++
+	parts := runtime.GOMAXPROCS(0)
+	if n < 1<<16 {
+		parts = 1
 	}
-	for j := 1; j < len(next); j++ {
-		next[j] += next[j-1]
+	each := func(f func(part, lo, hi int)) {
+		var wg sync.WaitGroup
+		for part := range parts {
+			wg.Go(func() { f(part, n*part/parts, n*(part+1)/parts) })
+		}
+		wg.Wait()
+	}
+	counts := make([][]int, parts)
+	each(func(part, lo, hi int) {
+		c := make([]int, len(vals))
+		for i := lo; i < hi; i++ {
+			j, _ := find(key(i))
+			c[j]++
+		}
+		counts[part] = c
+	})
+	// next[part][j]: where part's first index with value j goes.
+	sizes = make([]int, len(vals))
+	for _, c := range counts {
+		for j, k := range c {
+			sizes[j] += k
+		}
+	}
+	next := make([][]int, parts)
+	base := 0
+	for j := range vals {
+		at := base
+		for part := range parts {
+			if next[part] == nil {
+				next[part] = make([]int, len(vals))
+			}
+			next[part][j] = at
+			at += counts[part][j]
+		}
+		base += sizes[j]
 	}
 	perm = make([]int32, n)
-	for i := range n {
-		j, _ := find(key(i))
-		perm[next[j]] = int32(i)
-		next[j]++
-	}
-	return perm, true
+	each(func(part, lo, hi int) {
+		nx := next[part]
+		for i := lo; i < hi; i++ {
+			j, _ := find(key(i))
+			perm[nx[j]] = int32(i)
+			nx[j]++
+		}
+	})
+	return perm, sizes, true
 }
 
 // radixHigh32 sorts a by its top 32 bits, stably (two LSD passes of 16

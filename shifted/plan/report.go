@@ -60,7 +60,7 @@ func (res *Result) Report(o Options, s Shown) *answer.Report {
 	r.Add("noise σ", res.Sigma, "", res.SigmaSource+"; per-person curves: "+res.Source)
 	r.Add("step size η", res.Eta, "", res.EtaSource)
 	r.Add("utility bound E[F(W)] − F*", u.Bound.OrNone(), u.Label(), u.Source)
-	r.Add("every target met", "yes: largest achieved/target = "+strconv.FormatFloat(res.MaxAchievedRatio, 'f', 10, 64), "", "every person's ε recomputed with package shifted at σ, η and their δ; "+o.Conversion.Source())
+	r.Add("every target met", "yes: largest achieved/target = "+strconv.FormatFloat(res.MaxAchievedRatio, 'f', 10, 64), "", recomputed(res)+o.Conversion.Source())
 	r.Add("worst person (sets σ)", fmt.Sprintf("position %d (%sε = %s, δ = %s)", res.WorstIndex, p.WhoAt(res.WorstIndex), quantity.Nearest(e), quantity.Nearest(d)), "", "the position with the largest achieved/target")
 	r.Add(fmt.Sprintf("uniform plan σ (everyone ε = %s, δ = %s)", quantity.Nearest(res.Uniform.Epsilon), quantity.Nearest(res.Uniform.Delta)), res.Uniform.Sigma, "", "the same computation with every budget set to the strictest")
 	r.Add("noise versus uniform", ratio(res.NoiseRatio, "less noise"), "", fmt.Sprintf("σ/σ_uniform = %s", res.NoiseRatio))
@@ -161,4 +161,13 @@ func (res *Result) InfeasibleReport(o Options, s Shown) (*answer.Report, string)
 		pub = strconv.FormatInt(inf.Public.Count, 10)
 	}
 	return r, fmt.Sprintf("plan infeasible under %s: %s cannot get their budget (see the table; public records needed: %s)", capFlag, quantity.Count(inf.UnreachableCount, "person", "people"), pub)
+}
+
+// recomputed says how the plan's ε were checked: at every position, or at
+// each budget group's ends (EvaluateAllMax).
+func recomputed(res *Result) string {
+	if res.byEnds {
+		return fmt.Sprintf("every person's ε bounded with package shifted at σ, η and their δ: n = %d > %d with one δ, so each budget group's ε is recomputed at its two ends and bounds the rest, since ε_t is monotone in t (proof at plan.EvaluateAllMax); ", res.N, evaluateAllMax)
+	}
+	return "every person's ε recomputed with package shifted at σ, η and their δ; "
 }

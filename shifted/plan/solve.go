@@ -145,7 +145,8 @@ func newProblem(s Options, b Budgets) (*problem, []int32, error) {
 		}
 		// perm is stable: ties keep the input order.
 		var few bool
-		perm, few = orderFewKeys(m, key, 64)
+		var sizes []int
+		perm, sizes, few = orderFewKeys(m, key, 64)
 		if !few {
 			if keys == nil {
 				fill(key)
@@ -184,6 +185,17 @@ func newProblem(s Options, b Budgets) (*problem, []int32, error) {
 			}
 		}
 		same := func(a, b int) bool { return eps(a) == eps(b) && (p.oneDelta || del(a) == del(b)) }
+		if few && p.oneDelta {
+			// The groups are the key's values: runs of one ε.
+			p.groups = make([]group, 0, len(sizes))
+			pos := 0
+			for _, c := range sizes {
+				p.groups = append(p.groups, group{eps: eps(pos), delta: def, count: int64(c), first: int64(pos) + 1, tier: -1})
+				pos += c
+			}
+			p.prepare()
+			return p, perm, nil
+		}
 		ng := 1
 		for pos := 1; pos < m; pos++ {
 			if !same(pos-1, pos) {
@@ -489,34 +501,18 @@ func (p *problem) achieved(sigma float64) ([]float64, error) {
 	return out, nil
 }
 
-// violations returns the positions whose ε exceeds (1 − Margin/2)·target.
-func (p *problem) violations(eps []float64, limit int) []int64 {
-	var out []int64
-	for r, gr := range p.groups {
-		bound := gr.eps * (1 - Margin/2)
-		for t := p.firstPos(r); t <= p.lastPos(r); t++ {
-			if !(eps[t-1] <= bound) {
-				out = append(out, t)
-				if len(out) == limit {
-					return out
-				}
-			}
-		}
-	}
-	return out
-}
-
-// solve returns the smallest verified σ from minSigma's σ and every
-// position's ε: it raises σ by tiny steps until every recomputed ε_t meets
-// (1 − Margin/2)·target.
-func (p *problem) solve(sigma float64) (float64, []float64, error) {
+// solve returns the smallest verified σ from minSigma's σ and the ε it
+// was verified with (evaluate: every position, or each group's ends, with
+// extra evaluated too): it raises σ by tiny steps until every recomputed
+// ε_t meets (1 − Margin/2)·target.
+func (p *problem) solve(sigma float64) (float64, *evals, error) {
 	for k := 0; k < 60; k++ {
-		eps, err := p.achieved(sigma)
+		e, err := p.evaluate(sigma)
 		if err != nil {
 			return 0, nil, err
 		}
-		if len(p.violations(eps, 1)) == 0 {
-			return sigma, eps, nil
+		if !p.exceeds(e, func(gr group) float64 { return gr.eps * (1 - Margin/2) }) {
+			return sigma, e, nil
 		}
 		sigma *= 1 + math.Ldexp(Margin/8, k)
 	}

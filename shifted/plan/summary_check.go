@@ -29,8 +29,9 @@ const summaryTol = 1e-9
 // uniform_epsilon, uniform_delta, uniform_sigma, utility_bound and
 // uniform_utility_bound. The source texts (sigma_source, eta_source,
 // utility_source) describe and are not compared. q is the verification's
-// problem, eps the recomputed ε of every position, v the verification.
-func (p *Plan) summaryNumbers(q *problem, eps []float64, v *Verification) ([]Mismatch, error) {
+// problem, ev the recomputed ε (every position, or the ends and the stored
+// binding position), v the verification.
+func (p *Plan) summaryNumbers(q *problem, ev *evals, v *Verification) ([]Mismatch, error) {
 	s := p.Summary
 	out := []Mismatch{}
 	num := func(field string, stored, re float64) {
@@ -58,7 +59,7 @@ func (p *Plan) summaryNumbers(q *problem, eps []float64, v *Verification) ([]Mis
 	if b := s.BindingPosition; b < 1 || b > p.N {
 		out = append(out, Mismatch{"summary.binding_position", fmt.Sprint(b), fmt.Sprint(v.WorstPosition)})
 	} else if e, _, err := p.Target(b); err == nil {
-		if r := eps[b-1] / e; math.Abs(r-v.WorstRatio) > summaryTol*v.WorstRatio {
+		if r := ev.eps(b) / e; math.Abs(r-v.WorstRatio) > summaryTol*v.WorstRatio {
 			out = append(out, Mismatch{"summary.binding_position", fmt.Sprint(b), fmt.Sprint(v.WorstPosition)})
 		}
 	}
