@@ -257,11 +257,10 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 			if a.c, a.err = ra.Curve(e, r); a.err != nil {
 				return
 			}
-			if a.pr, a.err = ra.Account(e, r, delta); a.err != nil {
+			if a.pr, a.err = ra.AccountFor(e, a.c, delta); a.err != nil {
 				return
 			}
-			g, _ := ra.Epsilon(e, r, delta)
-			a.src = g.Source
+			a.src = ra.SourceFor(e, a.pr) // Epsilon's source, without accounting again
 		}()
 	}
 	if t.Only != AccountRDP && res.PLDNote == "" {

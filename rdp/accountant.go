@@ -86,6 +86,12 @@ func (a Accountant) Account(e dp.Event, r dp.Relation, delta float64) (DP, error
 	if err != nil {
 		return DP{}, err
 	}
+	return a.AccountFor(e, c, delta)
+}
+
+// AccountFor is Account of e, whose curve is c (Curve): for a caller that
+// has the curve already (as DeltaFor).
+func (a Accountant) AccountFor(e dp.Event, c Curve, delta float64) (DP, error) {
 	if !(delta > 0 && delta < 1) {
 		return DP{}, ErrDelta
 	}
@@ -110,7 +116,7 @@ func (a Accountant) Epsilon(e dp.Event, r dp.Relation, delta float64) (dp.Guaran
 	if err != nil {
 		return dp.Guarantee{}, err
 	}
-	return dp.Guarantee{Epsilon: dp.Loss(p.Epsilon), Delta: dp.Loss(delta), Accountant: "rdp", Source: a.source(e, p), Assumptions: dp.Assumptions(e, r)}, nil
+	return dp.Guarantee{Epsilon: dp.Loss(p.Epsilon), Delta: dp.Loss(delta), Accountant: "rdp", Source: a.SourceFor(e, p), Assumptions: dp.Assumptions(e, r)}, nil
 }
 
 // Delta is the RDP bound on δ at epsilon (the conversion, and the total-
@@ -124,7 +130,7 @@ func (a Accountant) Delta(e dp.Event, r dp.Relation, eps float64) (dp.Guarantee,
 	if err != nil {
 		return dp.Guarantee{}, err
 	}
-	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(p.Delta), Accountant: "rdp", Source: a.source(e, p), Assumptions: dp.Assumptions(e, r)}, nil
+	return dp.Guarantee{Epsilon: dp.Loss(eps), Delta: dp.Loss(p.Delta), Accountant: "rdp", Source: a.SourceFor(e, p), Assumptions: dp.Assumptions(e, r)}, nil
 }
 
 // DeltaFor is δ(eps) of e, whose curve is c (Curve): the conversion's δ
@@ -146,8 +152,9 @@ func (a Accountant) DeltaFor(e dp.Event, c Curve, eps float64) (DP, error) {
 	return p, nil
 }
 
-// source is Source with what the event and the answer add.
-func (a Accountant) source(e dp.Event, p DP) string {
+// SourceFor is Source with what the event e and the answer p add: the
+// source Epsilon and Delta state.
+func (a Accountant) SourceFor(e dp.Event, p DP) string {
 	s := Source
 	if a.Conversion != Improved {
 		s += "; " + a.Conversion.Source()

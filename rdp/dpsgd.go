@@ -242,9 +242,9 @@ func (d DPSGD) Source() string {
 	a := Accountant{Conversion: d.Conversion}
 	ev, err := d.Event(1) // the source depends on the event's shape, not on z
 	if err != nil {
-		return a.source(dp.NoOp{}, DP{})
+		return a.SourceFor(dp.NoOp{}, DP{})
 	}
-	return a.source(ev, DP{})
+	return a.SourceFor(ev, DP{})
 }
 
 // NoiseUnit is the noise multiplier's unit, σ/C, with the same noise on the
