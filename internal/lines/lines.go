@@ -103,24 +103,34 @@ func Fields(r io.Reader, comment byte, row func(line int, fields [][]byte) (stop
 			return slow(io.MultiReader(bytes.NewReader(buf[lo:hi]), r), line)
 		}
 		lo = min(lo+nl+1, hi)
-		if n := len(text); n > 0 && text[n-1] == '\r' {
-			text = text[:n-1]
-		}
+		text = TrimCR(text)
 		if len(text) == 0 || (comment != 0 && text[0] == comment) {
 			continue
 		}
-		fields = fields[:0]
-		for {
-			i := bytes.IndexByte(text, ',')
-			if i < 0 {
-				fields = append(fields, text)
-				break
-			}
-			fields = append(fields, text[:i])
-			text = text[i+1:]
-		}
+		fields = Split(fields[:0], text)
 		if stop, err := row(line, fields); stop || err != nil {
 			return err
 		}
+	}
+}
+
+// TrimCR drops one trailing "\r" from a line (CRLF files).
+func TrimCR(text []byte) []byte {
+	if n := len(text); n > 0 && text[n-1] == '\r' {
+		return text[:n-1]
+	}
+	return text
+}
+
+// Split appends the comma-separated fields of an unquoted line to fields
+// (they alias text) and returns it: the split the fast paths share.
+func Split(fields [][]byte, text []byte) [][]byte {
+	for {
+		i := bytes.IndexByte(text, ',')
+		if i < 0 {
+			return append(fields, text)
+		}
+		fields = append(fields, text[:i])
+		text = text[i+1:]
 	}
 }

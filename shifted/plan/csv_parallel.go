@@ -62,22 +62,10 @@ func (pr *peopleReader) parseBlock(b *csvBlock) {
 			return
 		}
 		off = next
-		if n := len(text); n > 0 && text[n-1] == '\r' {
-			text = text[:n-1]
-		}
-		if len(text) == 0 {
+		if text = lines.TrimCR(text); len(text) == 0 {
 			continue
 		}
-		fields = fields[:0]
-		for {
-			i := bytes.IndexByte(text, ',')
-			if i < 0 {
-				fields = append(fields, text)
-				break
-			}
-			fields = append(fields, text[:i])
-			text = text[i+1:]
-		}
+		fields = lines.Split(fields[:0], text)
 		id, eps, del, bad := pr.check(line, fields, &nums)
 		if bad != nil {
 			b.bad = append(b.bad, bad)
