@@ -213,6 +213,9 @@ func (t Tight) Account(e dp.Event, r dp.Relation, delta float64, epsilons []floa
 			res.PLDNote = "PLD does not apply: " + err.Error()
 		}
 	}
+	if res.PLDNote != "" || t.Only == AccountRDP {
+		ra.Progress = t.Progress // RDP alone: its long sums report progress
+	}
 	if t.Only == AccountPLD && res.PLDNote != "" {
 		return Accounting{}, field.New("accountant", t.Only, "does not apply: %s", strings.TrimPrefix(res.PLDNote, "PLD does not apply: "))
 	}

@@ -2,6 +2,7 @@ package rdp
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/privamp/privamp/dp"
 	"github.com/privamp/privamp/internal/numeric"
@@ -12,7 +13,14 @@ import (
 // Gaussian; replace-one as remove then add, Mironov 2017, Prop. 11; fixed-
 // size batches by SampledGaussianFixedSize), converted to (ε, δ) with
 // Conversion at the optimal real order.
-type Accountant struct{ Conversion Conversion }
+type Accountant struct {
+	Conversion Conversion
+	// Progress, if not nil, hears how far ε(δ) of a long composition (a
+	// sum of parallelSum or more distinct curves, each order costing
+	// milliseconds) is: one step per order evaluated, out of an upper
+	// bound on their number, and done = total at the end.
+	Progress dp.Progress `json:"-"`
+}
 
 // Source names the papers behind the RDP accountant's bounds.
 const Source = "RDP: Mironov 2017 (Gaussian, Laplace, composition; replace-one as remove then add, Prop. 11), Mironov–Talwar–Zhang 2019 (subsampled Gaussian), Canonne–Kamath–Steinke 2020, Prop. 12 (conversion)"
@@ -101,6 +109,17 @@ func (a Accountant) AccountFor(e dp.Event, c Curve, delta float64) (DP, error) {
 	dx := ExtraDelta(e)
 	if dx >= delta {
 		return DP{Epsilon: math.Inf(1), Delta: delta, Conversion: a.Conversion}, nil
+	}
+	if sm, ok := c.(*sum); ok && a.Progress != nil && len(sm.curves) >= parallelSum {
+		// The same curve with a counter: optimizeOrder evaluates +Inf,
+		// the default orders, at most 80 doublings and 60 refinements
+		// (and the conversion a few more).
+		total := int64(len(DefaultOrders()) + 160)
+		var done atomic.Int64
+		cp := *sm
+		cp.tick = func() { a.Progress.Report(min(done.Add(1), total-1), total) }
+		c = &cp
+		defer a.Progress.Report(total, total)
 	}
 	p, err := EpsilonFor(c, math.Nextafter(delta-dx, 0), a.Conversion)
 	p.Delta = delta

@@ -134,7 +134,10 @@ func Compose(curves ...Curve) Curve {
 	return Tabulate(s, orders)
 }
 
-type sum struct{ curves []Curve }
+type sum struct {
+	curves []Curve
+	tick   func() // if not nil, called at every evaluation (progress)
+}
 
 // parallelSum is the number of curves from which a sum evaluates its
 // curves on two goroutines (a schedule of thousands of distinct sampled
@@ -142,6 +145,9 @@ type sum struct{ curves []Curve }
 const parallelSum = 64
 
 func (s *sum) Epsilon(alpha float64) float64 {
+	if s.tick != nil {
+		s.tick()
+	}
 	if n := len(s.curves); n >= parallelSum && runtime.GOMAXPROCS(0) > 1 {
 		// The second half's values are computed beside the first's and
 		// added after them in order: the same sum, bit for bit.
