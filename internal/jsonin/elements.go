@@ -37,18 +37,9 @@ func (d *decoder) elements(e Elements) error {
 		return &field.Error{Where: field.InputFile, Field: d.at(), Line: s.line, Reason: fmt.Sprintf("nested more than %d deep", maxDepth)}
 	}
 	defer func() { d.depth-- }()
-	line := s.line
-	s.pos++ // '['
-	if err := e.Start(); err != nil {
-		return d.callerError(err, line)
-	}
-	c, err := s.peek()
-	if err != nil {
+	_, done, err := d.openList(e.Start)
+	if done || err != nil {
 		return err
-	}
-	if c == ']' {
-		s.pos++
-		return nil
 	}
 	for n := 0; ; n++ {
 		d.push("", n)
@@ -65,20 +56,48 @@ func (d *decoder) elements(e Elements) error {
 			return d.callerError(err, line)
 		}
 		d.pop()
-		if c, err = s.peek(); err != nil {
-			return err
-		}
-		s.pos++
-		if c == ']' {
-			return nil
-		}
-		if c != ',' {
-			return s.errorf("invalid JSON: %s after a list element (expected ',' or ']')", describeByte(c))
-		}
-		if _, err = s.peek(); err != nil { // to the next element: its line
+		if _, done, err = s.nextElement(); done || err != nil {
 			return err
 		}
 	}
+}
+
+// openList steps over a list's '[' at the scanner, calls start (an error
+// from it is the caller's, at the list's line), and returns the list's
+// first byte, or done for an empty list (its ']' consumed).
+func (d *decoder) openList(start func() error) (c byte, done bool, err error) {
+	s := d.s
+	line := s.line
+	s.pos++ // '['
+	if err := start(); err != nil {
+		return 0, false, d.callerError(err, line)
+	}
+	if c, err = s.peek(); err != nil {
+		return 0, false, err
+	}
+	if c == ']' {
+		s.pos++
+		return c, true, nil
+	}
+	return c, false, nil
+}
+
+// nextElement steps over the ',' after a list element and returns the
+// next element's first byte (the scanner then at its line), or done at
+// the list's ']' (consumed); any other byte is invalid JSON.
+func (s *scanner) nextElement() (c byte, done bool, err error) {
+	if c, err = s.peek(); err != nil {
+		return 0, false, err
+	}
+	s.pos++
+	if c == ']' {
+		return c, true, nil
+	}
+	if c != ',' {
+		return 0, false, s.errorf("invalid JSON: %s after a list element (expected ',' or ']')", describeByte(c))
+	}
+	c, err = s.peek()
+	return c, false, err
 }
 
 // callerError makes an error of an Elements method an input file's
@@ -112,22 +131,13 @@ var stringElementsType = reflect.TypeFor[StringElements]()
 // stringElements decodes the list of strings at the scanner into e.
 func (d *decoder) stringElements(e StringElements) error {
 	s := d.s
-	line := s.line
-	s.pos++ // '['
 	hint := 0
 	if d.size != nil {
 		hint = d.size(d.at())
 	}
-	if err := e.StartStrings(hint); err != nil {
-		return d.callerError(err, line)
-	}
-	c, err := s.peek()
-	if err != nil {
+	c, done, err := d.openList(func() error { return e.StartStrings(hint) })
+	if done || err != nil {
 		return err
-	}
-	if c == ']' {
-		s.pos++
-		return nil
 	}
 	for n := 0; ; n++ {
 		if c != '"' {
@@ -143,17 +153,7 @@ func (d *decoder) stringElements(e StringElements) error {
 			d.push("", n)
 			return d.callerError(err, line)
 		}
-		if c, err = s.peek(); err != nil {
-			return err
-		}
-		s.pos++
-		if c == ']' {
-			return nil
-		}
-		if c != ',' {
-			return s.errorf("invalid JSON: %s after a list element (expected ',' or ']')", describeByte(c))
-		}
-		if c, err = s.peek(); err != nil {
+		if c, done, err = s.nextElement(); done || err != nil {
 			return err
 		}
 	}
